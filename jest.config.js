@@ -1,0 +1,45 @@
+// Two projects: `unit` (colocated *.spec.ts, no I/O) and `integration` (*.int-spec.ts against the real
+// Postgres and Redis; each file creates its own database). Nest 12 and a few of its deps are ESM-only, so they
+// are transformed to CJS by SWC like our own code.
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const aliases = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(t|j|mj)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true, tsx: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  transformIgnorePatterns: [
+    '/node_modules/(?!(?:[^/]+/node_modules/)*(?:@nestjs|cookie|file-type|load-esm|uid|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+  ],
+  moduleNameMapper: { ...aliases, '^(\\.{1,2}/.*)\\.js$': '$1' },
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/dashboard/.next/'],
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  maxWorkers: process.env.JEST_MAX_WORKERS ?? 4,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.int-spec.ts'],
+      testTimeout: 60_000,
+    },
+  ],
+};
