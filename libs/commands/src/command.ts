@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { Scope } from './scopes';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * One admin command, declared once. REST (`http`), GraphQL (`graphql`) and admin-over-MCP are generated from
+ * this declaration, so the surfaces cannot drift. The use case that executes it is bound by `name` in the API.
+ *
+ * - `input` is a strict zod object: unknown fields are refused. For REST, path parameters (`:workspaceId`) and
+ *   the query string (GET/DELETE) or JSON body (POST/PATCH/PUT) are merged into it.
+ * - `output` describes the success payload; responses are parsed through it, so nothing undeclared (a secret
+ *   column, say) can leak.
+ */
+export interface CommandDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly summary: string;
+  readonly scope: Scope;
+  readonly kind: 'query' | 'mutation';
+  readonly input: I;
+  readonly output: O;
+  readonly http: { readonly method: HttpMethod; readonly path: string; readonly successStatus?: 200 | 201 | 204 };
+  readonly graphql: { readonly field: string };
+  /** Responses carrying a one-time secret are sent with `Cache-Control: no-store`. */
+  readonly revealsSecret?: boolean;
+}
+
+export type CommandInput<C> = C extends CommandDefinition<infer I, z.ZodType> ? z.infer<I> : never;
+export type CommandOutput<C> = C extends CommandDefinition<z.ZodObject, infer O> ? z.infer<O> : never;
+
+export function defineCommand<I extends z.ZodObject, O extends z.ZodType>(
+  definition: CommandDefinition<I, O>,
+): CommandDefinition<I, O> {
+  return Object.freeze(definition);
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineCommand } from '../command';
+import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
+import { MEMBERSHIP_ROLES } from '../scopes';
+
+export const membershipRole = z.enum(MEMBERSHIP_ROLES);
+
+export const memberView = z
+  .object({ userId: uuid, email: z.string(), displayName: z.string(), role: membershipRole, joinedAt: isoDateTime })
+  .meta({ title: 'Member' });
+
+export const listMembers = defineCommand({
+  name: 'members.list',
+  summary: 'Members of the tenant and their roles',
+  scope: 'members:read',
+  kind: 'query',
+  input: z.strictObject({ ...pageInput }),
+  output: page(memberView).meta({ title: 'MemberPage' }),
+  http: { method: 'GET', path: '/v1/members' },
+  graphql: { field: 'members' },
+});
+
+export const addMember = defineCommand({
+  name: 'members.add',
+  summary: 'Give an existing account a role in the tenant',
+  scope: 'members:write',
+  kind: 'mutation',
+  input: z.strictObject({ email: z.email().max(254), role: membershipRole }),
+  output: memberView,
+  http: { method: 'POST', path: '/v1/members', successStatus: 201 },
+  graphql: { field: 'addMember' },
+});
+
+export const changeMemberRole = defineCommand({
+  name: 'members.changeRole',
+  summary: "Change a member's role (only owners grant or remove owner; the last owner stays)",
+  scope: 'members:write',
+  kind: 'mutation',
+  input: z.strictObject({ userId: uuid, role: membershipRole }),
+  output: memberView,
+  http: { method: 'PATCH', path: '/v1/members/:userId' },
+  graphql: { field: 'changeMemberRole' },
+});
+
+export const removeMember = defineCommand({
+  name: 'members.remove',
+  summary: 'Remove a member from the tenant (revokes their sessions and tokens here)',
+  scope: 'members:write',
+  kind: 'mutation',
+  input: z.strictObject({ userId: uuid }),
+  output: z.object({ removed: z.boolean() }).meta({ title: 'MemberRemoval' }),
+  http: { method: 'DELETE', path: '/v1/members/:userId' },
+  graphql: { field: 'removeMember' },
+});

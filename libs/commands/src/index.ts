@@ -1,0 +1,33 @@
+export { defineCommand } from './command';
+export type { CommandDefinition, CommandInput, CommandOutput, HttpMethod } from './command';
+export { COMMANDS } from './registry';
+export {
+  SCOPES,
+  TOKEN_KINDS,
+  MEMBERSHIP_ROLES,
+  ROLE_SCOPES,
+  KIND_SCOPES,
+  isScope,
+  scopesBeyondKind,
+  scopesBeyondRole,
+} from './scopes';
+export type { Scope, TokenKind, MembershipRole } from './scopes';
+export { cursor, limit, page, pageInput, uuid, isoDateTime } from './common.schemas';
+export { getTenant, renameTenant, tenantView } from './definitions/tenant.commands';
+export { listMembers, addMember, changeMemberRole, removeMember, memberView } from './definitions/member.commands';
+export {
+  listWorkspaces,
+  getWorkspace,
+  createWorkspace,
+  renameWorkspace,
+  setWorkspaceTrust,
+  bumpWorkspaceGeneration,
+  listWorkspaceMaintainers,
+  addWorkspaceMaintainer,
+  removeWorkspaceMaintainer,
+  workspaceView,
+  maintainerView,
+} from './definitions/workspace.commands';
+export { listTokens, createToken, revokeToken, tokenView } from './definitions/token.commands';
+export { listAuditEvents, getAuditHead, verifyAuditChain, auditEventView, auditHeadView } from './definitions/audit.commands';
+export { whoAmI } from './definitions/me.commands';

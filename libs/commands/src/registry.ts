@@ -1,0 +1,43 @@
+import type { CommandDefinition } from './command';
+import { listAuditEvents, getAuditHead, verifyAuditChain } from './definitions/audit.commands';
+import { whoAmI } from './definitions/me.commands';
+import { addMember, changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
+import { getTenant, renameTenant } from './definitions/tenant.commands';
+import { createToken, listTokens, revokeToken } from './definitions/token.commands';
+import {
+  addWorkspaceMaintainer,
+  bumpWorkspaceGeneration,
+  createWorkspace,
+  getWorkspace,
+  listWorkspaceMaintainers,
+  listWorkspaces,
+  removeWorkspaceMaintainer,
+  renameWorkspace,
+  setWorkspaceTrust,
+} from './definitions/workspace.commands';
+
+/** Every admin command. REST, GraphQL and admin-over-MCP are generated from this list and nothing else. */
+export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
+  whoAmI,
+  getTenant,
+  renameTenant,
+  listMembers,
+  addMember,
+  changeMemberRole,
+  removeMember,
+  listWorkspaces,
+  getWorkspace,
+  createWorkspace,
+  renameWorkspace,
+  setWorkspaceTrust,
+  bumpWorkspaceGeneration,
+  listWorkspaceMaintainers,
+  addWorkspaceMaintainer,
+  removeWorkspaceMaintainer,
+  listTokens,
+  createToken,
+  revokeToken,
+  listAuditEvents,
+  getAuditHead,
+  verifyAuditChain,
+] as CommandDefinition[]);

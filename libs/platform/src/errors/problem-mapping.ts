@@ -1,0 +1,130 @@
+import { ProblemError, problemJson, type ProblemDocument } from './problem-error.js';
+
+export type MappedProblem = {
+  problem: ProblemDocument;
+  /** True when the error is a fault of ours (5xx): log it, and never send its message. */
+  unexpected: boolean;
+};
+
+type Known = { status: number; code: string; title: string; detail?: string };
+
+/** Fastify's own request errors (body parsing, routing) by their stable `code`. */
+const FASTIFY_ERRORS: Readonly<Record<string, Known>> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'malformed_json',
+    title: 'Malformed JSON',
+    detail: 'The request body is not valid JSON.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'malformed_json',
+    title: 'Malformed JSON',
+    detail: 'The request declares a JSON body but sent none.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'payload_too_large',
+    title: 'Payload too large',
+    detail: 'The request body exceeds the size limit.',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    title: 'Unsupported media type',
+    detail: 'The request body has a content type this endpoint does not accept.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'bad_request',
+    title: 'Bad request',
+    detail: 'The request body does not match its Content-Length.',
+  },
+  FST_ERR_CTP_INVALID_TYPE: {
+    status: 400,
+    code: 'bad_request',
+    title: 'Bad request',
+    detail: 'The Content-Type header is not valid.',
+  },
+};
+
+/** Generic problems by HTTP status for any other client error. */
+const BY_STATUS: Readonly<Record<number, Known>> = {
+  400: { status: 400, code: 'bad_request', title: 'Bad request' },
+  401: { status: 401, code: 'unauthorized', title: 'Unauthorized' },
+  403: { status: 403, code: 'forbidden', title: 'Forbidden' },
+  404: { status: 404, code: 'not_found', title: 'Not found', detail: 'No such resource.' },
+  405: { status: 405, code: 'method_not_allowed', title: 'Method not allowed' },
+  406: { status: 406, code: 'not_acceptable', title: 'Not acceptable' },
+  408: { status: 408, code: 'request_timeout', title: 'Request timeout' },
+  409: { status: 409, code: 'conflict', title: 'Conflict' },
+  410: { status: 410, code: 'gone', title: 'Gone' },
+  411: { status: 411, code: 'length_required', title: 'Length required' },
+  412: { status: 412, code: 'precondition_failed', title: 'Precondition failed' },
+  413: FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE as Known,
+  414: { status: 414, code: 'uri_too_long', title: 'URI too long' },
+  415: FASTIFY_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE as Known,
+  422: { status: 422, code: 'unprocessable_content', title: 'Unprocessable content' },
+  429: { status: 429, code: 'too_many_requests', title: 'Too many requests' },
+  431: { status: 431, code: 'request_header_fields_too_large', title: 'Request header fields too large' },
+};
+
+const INTERNAL: Known = {
+  status: 500,
+  code: 'internal',
+  title: 'Internal server error',
+  detail: 'The server failed to handle the request. It has been logged.',
+};
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** The HTTP status an error carries: Nest's `getStatus()`, Fastify's `statusCode`, or `status`. */
+function statusOf(error: unknown): number | undefined {
+  const getStatus = field(error, 'getStatus');
+  if (typeof getStatus === 'function') {
+    const status: unknown = getStatus.call(error);
+    if (typeof status === 'number') return status;
+  }
+  for (const key of ['statusCode', 'status']) {
+    const status = field(error, key);
+    if (typeof status === 'number' && Number.isInteger(status)) return status;
+  }
+  return undefined;
+}
+
+/** Fastify's error code, also when a framework wrapped the Fastify error as its `cause`. */
+function fastifyCodeOf(error: unknown): string | undefined {
+  for (let current: unknown = error, hops = 0; current !== undefined && hops < 3; hops++) {
+    const code = field(current, 'code');
+    if (typeof code === 'string' && code.startsWith('FST_')) return code;
+    current = field(current, 'cause');
+  }
+  return undefined;
+}
+
+function fromKnown(known: Known, unexpected: boolean): MappedProblem {
+  return { problem: problemJson(known), unexpected };
+}
+
+/**
+ * Maps anything thrown while handling a request to the problem document the client gets. Only ProblemError
+ * text reaches the client; any other error gets a fixed title and detail chosen by its status, and 5xx are
+ * flagged for logging.
+ */
+export function toProblem(error: unknown): MappedProblem {
+  if (error instanceof ProblemError) return { problem: error.toProblem(), unexpected: error.status >= 500 };
+  const fastifyCode = fastifyCodeOf(error);
+  const known = fastifyCode === undefined ? undefined : FASTIFY_ERRORS[fastifyCode];
+  if (known) return fromKnown(known, false);
+  const status = statusOf(error);
+  if (status !== undefined && status >= 400 && status < 500) {
+    // A JSON syntax error from a body parser that is not Fastify's (e.g. prototype poisoning refused).
+    if (status === 400 && (error instanceof SyntaxError || field(error, 'cause') instanceof SyntaxError)) {
+      return fromKnown(FASTIFY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY as Known, false);
+    }
+    return fromKnown(BY_STATUS[status] ?? { status, code: 'client_error', title: 'Client error' }, false);
+  }
+  return fromKnown(INTERNAL, true);
+}

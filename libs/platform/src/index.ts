@@ -1,0 +1,75 @@
+// Public surface of @gatehouse/platform: config, logging, errors, metrics, health, HTTP and shutdown helpers
+// shared by every app. Framework-free apart from Fastify types: Nest apps use the structural logger adapter.
+export {
+  configFieldRegistry,
+  resolveFieldMeta,
+  secret,
+  typeLabel,
+  type ConfigFieldMeta,
+  type ResolvedFieldMeta,
+} from './config/config-field.js';
+export {
+  LOG_LEVELS,
+  NODE_ENVS,
+  hostField,
+  httpUrlField,
+  identifierField,
+  integerField,
+  ipListField,
+  isIpOrCidr,
+  logLevelField,
+  nodeEnvField,
+  portField,
+  postgresUrlField,
+  redisUrlField,
+  type LogLevel,
+  type NodeEnv,
+} from './config/config-fields.js';
+export {
+  formatConfigIssues,
+  loadConfigOrExit,
+  parseConfig,
+  type ConfigIssue,
+  type ConfigSchema,
+  type Env,
+  type Exit,
+  type ParseConfigResult,
+  type WriteLine,
+} from './config/parse-config.js';
+export { describeConfig, renderConfigTable, secretConfigKeys, type ConfigRow } from './config/describe-config.js';
+export { REDACTED, createLogger, type CreateLoggerOptions, type Logger } from './logger/create-logger.js';
+export { SENSITIVE_CONTAINERS, SENSITIVE_KEYS, redactionPaths } from './logger/redaction-paths.js';
+export { NestLoggerAdapter } from './logger/nest-logger.adapter.js';
+export {
+  PROBLEM_CONTENT_TYPE,
+  ProblemError,
+  problemJson,
+  problemTypeUri,
+  type ProblemDocument,
+  type ProblemInit,
+} from './errors/problem-error.js';
+export { toProblem, type MappedProblem } from './errors/problem-mapping.js';
+export { BootRefusedError } from './errors/boot-refused.error.js';
+export {
+  HTTP_REQUEST_DURATION_METRIC,
+  createHttpMetrics,
+  createMetricsRegistry,
+  type CreateMetricsRegistryOptions,
+  type HttpMetrics,
+  type HttpObservation,
+  type Registry,
+} from './metrics/metrics-registry.js';
+export {
+  HealthChecks,
+  type CheckResult,
+  type HealthCheck,
+  type HealthChecksOptions,
+  type HealthReport,
+} from './health/health-checks.js';
+export {
+  DEFAULT_QUIET_ROUTES,
+  installHttpObservability,
+  type HttpObservabilityOptions,
+} from './http/http-observability.js';
+export { installProblemJsonHandlers } from './http/problem-json.handlers.js';
+export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';
