@@ -17,11 +17,14 @@ export {
   integerField,
   ipListField,
   isIpOrCidr,
+  isLoopbackUrl,
   logLevelField,
   nodeEnvField,
   portField,
   postgresUrlField,
+  processConfigShape,
   redisUrlField,
+  shutdownGraceField,
   type LogLevel,
   type NodeEnv,
 } from './config/config-fields.js';
@@ -36,9 +39,16 @@ export {
   type ParseConfigResult,
   type WriteLine,
 } from './config/parse-config.js';
-export { describeConfig, renderConfigTable, secretConfigKeys, type ConfigRow } from './config/describe-config.js';
+export {
+  describeConfig,
+  renderConfigTable,
+  secretConfigKeys,
+  secretConfigValues,
+  type ConfigRow,
+} from './config/describe-config.js';
 export { REDACTED, createLogger, type CreateLoggerOptions, type Logger } from './logger/create-logger.js';
 export { SENSITIVE_CONTAINERS, SENSITIVE_KEYS, redactionPaths } from './logger/redaction-paths.js';
+export { secretFragments } from './logger/secret-values.js';
 export { NestLoggerAdapter } from './logger/nest-logger.adapter.js';
 export {
   PROBLEM_CONTENT_TYPE,
@@ -66,10 +76,12 @@ export {
   type HealthChecksOptions,
   type HealthReport,
 } from './health/health-checks.js';
+export { httpCheck, redisCheck, type PingableRedis } from './health/readiness-checks.js';
 export {
   DEFAULT_QUIET_ROUTES,
   installHttpObservability,
   type HttpObservabilityOptions,
 } from './http/http-observability.js';
 export { installProblemJsonHandlers } from './http/problem-json.handlers.js';
+export { registerOperationalRoutes, type OperationalRoutesOptions } from './http/operational-routes.js';
 export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';

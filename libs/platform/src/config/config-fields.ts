@@ -118,3 +118,27 @@ export function identifierField() {
     'identifier',
   );
 }
+
+/** How long an app waits for in-flight work to finish on SIGTERM before it exits anyway. */
+export function shutdownGraceField() {
+  return integerField({ min: 0, max: 600_000 })
+    .default(10_000)
+    .describe('Milliseconds to drain in-flight work on SIGINT/SIGTERM before exiting anyway.');
+}
+
+/** The variables every app process takes. Spread into each app's schema. */
+export function processConfigShape() {
+  return { NODE_ENV: nodeEnvField(), LOG_LEVEL: logLevelField(), SHUTDOWN_GRACE_MS: shutdownGraceField() };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** True when the URL points at this machine (allowed to be plain http even in production). */
+export function isLoopbackUrl(value: string): boolean {
+  try {
+    const host = new URL(value).hostname;
+    return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+  } catch {
+    return false;
+  }
+}

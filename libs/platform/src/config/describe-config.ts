@@ -51,3 +51,10 @@ export function renderConfigTable(rows: readonly ConfigRow[]): string {
   }
   return lines.join('\n');
 }
+
+/** The values of the secret variables in a parsed config, for the logger's scrubber. */
+export function secretConfigValues(schema: ConfigSchema, config: Readonly<Record<string, unknown>>): string[] {
+  return secretConfigKeys(schema)
+    .map((name) => config[name])
+    .filter((value): value is string => typeof value === 'string' && value.length > 0);
+}

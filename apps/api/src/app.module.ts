@@ -1,0 +1,21 @@
+import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import { HealthModule } from './health/health.module.js';
+import { InfrastructureModule, type ApiInfrastructure } from './infrastructure/infrastructure.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+
+export type AppModuleOptions = {
+  infrastructure: ApiInfrastructure;
+  /** Further modules to mount (tests mount a module with a probe route here). */
+  imports?: ModuleMetadata['imports'];
+};
+
+/** The API's root module; feature modules are added to `imports` as issues land. */
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [InfrastructureModule.forRoot(options.infrastructure), HealthModule, MetricsModule, ...(options.imports ?? [])],
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { TenantTx } from '@gatehouse/db';
+import { GENESIS_HASH, canonicalJson, computeAuditHash, toHex, type AuditHashFields } from './audit-chain.encoding';
+import { noteAuditLink } from './audit-checkpoint.logger';
+import type { AuditEventInput, AuditLink } from './audit-event';
+import { assertAuditEventSafe } from './audit-event.guard';
+
+interface LockedHead {
+  tenant_id: string;
+  seq: bigint;
+  hash: Uint8Array;
+  now: Date;
+}
+
+/**
+ * Appends one event to the current tenant's audit chain, inside the caller's transaction (so the event commits
+ * or rolls back with the mutation it records).
+ *
+ * Serialization is per tenant: the tenant's single `audit_heads` row is locked `FOR UPDATE` until the caller's
+ * transaction ends, so appends of one tenant take turns and get gapless sequence numbers, while other tenants'
+ * writers never touch that row. Call it as the LAST statement of a mutation: the lock is held from here to commit.
+ *
+ * Throws (a bug, never a client error) when the event carries anything secret-looking (AuditEventRejectedError)
+ * or the transaction has no tenant.
+ */
+export async function appendAuditEvent(tx: TenantTx, event: AuditEventInput): Promise<AuditLink> {
+  assertAuditEventSafe(event);
+  const head = await lockHead(tx);
+  const fields: AuditHashFields = {
+    tenantId: head.tenant_id,
+    seq: head.seq + 1n,
+    // The database clock read after taking the lock: occurredAt then grows with seq. Truncated to the
+    // millisecond by Date, which is exactly what timestamptz(3) stores, so verification rehashes the same text.
+    occurredAt: head.now,
+    actorType: event.actor.type,
+    actorId: event.actor.id,
+    tokenKind: event.actor.tokenKind,
+    action: event.action,
+    targetType: event.target.type,
+    targetId: event.target.id,
+    outcome: event.outcome,
+    data: event.data ?? {},
+  };
+  const hash = computeAuditHash(head.hash, fields);
+  // One round trip for both writes: the event row and the head moving onto it.
+  await tx.$executeRaw`
+    WITH appended AS (
+      INSERT INTO audit_events
+        (id, tenant_id, seq, occurred_at, actor_type, actor_id, token_kind, action, target_type, target_id,
+         outcome, data, prev_hash, hash)
+      VALUES
+        (${randomUUID()}::uuid, ${fields.tenantId}::uuid, ${fields.seq}, ${fields.occurredAt}, ${fields.actorType},
+         ${fields.actorId}, ${fields.tokenKind}, ${fields.action}, ${fields.targetType}, ${fields.targetId},
+         ${fields.outcome}, ${canonicalJson(fields.data)}::jsonb, ${head.hash}, ${hash})
+      RETURNING seq
+    )
+    UPDATE audit_heads
+       SET seq = (SELECT seq FROM appended), hash = ${hash}, updated_at = ${fields.occurredAt}
+     WHERE tenant_id = ${fields.tenantId}::uuid`;
+  const link: AuditLink = { seq: fields.seq, hash: toHex(hash) };
+  noteAuditLink(fields.tenantId, link);
+  return link;
+}
+
+/**
+ * Locks the tenant's head row, creating it (seq 0, genesis hash) on the tenant's first event. The common case is
+ * one statement; the insert runs only when the row is missing, and ON CONFLICT DO NOTHING lets two first
+ * writers race safely (the loser waits for the winner's commit, then locks the committed row).
+ */
+async function lockHead(tx: TenantTx): Promise<LockedHead> {
+  const existing = await selectHeadForUpdate(tx);
+  if (existing) return existing;
+  await tx.$executeRaw`
+    INSERT INTO audit_heads (tenant_id, seq, hash, updated_at)
+    SELECT s.tenant_id, 0, ${GENESIS_HASH}, clock_timestamp()
+      FROM (SELECT nullif(current_setting('app.tenant_id', true), '')::uuid AS tenant_id) AS s
+     WHERE s.tenant_id IS NOT NULL
+    ON CONFLICT (tenant_id) DO NOTHING`;
+  const created = await selectHeadForUpdate(tx);
+  if (!created) throw new Error('appendAuditEvent needs a transaction with a tenant set (Database.withTenant)');
+  return created;
+}
+
+async function selectHeadForUpdate(tx: TenantTx): Promise<LockedHead | undefined> {
+  const rows = await tx.$queryRaw<LockedHead[]>`
+    SELECT tenant_id::text AS tenant_id, seq, hash, clock_timestamp() AS now
+      FROM audit_heads
+     WHERE tenant_id = nullif(current_setting('app.tenant_id', true), '')::uuid
+       FOR UPDATE`;
+  return rows[0];
+}

@@ -1,0 +1,68 @@
+import type { Database } from '@gatehouse/db';
+import type { Logger, NodeEnv } from '@gatehouse/platform';
+import type { Redis } from 'ioredis';
+import { createTrustedProxies, type TrustedProxies } from './client-ip';
+import { LoginThrottle, DEFAULT_LOGIN_THROTTLE_LIMITS, type LoginThrottleLimits } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+import type { AuthDeps } from './resolve-principal';
+import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './session-policy';
+import { SignInUseCase } from './sign-in.use-case';
+import { SignOutUseCase } from './sign-out.use-case';
+import { TenantDirectory } from './tenant-directory';
+
+/** Everything the identity routes and `resolvePrincipal` need, built once per process. */
+export interface IdentityDeps {
+  readonly auth: AuthDeps;
+  readonly signIn: SignInUseCase;
+  readonly signOut: SignOutUseCase;
+  readonly trustedProxies: TrustedProxies;
+  /** Secure cookies everywhere but development and test (plain http://localhost). */
+  readonly secureCookies: boolean;
+  readonly logger: Logger;
+}
+
+export interface CreateIdentityDepsOptions {
+  readonly db: Database;
+  /** A `command` connection (createRedisConnection): the login throttle's counters. */
+  readonly redis: Redis;
+  readonly logger: Logger;
+  readonly nodeEnv: NodeEnv;
+  /** TRUSTED_PROXIES: IPs/CIDRs whose X-Forwarded-For is believed. */
+  readonly trustedProxies: readonly string[];
+  readonly sessionPolicy?: SessionPolicy;
+  readonly throttleLimits?: LoginThrottleLimits;
+  /** Namespace of the throttle's Redis keys; `gatehouse:` by default, a random one per test file. */
+  readonly redisKeyPrefix?: string;
+  readonly hasher?: PasswordHasher;
+  readonly now?: () => Date;
+}
+
+export function createIdentityDeps(options: CreateIdentityDepsOptions): IdentityDeps {
+  const sessionPolicy = options.sessionPolicy ?? DEFAULT_SESSION_POLICY;
+  const now = options.now;
+  const auth: AuthDeps = {
+    db: options.db,
+    tenants: new TenantDirectory(options.db),
+    sessionPolicy,
+    ...(now ? { now } : {}),
+  };
+  const throttle = new LoginThrottle(
+    options.redis,
+    options.redisKeyPrefix ?? 'gatehouse:',
+    options.throttleLimits ?? DEFAULT_LOGIN_THROTTLE_LIMITS,
+  );
+  return {
+    auth,
+    signIn: new SignInUseCase({
+      db: options.db,
+      hasher: options.hasher ?? new PasswordHasher(),
+      throttle,
+      sessionPolicy,
+      ...(now ? { now } : {}),
+    }),
+    signOut: new SignOutUseCase(options.db),
+    trustedProxies: createTrustedProxies(options.trustedProxies),
+    secureCookies: options.nodeEnv === 'production',
+    logger: options.logger,
+  };
+}

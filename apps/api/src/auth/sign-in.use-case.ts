@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { MembershipRole } from '@gatehouse/commands';
+import { findLoginByEmail, type Database, type LoginLookup } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { normalizeEmail } from '../identity/email-address';
+import type { LoginThrottle } from './login-throttle';
+import { randomOpaqueSecret, sha256 } from './opaque-secret';
+import type { PasswordHasher } from './password-hasher';
+import { absoluteDeadline, slidingDeadline, type SessionPolicy } from './session-policy';
+
+export interface SignInDeps {
+  readonly db: Database;
+  readonly hasher: PasswordHasher;
+  readonly throttle: LoginThrottle;
+  readonly sessionPolicy: SessionPolicy;
+  readonly now?: () => Date;
+}
+
+export interface SignInInput {
+  readonly email: string;
+  readonly password: string;
+  /** Tenant slug; needed only when the account belongs to several tenants. */
+  readonly tenant?: string | undefined;
+  /** The client's address (clientIpOf), for throttling and the audit trail. */
+  readonly ip: string;
+}
+
+export interface StartedSession {
+  readonly id: string;
+  /** The cookie value. Only its sha256 is stored. */
+  readonly secret: string;
+  /** Returned to the caller once; only its sha256 is stored. */
+  readonly csrfToken: string;
+  readonly expiresAt: Date;
+  readonly absoluteExpiresAt: Date;
+}
+
+export type SignInResult =
+  | {
+      readonly ok: true;
+      readonly session: StartedSession;
+      readonly user: { readonly id: string; readonly email: string; readonly displayName: string };
+      readonly tenant: { readonly id: string; readonly slug: string; readonly name: string };
+      readonly role: MembershipRole;
+    }
+  | { readonly ok: false; readonly reason: 'rate_limited'; readonly retryAfterSeconds: number }
+  /** Unknown email, wrong password or disabled account: one answer, one timing. */
+  | { readonly ok: false; readonly reason: 'invalid_credentials' }
+  /** The password was right; these outcomes may name the caller's own tenants. */
+  | { readonly ok: false; readonly reason: 'tenant_required'; readonly tenants: readonly string[] }
+  | { readonly ok: false; readonly reason: 'tenant_not_member'; readonly tenants: readonly string[] }
+  | { readonly ok: false; readonly reason: 'no_membership' };
+
+/** Email + password → a dashboard session in one of the user's tenants. */
+export class SignInUseCase {
+  constructor(private readonly deps: SignInDeps) {}
+
+  async execute(input: SignInInput): Promise<SignInResult> {
+    const email = normalizeEmail(input.email);
+    const verdict = await this.deps.throttle.attempt({ email, ip: input.ip });
+    if (!verdict.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
+
+    const login = await findLoginByEmail(this.deps.db, email);
+    if (!(await this.passwordMatches(login, input.password)) || login === null || login.disabledAt !== null) {
+      return { ok: false, reason: 'invalid_credentials' };
+    }
+    await this.deps.throttle.succeeded({ email, ip: input.ip });
+
+    const tenants = login.memberships.map((m) => m.tenantSlug);
+    if (login.memberships.length === 0) return { ok: false, reason: 'no_membership' };
+    const membership =
+      input.tenant === undefined
+        ? login.memberships.length === 1
+          ? login.memberships[0]
+          : undefined
+        : login.memberships.find((m) => m.tenantSlug === input.tenant);
+    if (membership === undefined) {
+      return input.tenant === undefined
+        ? { ok: false, reason: 'tenant_required', tenants }
+        : { ok: false, reason: 'tenant_not_member', tenants };
+    }
+    return this.startSession(login.userId, membership, input.ip);
+  }
+
+  /** Always does one argon2 verification, also for an unknown email, so timing does not reveal accounts. */
+  private async passwordMatches(login: LoginLookup | null, password: string): Promise<boolean> {
+    if (login === null) return this.deps.hasher.verifyUnknown(password);
+    return this.deps.hasher.verify(login.passwordHash, password);
+  }
+
+  private async startSession(
+    userId: string,
+    membership: LoginLookup['memberships'][number],
+    ip: string,
+  ): Promise<SignInResult> {
+    const now = this.deps.now?.() ?? new Date();
+    const session: StartedSession = {
+      id: randomUUID(),
+      secret: randomOpaqueSecret(),
+      csrfToken: randomOpaqueSecret(),
+      expiresAt: slidingDeadline(now, now, this.deps.sessionPolicy),
+      absoluteExpiresAt: absoluteDeadline(now, this.deps.sessionPolicy),
+    };
+    const { user, tenant } = await this.deps.db.withTenant(membership.tenantId, async (tx) => {
+      const user = await tx.user.findUniqueOrThrow({
+        where: { id: userId },
+        select: { id: true, email: true, displayName: true },
+      });
+      const tenant = await tx.tenant.findUniqueOrThrow({
+        where: { id: membership.tenantId },
+        select: { id: true, slug: true, name: true },
+      });
+      await tx.session.create({
+        data: {
+          id: session.id,
+          tenantId: membership.tenantId,
+          userId,
+          secretHash: sha256(session.secret),
+          csrfHash: sha256(session.csrfToken),
+          createdAt: now,
+          lastSeenAt: now,
+          expiresAt: session.expiresAt,
+        },
+      });
+      await appendAuditEvent(tx, {
+        actor: { type: 'user', id: userId, tokenKind: null },
+        action: 'auth.login',
+        target: { type: 'session', id: session.id },
+        outcome: 'success',
+        data: { ip, role: membership.role },
+      });
+      return { user, tenant };
+    });
+    return { ok: true, session, user, tenant, role: membership.role };
+  }
+}

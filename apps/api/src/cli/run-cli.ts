@@ -1,0 +1,63 @@
+import { loadCliConfig } from './cli-config';
+import { CliContext } from './cli-context';
+import { CliError, EXIT, type CliIo } from './cli-io';
+import { CREATE_TENANT_USAGE, createTenantCommand } from './create-tenant.command';
+import { CREATE_TOKEN_USAGE, createTokenCommand } from './create-token.command';
+import { CREATE_USER_USAGE, createUserCommand } from './create-user.command';
+
+type Command = (args: readonly string[], ctx: CliContext) => Promise<void>;
+
+const ADMIN_COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
+  'create-tenant': createTenantCommand,
+  'create-user': createUserCommand,
+  'create-token': createTokenCommand,
+});
+
+const USAGE = [
+  'usage:',
+  `  ${CREATE_TENANT_USAGE}`,
+  `  ${CREATE_USER_USAGE}`,
+  `  ${CREATE_TOKEN_USAGE}`,
+  'environment: DATABASE_URL (app role), MIGRATION_DATABASE_URL (owner role; gateway tokens only), WORKER_POOLS',
+];
+
+/**
+ * `gatehouse admin <command> [--options]`. Returns the exit code; never throws. Errors are one line on
+ * stderr: ours verbatim, anything unexpected (a database that is down) reduced to its class and Postgres
+ * code, since driver messages can carry connection details.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [group, name, ...args] = argv;
+  if (group === undefined || group === '--help' || group === '-h' || group === 'help') {
+    for (const line of USAGE) io.out(line);
+    return group === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = group === 'admin' && name !== undefined ? ADMIN_COMMANDS[name] : undefined;
+  if (command === undefined) {
+    io.err(`gatehouse: unknown command${group === 'admin' && name ? ` admin ${name.slice(0, 40)}` : ''}; run gatehouse --help`);
+    return EXIT.usage;
+  }
+
+  let ctx: CliContext | undefined;
+  try {
+    ctx = new CliContext(io, loadCliConfig(io.env));
+    await command(args, ctx);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`gatehouse: ${error.message}`);
+      return error.exitCode;
+    }
+    io.err(`gatehouse: failed: ${describeUnexpected(error)}`);
+    return EXIT.refused;
+  } finally {
+    await ctx?.close().catch(() => undefined);
+  }
+}
+
+function describeUnexpected(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = error instanceof Error ? error.name : 'error';
+  if (code === 'ECONNREFUSED') return 'cannot connect to Postgres (is DATABASE_URL right and the server up?)';
+  return typeof code === 'string' ? `${name} (${code})` : name;
+}

@@ -1,0 +1,27 @@
+import type { CommandDefinition, CommandInput, CommandOutput } from '@gatehouse/commands';
+import type { TenantPrincipal } from '../auth/principal';
+
+/** What every use case receives: who is calling (already authenticated and scope-checked) and the parsed input. */
+export interface UseCaseArgs<I> {
+  readonly principal: TenantPrincipal;
+  readonly input: I;
+}
+
+/** One use case per command. `execute` returns a value the command's output schema accepts. */
+export interface UseCase<I, O> {
+  execute(args: UseCaseArgs<I>): Promise<O>;
+}
+
+/** The use case of a given command, typed by its zod input and output. */
+export type UseCaseFor<C extends CommandDefinition> = UseCase<CommandInput<C>, CommandOutput<C>>;
+
+/**
+ * The surfaces (REST, GraphQL, later admin-over-MCP) call handlers without knowing their types: the runner has
+ * validated `input` with the command's own schema before, and parses the result through its output schema after.
+ */
+export interface CommandHandler {
+  execute(args: UseCaseArgs<never>): Promise<unknown>;
+}
+
+/** Command name → its use case. Every command in COMMANDS must have one (checked at registration). */
+export type CommandHandlers = Readonly<Record<string, CommandHandler>>;

@@ -1,0 +1,34 @@
+import type { CommandDefinition } from '@gatehouse/commands';
+import { ValidationProblemError } from '../command-problems';
+import { carriesBody, pathParamsOf } from './command-route-schema';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The raw input of a REST call: path parameters merged with the query string (GET/DELETE) or the JSON body
+ * (POST/PATCH/PUT). A field given both in the path and in the body is refused rather than silently picking one,
+ * so `PATCH /v1/workspaces/A` with `{"workspaceId":"B"}` can never act on B.
+ */
+export function commandRequestInput(
+  command: CommandDefinition,
+  request: { params: unknown; query: unknown; body: unknown },
+): Record<string, unknown> {
+  const params = isPlainObject(request.params) ? request.params : {};
+  const pathInput: Record<string, unknown> = {};
+  for (const name of pathParamsOf(command.http.path)) pathInput[name] = params[name];
+
+  const rest = carriesBody(command) ? request.body : request.query;
+  if (rest === undefined || rest === null) return pathInput;
+  if (!isPlainObject(rest)) {
+    throw new ValidationProblemError([{ path: '', message: 'Expected a JSON object.' }]);
+  }
+  const clashes = Object.keys(rest).filter((key) => Object.hasOwn(pathInput, key));
+  if (clashes.length > 0) {
+    throw new ValidationProblemError(
+      clashes.map((key) => ({ path: key, message: 'Given in the path; do not repeat it.' })),
+    );
+  }
+  return { ...rest, ...pathInput };
+}

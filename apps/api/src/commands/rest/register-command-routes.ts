@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
+import type { Logger } from '@gatehouse/platform';
+import type { Principal } from '../../auth/principal';
+import type { CommandHandler, CommandHandlers } from '../command-handler';
+import { authorize, runCommand } from '../command-runner';
+import { commandRequestInput } from './command-request-input';
+import { commandRouteSchema } from './command-route-schema';
+import { problemErrorHandler } from './problem-error-handler';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface CommandSurfaceOptions {
+  /** Use case per command name; registration fails when a command has none. */
+  readonly handlers: CommandHandlers;
+  /** Who is calling: null when the request carries no credential; throws a ProblemError for a bad one. */
+  readonly resolvePrincipal: (request: FastifyRequest) => Promise<Principal | null>;
+  /**
+   * Refuses a cookie-authenticated state-changing request without a valid CSRF token (throws a ProblemError,
+   * `csrf_failed`); a no-op for bearer tokens. The identity module's check.
+   */
+  readonly verifyCsrf: (request: FastifyRequest, principal: Principal) => void | Promise<void>;
+  readonly logger: Logger;
+  /** Defaults to every command in the registry. */
+  readonly commands?: readonly CommandDefinition[];
+}
+
+/** Looks up every command's handler up front, so a command without a use case stops the boot, not a request. */
+export function handlersFor(
+  commands: readonly CommandDefinition[],
+  handlers: CommandHandlers,
+): Map<CommandDefinition, CommandHandler> {
+  const bound = new Map<CommandDefinition, CommandHandler>();
+  const missing: string[] = [];
+  for (const command of commands) {
+    const handler = Object.hasOwn(handlers, command.name) ? handlers[command.name] : undefined;
+    if (handler === undefined) missing.push(command.name);
+    else bound.set(command, handler);
+  }
+  if (missing.length > 0) throw new Error(`commands without a handler: ${missing.join(', ')}`);
+  return bound;
+}
+
+const ACCEPT_ANYTHING = () => () => true;
+const PLAIN_JSON = () => (data: unknown) => JSON.stringify(data);
+
+/**
+ * One Fastify route per command (method + path from the registry), in an encapsulated plugin with its own
+ * error handler and body parsing: JSON only (415 otherwise), at most 1 MiB (413), prototype poisoning refused.
+ * Fastify's ajv validation and fast-json-stringify are switched off for these routes: zod validates the input
+ * and parses the output, so the error shapes are ours and nothing undeclared is serialized.
+ *
+ * Register @fastify/swagger before this, so the routes appear in the OpenAPI document.
+ */
+export async function registerCommandRoutes(fastify: FastifyInstance, options: CommandSurfaceOptions): Promise<void> {
+  const commands = options.commands ?? COMMANDS;
+  const bound = handlersFor(commands, options.handlers);
+
+  await fastify.register(async (scope) => {
+    scope.setErrorHandler(problemErrorHandler(options.logger));
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: MAX_BODY_BYTES },
+      scope.getDefaultJsonParser('error', 'error'),
+    );
+
+    for (const [command, handler] of bound) {
+      scope.route({
+        method: command.http.method,
+        url: command.http.path,
+        schema: commandRouteSchema(command),
+        exposeHeadRoute: false,
+        bodyLimit: MAX_BODY_BYTES,
+        validatorCompiler: ACCEPT_ANYTHING,
+        serializerCompiler: PLAIN_JSON,
+        handler: async (request: FastifyRequest, reply: FastifyReply) => {
+          const principal = await options.resolvePrincipal(request);
+          authorize(command, principal);
+          if (principal !== null && command.http.method !== 'GET') await options.verifyCsrf(request, principal);
+          const output = await runCommand({ command, handler, principal, rawInput: commandRequestInput(command, request) });
+          if (command.revealsSecret) reply.header('cache-control', 'no-store');
+          const status = command.http.successStatus ?? 200;
+          if (status === 204) return reply.code(204).send();
+          return reply.code(status).type('application/json; charset=utf-8').send(output);
+        },
+      });
+    }
+  });
+}

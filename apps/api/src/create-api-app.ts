@@ -1,0 +1,92 @@
+import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { UnsafeDatabaseRoleError, createDatabase } from '@gatehouse/db';
+import {
+  BootRefusedError,
+  NestLoggerAdapter,
+  createHttpMetrics,
+  createLogger,
+  createMetricsRegistry,
+  installHttpObservability,
+  secretConfigKeys,
+  secretConfigValues,
+  type Logger,
+} from '@gatehouse/platform';
+import type { ModuleMetadata } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
+import { ProblemJsonFilter } from './http/problem-json.filter.js';
+
+/** Request bodies above this are refused with 413 before they are parsed. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type ApiAppDeps = {
+  /** The logger to use; by default one built from the config (JSON on stdout). */
+  logger?: Logger;
+  /** Further Nest modules to mount. */
+  imports?: ModuleMetadata['imports'];
+};
+
+/** The API's logger: redacts the secret config variables by name and scrubs their values from every line. */
+export function createApiLogger(config: ApiConfig): Logger {
+  return createLogger({
+    name: 'api',
+    level: config.LOG_LEVEL,
+    secretKeys: secretConfigKeys(apiConfigSchema),
+    secretValues: secretConfigValues(apiConfigSchema, config),
+  });
+}
+
+/**
+ * Builds and initializes the API without listening: main.ts listens, tests use `app.inject()`.
+ * Refuses (BootRefusedError, one line) when DATABASE_URL's role could bypass row-level security.
+ * Closing the app drains HTTP and then closes the Postgres pool and the Redis connection.
+ */
+export async function createApiApp(config: ApiConfig, deps: ApiAppDeps = {}): Promise<NestFastifyApplication> {
+  const logger = deps.logger ?? createApiLogger(config);
+  const database = createDatabase({
+    url: config.DATABASE_URL,
+    onPoolError: (error) => logger.warn({ err: error }, 'idle postgres connection failed'),
+  });
+  const redis = createRedisConnection({ url: config.REDIS_URL, name: 'api', purpose: 'command', logger });
+  const release = async () => {
+    await Promise.allSettled([database.close(), closeRedis(redis)]);
+  };
+
+  try {
+    await database.assertSafeAppRole();
+  } catch (error) {
+    await release();
+    throw roleCheckRefusal(error);
+  }
+
+  const metrics = createMetricsRegistry({ app: 'api' });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false });
+  // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
+  installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
+
+  try {
+    const app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot({ infrastructure: { config, logger, database, redis, metrics }, imports: deps.imports }),
+      adapter,
+      { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
+    );
+    app.useGlobalFilters(new ProblemJsonFilter(logger));
+    await app.init();
+    return app;
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/** One line for main to print. A driver error's text could echo connection details, so only its code is kept. */
+function roleCheckRefusal(error: unknown): BootRefusedError {
+  if (error instanceof UnsafeDatabaseRoleError) return new BootRefusedError(`api: ${error.message}`, { cause: error });
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const label = typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown error';
+  return new BootRefusedError(`api: refusing to start: cannot check the database role through DATABASE_URL (${label})`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,73 @@
+import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
+import { toProblem, type Logger } from '@gatehouse/platform';
+
+// GraphQL errors carry the same stable codes as REST problems, in `extensions.code` and `extensions.status`.
+// Only ProblemError text reaches the client; anything else becomes a generic `internal` error that is logged.
+// Validation messages of graphql-js that would echo a submitted value are replaced by value-free ones.
+
+type Formatted = { error: GraphQLFormattedError; status: number };
+
+const VARIABLE_VALUE = /^Variable "(\$[_A-Za-z][_0-9A-Za-z]*)" got invalid value/;
+
+/** graphql-js messages quote the offending value in a few shapes; keep the message, drop the value. */
+export function valueFreeMessage(message: string): string {
+  const variable = VARIABLE_VALUE.exec(message);
+  if (variable) return `Variable "${variable[1]}" got an invalid value.`;
+  const valueAt = message.search(/ value: /i);
+  return valueAt >= 0 ? `${message.slice(0, valueAt)} value.` : message;
+}
+
+function position(error: GraphQLError): Pick<GraphQLFormattedError, 'locations' | 'path'> {
+  return {
+    ...(error.locations !== undefined ? { locations: error.locations } : {}),
+    ...(error.path !== undefined ? { path: error.path } : {}),
+  };
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = typeof error === 'object' && error !== null ? (error as { statusCode?: unknown }).statusCode : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
+  const original = error.originalError;
+  const nested = original !== undefined ? (original as { errors?: unknown }).errors : undefined;
+  if (Array.isArray(nested)) {
+    // mercurius' MER_ERR_GQL_VALIDATION (document or variables invalid) and 405 (a mutation over GET).
+    const status = statusOf(original) === 405 ? 405 : 400;
+    const code = status === 405 ? 'method_not_allowed' : 'validation_failed';
+    return nested.map((inner: { message?: unknown; locations?: GraphQLError['locations'] }) => ({
+      status,
+      error: {
+        message: valueFreeMessage(typeof inner.message === 'string' ? inner.message : 'Invalid request.'),
+        ...(inner.locations !== undefined ? { locations: inner.locations } : {}),
+        extensions: { code, status },
+      },
+    }));
+  }
+
+  const { problem, unexpected } = toProblem(original ?? error);
+  if (unexpected) logger.error({ err: original ?? error, path: error.path }, 'graphql request failed');
+  const { type: _type, title, status, code, detail, instance: _instance, ...extra } = problem as typeof problem & Record<string, unknown>;
+  return [
+    {
+      status,
+      error: { message: detail ?? title, ...position(error), extensions: { code, status, ...extra } },
+    },
+  ];
+}
+
+/**
+ * mercurius `errorFormatter`: maps every error through the same `toProblem` as REST. With data present the
+ * answer is 200 (partial success, as GraphQL over HTTP expects); with none, the status of the first error.
+ */
+export function graphqlErrorFormatter(logger: Logger) {
+  return (execution: ExecutionResult & { errors: readonly GraphQLError[] }) => {
+    const formatted = execution.errors.flatMap((error) => formatOne(error, logger));
+    const hasData = execution.data !== undefined && execution.data !== null;
+    return {
+      statusCode: hasData ? 200 : (formatted[0]?.status ?? 500),
+      response: { data: execution.data ?? null, errors: formatted.map((f) => f.error) },
+    };
+  };
+}

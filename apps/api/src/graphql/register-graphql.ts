@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import mercurius from 'mercurius';
+import { COMMANDS } from '@gatehouse/commands';
+import type { Principal } from '../auth/principal';
+import { handlersFor, MAX_BODY_BYTES, type CommandSurfaceOptions } from '../commands/rest/register-command-routes';
+import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
+import { graphqlErrorFormatter } from './graphql-error.formatter';
+
+export const GRAPHQL_PATH = '/graphql';
+const MAX_QUERY_DEPTH = 8;
+
+type Resolution = { principal: Principal | null; failure?: unknown };
+
+/**
+ * GraphQL at /graphql (mercurius), its schema generated from the command registry (command-schema.builder).
+ * JSON bodies only (and `application/graphql`), at most 1 MiB; no batching, no IDE, bounded query depth.
+ * Every non-GET request resolves the caller before execution and runs the identity module's CSRF check, so a
+ * cookie-authenticated POST without the CSRF token never reaches a resolver (mercurius refuses mutations over
+ * GET itself).
+ */
+export async function registerGraphQL(fastify: FastifyInstance, options: CommandSurfaceOptions): Promise<void> {
+  const schema = buildCommandSchema(handlersFor(options.commands ?? COMMANDS, options.handlers));
+  const resolved = new WeakMap<FastifyRequest, Resolution>();
+
+  async function resolve(request: FastifyRequest): Promise<Resolution> {
+    const known = resolved.get(request);
+    if (known !== undefined) return known;
+    let resolution: Resolution;
+    try {
+      resolution = { principal: await options.resolvePrincipal(request) };
+    } catch (failure) {
+      resolution = { principal: null, failure };
+    }
+    resolved.set(request, resolution);
+    return resolution;
+  }
+
+  await fastify.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: MAX_BODY_BYTES },
+      scope.getDefaultJsonParser('error', 'error'),
+    );
+    await scope.register(mercurius, {
+      schema,
+      path: GRAPHQL_PATH,
+      graphiql: false,
+      queryDepth: MAX_QUERY_DEPTH,
+      allowBatchedQueries: false,
+      errorFormatter: graphqlErrorFormatter(options.logger),
+      // Never throws: mercurius also builds the context inside its error handler (e.g. for malformed JSON).
+      context: async (request): Promise<CommandGraphQLContext> => {
+        const resolution = await resolve(request);
+        if (resolution.failure !== undefined) return { principal: null, authenticationFailure: resolution.failure };
+        return { principal: resolution.principal };
+      },
+      additionalRouteOptions: {
+        bodyLimit: MAX_BODY_BYTES,
+        exposeHeadRoute: false,
+        preHandler: async (request) => {
+          if (request.method === 'GET') return;
+          const resolution = await resolve(request);
+          if (resolution.failure !== undefined) throw resolution.failure;
+          if (resolution.principal !== null) await options.verifyCsrf(request, resolution.principal);
+        },
+      },
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import { QueueName } from '@gatehouse/contracts';
+import type { Logger, Registry } from '@gatehouse/platform';
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh.processor.js';
+import type { WorkerConfig } from './config/worker.config.js';
+import { InfrastructureLifecycle } from './infrastructure/infrastructure.lifecycle.js';
+import { LOGGER, METRICS_REGISTRY, QUEUE_PROCESSORS, REDIS, WORKER_CONFIG } from './infrastructure/infrastructure.tokens.js';
+import type { QueueProcessors } from './queues/queue-processor.js';
+import { QueueWorkersHost } from './queues/queue-workers.host.js';
+
+/** Built by createWorkerApp before Nest starts. */
+export type WorkerInfrastructure = {
+  config: WorkerConfig;
+  logger: Logger;
+  redis: Redis;
+  metrics: Registry;
+};
+
+/** The worker's Nest application context: processors, the BullMQ host, and the lifecycle that closes Redis. */
+@Module({})
+export class WorkerModule {
+  static forRoot(infrastructure: WorkerInfrastructure): DynamicModule {
+    return {
+      module: WorkerModule,
+      providers: [
+        { provide: WORKER_CONFIG, useValue: infrastructure.config },
+        { provide: LOGGER, useValue: infrastructure.logger },
+        { provide: REDIS, useValue: infrastructure.redis },
+        { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
+        CatalogRefreshProcessor,
+        {
+          provide: QUEUE_PROCESSORS,
+          inject: [CatalogRefreshProcessor],
+          useFactory: (catalogRefresh: CatalogRefreshProcessor): QueueProcessors => ({
+            [QueueName.CatalogRefresh]: catalogRefresh,
+          }),
+        },
+        QueueWorkersHost,
+        InfrastructureLifecycle,
+      ],
+    };
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Every BullMQ queue, in one frozen enum: producers and processors use these names only, so a queue cannot
+ * be misspelt on one side. Renaming a value strands the jobs waiting under the old name: add, never rename.
+ */
+export const QueueName = Object.freeze({
+  CatalogRefresh: 'catalog-refresh',
+} as const);
+
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+export const QUEUE_NAMES: readonly QueueName[] = Object.freeze(Object.values(QueueName));
+
+export function isQueueName(value: string): value is QueueName {
+  return (QUEUE_NAMES as readonly string[]).includes(value);
+}

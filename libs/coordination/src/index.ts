@@ -1,0 +1,42 @@
+// Public surface of @gatehouse/coordination: Redis connections, fencing locks and event fan-out with catch-up.
+
+export type { CoordinationLogger } from './coordination-logger';
+
+export {
+  closeRedis,
+  createRedisConnection,
+  type CloseRedisOptions,
+  type CreateRedisConnectionOptions,
+  type RedisConnectionPurpose,
+} from './redis-connection.factory';
+
+export { RedisChannelMultiplexer, type ChannelListener, type ChannelListenerHandle } from './channel-multiplexer';
+
+export {
+  FencingLock,
+  type AcquireLockOptions,
+  type AcquireLockWithWaitOptions,
+  type FencingLockOptions,
+  type HeldLock,
+} from './fencing-lock';
+export { checkFencingToken, type FencingCheck } from './fencing-token';
+
+export {
+  defineEventTopic,
+  type EventTopic,
+  type EventTopicDefinition,
+  type FanOutEvent,
+  type FanOutGap,
+  type InvalidFanOutEvent,
+  type InvalidFanOutEventReason,
+} from './event-topic';
+export {
+  EventFanOut,
+  READ_SINCE_MAX_LIMIT,
+  type EventFanOutOptions,
+  type FanOutSubscription,
+  type ReadSinceResult,
+  type SubscribeOptions,
+} from './event-fan-out';
+export type { FanOutHandler } from './fan-out-subscription';
+export { compareStreamIds, isStreamId } from './stream-id';

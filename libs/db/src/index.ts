@@ -1,0 +1,52 @@
+// Public surface of @gatehouse/db. The only lib that imports Prisma; others get `TenantTx` and the model types.
+export { createDatabase } from './database';
+export type { CreateDatabaseOptions, Database, UnitOfWork, UnitOfWorkOptions } from './database';
+export type { TenantTx } from './tenancy/prisma-client';
+export { InvalidContextIdError, isUuid } from './tenancy/tenant-context';
+export { UnsafeDatabaseRoleError } from './tenancy/role-safety.check';
+export type { UnsafeRoleReason } from './tenancy/role-safety.check';
+
+export {
+  findTokenBySecretHash,
+  findLiveSessionBySecretHash,
+  findLoginByEmail,
+  listTenantIds,
+  findTenantIdBySlug,
+} from './lookups/auth.lookups';
+export type { TokenLookup, SessionLookup, LoginLookup } from './lookups/auth.lookups';
+export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token.operator';
+export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
+
+export { runMigrations } from './migration/migration.runner';
+export type { RunMigrationsOptions, RunMigrationsResult, MigrationLogger } from './migration/migration.runner';
+export { findMigrationsDir } from './migration/migration.files';
+export {
+  MigrationError,
+  MigrationChecksumMismatchError,
+  UnknownAppliedMigrationError,
+  UnfinishedMigrationError,
+  MigrationFailedError,
+} from './migration/migration.errors';
+export type { MigrationErrorCode } from './migration/migration.errors';
+
+export { DATABASE_ROLES } from './roles/database-roles';
+export type { DatabaseRoleName } from './roles/database-roles';
+export { setupDatabaseRoles } from './roles/role.setup';
+export type { SetupDatabaseRolesOptions } from './roles/role.setup';
+export { ensureDatabase, dropDatabase } from './roles/database.setup';
+export type { EnsureDatabaseOptions, DropDatabaseOptions } from './roles/database.setup';
+export { deriveConnectionUrl, databaseNameOf } from './roles/connection-url';
+export type { ConnectionUrlParts } from './roles/connection-url';
+
+export { MembershipRole, TokenKind } from './generated/enums';
+export type {
+  Tenant,
+  User,
+  Membership,
+  Session,
+  ApiToken,
+  Workspace,
+  WorkspaceMember,
+  AuditEvent,
+  AuditHead,
+} from './generated/client';

@@ -1,0 +1,279 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
+import { createDatabase, type Database } from '../database';
+import { insertGatewayToken } from '../operator/gateway-token.operator';
+import { seedTenantRows, type TenantRows } from './tenant-rows.test-fixture';
+
+// Proves the isolation at the database level, as gatehouse_app over plain pg: what the app could do with any
+// query whatsoever, not only through our repositories.
+
+let testDb: TestDatabase;
+let db: Database;
+let app: Client;
+let admin: Client;
+let a: TenantRows;
+let b: TenantRows;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
+  a = await seedTenantRows(db, 'alpha');
+  b = await seedTenantRows(db, 'bravo');
+  await insertGatewayToken({
+    ownerUrl: testDb.ownerUrl,
+    name: 'edge',
+    scopes: ['tokens:introspect'],
+    pool: null,
+    secretHash: randomBytes(32),
+    prefix: 'gh_g_x',
+    expiresAt: null,
+  });
+  app = new Client({ connectionString: testDb.appUrl });
+  admin = new Client({ connectionString: testDb.adminUrl });
+  await Promise.all([app.connect(), admin.connect()]);
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await Promise.all([app?.end(), admin?.end(), db?.close()]);
+  await testDb?.drop();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+/** Runs statements as the app in one transaction with the given tenant (and user), then rolls back. */
+async function asApp<T>(tenantId: string | null, fn: () => Promise<T>, userId = ''): Promise<T> {
+  await app.query('BEGIN');
+  try {
+    await app.query("SELECT set_config('app.tenant_id', $1, true), set_config('app.user_id', $2, true)", [
+      tenantId ?? '',
+      userId,
+    ]);
+    return await fn();
+  } finally {
+    await app.query('ROLLBACK');
+  }
+}
+
+async function count(client: Client, sql: string, params: unknown[] = []): Promise<number> {
+  const result = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, params);
+  return Number(result.rows[0]?.n);
+}
+
+async function rlsTables(): Promise<string[]> {
+  const result = await admin.query<{ relname: string }>(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relrowsecurity ORDER BY c.relname`,
+  );
+  return result.rows.map((r) => r.relname);
+}
+
+/** SQLSTATE of a failed statement (run in a savepoint so the transaction stays usable). */
+async function sqlStateOf(sql: string, params: unknown[]): Promise<string | undefined> {
+  await app.query('SAVEPOINT attempt');
+  try {
+    await app.query(sql, params);
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  } finally {
+    await app.query('ROLLBACK TO SAVEPOINT attempt');
+  }
+}
+
+describe('row-level security coverage', () => {
+  it('is enabled and forced on every table with a tenant_id, on tenants and users, and on all but the history', async () => {
+    const result = await admin.query<{ relname: string; rls: boolean; forced: boolean; has_tenant: boolean }>(
+      `SELECT c.relname, c.relrowsecurity AS rls, c.relforcerowsecurity AS forced,
+              EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id'
+                        AND NOT a.attisdropped) AS has_tenant
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname`,
+    );
+    const withTenant = result.rows.filter((r) => r.has_tenant);
+    expect(withTenant.length).toBeGreaterThanOrEqual(7);
+    for (const row of [...withTenant, ...result.rows.filter((r) => ['tenants', 'users'].includes(r.relname))]) {
+      expect({ table: row.relname, rls: row.rls, forced: row.forced }).toEqual({ table: row.relname, rls: true, forced: true });
+    }
+    const unprotected = result.rows.filter((r) => !r.rls || !r.forced).map((r) => r.relname);
+    expect(unprotected).toEqual(['_prisma_migrations']);
+  });
+
+  it('gives the app no privilege on the migration history', async () => {
+    await expect(app.query('SELECT * FROM _prisma_migrations')).rejects.toMatchObject({ code: '42501' });
+  });
+});
+
+describe('the app role with no tenant set', () => {
+  it('reads zero rows of every tenant-scoped table, though every one has rows', async () => {
+    const tables = await rlsTables();
+    expect(tables).toEqual(expect.arrayContaining(['tenants', 'users', 'api_tokens', 'audit_events']));
+    for (const table of tables) {
+      expect({ table, rows: await count(admin, `"${table}"`) }).toEqual({ table, rows: expect.any(Number) });
+      expect(await count(admin, `"${table}"`)).toBeGreaterThan(0);
+      const visible = await asApp(null, () => count(app, `"${table}"`));
+      expect({ table, visible }).toEqual({ table, visible: 0 });
+    }
+  });
+
+  it('reads zero rows also when app.tenant_id was never set in the session', async () => {
+    const fresh = new Client({ connectionString: testDb.appUrl });
+    await fresh.connect();
+    try {
+      for (const table of await rlsTables()) expect({ table, n: await count(fresh, `"${table}"`) }).toEqual({ table, n: 0 });
+    } finally {
+      await fresh.end();
+    }
+  });
+});
+
+describe('tenant A context', () => {
+  it('reads its own rows and none of B in every tenant-scoped table', async () => {
+    for (const table of await rlsTables()) {
+      const column = table === 'tenants' ? 'id' : 'tenant_id';
+      if (table === 'users') continue; // no tenant column: covered below
+      const own = await asApp(a.tenantId, () => count(app, `"${table}" WHERE ${column} = $1`, [a.tenantId]));
+      const other = await asApp(a.tenantId, () => count(app, `"${table}" WHERE ${column} = $1`, [b.tenantId]));
+      const all = await asApp(a.tenantId, () => count(app, `"${table}"`));
+      const bOwn = await asApp(b.tenantId, () => count(app, `"${table}" WHERE ${column} = $1`, [b.tenantId]));
+      expect({ table, own, other, all, bOwn }).toEqual({ table, own: all, other: 0, all: expect.any(Number), bOwn: expect.any(Number) });
+      expect({ table, own: own > 0, bOwn: bOwn > 0 }).toEqual({ table, own: true, bOwn: true });
+    }
+  });
+
+  it('sees users of its tenant only (or the user set as app.user_id)', async () => {
+    const users = await asApp(a.tenantId, async () => (await app.query<{ id: string }>('SELECT id FROM users')).rows);
+    expect(users.map((u) => u.id)).toEqual([a.userId]);
+    const self = await asApp(a.tenantId, () => count(app, 'users WHERE id = $1', [b.userId]), b.userId);
+    expect(self).toBe(1);
+  });
+
+  it('cannot insert a row carrying B\'s tenant_id into any tenant-scoped table', async () => {
+    const statements: Record<string, [string, unknown[]]> = {
+      tenants: ['INSERT INTO tenants (id, slug, name) VALUES ($1, $2, $3)', [b.tenantId, `x-${randomUUID()}`, 'x']],
+      memberships: [
+        "INSERT INTO memberships (id, tenant_id, user_id, role) VALUES ($1, $2, $3, 'admin')",
+        [randomUUID(), b.tenantId, a.userId],
+      ],
+      sessions: [
+        "INSERT INTO sessions (id, tenant_id, user_id, secret_hash, csrf_hash, expires_at) VALUES ($1, $2, $3, $4, $4, now() + interval '1 hour')",
+        [randomUUID(), b.tenantId, b.userId, randomBytes(32)],
+      ],
+      api_tokens: [
+        "INSERT INTO api_tokens (id, tenant_id, kind, name, secret_hash, prefix) VALUES ($1, $2, 'agent', 'x', $3, 'p')",
+        [randomUUID(), b.tenantId, randomBytes(32)],
+      ],
+      workspaces: ['INSERT INTO workspaces (id, tenant_id, name) VALUES ($1, $2, $3)', [randomUUID(), b.tenantId, 'sneaky']],
+      workspace_members: [
+        'INSERT INTO workspace_members (tenant_id, workspace_id, user_id) VALUES ($1, $2, $3)',
+        [b.tenantId, b.workspaceId, a.userId],
+      ],
+      audit_events: [
+        "INSERT INTO audit_events (id, tenant_id, seq, actor_type, action, target_type, outcome, prev_hash, hash) VALUES ($1, $2, 99, 'user', 'x', 'x', 'success', $3, $3)",
+        [randomUUID(), b.tenantId, randomBytes(32)],
+      ],
+      audit_heads: ['INSERT INTO audit_heads (tenant_id, seq, hash) VALUES ($1, 9, $2)', [b.tenantId, randomBytes(32)]],
+      users: [
+        "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
+        [randomUUID(), `x-${randomUUID()}@example.test`],
+      ],
+    };
+    // A new tenant table without a case here fails this test.
+    expect(Object.keys(statements).sort()).toEqual(await rlsTables());
+    for (const [table, [sql, params]] of Object.entries(statements)) {
+      const code = await asApp(a.tenantId, () => sqlStateOf(sql, params), a.userId);
+      expect({ table, code }).toEqual({ table, code: '42501' });
+    }
+  });
+
+  it('cannot move its rows to B, nor change or delete B\'s rows', async () => {
+    for (const table of await rlsTables()) {
+      if (table === 'users') continue;
+      const column = table === 'tenants' ? 'id' : 'tenant_id';
+      const [moveCode, changed, deleted] = await asApp(a.tenantId, async () => [
+        await sqlStateOf(`UPDATE "${table}" SET ${column} = $1 WHERE ${column} = $2`, [b.tenantId, a.tenantId]),
+        await sqlStateOf(`UPDATE "${table}" SET ${column} = ${column} WHERE ${column} = $1`, [b.tenantId]).then(
+          async (code) => code ?? (await app.query(`UPDATE "${table}" SET ${column} = ${column} WHERE ${column} = $1`, [b.tenantId])).rowCount,
+        ),
+        await sqlStateOf(`DELETE FROM "${table}" WHERE ${column} = $1`, [b.tenantId]).then(
+          async (code) => code ?? (await app.query(`DELETE FROM "${table}" WHERE ${column} = $1`, [b.tenantId])).rowCount,
+        ),
+      ]);
+      // audit_events is append-only: UPDATE and DELETE are not even granted (also 42501).
+      const unchanged = table === 'audit_events' ? '42501' : 0;
+      expect({ table, moveCode, changed, deleted }).toEqual({ table, moveCode: '42501', changed: unchanged, deleted: unchanged });
+    }
+    expect(await count(admin, 'workspaces WHERE tenant_id = $1', [b.tenantId])).toBe(1);
+  });
+
+  it('cannot change or delete a user of B, nor another user of its own tenant', async () => {
+    const other = randomUUID();
+    const results = await asApp(a.tenantId, async () => [
+      (await app.query("UPDATE users SET display_name = 'x' WHERE id = $1", [b.userId])).rowCount,
+      (await app.query('DELETE FROM users WHERE id = $1', [b.userId])).rowCount,
+      (await app.query("UPDATE users SET display_name = 'x' WHERE id = $1", [a.userId])).rowCount,
+    ], other);
+    expect(results).toEqual([0, 0, 0]);
+    const own = await asApp(a.tenantId, async () =>
+      (await app.query("UPDATE users SET display_name = 'renamed' WHERE id = $1", [a.userId])).rowCount, a.userId);
+    expect(own).toBe(1);
+  });
+
+  it('never sees gateway tokens (tenant_id NULL)', async () => {
+    expect(await count(admin, 'api_tokens WHERE tenant_id IS NULL')).toBe(1);
+    expect(await asApp(a.tenantId, () => count(app, 'api_tokens WHERE tenant_id IS NULL'))).toBe(0);
+    const code = await asApp(a.tenantId, () =>
+      sqlStateOf("INSERT INTO api_tokens (id, tenant_id, kind, name, secret_hash, prefix) VALUES ($1, NULL, 'gateway', 'x', $2, 'p')", [
+        randomUUID(),
+        randomBytes(32),
+      ]),
+    );
+    expect(code).toBe('42501');
+  });
+
+  it('cannot call the operator functions', async () => {
+    const code = await asApp(null, () =>
+      sqlStateOf("SELECT gh_operator_insert_gateway_token('x', '{}', NULL, $1, 'p', NULL)", [randomBytes(32)]),
+    );
+    expect(code).toBe('42501');
+  });
+});
+
+describe('Database.withTenant (Prisma)', () => {
+  it('shows only the tenant\'s rows through the models, and none without a tenant', async () => {
+    const seen = await db.withTenant(a.tenantId, async (tx) => ({
+      tenants: (await tx.tenant.findMany()).map((t) => t.id),
+      workspaces: (await tx.workspace.findMany()).map((w) => w.id),
+      tokens: (await tx.apiToken.findMany()).map((t) => t.id),
+    }));
+    expect(seen).toEqual({ tenants: [a.tenantId], workspaces: [a.workspaceId], tokens: [a.tokenId] });
+    const none = await db.withoutTenant(async (tx) => ({
+      tenants: await tx.tenant.count(),
+      workspaces: await tx.workspace.count(),
+      users: await tx.user.count(),
+    }));
+    expect(none).toEqual({ tenants: 0, workspaces: 0, users: 0 });
+  });
+
+  it('does not carry the tenant into the next unit of work on the same pooled connection', async () => {
+    const single = createDatabase({ url: testDb.appUrl, poolMax: 1 });
+    try {
+      await single.withTenant(a.tenantId, (tx) => tx.workspace.count());
+      expect(await single.withoutTenant((tx) => tx.workspace.count())).toBe(0);
+      const raw = await single.withoutTenant((tx) =>
+        tx.$queryRaw<{ t: string | null }[]>`SELECT current_setting('app.tenant_id', true) AS t`,
+      );
+      expect(raw[0]?.t ?? '').toBe('');
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('refuses a tenant id that is not a uuid before touching the database', async () => {
+    await expect(db.withTenant("' OR true --", (tx) => tx.tenant.count())).rejects.toThrow('tenantId must be a uuid');
+  });
+
+  it('rejects creating a row for B from A\'s context', async () => {
+    await expect(
+      db.withTenant(a.tenantId, (tx) => tx.workspace.create({ data: { id: randomUUID(), tenantId: b.tenantId, name: 'x' } })),
+    ).rejects.toThrow(/row-level security/);
+  });
+});

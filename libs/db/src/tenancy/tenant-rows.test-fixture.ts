@@ -1,0 +1,83 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Database } from '../database';
+
+// Rows of every tenant table for one tenant, written through the app role as the app would. Shared by the
+// row-level-security and lookup integration tests of this lib (they cannot use @gatehouse/testing's fixtures
+// without a dependency cycle testing -> db -> testing).
+
+export interface TenantRows {
+  tenantId: string;
+  slug: string;
+  userId: string;
+  email: string;
+  membershipId: string;
+  sessionId: string;
+  sessionSecretHash: Buffer;
+  tokenId: string;
+  tokenSecretHash: Buffer;
+  workspaceId: string;
+}
+
+export async function seedTenantRows(db: Database, label: string): Promise<TenantRows> {
+  const tenantId = randomUUID();
+  const userId = randomUUID();
+  const rows: TenantRows = {
+    tenantId,
+    slug: `${label}-${tenantId.slice(0, 8)}`,
+    userId,
+    email: `${label}-${userId.slice(0, 8)}@example.test`,
+    membershipId: randomUUID(),
+    sessionId: randomUUID(),
+    sessionSecretHash: randomBytes(32),
+    tokenId: randomUUID(),
+    tokenSecretHash: randomBytes(32),
+    workspaceId: randomUUID(),
+  };
+  await db.withTenantAndUser(tenantId, userId, async (tx) => {
+    await tx.tenant.create({ data: { id: tenantId, slug: rows.slug, name: label } });
+    await tx.user.create({ data: { id: userId, email: rows.email, displayName: label, passwordHash: 'hash' } });
+    await tx.membership.create({ data: { id: rows.membershipId, tenantId, userId, role: 'owner' } });
+    await tx.session.create({
+      data: {
+        id: rows.sessionId,
+        tenantId,
+        userId,
+        secretHash: rows.sessionSecretHash,
+        csrfHash: randomBytes(32),
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    await tx.apiToken.create({
+      data: {
+        id: rows.tokenId,
+        tenantId,
+        userId,
+        kind: 'user',
+        name: `${label} token`,
+        scopes: ['definitions:read'],
+        workspaceIds: [],
+        secretHash: rows.tokenSecretHash,
+        prefix: 'gh_u_abc',
+      },
+    });
+    await tx.workspace.create({ data: { id: rows.workspaceId, tenantId, name: `${label}-ws` } });
+    await tx.workspaceMember.create({ data: { tenantId, workspaceId: rows.workspaceId, userId } });
+    await tx.auditEvent.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        seq: 1n,
+        actorType: 'user',
+        actorId: userId,
+        action: 'tenant.created',
+        targetType: 'tenant',
+        targetId: tenantId,
+        outcome: 'success',
+        prevHash: Buffer.alloc(32),
+        hash: randomBytes(32),
+      },
+    });
+    await tx.auditHead.create({ data: { tenantId, seq: 1n, hash: randomBytes(32) } });
+  });
+  return rows;
+}

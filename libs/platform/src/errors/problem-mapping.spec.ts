@@ -1,0 +1,74 @@
+import { ProblemError, problemJson } from './problem-error.js';
+import { toProblem } from './problem-mapping.js';
+
+function fastifyError(code: string, statusCode: number): Error {
+  return Object.assign(new Error(`fastify says ${code} with secret detail`), { code, statusCode });
+}
+
+describe('problemJson', () => {
+  it('builds an RFC 9457 document with a stable code', () => {
+    expect(problemJson({ status: 404, code: 'not_found', title: 'Not found', detail: 'No such workspace.' })).toEqual({
+      type: 'urn:gatehouse:problem:not_found',
+      title: 'Not found',
+      status: 404,
+      code: 'not_found',
+      detail: 'No such workspace.',
+    });
+  });
+});
+
+describe('toProblem', () => {
+  it('sends a ProblemError as it is', () => {
+    const error = new ProblemError({ status: 409, code: 'name_taken', title: 'Name taken', detail: 'Pick another name.' });
+    expect(toProblem(error)).toEqual({
+      problem: { type: 'urn:gatehouse:problem:name_taken', title: 'Name taken', status: 409, code: 'name_taken', detail: 'Pick another name.' },
+      unexpected: false,
+    });
+  });
+
+  it.each([
+    ['FST_ERR_CTP_INVALID_JSON_BODY', 400, 400, 'malformed_json'],
+    ['FST_ERR_CTP_EMPTY_JSON_BODY', 400, 400, 'malformed_json'],
+    ['FST_ERR_CTP_BODY_TOO_LARGE', 413, 413, 'payload_too_large'],
+    ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, 415, 'unsupported_media_type'],
+  ])('maps Fastify %s to %i %s', (code, statusCode, status, problemCode) => {
+    const mapped = toProblem(fastifyError(code, statusCode));
+    expect(mapped.problem).toMatchObject({ status, code: problemCode });
+    expect(mapped.unexpected).toBe(false);
+    expect(JSON.stringify(mapped.problem)).not.toContain('secret detail');
+  });
+
+  it('sees a Fastify error wrapped as the cause of a framework exception', () => {
+    const wrapped = Object.assign(new Error('Bad Request'), {
+      getStatus: () => 400,
+      cause: fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400),
+    });
+    expect(toProblem(wrapped).problem.code).toBe('malformed_json');
+  });
+
+  it('maps other client errors by status without their message', () => {
+    const notFound = Object.assign(new Error('Cannot GET /v1/x?token=abc'), { getStatus: () => 404 });
+    expect(toProblem(notFound)).toEqual({
+      problem: { type: 'urn:gatehouse:problem:not_found', title: 'Not found', status: 404, code: 'not_found', detail: 'No such resource.' },
+      unexpected: false,
+    });
+    expect(toProblem({ statusCode: 418 }).problem).toMatchObject({ status: 418, code: 'client_error' });
+  });
+
+  it.each([
+    ['a plain error', new Error('connect ECONNREFUSED postgresql://app:pw@db')],
+    ['a 5xx framework error', Object.assign(new Error('upstream said no'), { statusCode: 502 })],
+    ['a thrown string', 'oops'],
+    ['undefined', undefined],
+  ])('answers %s with a generic 500 and flags it for logging', (_label, error) => {
+    const mapped = toProblem(error);
+    expect(mapped.unexpected).toBe(true);
+    expect(mapped.problem).toMatchObject({ status: 500, code: 'internal', title: 'Internal server error' });
+    expect(JSON.stringify(mapped.problem)).not.toMatch(/ECONNREFUSED|upstream|oops/);
+  });
+
+  it('flags a 5xx ProblemError as unexpected but keeps its code', () => {
+    const mapped = toProblem(new ProblemError({ status: 503, code: 'dependency_unavailable', title: 'Unavailable' }));
+    expect(mapped).toMatchObject({ unexpected: true, problem: { status: 503, code: 'dependency_unavailable' } });
+  });
+});

@@ -1,0 +1,8 @@
+// Public surface of @gatehouse/testing: real Postgres and Redis per test file, and quick fixtures.
+export { createTestDatabase, TEST_DATABASE_TIMEOUT_MS } from './test-database';
+export type { TestDatabase } from './test-database';
+export { createTestRedisPrefix, testRedisUrl } from './test-redis';
+export { readTestEnv } from './test-env';
+export type { TestEnv } from './test-env';
+export { createTestTenant, createTestUser, createTestWorkspace } from './tenant.fixtures';
+export type { TestTenant, TestUser, TestWorkspace } from './tenant.fixtures';

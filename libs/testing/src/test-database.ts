@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import {
+  DATABASE_ROLES,
+  deriveConnectionUrl,
+  dropDatabase,
+  ensureDatabase,
+  findMigrationsDir,
+  runMigrations,
+} from '@gatehouse/db';
+import { readTestEnv } from './test-env';
+
+/**
+ * Timeout for a beforeAll that creates a test database (CREATE DATABASE, migrations, first Prisma connection):
+ * seconds on a busy two-core machine, well above jest's 5 s default for hooks.
+ */
+export const TEST_DATABASE_TIMEOUT_MS = 60_000;
+
+export interface TestDatabase {
+  name: string;
+  /** As gatehouse_app: what the app uses; row-level security applies. */
+  appUrl: string;
+  /** As gatehouse_owner: what migrations use. */
+  ownerUrl: string;
+  /** As the superuser, connected to this database. */
+  adminUrl: string;
+  /** Drops the database (closing its connections). Call in afterAll. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database for one test file, owned by gatehouse_owner and migrated, so test files run in parallel
+ * without sharing rows. Needs the cluster roles, which jest's globalSetup creates once per run.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const env = readTestEnv();
+  const name = `gh_t_${randomBytes(6).toString('hex')}`;
+  await ensureDatabase({ adminUrl: env.adminUrl, name });
+  const ownerUrl = deriveConnectionUrl(env.adminUrl, {
+    database: name,
+    user: DATABASE_ROLES.owner,
+    password: env.ownerPassword,
+  });
+  const appUrl = deriveConnectionUrl(env.adminUrl, { database: name, user: DATABASE_ROLES.app, password: env.appPassword });
+  await runMigrations({ url: ownerUrl, migrationsDir: findMigrationsDir() });
+  return {
+    name,
+    appUrl,
+    ownerUrl,
+    adminUrl: deriveConnectionUrl(env.adminUrl, { database: name }),
+    drop: () => dropDatabase({ adminUrl: env.adminUrl, name }),
+  };
+}

@@ -1,0 +1,30 @@
+import { createDatabase, type Database } from '@gatehouse/db';
+import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
+import { seedDemo } from './seed';
+
+let testDb: TestDatabase;
+let db: Database;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 1 });
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await db?.close();
+  await testDb?.drop();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+describe('seedDemo', () => {
+  it('creates the demo tenant and workspace once, then finds them again', async () => {
+    const first = await seedDemo(db);
+    expect(first.created).toBe(true);
+    const second = await seedDemo(db);
+    expect(second).toEqual({ ...first, created: false });
+    const seen = await db.withTenant(first.tenantId, async (tx) => ({
+      tenants: (await tx.tenant.findMany()).map((t) => t.slug),
+      workspaces: (await tx.workspace.findMany()).map((w) => w.id),
+    }));
+    expect(seen).toEqual({ tenants: ['demo'], workspaces: [first.workspaceId] });
+  });
+});

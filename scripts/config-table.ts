@@ -1,0 +1,86 @@
+// `npm run docs:config`: rewrites README.md's generated sections, the configuration table (from each app's
+// config schema, so the README cannot drift from what the apps accept) and the index of docs/decisions.
+// scripts/config-table.spec.ts fails while README.md differs from what this script would write.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeConfig, renderConfigTable, type ConfigSchema } from '@gatehouse/platform';
+import { apiConfigSchema } from '../apps/api/src/config/api.config';
+import { dashboardConfigSchema } from '../apps/dashboard/src/config/dashboard.config';
+import { gatewayConfigSchema } from '../apps/gateway/src/config/gateway.config';
+import { workerConfigSchema } from '../apps/worker/src/config/worker.config';
+import { findRepositoryRoot } from './start/repository-root';
+
+export const CONFIG_MARKERS = { start: '<!-- config-table:start -->', end: '<!-- config-table:end -->' } as const;
+export const DECISIONS_MARKERS = { start: '<!-- decisions:start -->', end: '<!-- decisions:end -->' } as const;
+
+type Markers = { start: string; end: string };
+
+const APPS: readonly { name: string; schema: ConfigSchema; summary: string }[] = [
+  { name: 'api', schema: apiConfigSchema, summary: '`apps/api/src/config/api.config.ts`' },
+  { name: 'worker', schema: workerConfigSchema, summary: '`apps/worker/src/config/worker.config.ts`' },
+  { name: 'gateway', schema: gatewayConfigSchema, summary: '`apps/gateway/src/config/gateway.config.ts`' },
+  { name: 'dashboard', schema: dashboardConfigSchema, summary: '`apps/dashboard/src/config/dashboard.config.ts`' },
+];
+
+/** The configuration section: one table per app, in the schemas' order. */
+export function renderConfigSection(): string {
+  const parts = [
+    '_Generated from the config schemas by `npm run docs:config`; do not edit by hand._',
+    'Each app reads only its own variables, once at boot; a bad value stops it with one line naming the variable.',
+  ];
+  for (const app of APPS) {
+    parts.push(`#### ${app.name} (${app.summary})`, renderConfigTable(describeConfig(app.schema)));
+  }
+  return parts.join('\n\n');
+}
+
+/** `- [0004 — Title](docs/decisions/0004-....md)` for every decision record, in number order. */
+export function renderDecisionsIndex(decisionsDir: string): string {
+  const files = readdirSync(decisionsDir)
+    .filter((file) => /^\d{4}-.+\.md$/.test(file))
+    .sort();
+  if (files.length === 0) return '_No decision records yet._';
+  return files
+    .map((file) => {
+      const firstLine = readFileSync(join(decisionsDir, file), 'utf8').split('\n')[0] ?? '';
+      const title = firstLine.replace(/^#\s*/, '').trim() || file;
+      return `- [${title}](docs/decisions/${file})`;
+    })
+    .join('\n');
+}
+
+export type ReplaceResult = { ok: true; text: string } | { ok: false; reason: 'markers_missing'; markers: Markers };
+
+/** Replaces what lies between the two markers (kept) with `content`. */
+export function replaceBetweenMarkers(text: string, markers: Markers, content: string): ReplaceResult {
+  const start = text.indexOf(markers.start);
+  const end = text.indexOf(markers.end, start + markers.start.length);
+  if (start < 0 || end < 0) return { ok: false, reason: 'markers_missing', markers };
+  return { ok: true, text: `${text.slice(0, start + markers.start.length)}\n${content}\n${text.slice(end)}` };
+}
+
+/** README.md as this script would write it. */
+export function renderReadme(readme: string, root: string): ReplaceResult {
+  const withConfig = replaceBetweenMarkers(readme, CONFIG_MARKERS, renderConfigSection());
+  if (!withConfig.ok) return withConfig;
+  return replaceBetweenMarkers(withConfig.text, DECISIONS_MARKERS, renderDecisionsIndex(join(root, 'docs', 'decisions')));
+}
+
+function main(): void {
+  const root = findRepositoryRoot(__dirname);
+  const readmePath = join(root, 'README.md');
+  const current = readFileSync(readmePath, 'utf8');
+  const result = renderReadme(current, root);
+  if (!result.ok) {
+    console.error(`README.md has no ${result.markers.start} ... ${result.markers.end} markers`);
+    process.exit(1);
+  }
+  if (result.text === current) {
+    console.log('README.md is up to date');
+    return;
+  }
+  writeFileSync(readmePath, result.text);
+  console.log('README.md: configuration table and decisions index rewritten');
+}
+
+if (require.main === module) main();

@@ -1,0 +1,38 @@
+import { isAcceptingConnections } from './port-probe';
+import { startProcessGroup, type ProcessGroup } from './process-group';
+
+export type RedisServerOptions = {
+  executable: string;
+  port: number;
+  cwd: string;
+  prefix: string;
+  write: (line: string) => void;
+};
+
+export type RedisServer = { url: string; group: ProcessGroup; stop(): Promise<void> };
+
+/**
+ * Runs `redis-server` on 127.0.0.1:`port` without persistence: everything Gatehouse keeps in Redis (locks,
+ * fan-out, queues of a dev run) is rebuildable, and no dump file is left in the checkout.
+ */
+export async function startRedisServer(options: RedisServerOptions): Promise<RedisServer | { ok: false; reason: string }> {
+  const group = startProcessGroup({
+    name: 'redis',
+    command: options.executable,
+    args: ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    env: process.env,
+    cwd: options.cwd,
+    prefix: options.prefix,
+    write: options.write,
+  });
+  const stop = (): Promise<void> => group.stop({ signal: 'SIGTERM', graceMs: 5_000 });
+  const deadline = Date.now() + 15_000;
+  while (!group.hasExited() && Date.now() < deadline) {
+    if (await isAcceptingConnections('127.0.0.1', options.port, 500)) {
+      return { url: `redis://127.0.0.1:${options.port}`, group, stop };
+    }
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), group.exited]);
+  }
+  await stop();
+  return { ok: false, reason: 'redis-server did not start (see the [redis] lines above)' };
+}
