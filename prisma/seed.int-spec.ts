@@ -2,18 +2,21 @@ import { createDatabase, type Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
 import { seedDemo } from './seed';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 let testDb: TestDatabase;
 let db: Database;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 1 });
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await db?.close();
   await testDb?.drop();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 describe('seedDemo', () => {
   it('creates the demo tenant and workspace once, then finds them again', async () => {

@@ -20,7 +20,9 @@ export async function seedDemo(db: Database): Promise<SeedDemoResult> {
   return db.withTenant(tenantId, async (tx) => {
     if (!existing) await tx.tenant.create({ data: { id: tenantId, slug: DEMO_TENANT_SLUG, name: 'Demo' } });
     const workspace =
-      (await tx.workspace.findUnique({ where: { tenantId_name: { tenantId, name: DEMO_WORKSPACE_NAME } } })) ??
+      (await tx.workspace.findUnique({
+        where: { tenantId_name: { tenantId, name: DEMO_WORKSPACE_NAME } },
+      })) ??
       (await tx.workspace.create({
         data: { id: randomUUID(), tenantId, name: DEMO_WORKSPACE_NAME, trusted: true },
       }));

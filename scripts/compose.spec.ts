@@ -21,13 +21,26 @@ const compose = readComposeFile(readFileSync(join(root, 'docker-compose.yml'), '
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 
 /** What an operator exports before `docker compose up` (the README's two lines). */
-const operatorEnv = { GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`, GATEHOUSE_ACTIVE_KEY_ID: 'k1' };
+const operatorEnv = {
+  GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+};
 
-const services: readonly { name: string; schema: ConfigSchema; portVariable?: string; healthPath?: string }[] = [
+const services: readonly {
+  name: string;
+  schema: ConfigSchema;
+  portVariable?: string;
+  healthPath?: string;
+}[] = [
   { name: 'api', schema: apiConfigSchema, portVariable: 'API_PORT', healthPath: '/healthz' },
   { name: 'worker', schema: workerConfigSchema, portVariable: 'WORKER_PORT', healthPath: '/healthz' },
   { name: 'gateway', schema: gatewayConfigSchema, portVariable: 'GATEWAY_PORT', healthPath: '/healthz' },
-  { name: 'dashboard', schema: dashboardConfigSchema, portVariable: 'DASHBOARD_PORT', healthPath: '/api/healthz' },
+  {
+    name: 'dashboard',
+    schema: dashboardConfigSchema,
+    portVariable: 'DASHBOARD_PORT',
+    healthPath: '/api/healthz',
+  },
   { name: 'migrate', schema: migrateConfigSchema },
 ];
 
@@ -63,7 +76,9 @@ describe('docker-compose.yml', () => {
       if (name === 'dashboard') {
         // next build writes apps/dashboard/server.js into .next/standalone, which the image copies to /app.
         expect(entry).toBe('apps/dashboard/server.js');
-        expect(readFileSync(join(root, 'apps/dashboard/next.config.ts'), 'utf8')).toMatch(/output: 'standalone'/);
+        expect(readFileSync(join(root, 'apps/dashboard/next.config.ts'), 'utf8')).toMatch(
+          /output: 'standalone'/,
+        );
         expect(dockerfile).toMatch(/DASHBOARD_STANDALONE=1 node_modules\/\.bin\/next build apps\/dashboard/);
         expect(dockerfile).toContain('/src/apps/dashboard/.next/standalone ./');
         expect(existsSync(join(root, 'apps/dashboard/src/app/page.tsx'))).toBe(true);
@@ -121,6 +136,10 @@ describe('interpolate', () => {
     expect(interpolate('${X:-d}', { X: '' })).toEqual({ ok: true, value: 'd' });
     expect(interpolate('${X-d}', { X: '' })).toEqual({ ok: true, value: '' });
     expect(interpolate('${X}', { X: 'v' })).toEqual({ ok: true, value: 'v' });
-    expect(interpolate('${X:?need X}', {})).toEqual({ ok: false, reason: 'required_variable_missing', variable: 'X' });
+    expect(interpolate('${X:?need X}', {})).toEqual({
+      ok: false,
+      reason: 'required_variable_missing',
+      variable: 'X',
+    });
   });
 });

@@ -17,7 +17,13 @@ describe('README generated sections', () => {
 
   it('lists every app variable with its secret flag', () => {
     const section = renderConfigSection();
-    for (const variable of ['`API_PORT`', '`DATABASE_URL`', '`REDIS_URL`', '`DASHBOARD_PORT`', '`GATEHOUSE_KEYS`']) {
+    for (const variable of [
+      '`API_PORT`',
+      '`DATABASE_URL`',
+      '`REDIS_URL`',
+      '`DASHBOARD_PORT`',
+      '`GATEHOUSE_KEYS`',
+    ]) {
       expect(section).toContain(variable);
     }
     expect(section).toMatch(/\| `DATABASE_URL` \|[^\n]*\| yes \|/);

@@ -10,8 +10,14 @@ import { gatewayConfigSchema } from '../apps/gateway/src/config/gateway.config';
 import { workerConfigSchema } from '../apps/worker/src/config/worker.config';
 import { findRepositoryRoot } from './start/repository-root';
 
-export const CONFIG_MARKERS = { start: '<!-- config-table:start -->', end: '<!-- config-table:end -->' } as const;
-export const DECISIONS_MARKERS = { start: '<!-- decisions:start -->', end: '<!-- decisions:end -->' } as const;
+export const CONFIG_MARKERS = {
+  start: '<!-- config-table:start -->',
+  end: '<!-- config-table:end -->',
+} as const;
+export const DECISIONS_MARKERS = {
+  start: '<!-- decisions:start -->',
+  end: '<!-- decisions:end -->',
+} as const;
 
 type Markers = { start: string; end: string };
 
@@ -19,7 +25,11 @@ const APPS: readonly { name: string; schema: ConfigSchema; summary: string }[] =
   { name: 'api', schema: apiConfigSchema, summary: '`apps/api/src/config/api.config.ts`' },
   { name: 'worker', schema: workerConfigSchema, summary: '`apps/worker/src/config/worker.config.ts`' },
   { name: 'gateway', schema: gatewayConfigSchema, summary: '`apps/gateway/src/config/gateway.config.ts`' },
-  { name: 'dashboard', schema: dashboardConfigSchema, summary: '`apps/dashboard/src/config/dashboard.config.ts`' },
+  {
+    name: 'dashboard',
+    schema: dashboardConfigSchema,
+    summary: '`apps/dashboard/src/config/dashboard.config.ts`',
+  },
 ];
 
 /** The configuration section: one table per app, in the schemas' order. */
@@ -49,7 +59,8 @@ export function renderDecisionsIndex(decisionsDir: string): string {
     .join('\n');
 }
 
-export type ReplaceResult = { ok: true; text: string } | { ok: false; reason: 'markers_missing'; markers: Markers };
+export type ReplaceResult =
+  { ok: true; text: string } | { ok: false; reason: 'markers_missing'; markers: Markers };
 
 /** Replaces what lies between the two markers (kept) with `content`. */
 export function replaceBetweenMarkers(text: string, markers: Markers, content: string): ReplaceResult {
@@ -63,7 +74,11 @@ export function replaceBetweenMarkers(text: string, markers: Markers, content: s
 export function renderReadme(readme: string, root: string): ReplaceResult {
   const withConfig = replaceBetweenMarkers(readme, CONFIG_MARKERS, renderConfigSection());
   if (!withConfig.ok) return withConfig;
-  return replaceBetweenMarkers(withConfig.text, DECISIONS_MARKERS, renderDecisionsIndex(join(root, 'docs', 'decisions')));
+  return replaceBetweenMarkers(
+    withConfig.text,
+    DECISIONS_MARKERS,
+    renderDecisionsIndex(join(root, 'docs', 'decisions')),
+  );
 }
 
 function main(): void {

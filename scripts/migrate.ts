@@ -55,8 +55,15 @@ export async function migrate(config: MigrateConfig): Promise<RunMigrationsResul
     const { created } = await ensureDatabase({ adminUrl: config.DATABASE_ADMIN_URL, name });
     logger.info({ database: name, created }, 'database roles and database ready');
   }
-  const result = await runMigrations({ url: config.MIGRATION_DATABASE_URL, migrationsDir: findMigrationsDir(), logger });
-  logger.info({ applied: result.applied.length, alreadyApplied: result.alreadyApplied.length }, 'migrations done');
+  const result = await runMigrations({
+    url: config.MIGRATION_DATABASE_URL,
+    migrationsDir: findMigrationsDir(),
+    logger,
+  });
+  logger.info(
+    { applied: result.applied.length, alreadyApplied: result.alreadyApplied.length },
+    'migrations done',
+  );
   return result;
 }
 

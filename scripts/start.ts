@@ -55,9 +55,13 @@ class Supervisor {
     if (this.stopping) return this.stopping;
     this.exitCode = exitCode;
     this.stopping = (async () => {
-      say(`stopping (${reason})`);
       const running = [...this.apps, ...(this.transient ? [this.transient] : [])];
-      await Promise.all(running.map((group) => group.stop({ signal: 'SIGTERM', graceMs: APP_STOP_GRACE_MS })));
+      // Nothing started yet (e.g. no Redis to be found): the failure itself is the one line to print.
+      if (running.length === 0 && this.infrastructure.length === 0) return;
+      say(`stopping (${reason})`);
+      await Promise.all(
+        running.map((group) => group.stop({ signal: 'SIGTERM', graceMs: APP_STOP_GRACE_MS })),
+      );
       for (const item of [...this.infrastructure].reverse()) {
         await item.stop().catch(() => say(`could not stop ${item.name} cleanly`));
       }
@@ -134,7 +138,9 @@ async function buildDashboardIfStale(root: string): Promise<void> {
     say('dashboard build is up to date');
     return;
   }
-  say(`building the dashboard (${state.reason === 'missing' ? 'no build yet' : 'sources changed'}); this takes a minute`);
+  say(
+    `building the dashboard (${state.reason === 'missing' ? 'no build yet' : 'sources changed'}); this takes a minute`,
+  );
   const build = startProcessGroup({
     name: 'dashboard',
     command: join(root, 'node_modules', '.bin', 'next'),
@@ -148,7 +154,8 @@ async function buildDashboardIfStale(root: string): Promise<void> {
   const status = await build.exited;
   supervisor.transient = undefined;
   if (supervisor.isStopping) return;
-  if (status.code !== 0) throw new StartFailure('the dashboard build failed (see the [dashboard] lines above)');
+  if (status.code !== 0)
+    throw new StartFailure('the dashboard build failed (see the [dashboard] lines above)');
 }
 
 async function assertPortsFree(launches: readonly AppLaunch[]): Promise<void> {
@@ -179,21 +186,31 @@ async function startApps(root: string, launches: readonly AppLaunch[]): Promise<
     launches.map(async (launch, index) => {
       const group = supervisor.apps[index];
       if (!group) return { launch, ok: false as const, reason: 'exited' as const };
-      const result = await waitForHealth({ url: launch.healthUrl, exited: group.exited, timeoutMs: HEALTH_TIMEOUT_MS });
+      const result = await waitForHealth({
+        url: launch.healthUrl,
+        exited: group.exited,
+        timeoutMs: HEALTH_TIMEOUT_MS,
+      });
       if (result.ok) say(`${launch.name} is healthy`);
       return { launch, ...result };
     }),
   );
   const failed = results.find((result) => !result.ok);
   if (failed && !failed.ok) {
-    const what = failed.reason === 'exited' ? 'exited during startup' : `did not answer ${failed.launch.healthUrl} in time`;
+    const what =
+      failed.reason === 'exited'
+        ? 'exited during startup'
+        : `did not answer ${failed.launch.healthUrl} in time`;
     throw new StartFailure(`${failed.launch.name} ${what} (see the [${failed.launch.name}] lines above)`);
   }
 }
 
 async function optionalPath(baseUrl: string, path: string): Promise<boolean> {
   try {
-    const response = await fetch(new URL(path, baseUrl), { redirect: 'manual', signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(new URL(path, baseUrl), {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(2_000),
+    });
     await response.body?.cancel();
     return response.status < 400;
   } catch {
@@ -201,7 +218,11 @@ async function optionalPath(baseUrl: string, path: string): Promise<boolean> {
   }
 }
 
-async function printSummary(launches: readonly AppLaunch[], database: ProvidedDatabase, redis: ProvidedRedis): Promise<void> {
+async function printSummary(
+  launches: readonly AppLaunch[],
+  database: ProvidedDatabase,
+  redis: ProvidedRedis,
+): Promise<void> {
   const byName = new Map(launches.map((launch) => [launch.name, launch]));
   const api = byName.get('api');
   const apiExtras = ['/healthz', '/readyz', '/metrics'];
@@ -229,10 +250,11 @@ async function run(): Promise<void> {
   mkdirSync(join(root, '.gatehouse'), { recursive: true, mode: 0o755 });
   const secrets = loadOrCreateLocalSecrets(join(root, '.gatehouse', 'local-secrets.json'));
 
-  const database = await provideDatabase({ env, root, secrets, prefix: prefixes.postgres, write });
-  if (database.stop) supervisor.infrastructure.push({ name: 'postgres', stop: database.stop });
+  // Redis first: when there is none to be had, that one line is all the user sees, before anything started.
   const redis = await provideRedis({ env, root, prefix: prefixes.redis, write });
   if (redis.stop) supervisor.infrastructure.push({ name: 'redis', stop: redis.stop });
+  const database = await provideDatabase({ env, root, secrets, prefix: prefixes.postgres, write });
+  if (database.stop) supervisor.infrastructure.push({ name: 'postgres', stop: database.stop });
   if (supervisor.isStopping) return;
 
   const prepared = await prepareDatabase(database, join(root, 'prisma', 'migrations'));
@@ -260,7 +282,9 @@ async function run(): Promise<void> {
   await printSummary(launches, database, redis);
 
   // Running: the first app to exit takes everything down (an app that dies is a bug to see, not to hide).
-  const first = await Promise.race(supervisor.apps.map((group) => group.exited.then((status) => ({ group, status }))));
+  const first = await Promise.race(
+    supervisor.apps.map((group) => group.exited.then((status) => ({ group, status }))),
+  );
   if (supervisor.isStopping) return;
   const how = first.status.signal ? `signal ${first.status.signal}` : `code ${String(first.status.code)}`;
   say(`${first.group.name} exited (${how})`);

@@ -24,17 +24,27 @@ export function readComposeFile(text: string): ComposeFile {
   return composeFileSchema.parse(parse(text, { merge: true }));
 }
 
-export type InterpolationResult = { ok: true; value: string } | { ok: false; reason: 'required_variable_missing'; variable: string };
+export type InterpolationResult =
+  { ok: true; value: string } | { ok: false; reason: 'required_variable_missing'; variable: string };
 
 /**
  * Compose's interpolation: `$$` is a literal `$`; `${VAR}`, `${VAR:-default}` (default when unset or empty),
  * `${VAR-default}` (when unset), `${VAR:?message}` / `${VAR?message}` (refuse to start without it).
  */
-export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>): InterpolationResult {
+export function interpolate(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): InterpolationResult {
   let missing: string | undefined;
   const value = text.replace(
     /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
-    (match, name: string | undefined, colon: string | undefined, operator: string | undefined, argument: string | undefined) => {
+    (
+      match,
+      name: string | undefined,
+      colon: string | undefined,
+      operator: string | undefined,
+      argument: string | undefined,
+    ) => {
       if (match === '$$') return '$';
       const variable = name ?? '';
       const current = env[variable];
@@ -48,11 +58,16 @@ export function interpolate(text: string, env: Readonly<Record<string, string | 
       return '';
     },
   );
-  return missing === undefined ? { ok: true, value } : { ok: false, reason: 'required_variable_missing', variable: missing };
+  return missing === undefined
+    ? { ok: true, value }
+    : { ok: false, reason: 'required_variable_missing', variable: missing };
 }
 
 /** A service's environment after interpolation; throws naming the variable Compose would refuse to run without. */
-export function serviceEnvironment(service: ComposeService, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function serviceEnvironment(
+  service: ComposeService,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, raw] of Object.entries(service.environment ?? {})) {
     const interpolated = interpolate(raw, env);

@@ -35,7 +35,10 @@ type AppSpec = {
   name: AppName;
   schema: ConfigSchema;
   /** Variables npm start sets for this app, unless the user already set them. */
-  provided(context: LaunchContext, ports: Readonly<Record<AppName, number>>): Record<string, string | undefined>;
+  provided(
+    context: LaunchContext,
+    ports: Readonly<Record<AppName, number>>,
+  ): Record<string, string | undefined>;
   hostVariable: string | undefined;
   portVariable: string;
   healthPath: string;
@@ -43,7 +46,10 @@ type AppSpec = {
 };
 
 function nodeEntry(app: string) {
-  return (root: string) => ({ command: process.execPath, args: [join(root, 'dist', 'apps', app, 'src', 'main.js')] });
+  return (root: string) => ({
+    command: process.execPath,
+    args: [join(root, 'dist', 'apps', app, 'src', 'main.js')],
+  });
 }
 
 function keyRingVariables(context: LaunchContext): Record<string, string | undefined> {
@@ -123,7 +129,9 @@ function readHost(spec: AppSpec, env: Env): string {
  * DATABASE_URL and the key ring.
  */
 export function planAppLaunches(context: LaunchContext): AppLaunch[] {
-  const ports = Object.fromEntries(APP_SPECS.map((spec) => [spec.name, readPort(spec, context.env)])) as Record<AppName, number>;
+  const ports = Object.fromEntries(
+    APP_SPECS.map((spec) => [spec.name, readPort(spec, context.env)]),
+  ) as Record<AppName, number>;
   const ownedByAnyApp = new Set(APP_SPECS.flatMap((spec) => schemaKeys(spec.schema)));
   return APP_SPECS.map((spec) => {
     const own = new Set(schemaKeys(spec.schema));
@@ -140,6 +148,9 @@ export function planAppLaunches(context: LaunchContext): AppLaunch[] {
     if (!parsed.ok) throw new StartFailure(`${spec.name}: ${parsed.message}`);
     const host = readHost(spec, env);
     const port = ports[spec.name];
+    // Stated explicitly, so the app listens exactly where the health check and the summary look.
+    env[spec.portVariable] = String(port);
+    if (spec.hostVariable) env[spec.hostVariable] = host;
     const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     const { command, args } = spec.command(context.root, host, port);
     return {

@@ -7,7 +7,10 @@ export type PreparedDatabase = { created: boolean; applied: string[]; alreadyApp
  * Roles and database (when we hold a superuser URL), then the migrations as the owner. All three steps are
  * idempotent, so every `npm start` runs them and a second run finds nothing to do.
  */
-export async function prepareDatabase(database: ProvidedDatabase, migrationsDir: string): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  database: ProvidedDatabase,
+  migrationsDir: string,
+): Promise<PreparedDatabase> {
   let created = false;
   if (database.adminUrl) {
     await setupDatabaseRoles({

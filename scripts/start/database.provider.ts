@@ -33,10 +33,18 @@ export type ProvideDatabaseOptions = {
 };
 
 /** URLs of the two login roles in `database`, on the cluster `adminUrl` points at. */
-export function roleUrls(adminUrl: string, database: string, passwords: { owner: string; app: string }): { appUrl: string; migrationUrl: string } {
+export function roleUrls(
+  adminUrl: string,
+  database: string,
+  passwords: { owner: string; app: string },
+): { appUrl: string; migrationUrl: string } {
   return {
     appUrl: deriveConnectionUrl(adminUrl, { database, user: DATABASE_ROLES.app, password: passwords.app }),
-    migrationUrl: deriveConnectionUrl(adminUrl, { database, user: DATABASE_ROLES.owner, password: passwords.owner }),
+    migrationUrl: deriveConnectionUrl(adminUrl, {
+      database,
+      user: DATABASE_ROLES.owner,
+      password: passwords.owner,
+    }),
   };
 }
 
@@ -45,7 +53,9 @@ async function adminLoginProblem(adminUrl: string): Promise<string | undefined> 
   const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 });
   try {
     await client.connect();
-    const result = await client.query<{ rolsuper: boolean }>('select rolsuper from pg_roles where rolname = current_user');
+    const result = await client.query<{ rolsuper: boolean }>(
+      'select rolsuper from pg_roles where rolname = current_user',
+    );
     return result.rows[0]?.rolsuper ? undefined : 'the login is not a superuser';
   } catch (error) {
     const code = (error as { code?: unknown }).code;
@@ -96,7 +106,13 @@ export async function provideDatabase(options: ProvideDatabaseOptions): Promise<
         `${where}: ${problem}; set DATABASE_ADMIN_URL to a superuser URL, or DATABASE_URL and MIGRATION_DATABASE_URL, or GATEHOUSE_START_POSTGRES=1 for an embedded PostgreSQL`,
       );
     }
-    return { source: 'local', adminUrl, databaseName: LOCAL_DATABASE_NAME, passwords, ...roleUrls(adminUrl, LOCAL_DATABASE_NAME, passwords) };
+    return {
+      source: 'local',
+      adminUrl,
+      databaseName: LOCAL_DATABASE_NAME,
+      passwords,
+      ...roleUrls(adminUrl, LOCAL_DATABASE_NAME, passwords),
+    };
   }
 
   const port = await findFreePort({ host: '127.0.0.1', preferred: 5432 });

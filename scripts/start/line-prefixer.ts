@@ -17,7 +17,8 @@ export function formatPrefix(name: string, index: number, width: number, style: 
 /** Colors only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
 export function shouldUseColor(isTty: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
   if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
-  if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '' && env['FORCE_COLOR'] !== '0') return true;
+  if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '' && env['FORCE_COLOR'] !== '0')
+    return true;
   return isTty;
 }
 

@@ -47,7 +47,9 @@ describe('port probing on loopback', () => {
   it('gives up after the allowed attempts', async () => {
     const server = await listen();
     try {
-      expect(await findFreePort({ host: '127.0.0.1', preferred: portOf(server), attempts: 1 })).toBeUndefined();
+      expect(
+        await findFreePort({ host: '127.0.0.1', preferred: portOf(server), attempts: 1 }),
+      ).toBeUndefined();
     } finally {
       await close(server);
     }

@@ -15,11 +15,24 @@ export type RedisServer = { url: string; group: ProcessGroup; stop(): Promise<vo
  * Runs `redis-server` on 127.0.0.1:`port` without persistence: everything Gatehouse keeps in Redis (locks,
  * fan-out, queues of a dev run) is rebuildable, and no dump file is left in the checkout.
  */
-export async function startRedisServer(options: RedisServerOptions): Promise<RedisServer | { ok: false; reason: string }> {
+export async function startRedisServer(
+  options: RedisServerOptions,
+): Promise<RedisServer | { ok: false; reason: string }> {
   const group = startProcessGroup({
     name: 'redis',
     command: options.executable,
-    args: ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    args: [
+      '--port',
+      String(options.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+    ],
     env: process.env,
     cwd: options.cwd,
     prefix: options.prefix,

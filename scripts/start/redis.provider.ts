@@ -38,7 +38,13 @@ export async function provideRedis(options: ProvideRedisOptions): Promise<Provid
   }
   const port = await findFreePort({ host: LOCAL_HOST, preferred: forceOwn ? LOCAL_PORT + 1 : LOCAL_PORT });
   if (port === undefined) throw new StartFailure('no free port for redis-server near 6379');
-  const started = await startRedisServer({ executable, port, cwd: join(options.root, '.gatehouse'), prefix: options.prefix, write: options.write });
+  const started = await startRedisServer({
+    executable,
+    port,
+    cwd: join(options.root, '.gatehouse'),
+    prefix: options.prefix,
+    write: options.write,
+  });
   if ('ok' in started) throw new StartFailure(started.reason);
   return { url: started.url, source: 'started', stop: started.stop };
 }

@@ -16,7 +16,8 @@ export const coordinationNames = {
   lockKey: (namespace: string, resource: string): string => `${namespace}:lock:{${resource}}`,
   // Never expires and never resets: fencing tokens must keep increasing for the life of the resource.
   fencingCounterKey: (namespace: string, resource: string): string => `${namespace}:lock:{${resource}}:fence`,
-  lockReleasedChannel: (namespace: string, resource: string): string => `${namespace}:lock-released:{${resource}}`,
+  lockReleasedChannel: (namespace: string, resource: string): string =>
+    `${namespace}:lock-released:{${resource}}`,
   topicStreamKey: (namespace: string, topic: string): string => `${namespace}:fanout:{${topic}}:log`,
   topicChannel: (namespace: string, topic: string): string => `${namespace}:fanout:{${topic}}`,
 } as const;

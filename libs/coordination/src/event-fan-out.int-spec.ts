@@ -4,7 +4,13 @@ import type { Redis } from 'ioredis';
 import { RedisChannelMultiplexer } from './channel-multiplexer';
 import { coordinationNames } from './coordination-names';
 import { EventFanOut, type FanOutSubscription, type SubscribeOptions } from './event-fan-out';
-import { defineEventTopic, type EventTopic, type FanOutEvent, type FanOutGap, type InvalidFanOutEvent } from './event-topic';
+import {
+  defineEventTopic,
+  type EventTopic,
+  type FanOutEvent,
+  type FanOutGap,
+  type InvalidFanOutEvent,
+} from './event-topic';
 import { pollUntil, RedisTestHarness } from './test-support/redis-test.harness';
 
 const harness = new RedisTestHarness(testRedisUrl(), createTestRedisPrefix().replace(/:$/, ''));
@@ -13,7 +19,11 @@ const redis = harness.connection();
 const fanOut = new EventFanOut({ connection: redis, subscriptions: harness.multiplexer(), namespace });
 const subscriptions: FanOutSubscription[] = [];
 
-const revocationSchema = z.object({ kind: z.literal('lease_revoked'), leaseId: z.string(), n: z.number().int() });
+const revocationSchema = z.object({
+  kind: z.literal('lease_revoked'),
+  leaseId: z.string(),
+  n: z.number().int(),
+});
 type Revocation = z.infer<typeof revocationSchema>;
 let topicCounter = 0;
 const freshTopic = (maxLength?: number): EventTopic<Revocation> =>
@@ -124,7 +134,10 @@ describe('EventFanOut', () => {
       namespace,
       catchUpPageSize: 7,
     });
-    const publishers = Array.from({ length: 3 }, () => new EventFanOut({ connection: harness.connection(), namespace }));
+    const publishers = Array.from(
+      { length: 3 },
+      () => new EventFanOut({ connection: harness.connection(), namespace }),
+    );
     const perPublisher = 150;
     let published = 0;
     const publishing = Promise.all(
@@ -137,7 +150,10 @@ describe('EventFanOut', () => {
     );
     const fromStart = new Received<Revocation>();
     const fromNow = new Received<Revocation>();
-    await pollUntil(async () => published, (count) => count >= 60);
+    await pollUntil(
+      async () => published,
+      (count) => count >= 60,
+    );
     await Promise.all([
       subscribe(topic, fromStart, { since: '0-0' }, pagedFanOut),
       subscribe(topic, fromNow, {}, pagedFanOut),
@@ -189,7 +205,10 @@ describe('EventFanOut', () => {
   it('drops invalid events, reports them, and keeps delivering', async () => {
     const topic = freshTopic();
     // Another process (an older or newer version) publishing to the same topic with a different schema.
-    const looseTopic = defineEventTopic({ name: topic.name, schema: z.object({ kind: z.string() }).passthrough() });
+    const looseTopic = defineEventTopic({
+      name: topic.name,
+      schema: z.object({ kind: z.string() }).passthrough(),
+    });
     const received = new Received<Revocation>();
     await subscribe(topic, received);
 
@@ -201,7 +220,12 @@ describe('EventFanOut', () => {
 
     expect(received.ids).toEqual([valid1, valid2]);
     expect(received.invalid).toEqual([
-      { topic: topic.name, id: bad, reason: 'schema_mismatch', issues: ['leaseId: invalid_type', 'n: invalid_type'] },
+      {
+        topic: topic.name,
+        id: bad,
+        reason: 'schema_mismatch',
+        issues: ['leaseId: invalid_type', 'n: invalid_type'],
+      },
       { topic: topic.name, id: null, reason: 'malformed_envelope', issues: [] },
     ]);
     expect(received.gaps).toEqual([]);
@@ -231,11 +255,31 @@ describe('EventFanOut', () => {
     expect(errors).toEqual([new Error('handler bug')]);
   });
 
+  it('lets a handler close its own subscription', async () => {
+    const topic = freshTopic();
+    const delivered: number[] = [];
+    let resolveClosed: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+    const subscription: FanOutSubscription = await fanOut.subscribe(topic, async (event) => {
+      delivered.push(event.payload.n);
+      await subscription.close();
+      resolveClosed();
+    });
+    await fanOut.publish(topic, revocation(1));
+    await closed;
+    await fanOut.publish(topic, revocation(2));
+    // A subscriber that is still open receives event 2; by then the closed one would have too.
+    const witness = new Received<Revocation>();
+    await subscribe(topic, witness, { since: '0-0' });
+    expect(witness.events.map((event) => event.payload.n)).toEqual([1, 2]);
+    expect(delivered).toEqual([1]);
+  });
+
   it('refuses to publish a payload that does not match the topic schema', async () => {
     const topic = freshTopic();
-    await expect(fanOut.publish(topic, { kind: 'lease_revoked', leaseId: 1, n: 1 } as unknown as Revocation)).rejects.toThrow(
-      TypeError,
-    );
+    await expect(
+      fanOut.publish(topic, { kind: 'lease_revoked', leaseId: 1, n: 1 } as unknown as Revocation),
+    ).rejects.toThrow(TypeError);
     expect(await logIds(topic)).toEqual([]);
   });
 
@@ -260,7 +304,14 @@ describe('EventFanOut', () => {
     expect(page2.ok && page2.events.map((event) => event.id)).toEqual(ids.slice(2));
     expect(page2.ok && page2.hasMore).toBe(false);
     const empty = await fanOut.readSince(topic, ids[4]!, 10);
-    expect(empty).toEqual({ ok: true, events: [], invalid: [], nextCursor: ids[4], gap: false, hasMore: false });
+    expect(empty).toEqual({
+      ok: true,
+      events: [],
+      invalid: [],
+      nextCursor: ids[4],
+      gap: false,
+      hasMore: false,
+    });
 
     expect(await fanOut.readSince(topic, 'yesterday', 10)).toEqual({ ok: false, reason: 'invalid_cursor' });
     await expect(fanOut.readSince(topic, '0-0', 0)).rejects.toThrow(TypeError);
@@ -270,7 +321,14 @@ describe('EventFanOut', () => {
     const topic = freshTopic();
     const first = await fanOut.publish(topic, revocation(1));
     // Written by something that is not this lib: not JSON.
-    const broken = await redis.xadd(coordinationNames.topicStreamKey(namespace, topic.name), '*', 'prev', first, 'data', '{nope');
+    const broken = await redis.xadd(
+      coordinationNames.topicStreamKey(namespace, topic.name),
+      '*',
+      'prev',
+      first,
+      'data',
+      '{nope',
+    );
     const last = await fanOut.publish(topic, revocation(2));
     const result = await fanOut.readSince(topic, '0-0', 10);
     expect(result).toEqual({
@@ -339,7 +397,9 @@ describe('EventFanOut', () => {
 
 async function clientIdOf(connection: Redis): Promise<string> {
   const clients = (await redis.client('LIST')) as string;
-  const line = clients.split('\n').find((entry) => entry.includes(` name=${connection.options.connectionName} `));
+  const line = clients
+    .split('\n')
+    .find((entry) => entry.includes(` name=${connection.options.connectionName} `));
   const id = line?.match(/^id=(\d+) /)?.[1];
   if (!id) throw new Error('client not found');
   return id;

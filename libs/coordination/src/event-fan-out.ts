@@ -86,9 +86,14 @@ export class EventFanOut {
     const reply = await publishEventScript.run(
       this.connection,
       [coordinationNames.topicStreamKey(this.namespace, topic.name)],
-      [coordinationNames.topicChannel(this.namespace, topic.name), JSON.stringify(parsed.data), topic.maxLength],
+      [
+        coordinationNames.topicChannel(this.namespace, topic.name),
+        JSON.stringify(parsed.data),
+        topic.maxLength,
+      ],
     );
-    if (typeof reply !== 'string' || !isStreamId(reply)) throw new Error('unexpected reply from the publish script');
+    if (typeof reply !== 'string' || !isStreamId(reply))
+      throw new Error('unexpected reply from the publish script');
     return reply;
   }
 
@@ -138,7 +143,8 @@ export class EventFanOut {
     options: SubscribeOptions = {},
   ): Promise<FanOutSubscription> {
     if (!this.subscriptions) throw new Error('EventFanOut was created without a subscriber multiplexer');
-    if (options.since !== undefined && !isStreamId(options.since)) throw new TypeError('since is not a stream id');
+    if (options.since !== undefined && !isStreamId(options.since))
+      throw new TypeError('since is not a stream id');
     const callbacks = this.callbacksFor(topic, options);
     let runner: FanOutSubscriptionRunner<T> | null = null;
     const early: string[] = [];
@@ -152,7 +158,8 @@ export class EventFanOut {
       },
     );
     try {
-      const cursor = options.since !== undefined ? normalizeStreamId(options.since) : await this.latestId(topic);
+      const cursor =
+        options.since !== undefined ? normalizeStreamId(options.since) : await this.latestId(topic);
       const created = new FanOutSubscriptionRunner(
         topic,
         cursor,
@@ -209,7 +216,9 @@ export class EventFanOut {
       onInvalid: guard(options.onInvalid, (invalid: InvalidFanOutEvent) =>
         this.logger.warn({ ...invalid }, 'dropped an invalid fan-out event'),
       ),
-      onGap: guard(options.onGap, (gap: FanOutGap) => this.logger.warn({ ...gap }, 'fan-out events were trimmed before delivery')),
+      onGap: guard(options.onGap, (gap: FanOutGap) =>
+        this.logger.warn({ ...gap }, 'fan-out events were trimmed before delivery'),
+      ),
       onError: guard(options.onError, (error: unknown) =>
         this.logger.error({ topic: topic.name, err: errorMessage(error) }, 'fan-out delivery failed'),
       ),

@@ -22,7 +22,8 @@ const DEFAULT_MAX_LENGTH = 10_000;
 export function defineEventTopic<T>(definition: EventTopicDefinition<T>): EventTopic<T> {
   assertCoordinationName('topic', definition.name);
   const maxLength = definition.maxLength ?? DEFAULT_MAX_LENGTH;
-  if (!Number.isSafeInteger(maxLength) || maxLength < 1) throw new TypeError('maxLength must be an integer >= 1');
+  if (!Number.isSafeInteger(maxLength) || maxLength < 1)
+    throw new TypeError('maxLength must be an integer >= 1');
   return { name: definition.name, schema: definition.schema, maxLength };
 }
 

@@ -46,7 +46,10 @@ export type DecodedPayload<T> =
   | { readonly ok: false; readonly invalid: InvalidFanOutEvent };
 
 export function decodePayload<T>(topic: EventTopic<T>, envelope: FanOutEnvelope): DecodedPayload<T> {
-  const invalid = (reason: InvalidFanOutEvent['reason'], issues: readonly string[] = []): DecodedPayload<T> => ({
+  const invalid = (
+    reason: InvalidFanOutEvent['reason'],
+    issues: readonly string[] = [],
+  ): DecodedPayload<T> => ({
     ok: false,
     invalid: { topic: topic.name, id: envelope.id, reason, issues },
   });

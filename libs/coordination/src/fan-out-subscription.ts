@@ -27,6 +27,7 @@ export class FanOutSubscriptionRunner<T> {
   private closed = false;
   private running: Promise<void> | null = null;
   private triggeredWhileRunning = false;
+  private inHandler = false;
 
   constructor(
     private readonly topic: EventTopic<T>,
@@ -46,7 +47,12 @@ export class FanOutSubscriptionRunner<T> {
     if (this.closed) return;
     const envelope = decodeLiveMessage(message);
     if (!envelope) {
-      this.callbacks.onInvalid({ topic: this.topic.name, id: null, reason: 'malformed_envelope', issues: [] });
+      this.callbacks.onInvalid({
+        topic: this.topic.name,
+        id: null,
+        reason: 'malformed_envelope',
+        issues: [],
+      });
       return;
     }
     this.live.push(envelope);
@@ -70,8 +76,9 @@ export class FanOutSubscriptionRunner<T> {
   async close(): Promise<void> {
     this.closed = true;
     this.live.length = 0;
-    // Let a handler call already in progress finish, so close() means "no more handler calls".
-    await this.running;
+    // Let a handler call already in progress finish, so close() means "no more handler calls"; unless the
+    // handler itself is closing its subscription, which would wait for itself forever.
+    if (!this.inHandler) await this.running;
   }
 
   private kick(): void {
@@ -148,10 +155,13 @@ export class FanOutSubscriptionRunner<T> {
       this.callbacks.onInvalid(decoded.invalid);
       return;
     }
+    this.inHandler = true;
     try {
       await this.handler(decoded.event);
     } catch (error) {
       this.callbacks.onError(error);
+    } finally {
+      this.inHandler = false;
     }
   }
 }

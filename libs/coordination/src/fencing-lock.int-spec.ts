@@ -17,9 +17,14 @@ afterAll(() => harness.cleanup());
 describe('FencingLock', () => {
   it('lets exactly one of many concurrent acquirers win, over separate connections', async () => {
     const resource = freshResource();
-    const contenders = Array.from({ length: 6 }, () => new FencingLock({ connection: harness.connection(), namespace }));
+    const contenders = Array.from(
+      { length: 6 },
+      () => new FencingLock({ connection: harness.connection(), namespace }),
+    );
     const attempts = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => contenders[i % contenders.length]!.acquire(resource, { ttlMs: 30_000 })),
+      Array.from({ length: 60 }, (_, i) =>
+        contenders[i % contenders.length]!.acquire(resource, { ttlMs: 30_000 }),
+      ),
     );
     const winners = attempts.filter((attempt): attempt is HeldLock => attempt !== null);
     expect(winners).toHaveLength(1);
@@ -31,7 +36,11 @@ describe('FencingLock', () => {
     const counterKey = `${namespace}:critical-counter`;
     const tokensInOrder: bigint[] = [];
     const workers = Array.from({ length: 8 }, async () => {
-      const contender = new FencingLock({ connection: harness.connection(), namespace, releaseNotifications: harness.multiplexer() });
+      const contender = new FencingLock({
+        connection: harness.connection(),
+        namespace,
+        releaseNotifications: harness.multiplexer(),
+      });
       const held = await contender.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 30_000 });
       if (!held) throw new Error('did not get the lock');
       tokensInOrder.push(held.fencingToken);
@@ -44,7 +53,8 @@ describe('FencingLock', () => {
     await Promise.all(workers);
     expect(await redis.get(counterKey)).toBe('8');
     expect(tokensInOrder).toHaveLength(8);
-    for (let i = 1; i < tokensInOrder.length; i += 1) expect(tokensInOrder[i]!).toBeGreaterThan(tokensInOrder[i - 1]!);
+    for (let i = 1; i < tokensInOrder.length; i += 1)
+      expect(tokensInOrder[i]!).toBeGreaterThan(tokensInOrder[i - 1]!);
   });
 
   it('hands out strictly increasing fencing tokens per resource', async () => {
@@ -71,7 +81,10 @@ describe('FencingLock', () => {
     const resource = freshResource();
     const stale = await lock.acquire(resource, { ttlMs: 30 });
     expect(stale).not.toBeNull();
-    await pollUntil(() => redis.exists(lockKey(resource)), (exists) => exists === 0);
+    await pollUntil(
+      () => redis.exists(lockKey(resource)),
+      (exists) => exists === 0,
+    );
 
     const current = await lock.acquire(resource, { ttlMs: 30_000 });
     expect(current).not.toBeNull();
@@ -84,7 +97,10 @@ describe('FencingLock', () => {
 
     // The store the lock protects refuses the stale holder's writes by its lower token.
     expect(current!.fencingToken).toBeGreaterThan(stale!.fencingToken);
-    expect(checkFencingToken(current!.fencingToken, stale!.fencingToken)).toEqual({ ok: false, reason: 'stale_fencing_token' });
+    expect(checkFencingToken(current!.fencingToken, stale!.fencingToken)).toEqual({
+      ok: false,
+      reason: 'stale_fencing_token',
+    });
 
     expect(await current!.release()).toBe(true);
   });
@@ -114,43 +130,42 @@ describe('FencingLock', () => {
     const resource = freshResource();
     const held = await lock.acquire(resource, { ttlMs: 60_000 });
     await redis.pexpire(lockKey(resource), 1);
-    await pollUntil(() => redis.exists(lockKey(resource)), (exists) => exists === 0);
+    await pollUntil(
+      () => redis.exists(lockKey(resource)),
+      (exists) => exists === 0,
+    );
     expect(await held!.extend(60_000)).toBe(false);
     const next = await lock.acquire(resource, { ttlMs: 60_000 });
     expect(next!.fencingToken).toBe(held!.fencingToken + 1n);
     await next!.release();
   });
 
-  it(
-    'wakes a waiter on the release notification, not by polling',
-    async () => {
-      const resource = freshResource();
-      const holder = await lock.acquire(resource, { ttlMs: 120_000 });
-      const waiterConnection = harness.connection();
-      // Polling alone would not retry before the test times out: only the release notification can wake it.
-      const waiter = new FencingLock({
-        connection: waiterConnection,
-        namespace,
-        releaseNotifications: harness.multiplexer(),
-        pollInitialDelayMs: 600_000,
-        pollMaxDelayMs: 600_000,
-      });
-      const waiting = waiter.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 600_000 });
-      // Release only once Redis has run the waiter's first attempt (and refused it: the lock is held).
-      await pollUntil(
-        () => lastCommandOf(redis, waiterConnection),
-        (command) => command === 'evalsha' || command === 'eval',
-      );
-      expect(await holder!.release()).toBe(true);
-      const acquired = await waiting;
-      expect(acquired?.fencingToken).toBe(holder!.fencingToken + 1n);
-      await acquired!.release();
-      // The waiter stopped listening once it had the lock.
-      const channel = coordinationNames.lockReleasedChannel(namespace, resource);
-      expect(await redis.pubsub('NUMSUB', channel)).toEqual([channel, 0]);
-    },
-    20_000,
-  );
+  it('wakes a waiter on the release notification, not by polling', async () => {
+    const resource = freshResource();
+    const holder = await lock.acquire(resource, { ttlMs: 120_000 });
+    const waiterConnection = harness.connection();
+    // Polling alone would not retry before the test times out: only the release notification can wake it.
+    const waiter = new FencingLock({
+      connection: waiterConnection,
+      namespace,
+      releaseNotifications: harness.multiplexer(),
+      pollInitialDelayMs: 600_000,
+      pollMaxDelayMs: 600_000,
+    });
+    const waiting = waiter.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 600_000 });
+    // Release only once Redis has run the waiter's first attempt (and refused it: the lock is held).
+    await pollUntil(
+      () => lastCommandOf(redis, waiterConnection),
+      (command) => command === 'evalsha' || command === 'eval',
+    );
+    expect(await holder!.release()).toBe(true);
+    const acquired = await waiting;
+    expect(acquired?.fencingToken).toBe(holder!.fencingToken + 1n);
+    await acquired!.release();
+    // The waiter stopped listening once it had the lock.
+    const channel = coordinationNames.lockReleasedChannel(namespace, resource);
+    expect(await redis.pubsub('NUMSUB', channel)).toEqual([channel, 0]);
+  }, 20_000);
 
   it('lets a polling waiter take the lock once the holder’s TTL runs out', async () => {
     const resource = freshResource();
@@ -167,7 +182,11 @@ describe('FencingLock', () => {
     expect(await lock.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 0 })).toBeNull();
     expect(await lock.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 100 })).toBeNull();
     const controller = new AbortController();
-    const aborted = lock.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 600_000, signal: controller.signal });
+    const aborted = lock.acquireWithWait(resource, {
+      ttlMs: 30_000,
+      waitMs: 600_000,
+      signal: controller.signal,
+    });
     controller.abort();
     expect(await aborted).toBeNull();
     expect(await redis.get(lockKey(resource))).not.toBeNull();

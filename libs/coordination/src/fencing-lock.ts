@@ -41,7 +41,9 @@ export interface HeldLock {
 const DEFAULT_POLL_INITIAL_DELAY_MS = 25;
 const DEFAULT_POLL_MAX_DELAY_MS = 1_000;
 
-type AttemptResult = { readonly acquired: true; readonly lock: HeldLock } | { readonly acquired: false; readonly pttlMs: number };
+type AttemptResult =
+  | { readonly acquired: true; readonly lock: HeldLock }
+  | { readonly acquired: false; readonly pttlMs: number };
 
 // A Redis lock (SET NX PX on a random owner value) that also hands out fencing tokens. A Redis lock alone is
 // only advisory: a holder can pause past its TTL and keep going. The fencing token closes that hole at the
@@ -117,7 +119,11 @@ export class FencingLock {
       resource,
       fencingToken,
       release: async () => {
-        const reply = await releaseLockScript.run(connection, [lockKey], [owner, releasedChannel, String(fencingToken)]);
+        const reply = await releaseLockScript.run(
+          connection,
+          [lockKey],
+          [owner, releasedChannel, String(fencingToken)],
+        );
         return reply === 1;
       },
       extend: async (ttlMs: number) => {
@@ -140,7 +146,8 @@ export class FencingLock {
 }
 
 function assertDuration(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be an integer >= ${min}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new TypeError(`${name} must be an integer >= ${min}`);
 }
 
 // Between half and all of the delay, so waiters that failed together do not retry together.
@@ -151,7 +158,8 @@ function jitter(delayMs: number): number {
 function parseIntegerPair(reply: unknown): [number, number] {
   if (Array.isArray(reply) && reply.length === 2) {
     const [first, second] = reply as unknown[];
-    if (Number.isSafeInteger(first) && Number.isSafeInteger(second)) return [first as number, second as number];
+    if (Number.isSafeInteger(first) && Number.isSafeInteger(second))
+      return [first as number, second as number];
   }
   throw new Error('unexpected reply from the lock script');
 }

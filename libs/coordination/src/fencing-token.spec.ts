@@ -15,6 +15,9 @@ describe('checkFencingToken', () => {
   });
 
   it('compares beyond 2^53 exactly', () => {
-    expect(checkFencingToken(9007199254740993n, 9007199254740992n)).toEqual({ ok: false, reason: 'stale_fencing_token' });
+    expect(checkFencingToken(9007199254740993n, 9007199254740992n)).toEqual({
+      ok: false,
+      reason: 'stale_fencing_token',
+    });
   });
 });

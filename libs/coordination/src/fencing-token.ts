@@ -7,9 +7,11 @@
 //   UPDATE t SET ..., fencing_token = $token WHERE id = $id AND fencing_token <= $token
 // and zero updated rows means "stale holder: stop". This function is the same rule for stores kept in memory.
 
-export type FencingCheck = { readonly ok: true } | { readonly ok: false; readonly reason: 'stale_fencing_token' };
+export type FencingCheck =
+  { readonly ok: true } | { readonly ok: false; readonly reason: 'stale_fencing_token' };
 
 export function checkFencingToken(highestAccepted: bigint | null, presented: bigint): FencingCheck {
-  if (highestAccepted !== null && presented < highestAccepted) return { ok: false, reason: 'stale_fencing_token' };
+  if (highestAccepted !== null && presented < highestAccepted)
+    return { ok: false, reason: 'stale_fencing_token' };
   return { ok: true };
 }

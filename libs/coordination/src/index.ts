@@ -10,7 +10,11 @@ export {
   type RedisConnectionPurpose,
 } from './redis-connection.factory';
 
-export { RedisChannelMultiplexer, type ChannelListener, type ChannelListenerHandle } from './channel-multiplexer';
+export {
+  RedisChannelMultiplexer,
+  type ChannelListener,
+  type ChannelListenerHandle,
+} from './channel-multiplexer';
 
 export {
   FencingLock,

@@ -12,7 +12,11 @@ export class LuaScript {
     this.sha1 = createHash('sha1').update(source).digest('hex');
   }
 
-  async run(connection: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(
+    connection: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
     try {
       return await connection.evalsha(this.sha1, keys.length, ...keys, ...args);
     } catch (error) {

@@ -24,7 +24,11 @@ function capturingLogger(): { logger: CoordinationLogger; lines: LogLine[]; firs
 
 describe('createRedisConnection / closeRedis against the real Redis', () => {
   it('connects with its name visible to the operator, and closes gracefully', async () => {
-    const connection = createRedisConnection({ url: testRedisUrl(), name: 'factory-test', purpose: 'subscriber' });
+    const connection = createRedisConnection({
+      url: testRedisUrl(),
+      name: 'factory-test',
+      purpose: 'subscriber',
+    });
     expect(await connection.client('GETNAME')).toBe('factory-test:subscriber');
     expect(connection.options.maxRetriesPerRequest).toBeNull();
     await closeRedis(connection);
@@ -35,7 +39,12 @@ describe('createRedisConnection / closeRedis against the real Redis', () => {
 
   it('applies the key prefix to keys', async () => {
     const prefix = `factory-test-${process.pid}-${Date.now()}:`;
-    const prefixed = createRedisConnection({ url: testRedisUrl(), name: 'factory-prefixed', purpose: 'command', keyPrefix: prefix });
+    const prefixed = createRedisConnection({
+      url: testRedisUrl(),
+      name: 'factory-prefixed',
+      purpose: 'command',
+      keyPrefix: prefix,
+    });
     const plain = createRedisConnection({ url: testRedisUrl(), name: 'factory-plain', purpose: 'command' });
     try {
       await prefixed.set('k', 'v', 'PX', 60_000);
@@ -69,7 +78,11 @@ describe('createRedisConnection / closeRedis against the real Redis', () => {
     const server: Server = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const connection = createRedisConnection({ url: `redis://127.0.0.1:${port}`, name: 'factory-silent', purpose: 'subscriber' });
+    const connection = createRedisConnection({
+      url: `redis://127.0.0.1:${port}`,
+      name: 'factory-silent',
+      purpose: 'subscriber',
+    });
     try {
       await new Promise<void>((resolve) => server.once('connection', () => resolve()));
       await closeRedis(connection, { timeoutMs: 200 });

@@ -34,7 +34,9 @@ export function redisRetryDelayMs(attempt: number, random: () => number = Math.r
 }
 
 // Pure: the ioredis options for a purpose. The URL is not part of it (ioredis parses that itself).
-export function buildRedisOptions(options: Omit<CreateRedisConnectionOptions, 'url' | 'logger'>): RedisOptions {
+export function buildRedisOptions(
+  options: Omit<CreateRedisConnectionOptions, 'url' | 'logger'>,
+): RedisOptions {
   if (!CONNECTION_NAME.test(options.name)) {
     throw new TypeError('Redis connection name must be 1-100 characters of [A-Za-z0-9._:-]');
   }
@@ -57,7 +59,11 @@ export function createRedisConnection(options: CreateRedisConnectionOptions): Re
   assertRedisUrl(options.url);
   const redisOptions = buildRedisOptions(options);
   const connection = new Redis(options.url, redisOptions);
-  logConnectionEvents(connection, redisOptions.connectionName ?? options.name, options.logger ?? silentCoordinationLogger);
+  logConnectionEvents(
+    connection,
+    redisOptions.connectionName ?? options.name,
+    options.logger ?? silentCoordinationLogger,
+  );
   return connection;
 }
 
@@ -83,7 +89,10 @@ function logConnectionEvents(connection: Redis, connectionName: string, logger: 
   connection.on('error', (error: unknown) => {
     if (failing) return;
     failing = true;
-    logger.warn({ connection: connectionName, err: describeError(error) }, 'redis connection error; reconnecting');
+    logger.warn(
+      { connection: connectionName, err: describeError(error) },
+      'redis connection error; reconnecting',
+    );
   });
   connection.on('ready', () => {
     if (!failing) return;

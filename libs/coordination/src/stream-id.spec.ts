@@ -10,13 +10,24 @@ describe('stream ids', () => {
     expect(compareStreamIds('0', '0-0')).toBe(0);
   });
 
-  it.each(['', '1', '1-', '-1', '1-2-3', 'a-1', '1-b', ' 1-1', '1-1\n', '+', '-', '(1-1', '123456789012345678901-0'])(
-    'rejects %j',
-    (value) => {
-      expect(isStreamId(value)).toBe(false);
-      expect(() => compareStreamIds(value, '1-0')).toThrow(TypeError);
-    },
-  );
+  it.each([
+    '',
+    '1',
+    '1-',
+    '-1',
+    '1-2-3',
+    'a-1',
+    '1-b',
+    ' 1-1',
+    '1-1\n',
+    '+',
+    '-',
+    '(1-1',
+    '123456789012345678901-0',
+  ])('rejects %j', (value) => {
+    expect(isStreamId(value)).toBe(false);
+    expect(() => compareStreamIds(value, '1-0')).toThrow(TypeError);
+  });
 
   it('orders numerically, not lexically', () => {
     expect(compareStreamIds('9-0', '10-0')).toBeLessThan(0);

@@ -1,4 +1,8 @@
-import { EncryptedColumnRegistry, encryptionContextFor, type EncryptedColumn } from './encrypted-column.registry';
+import {
+  EncryptedColumnRegistry,
+  encryptionContextFor,
+  type EncryptedColumn,
+} from './encrypted-column.registry';
 
 const column: EncryptedColumn = {
   table: 'oauth_credentials',
@@ -60,7 +64,9 @@ describe('EncryptedColumnRegistry', () => {
   });
 
   it('of() throws on a bad entry written in code', () => {
-    expect(() => EncryptedColumnRegistry.of([column, { ...column, table: 'Bad' }])).toThrow(/invalid_identifier/);
+    expect(() => EncryptedColumnRegistry.of([column, { ...column, table: 'Bad' }])).toThrow(
+      /invalid_identifier/,
+    );
     expect(EncryptedColumnRegistry.of([column]).list()).toEqual([column]);
   });
 

@@ -37,7 +37,9 @@ export class EncryptedColumnRegistry {
     for (const column of columns) {
       const result = registry.register(column);
       if (!result.ok) {
-        throw new Error(`cannot register encrypted column ${column.table}.${column.column}: ${result.reason}`);
+        throw new Error(
+          `cannot register encrypted column ${column.table}.${column.column}: ${result.reason}`,
+        );
       }
     }
     return registry;

@@ -21,7 +21,9 @@ describe('encodeEncryptionContext', () => {
   it('is injective: two contexts encode equally exactly when they are equal', () => {
     fc.assert(
       fc.property(context, context, (a, b) => {
-        const equalBytes = Buffer.from(encodeEncryptionContext(a)).equals(Buffer.from(encodeEncryptionContext(b)));
+        const equalBytes = Buffer.from(encodeEncryptionContext(a)).equals(
+          Buffer.from(encodeEncryptionContext(b)),
+        );
         expect(equalBytes).toBe(same(a, b));
       }),
       { numRuns: 2000 },

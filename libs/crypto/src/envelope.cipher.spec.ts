@@ -124,11 +124,15 @@ describe('EnvelopeCipher', () => {
   it('fails authentication when a ciphertext is truncated or extended (property)', () => {
     const sealed = onA.encrypt('some longer secret value', cell);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: sealed.length - 1 }), fc.uint8Array({ maxLength: 4 }), (cut, extra) => {
-        const changed = Buffer.concat([sealed.subarray(0, cut), extra]);
-        fc.pre(!changed.equals(Buffer.from(sealed)));
-        expect(onA.decrypt(changed, cell).ok).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: sealed.length - 1 }),
+        fc.uint8Array({ maxLength: 4 }),
+        (cut, extra) => {
+          const changed = Buffer.concat([sealed.subarray(0, cut), extra]);
+          fc.pre(!changed.equals(Buffer.from(sealed)));
+          expect(onA.decrypt(changed, cell).ok).toBe(false);
+        },
+      ),
     );
   });
 

@@ -13,7 +13,8 @@ import { keyEncryptionKeyFor, type KeyRing } from './key-ring';
 
 export type DecryptFailureReason = 'unknown_key' | 'malformed' | 'authentication_failed';
 export type DecryptResult = { ok: true; plaintext: Uint8Array } | { ok: false; reason: DecryptFailureReason };
-export type ReencryptResult = { ok: true; ciphertext: Uint8Array } | { ok: false; reason: DecryptFailureReason };
+export type ReencryptResult =
+  { ok: true; ciphertext: Uint8Array } | { ok: false; reason: DecryptFailureReason };
 
 const ALGORITHM = 'aes-256-gcm';
 // Domain separation between the two AES-GCM operations that share one AAD.
@@ -55,7 +56,15 @@ export class EnvelopeCipher {
         typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext,
         concatBytes([header, PURPOSE_DATA, contextBytes]),
       );
-      return concatBytes([header, wrapped.iv, wrapped.tag, wrapped.ciphertext, data.iv, data.tag, data.ciphertext]);
+      return concatBytes([
+        header,
+        wrapped.iv,
+        wrapped.tag,
+        wrapped.ciphertext,
+        data.iv,
+        data.tag,
+        data.ciphertext,
+      ]);
     } finally {
       dataKey.fill(0);
     }
@@ -83,7 +92,9 @@ export class EnvelopeCipher {
         parts.data,
         concatBytes([parts.header, PURPOSE_DATA, contextBytes]),
       );
-      return plaintext === undefined ? { ok: false, reason: 'authentication_failed' } : { ok: true, plaintext };
+      return plaintext === undefined
+        ? { ok: false, reason: 'authentication_failed' }
+        : { ok: true, plaintext };
     } finally {
       dataKey.fill(0);
     }

@@ -5,5 +5,9 @@ export type { DecryptResult, DecryptFailureReason, ReencryptResult } from './env
 export { keyIdOf } from './envelope.format';
 export { encodeEncryptionContext } from './encryption-context';
 export type { EncryptionContext } from './encryption-context';
-export { EncryptedColumnRegistry, encryptionContextFor, isSafeSqlIdentifier } from './encrypted-column.registry';
+export {
+  EncryptedColumnRegistry,
+  encryptionContextFor,
+  isSafeSqlIdentifier,
+} from './encrypted-column.registry';
 export type { EncryptedColumn, RegisterColumnResult } from './encrypted-column.registry';

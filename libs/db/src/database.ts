@@ -26,7 +26,12 @@ export interface Database {
    * Like withTenant, also setting app.user_id: the user's own row becomes visible and writable (users are
    * global, so creating or changing one needs this even inside its tenant).
    */
-  withTenantAndUser<T>(tenantId: string, userId: string, fn: UnitOfWork<T>, options?: UnitOfWorkOptions): Promise<T>;
+  withTenantAndUser<T>(
+    tenantId: string,
+    userId: string,
+    fn: UnitOfWork<T>,
+    options?: UnitOfWorkOptions,
+  ): Promise<T>;
   /**
    * A transaction with no tenant: every tenant table is empty. Only for the SECURITY DEFINER lookups
    * (gh_auth_token, gh_auth_session, gh_auth_login, gh_tenant_ids, gh_tenant_id_by_slug).

@@ -18,7 +18,11 @@ export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token
 export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
 
 export { runMigrations } from './migration/migration.runner';
-export type { RunMigrationsOptions, RunMigrationsResult, MigrationLogger } from './migration/migration.runner';
+export type {
+  RunMigrationsOptions,
+  RunMigrationsResult,
+  MigrationLogger,
+} from './migration/migration.runner';
 export { findMigrationsDir } from './migration/migration.files';
 export {
   MigrationError,
@@ -50,3 +54,16 @@ export type {
   AuditEvent,
   AuditHead,
 } from './generated/client';
+
+// Key rotation (libs/db/src/key-rotation): the registry of encrypted columns and the online re-encryption.
+export { ENCRYPTED_COLUMNS, defaultEncryptedColumns } from './key-rotation/encrypted-columns';
+export { countRowsNotOnKey, rotateKeys } from './key-rotation/rotate-keys';
+export type {
+  ColumnRotationResult,
+  CountRowsNotOnKeyOptions,
+  CountRowsNotOnKeyResult,
+  RotateKeysOptions,
+  RotateKeysResult,
+  RotationCounts,
+  RotationProgress,
+} from './key-rotation/rotate-keys';

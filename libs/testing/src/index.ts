@@ -6,3 +6,21 @@ export { readTestEnv } from './test-env';
 export type { TestEnv } from './test-env';
 export { createTestTenant, createTestUser, createTestWorkspace } from './tenant.fixtures';
 export type { TestTenant, TestUser, TestWorkspace } from './tenant.fixtures';
+export {
+  DEFAULT_PUBLIC_ROUTES,
+  assertCrossTenantReport,
+  runCrossTenantHarness,
+} from './cross-tenant/cross-tenant.harness';
+export type {
+  CrossTenantExpectation,
+  CrossTenantHarnessOptions,
+  CrossTenantReport,
+  GraphQLFieldCase,
+  HarnessInject,
+  HarnessRequest,
+  HarnessResponse,
+  InjectCapable,
+  RouteCase,
+} from './cross-tenant/cross-tenant.harness';
+export { collectRoutes } from './cross-tenant/route-collector';
+export type { CollectedRoutes, RegisteredRoute } from './cross-tenant/route-collector';

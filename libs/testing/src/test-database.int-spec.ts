@@ -3,16 +3,19 @@ import { createDatabase } from '@gatehouse/db';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from './test-database';
 import { createTestTenant, createTestUser, createTestWorkspace } from './tenant.fixtures';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 let first: TestDatabase;
 let second: TestDatabase;
 
 beforeAll(async () => {
   [first, second] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await Promise.all([first?.drop(), second?.drop()]);
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 async function whoAmI(url: string): Promise<{ user: string; db: string }> {
   const client = new Client({ connectionString: url });
@@ -34,7 +37,9 @@ describe('createTestDatabase', () => {
     const client = new Client({ connectionString: first.ownerUrl });
     await client.connect();
     try {
-      const applied = await client.query('SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL');
+      const applied = await client.query(
+        'SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL',
+      );
       expect(applied.rows[0].n).toBeGreaterThanOrEqual(2);
     } finally {
       await client.end();
@@ -46,7 +51,9 @@ describe('createTestDatabase', () => {
     const two = createDatabase({ url: second.appUrl, poolMax: 1 });
     try {
       const tenant = await createTestTenant(one, { slug: 'shared-slug' });
-      await expect(createTestTenant(two, { slug: 'shared-slug' })).resolves.toMatchObject({ slug: 'shared-slug' });
+      await expect(createTestTenant(two, { slug: 'shared-slug' })).resolves.toMatchObject({
+        slug: 'shared-slug',
+      });
       expect(await two.withTenant(tenant.id, (tx) => tx.tenant.count())).toBe(0);
     } finally {
       await Promise.all([one.close(), two.close()]);
@@ -59,11 +66,13 @@ describe('createTestDatabase', () => {
     const admin = new Client({ connectionString: first.adminUrl });
     await admin.connect();
     try {
-      expect((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [extra.name])).rowCount).toBe(0);
+      expect((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [extra.name])).rowCount).toBe(
+        0,
+      );
     } finally {
       await admin.end();
     }
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 });
 
 describe('tenant fixtures', () => {
@@ -76,10 +85,17 @@ describe('tenant fixtures', () => {
       const workspace = await createTestWorkspace(db, tenant.id, { trusted: true });
       const seen = await db.withTenant(tenant.id, async (tx) => ({
         tenant: (await tx.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).slug,
-        members: (await tx.membership.findMany({ include: { user: true } })).map((m) => [m.user.email, m.role]),
+        members: (await tx.membership.findMany({ include: { user: true } })).map((m) => [
+          m.user.email,
+          m.role,
+        ]),
         workspaces: (await tx.workspace.findMany()).map((w) => [w.id, w.trusted]),
       }));
-      expect(seen).toEqual({ tenant: tenant.slug, members: [[user.email, 'approver']], workspaces: [[workspace.id, true]] });
+      expect(seen).toEqual({
+        tenant: tenant.slug,
+        members: [[user.email, 'approver']],
+        workspaces: [[workspace.id, true]],
+      });
       expect(await db.withTenant(other.id, (tx) => tx.workspace.count())).toBe(0);
     } finally {
       await db.close();

@@ -40,7 +40,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     user: DATABASE_ROLES.owner,
     password: env.ownerPassword,
   });
-  const appUrl = deriveConnectionUrl(env.adminUrl, { database: name, user: DATABASE_ROLES.app, password: env.appPassword });
+  const appUrl = deriveConnectionUrl(env.adminUrl, {
+    database: name,
+    user: DATABASE_ROLES.app,
+    password: env.appPassword,
+  });
   await runMigrations({ url: ownerUrl, migrationsDir: findMigrationsDir() });
   return {
     name,

@@ -1,7 +1,8 @@
-import { PROBLEM_CONTENT_TYPE, ProblemError, toProblem, type ProblemDocument } from '@gatehouse/platform';
+import { ProblemError, type ProblemDocument } from '@gatehouse/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ValidationProblemError, unauthenticated } from '../commands/command-problems';
+import { problemErrorHandler } from '../commands/rest/problem-error-handler';
 import { fieldErrorsOf } from '../commands/zod-field-errors';
 import { clientIpOf } from './client-ip';
 import type { IdentityDeps } from './identity.deps';
@@ -44,11 +45,7 @@ class TenantChoiceProblemError extends ProblemError {
 
 export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): void {
   void app.register(async (scope) => {
-    scope.setErrorHandler((error, request, reply) => {
-      const { problem, unexpected } = toProblem(error);
-      if (unexpected) deps.logger.error({ err: error, reqId: request.id, route: request.routeOptions.url }, 'request failed');
-      return reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
-    });
+    scope.setErrorHandler(problemErrorHandler(deps.logger));
 
     scope.post(AUTH_ROUTES.login, async (request, reply) => {
       const parsed = loginBody.safeParse(request.body);

@@ -1,4 +1,5 @@
 import { ProblemError } from '@gatehouse/platform';
+import { ValidationProblemError } from '../commands/command-problems';
 import type { TokenCreationRefusal } from './token-creation.policy';
 
 /**
@@ -58,5 +59,5 @@ export function tokenCreationProblem(refusal: TokenCreationRefusal): ProblemErro
 }
 
 function validation(path: string, message: string): ProblemError {
-  return new ProblemError({ status: 400, code: 'validation_failed', title: 'Validation failed', detail: `${path}: ${message}` });
+  return new ValidationProblemError([{ path, message }], message);
 }

@@ -1,17 +1,19 @@
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usageError } from './cli-io';
 
 /**
  * node:util parseArgs, strict, with errors rewritten so they never echo a value: a stray positional could
  * be a password typed in the wrong place.
  */
-export function parseCommandArgs<T extends ParseArgsOptionsConfig>(args: readonly string[], options: T) {
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+export function parseCommandArgs<const T extends OptionsConfig>(args: readonly string[], options: T) {
   const passwordInArgv = args.find((arg) => /^--password(=|$)/.test(arg));
   if (passwordInArgv !== undefined) {
     throw usageError('passwords are never taken from the command line: use --password-stdin or --password-env VAR');
   }
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: [...args], options, strict: true as const, allowPositionals: false as const }).values;
   } catch (error) {
     throw usageError(describeParseError(error));
   }
@@ -19,7 +21,9 @@ export function parseCommandArgs<T extends ParseArgsOptionsConfig>(args: readonl
 
 function describeParseError(error: unknown): string {
   const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : '';
+  // Not `instanceof Error`: node's own errors may come from another realm (a jest sandbox, a vm context).
+  const raw = (error as { message?: unknown } | null)?.message;
+  const message = typeof raw === 'string' ? raw : '';
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${/'(--?[A-Za-z0-9-]+)/.exec(message)?.[1] ?? ''}`.trim();

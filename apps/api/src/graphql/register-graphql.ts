@@ -14,9 +14,9 @@ type Resolution = { principal: Principal | null; failure?: unknown };
 /**
  * GraphQL at /graphql (mercurius), its schema generated from the command registry (command-schema.builder).
  * JSON bodies only (and `application/graphql`), at most 1 MiB; no batching, no IDE, bounded query depth.
- * Every non-GET request resolves the caller before execution and runs the identity module's CSRF check, so a
- * cookie-authenticated POST without the CSRF token never reaches a resolver (mercurius refuses mutations over
- * GET itself).
+ * Every non-GET request resolves the caller in a preHandler, before execution; resolving runs the identity
+ * module's CSRF check (resolvePrincipal throws `csrf_failed`), so a cookie-authenticated POST without the CSRF
+ * token never reaches a resolver. Mutations over GET are refused by mercurius itself.
  */
 export async function registerGraphQL(fastify: FastifyInstance, options: CommandSurfaceOptions): Promise<void> {
   const schema = buildCommandSchema(handlersFor(options.commands ?? COMMANDS, options.handlers));
@@ -62,7 +62,6 @@ export async function registerGraphQL(fastify: FastifyInstance, options: Command
           if (request.method === 'GET') return;
           const resolution = await resolve(request);
           if (resolution.failure !== undefined) throw resolution.failure;
-          if (resolution.principal !== null) await options.verifyCsrf(request, resolution.principal);
         },
       },
     });

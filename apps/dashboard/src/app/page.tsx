@@ -12,8 +12,9 @@ export default async function HomePage() {
     <>
       <h1>Gatehouse dashboard</h1>
       <p>
-        Manage the MCP servers your organization allows, approve activations, watch connections and read the audit
-        log. Sign-in and the admin screens arrive with the identity issue; each section below is a placeholder.
+        Manage the MCP servers your organization allows, approve activations, watch connections and read the
+        audit log. Sign-in and the admin screens arrive with the identity issue; each section below is a
+        placeholder.
       </p>
       <p className="status" data-testid="api-status">
         API at <code>{api.url}</code>: {api.reachable ? 'reachable' : api.reason}

@@ -16,18 +16,24 @@ export const dashboardConfigSchema = z.object({
     .min(1)
     .max(65_535)
     .default(3000)
-    .describe('Port the dashboard listens on (`next start -p`; the Docker image passes it to Next as `PORT`).'),
-  API_URL: z.url().default('http://127.0.0.1:4000').describe('Base URL of the API as the dashboard server reaches it.'),
+    .describe(
+      'Port the dashboard listens on (`next start -p`; the Docker image passes it to Next as `PORT`).',
+    ),
+  API_URL: z
+    .url()
+    .default('http://127.0.0.1:4000')
+    .describe('Base URL of the API as the dashboard server reaches it.'),
 });
 
 export type DashboardConfig = z.infer<typeof dashboardConfigSchema>;
 
 export type DashboardConfigResult =
-  | { ok: true; config: DashboardConfig }
-  | { ok: false; reason: 'invalid_config'; message: string };
+  { ok: true; config: DashboardConfig } | { ok: false; reason: 'invalid_config'; message: string };
 
 /** Parses only the dashboard's variables; an empty value counts as unset, as in the other apps. */
-export function parseDashboardConfig(env: Readonly<Record<string, string | undefined>>): DashboardConfigResult {
+export function parseDashboardConfig(
+  env: Readonly<Record<string, string | undefined>>,
+): DashboardConfigResult {
   const picked: Record<string, string> = {};
   for (const name of Object.keys(dashboardConfigSchema.shape)) {
     const value = env[name];

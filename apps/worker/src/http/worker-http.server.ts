@@ -10,7 +10,7 @@ import {
   type PingableRedis,
   type Registry,
 } from '@gatehouse/platform';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { fastify, type FastifyInstance } from 'fastify';
 
 /** Per check; below the probe timeouts deployments commonly set (2-5 s). */
 const READINESS_TIMEOUT_MS = 2_000;
@@ -27,7 +27,7 @@ export type WorkerHttpServerOptions = {
  * /metrics. It takes no request bodies.
  */
 export function createWorkerHttpServer(options: WorkerHttpServerOptions): FastifyInstance {
-  const app = Fastify({ logger: false, trustProxy: false, bodyLimit: 1024 });
+  const app = fastify({ logger: false, trustProxy: false, bodyLimit: 1024 });
   installProblemJsonHandlers(app, options.logger);
   installHttpObservability(app, { logger: options.logger, metrics: createHttpMetrics(options.metrics) });
   const health = new HealthChecks(

@@ -16,7 +16,11 @@ export class RedisTestHarness {
 
   connection(purpose: RedisConnectionPurpose = 'command'): Redis {
     this.created += 1;
-    const connection = createRedisConnection({ url: this.url, name: `coordination-test-${this.created}`, purpose });
+    const connection = createRedisConnection({
+      url: this.url,
+      name: `coordination-test-${this.created}`,
+      purpose,
+    });
     this.connections.push(connection);
     return connection;
   }

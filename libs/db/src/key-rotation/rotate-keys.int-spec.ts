@@ -1,12 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { EncryptedColumnRegistry, EnvelopeCipher, KeyRing, keyIdOf, type EncryptionContext } from '@gatehouse/crypto';
+import {
+  EncryptedColumnRegistry,
+  EnvelopeCipher,
+  KeyRing,
+  keyIdOf,
+  type EncryptionContext,
+} from '@gatehouse/crypto';
 import { createTestDatabase, createTestTenant, type TestDatabase } from '@gatehouse/testing';
 import { createDatabase, type Database } from '../database';
 import { countRowsNotOnKey, rotateKeys, type RotationProgress } from './rotate-keys';
 
 // Rotation against the real Postgres, as the app role (row-level security on), over a test-only table that
 // looks like a real encrypted column: tenant_id, id, a nullable bytea ciphertext.
+
+// jest-circus ignores the integration project's testTimeout (it reads the global one); on a loaded machine the
+// first Prisma transaction alone can take seconds.
+jest.setTimeout(60_000);
 
 const TABLE = 'rotation_test_secrets';
 const columns = EncryptedColumnRegistry.of([
@@ -67,7 +77,10 @@ async function insertRows(tenantId: string, count: number, cipher: EnvelopeCiphe
 
 async function readSecret(row: { tenantId: string; id: string }): Promise<Uint8Array | null> {
   const result = await db.withTenant(row.tenantId, (tx) =>
-    tx.$queryRawUnsafe<{ secret: Uint8Array | null }[]>(`SELECT secret FROM ${TABLE} WHERE id = $1::uuid`, row.id),
+    tx.$queryRawUnsafe<{ secret: Uint8Array | null }[]>(
+      `SELECT secret FROM ${TABLE} WHERE id = $1::uuid`,
+      row.id,
+    ),
   );
   if (result.length !== 1) throw new Error('row not found');
   return result[0]?.secret ?? null;
@@ -190,12 +203,18 @@ describe('rotateKeys', () => {
     if (firstValue === null) throw new Error('fixture');
     // Another row of the same tenant and column.
     await writeSecret(second, firstValue);
-    expect(onlyA.decrypt(firstValue, contextOf(second))).toEqual({ ok: false, reason: 'authentication_failed' });
+    expect(onlyA.decrypt(firstValue, contextOf(second))).toEqual({
+      ok: false,
+      reason: 'authentication_failed',
+    });
     // Another tenant's row, written by someone with SQL access past row-level security.
     await admin.query(`UPDATE ${TABLE} SET secret = $1 WHERE id = $2`, [Buffer.from(firstValue), foreign.id]);
     const foreignValue = await readSecret(foreign);
     if (foreignValue === null) throw new Error('fixture');
-    expect(onlyA.decrypt(foreignValue, contextOf(foreign))).toEqual({ ok: false, reason: 'authentication_failed' });
+    expect(onlyA.decrypt(foreignValue, contextOf(foreign))).toEqual({
+      ok: false,
+      reason: 'authentication_failed',
+    });
 
     const result = await rotateKeys({ database: db, cipher: aAndB, columns, batchSize: 10 });
     expect(result.columns[0]).toMatchObject({
@@ -269,7 +288,9 @@ describe('rotateKeys', () => {
   });
 
   it('refuses a nonsensical batch size', async () => {
-    await expect(rotateKeys({ database: db, cipher: aAndB, columns, batchSize: 0 })).rejects.toThrow(RangeError);
+    await expect(rotateKeys({ database: db, cipher: aAndB, columns, batchSize: 0 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });
 

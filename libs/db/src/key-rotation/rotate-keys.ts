@@ -124,7 +124,11 @@ export async function countRowsNotOnKey(options: CountRowsNotOnKeyOptions): Prom
     }
     counts.push({ table: column.table, column: column.column, count });
   }
-  return { activeKeyId: cipher.activeKeyId, total: counts.reduce((sum, c) => sum + c.count, 0), columns: counts };
+  return {
+    activeKeyId: cipher.activeKeyId,
+    total: counts.reduce((sum, c) => sum + c.count, 0),
+    columns: counts,
+  };
 }
 
 interface BatchInput {
@@ -155,7 +159,10 @@ async function rotateBatch(tx: TenantTx, input: BatchInput): Promise<BatchResult
       // A registered column that is not bytea is a registry bug, not a data problem.
       throw new TypeError(`${column.table}.${column.column} is not a bytea column`);
     }
-    const reencrypted = cipher.reencrypt(row.ciphertext, encryptionContextFor(column, { rowId: row.row_id, tenantId }));
+    const reencrypted = cipher.reencrypt(
+      row.ciphertext,
+      encryptionContextFor(column, { rowId: row.row_id, tenantId }),
+    );
     if (!reencrypted.ok) {
       counts.failed[reencrypted.reason] += 1;
       continue;
@@ -182,7 +189,12 @@ function validBatchSize(batchSize: number): number {
 }
 
 function emptyCounts(): RotationCounts {
-  return { scanned: 0, rotated: 0, skipped: 0, failed: { unknown_key: 0, malformed: 0, authentication_failed: 0 } };
+  return {
+    scanned: 0,
+    rotated: 0,
+    skipped: 0,
+    failed: { unknown_key: 0, malformed: 0, authentication_failed: 0 },
+  };
 }
 
 function copyCounts(counts: RotationCounts): RotationCounts {
@@ -198,5 +210,6 @@ function addCounts(into: RotationCounts, add: RotationCounts): void {
   into.scanned += add.scanned;
   into.rotated += add.rotated;
   into.skipped += add.skipped;
-  for (const reason of Object.keys(add.failed) as DecryptFailureReason[]) into.failed[reason] += add.failed[reason];
+  for (const reason of Object.keys(add.failed) as DecryptFailureReason[])
+    into.failed[reason] += add.failed[reason];
 }

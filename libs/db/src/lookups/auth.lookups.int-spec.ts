@@ -12,6 +12,9 @@ import {
   listTenantIds,
 } from './auth.lookups';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 let testDb: TestDatabase;
 let db: Database;
 let admin: Client;
@@ -25,17 +28,19 @@ beforeAll(async () => {
   await admin.connect();
   a = await seedTenantRows(db, 'alpha');
   b = await seedTenantRows(db, 'bravo');
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await Promise.all([db?.close(), admin?.end()]);
   await testDb?.drop();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 describe('definer lookups', () => {
   it('the app cannot read api_tokens directly without a tenant', async () => {
     expect(await db.withoutTenant((tx) => tx.apiToken.count())).toBe(0);
-    expect(await db.withoutTenant((tx) => tx.apiToken.findUnique({ where: { secretHash: b.tokenSecretHash } }))).toBeNull();
+    expect(
+      await db.withoutTenant((tx) => tx.apiToken.findUnique({ where: { secretHash: b.tokenSecretHash } })),
+    ).toBeNull();
   });
 
   it('gh_auth_token finds a token of tenant B with no tenant set, and bumps last_used_at once', async () => {
@@ -58,7 +63,10 @@ describe('definer lookups', () => {
   it('gh_auth_token returns nothing for an unknown hash and returns revoked tokens without touching them', async () => {
     expect(await findTokenBySecretHash(db, randomBytes(32))).toBeNull();
     // As the superuser (subject to no policy).
-    const update = await admin.query('UPDATE api_tokens SET revoked_at = now(), last_used_at = NULL WHERE id = $1', [a.tokenId]);
+    const update = await admin.query(
+      'UPDATE api_tokens SET revoked_at = now(), last_used_at = NULL WHERE id = $1',
+      [a.tokenId],
+    );
     expect(update.rowCount).toBe(1);
     const revoked = await findTokenBySecretHash(db, a.tokenSecretHash);
     expect(revoked?.revokedAt).toBeInstanceOf(Date);
@@ -76,7 +84,12 @@ describe('definer lookups', () => {
       prefix: 'gh_g_1',
       expiresAt: null,
     });
-    expect(await findTokenBySecretHash(db, secretHash)).toMatchObject({ id, tenantId: null, kind: 'gateway', pool: 'edge' });
+    expect(await findTokenBySecretHash(db, secretHash)).toMatchObject({
+      id,
+      tenantId: null,
+      kind: 'gateway',
+      pool: 'edge',
+    });
     expect(await revokeGatewayToken({ ownerUrl: testDb.ownerUrl, id })).toBe(true);
     expect(await revokeGatewayToken({ ownerUrl: testDb.ownerUrl, id })).toBe(false);
     expect(await revokeGatewayToken({ ownerUrl: testDb.ownerUrl, id: b.tokenId })).toBe(false);
@@ -91,7 +104,9 @@ describe('definer lookups', () => {
       userDisabledAt: null,
       role: 'owner',
     });
-    await admin.query('UPDATE sessions SET expires_at = now() - interval \'1 second\' WHERE id = $1', [a.sessionId]);
+    await admin.query("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      a.sessionId,
+    ]);
     expect(await findLiveSessionBySecretHash(db, a.sessionSecretHash)).toBeNull();
   });
 
@@ -113,7 +128,13 @@ describe('definer lookups', () => {
   });
 
   it('the definer functions are owned by gatehouse_auth, pin search_path, and are not executable by PUBLIC', async () => {
-    const result = await admin.query<{ name: string; owner: string; secdef: boolean; config: string[] | null; public_exec: boolean }>(
+    const result = await admin.query<{
+      name: string;
+      owner: string;
+      secdef: boolean;
+      config: string[] | null;
+      public_exec: boolean;
+    }>(
       `SELECT p.proname AS name, pg_get_userbyid(p.proowner) AS owner, p.prosecdef AS secdef, p.proconfig AS config,
               has_function_privilege('public', p.oid, 'EXECUTE') AS public_exec
          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace

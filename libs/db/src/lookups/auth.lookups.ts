@@ -82,7 +82,10 @@ interface LoginRow {
 }
 
 /** A token by the sha256 of its secret; also moves last_used_at (at most once a minute). */
-export async function findTokenBySecretHash(db: Database, secretHash: Uint8Array): Promise<TokenLookup | null> {
+export async function findTokenBySecretHash(
+  db: Database,
+  secretHash: Uint8Array,
+): Promise<TokenLookup | null> {
   const rows = await db.withoutTenant(
     (tx) => tx.$queryRaw<TokenRow[]>`SELECT * FROM gh_auth_token(${secretHash})`,
   );
@@ -131,7 +134,9 @@ export async function findLiveSessionBySecretHash(
 
 /** A login by exact email (normalize before storing and looking up); null for an unknown email. */
 export async function findLoginByEmail(db: Database, email: string): Promise<LoginLookup | null> {
-  const rows = await db.withoutTenant((tx) => tx.$queryRaw<LoginRow[]>`SELECT * FROM gh_auth_login(${email})`);
+  const rows = await db.withoutTenant(
+    (tx) => tx.$queryRaw<LoginRow[]>`SELECT * FROM gh_auth_login(${email})`,
+  );
   const first = rows[0];
   if (!first) return null;
   const memberships: LoginLookup['memberships'] = [];
@@ -140,12 +145,19 @@ export async function findLoginByEmail(db: Database, email: string): Promise<Log
       memberships.push({ tenantId: r.tenant_id, tenantSlug: r.tenant_slug, role: r.role });
     }
   }
-  return { userId: first.user_id, passwordHash: first.password_hash, disabledAt: first.disabled_at, memberships };
+  return {
+    userId: first.user_id,
+    passwordHash: first.password_hash,
+    disabledAt: first.disabled_at,
+    memberships,
+  };
 }
 
 /** Every tenant id (jobs that walk all tenants, one withTenant each). */
 export async function listTenantIds(db: Database): Promise<string[]> {
-  const rows = await db.withoutTenant((tx) => tx.$queryRaw<{ id: string }[]>`SELECT id FROM gh_tenant_ids() AS id`);
+  const rows = await db.withoutTenant(
+    (tx) => tx.$queryRaw<{ id: string }[]>`SELECT id FROM gh_tenant_ids() AS id`,
+  );
   return rows.map((r) => r.id);
 }
 

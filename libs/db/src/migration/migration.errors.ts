@@ -53,9 +53,14 @@ export class UnfinishedMigrationError extends MigrationError {
 export class MigrationFailedError extends MigrationError {
   constructor(migrationName: string, cause: unknown) {
     const detail = cause instanceof Error ? cause.message : String(cause);
-    super('migration_failed', migrationName, `migration ${migrationName} failed and was rolled back: ${detail}`, {
-      cause,
-    });
+    super(
+      'migration_failed',
+      migrationName,
+      `migration ${migrationName} failed and was rolled back: ${detail}`,
+      {
+        cause,
+      },
+    );
     this.name = 'MigrationFailedError';
   }
 }

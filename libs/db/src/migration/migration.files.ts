@@ -21,7 +21,11 @@ export async function readMigrationFiles(migrationsDir: string): Promise<Migrati
   const files: MigrationFile[] = [];
   for (const name of names) {
     const bytes = await readFile(join(migrationsDir, name, 'migration.sql'));
-    files.push({ name, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') });
+    files.push({
+      name,
+      sql: bytes.toString('utf8'),
+      checksum: createHash('sha256').update(bytes).digest('hex'),
+    });
   }
   return files;
 }

@@ -30,7 +30,12 @@ export async function readHistory(client: Client): Promise<AppliedMigration[]> {
 }
 
 /** Records a migration inside the transaction that applied it, so the row and the change commit together. */
-export async function recordApplied(client: Client, name: string, checksum: string, startedAt: Date): Promise<void> {
+export async function recordApplied(
+  client: Client,
+  name: string,
+  checksum: string,
+  startedAt: Date,
+): Promise<void> {
   await client.query(
     `INSERT INTO "_prisma_migrations"
        (id, checksum, migration_name, started_at, finished_at, applied_steps_count)

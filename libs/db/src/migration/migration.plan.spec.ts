@@ -2,7 +2,11 @@ import { planMigrations, type AppliedMigration } from './migration.plan';
 import type { MigrationFile } from './migration.files';
 
 const file = (name: string, checksum = `sum-${name}`): MigrationFile => ({ name, sql: 'SELECT 1', checksum });
-const applied = (name: string, checksum = `sum-${name}`, finished = true): AppliedMigration => ({ name, checksum, finished });
+const applied = (name: string, checksum = `sum-${name}`, finished = true): AppliedMigration => ({
+  name,
+  checksum,
+  finished,
+});
 
 describe('planMigrations', () => {
   it('applies every file on an empty history, in order', () => {
@@ -24,12 +28,18 @@ describe('planMigrations', () => {
   it('refuses an applied file whose checksum changed, naming it', () => {
     const plan = planMigrations([file('1_a', 'edited'), file('2_b')], [applied('1_a')]);
     expect(plan.ok).toBe(false);
-    expect(!plan.ok && plan.error).toMatchObject({ code: 'migration_checksum_mismatch', migrationName: '1_a' });
+    expect(!plan.ok && plan.error).toMatchObject({
+      code: 'migration_checksum_mismatch',
+      migrationName: '1_a',
+    });
   });
 
   it('refuses a migration the database has but the files do not', () => {
     const plan = planMigrations([file('1_a')], [applied('1_a'), applied('2_gone')]);
-    expect(!plan.ok && plan.error).toMatchObject({ code: 'migration_unknown_in_database', migrationName: '2_gone' });
+    expect(!plan.ok && plan.error).toMatchObject({
+      code: 'migration_unknown_in_database',
+      migrationName: '2_gone',
+    });
   });
 
   it('refuses an unfinished migration', () => {

@@ -14,22 +14,25 @@ export interface AppliedMigration {
 }
 
 export type MigrationPlan =
-  | { ok: true; pending: MigrationFile[]; applied: string[] }
-  | { ok: false; error: MigrationError };
+  { ok: true; pending: MigrationFile[]; applied: string[] } | { ok: false; error: MigrationError };
 
 /**
  * Decides what to apply. Refuses when history and files disagree: an applied file was edited, the database
  * has a migration the files do not, or a migration was left unfinished (a failed `prisma migrate deploy`).
  * Pending files are applied in name order even if older than the newest applied one (merged branches).
  */
-export function planMigrations(files: readonly MigrationFile[], history: readonly AppliedMigration[]): MigrationPlan {
+export function planMigrations(
+  files: readonly MigrationFile[],
+  history: readonly AppliedMigration[],
+): MigrationPlan {
   const byName = new Map(files.map((f) => [f.name, f]));
   const applied = new Set<string>();
   for (const row of history) {
     if (!row.finished) return { ok: false, error: new UnfinishedMigrationError(row.name) };
     const file = byName.get(row.name);
     if (!file) return { ok: false, error: new UnknownAppliedMigrationError(row.name) };
-    if (file.checksum !== row.checksum) return { ok: false, error: new MigrationChecksumMismatchError(row.name) };
+    if (file.checksum !== row.checksum)
+      return { ok: false, error: new MigrationChecksumMismatchError(row.name) };
     applied.add(row.name);
   }
   return {

@@ -10,6 +10,9 @@ import { dropDatabase, ensureDatabase } from '../roles/database.setup';
 import { findMigrationsDir, readMigrationFiles } from './migration.files';
 import { runMigrations } from './migration.runner';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 const env = readTestEnv();
 const created: string[] = [];
 const tempDirs: string[] = [];
@@ -20,7 +23,11 @@ async function emptyDatabase(): Promise<string> {
   const name = `gh_t_${randomBytes(6).toString('hex')}`;
   await ensureDatabase({ adminUrl: env.adminUrl, name });
   created.push(name);
-  return deriveConnectionUrl(env.adminUrl, { database: name, user: DATABASE_ROLES.owner, password: env.ownerPassword });
+  return deriveConnectionUrl(env.adminUrl, {
+    database: name,
+    user: DATABASE_ROLES.owner,
+    password: env.ownerPassword,
+  });
 }
 
 /** A copy of the real migrations directory to tamper with. */
@@ -31,7 +38,9 @@ async function copyOfMigrations(): Promise<string> {
   return dir;
 }
 
-async function history(url: string): Promise<{ migration_name: string; applied_steps_count: number; finished: boolean }[]> {
+async function history(
+  url: string,
+): Promise<{ migration_name: string; applied_steps_count: number; finished: boolean }[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -51,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(created.map((name) => dropDatabase({ adminUrl: env.adminUrl, name })));
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 describe('runMigrations', () => {
   it('applies every migration once, recording Prisma-compatible rows, and is idempotent', async () => {
@@ -63,7 +72,7 @@ describe('runMigrations', () => {
     expect(await history(url)).toEqual(
       migrationNames.map((name) => ({ migration_name: name, applied_steps_count: 1, finished: true })),
     );
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 
   it('records the sha256 of each file as Prisma does', async () => {
     const url = await emptyDatabase();
@@ -71,14 +80,16 @@ describe('runMigrations', () => {
     const client = new Client({ connectionString: url });
     await client.connect();
     try {
-      const rows = (await client.query('SELECT migration_name, checksum FROM _prisma_migrations ORDER BY migration_name')).rows;
+      const rows = (
+        await client.query('SELECT migration_name, checksum FROM _prisma_migrations ORDER BY migration_name')
+      ).rows;
       const files = await readMigrationFiles(findMigrationsDir());
       expect(rows).toEqual(files.map((f) => ({ migration_name: f.name, checksum: f.checksum })));
       expect(rows[0]?.checksum).toMatch(/^[0-9a-f]{64}$/);
     } finally {
       await client.end();
     }
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 
   it('lets two concurrent runners both succeed with one application', async () => {
     const url = await emptyDatabase();
@@ -89,7 +100,7 @@ describe('runMigrations', () => {
     const appliedCounts = results.map((r) => r.applied.length).sort();
     expect(appliedCounts).toEqual([0, migrationNames.length]);
     expect((await history(url)).map((r) => r.migration_name)).toEqual(migrationNames);
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 
   it('refuses an applied migration whose file was edited, naming it', async () => {
     const url = await emptyDatabase();
@@ -103,7 +114,7 @@ describe('runMigrations', () => {
       migrationName: edited,
       message: expect.stringContaining(edited),
     });
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 
   it('refuses when the database has a migration the directory does not', async () => {
     const url = await emptyDatabase();
@@ -115,14 +126,17 @@ describe('runMigrations', () => {
       code: 'migration_unknown_in_database',
       migrationName: last,
     });
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 
   it('rolls a failing migration back entirely, records nothing, and applies it once fixed', async () => {
     const url = await emptyDatabase();
     const dir = await copyOfMigrations();
     const broken = '99990101000000_broken';
     await mkdir(join(dir, broken));
-    await writeFile(join(dir, broken, 'migration.sql'), 'CREATE TABLE "half_done" (id int);\nSELECT 1 / 0;\n');
+    await writeFile(
+      join(dir, broken, 'migration.sql'),
+      'CREATE TABLE "half_done" (id int);\nSELECT 1 / 0;\n',
+    );
     await expect(runMigrations({ url, migrationsDir: dir })).rejects.toMatchObject({
       code: 'migration_failed',
       migrationName: broken,
@@ -142,5 +156,5 @@ describe('runMigrations', () => {
       applied: [broken],
       alreadyApplied: migrationNames,
     });
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 });

@@ -23,7 +23,14 @@ export async function insertGatewayToken(options: InsertGatewayTokenOptions): Pr
   try {
     const result = await client.query<{ id: string }>(
       'SELECT gh_operator_insert_gateway_token($1, $2, $3, $4, $5, $6) AS id',
-      [options.name, options.scopes, options.pool, Buffer.from(options.secretHash), options.prefix, options.expiresAt],
+      [
+        options.name,
+        options.scopes,
+        options.pool,
+        Buffer.from(options.secretHash),
+        options.prefix,
+        options.expiresAt,
+      ],
     );
     const id = result.rows[0]?.id;
     if (!id) throw new Error('gateway token insert returned no id');

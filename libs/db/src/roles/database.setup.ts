@@ -47,7 +47,9 @@ export async function ensureDatabase(options: EnsureDatabaseOptions): Promise<{ 
   }
   // Before PostgreSQL 15 `public` belonged to the bootstrap superuser; the owner must own it (directly or as
   // pg_database_owner) to lock it down in the migrations (REVOKE ... FROM PUBLIC).
-  const inDatabase = new Client({ connectionString: deriveConnectionUrl(options.adminUrl, { database: name }) });
+  const inDatabase = new Client({
+    connectionString: deriveConnectionUrl(options.adminUrl, { database: name }),
+  });
   await inDatabase.connect();
   try {
     const schema = await inDatabase.query<{ owner: string }>(

@@ -4,6 +4,9 @@ import { readTestEnv, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { dropDatabase, ensureDatabase } from './database.setup';
 import { setupDatabaseRoles } from './role.setup';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 const env = readTestEnv();
 let admin: Client;
 const created: string[] = [];
@@ -16,20 +19,43 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.end();
   await Promise.all(created.map((name) => dropDatabase({ adminUrl: env.adminUrl, name })));
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 describe('setupDatabaseRoles', () => {
   it('succeeds when called by several processes at once, leaving the roles as specified', async () => {
     const passwords = { owner: env.ownerPassword, app: env.appPassword };
-    await Promise.all(Array.from({ length: 4 }, () => setupDatabaseRoles({ adminUrl: env.adminUrl, passwords })));
+    await Promise.all(
+      Array.from({ length: 4 }, () => setupDatabaseRoles({ adminUrl: env.adminUrl, passwords })),
+    );
     const roles = await admin.query(
       `SELECT rolname, rolsuper, rolbypassrls, rolcanlogin, rolcreatedb, rolcreaterole
          FROM pg_roles WHERE rolname LIKE 'gatehouse\\_%' ORDER BY rolname`,
     );
     expect(roles.rows).toEqual([
-      { rolname: 'gatehouse_app', rolsuper: false, rolbypassrls: false, rolcanlogin: true, rolcreatedb: false, rolcreaterole: false },
-      { rolname: 'gatehouse_auth', rolsuper: false, rolbypassrls: false, rolcanlogin: false, rolcreatedb: false, rolcreaterole: false },
-      { rolname: 'gatehouse_owner', rolsuper: false, rolbypassrls: false, rolcanlogin: true, rolcreatedb: false, rolcreaterole: false },
+      {
+        rolname: 'gatehouse_app',
+        rolsuper: false,
+        rolbypassrls: false,
+        rolcanlogin: true,
+        rolcreatedb: false,
+        rolcreaterole: false,
+      },
+      {
+        rolname: 'gatehouse_auth',
+        rolsuper: false,
+        rolbypassrls: false,
+        rolcanlogin: false,
+        rolcreatedb: false,
+        rolcreaterole: false,
+      },
+      {
+        rolname: 'gatehouse_owner',
+        rolsuper: false,
+        rolbypassrls: false,
+        rolcanlogin: true,
+        rolcreatedb: false,
+        rolcreaterole: false,
+      },
     ]);
     const membership = await admin.query(
       `SELECT pg_has_role('gatehouse_owner', 'gatehouse_auth', 'MEMBER') AS owner_in_auth,
@@ -37,7 +63,7 @@ describe('setupDatabaseRoles', () => {
               pg_has_role('gatehouse_app', 'gatehouse_owner', 'MEMBER') AS app_in_owner`,
     );
     expect(membership.rows[0]).toEqual({ owner_in_auth: true, app_in_auth: false, app_in_owner: false });
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 });
 
 describe('ensureDatabase', () => {
@@ -57,13 +83,18 @@ describe('ensureDatabase', () => {
          FROM pg_database WHERE datname = $1`,
       [name],
     );
-    expect(db.rows[0]).toEqual({ owner: 'gatehouse_owner', public_connect: false, public_temp: false, app_connect: true });
+    expect(db.rows[0]).toEqual({
+      owner: 'gatehouse_owner',
+      public_connect: false,
+      public_temp: false,
+      app_connect: true,
+    });
     await expect(ensureDatabase({ adminUrl: env.adminUrl, name })).resolves.toEqual({ created: false });
-  }, TEST_DATABASE_TIMEOUT_MS);
+  });
 
   it('refuses a name that is not a plain identifier', async () => {
-    await expect(ensureDatabase({ adminUrl: env.adminUrl, name: 'x"; DROP DATABASE postgres; --' })).rejects.toThrow(
-      'invalid database name',
-    );
+    await expect(
+      ensureDatabase({ adminUrl: env.adminUrl, name: 'x"; DROP DATABASE postgres; --' }),
+    ).rejects.toThrow('invalid database name');
   });
 });

@@ -1,5 +1,10 @@
 import type { Client } from 'pg';
-import type { ExpectedColumn, ExpectedForeignKey, ExpectedSchema, ExpectedTable } from './prisma-schema.parser';
+import type {
+  ExpectedColumn,
+  ExpectedForeignKey,
+  ExpectedSchema,
+  ExpectedTable,
+} from './prisma-schema.parser';
 
 /** Tables the runner owns, not schema.prisma. */
 const BOOKKEEPING_TABLES = new Set(['_prisma_migrations']);
@@ -23,7 +28,12 @@ export async function introspectSchema(client: Client): Promise<ExpectedSchema> 
   );
   // Unique indexes and primary keys straight from pg_index: Prisma declares @unique as a unique index, which
   // information_schema.table_constraints does not list.
-  const indexes = await client.query<{ table_name: string; columns: string[]; is_unique: boolean; is_primary: boolean }>(
+  const indexes = await client.query<{
+    table_name: string;
+    columns: string[];
+    is_unique: boolean;
+    is_primary: boolean;
+  }>(
     `SELECT t.relname AS table_name, i.indisunique AS is_unique, i.indisprimary AS is_primary,
             array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
                     JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns

@@ -59,8 +59,14 @@ describe('parsePrismaSchema', () => {
       { name: 'n', udtName: 'int4', nullable: false, precision: null, hasDefault: true },
       { name: 'color', udtName: 'color', nullable: true, precision: null, hasDefault: false },
     ]);
-    expect(children?.columns.find((c) => c.name === 'when')).toMatchObject({ udtName: 'timestamp', precision: 3 });
-    expect(children?.columns.find((c) => c.name === 'data')).toMatchObject({ udtName: 'jsonb', hasDefault: true });
+    expect(children?.columns.find((c) => c.name === 'when')).toMatchObject({
+      udtName: 'timestamp',
+      precision: 3,
+    });
+    expect(children?.columns.find((c) => c.name === 'data')).toMatchObject({
+      udtName: 'jsonb',
+      hasDefault: true,
+    });
   });
 
   it('reads keys, uniques, indexes and foreign keys in column names', () => {
@@ -70,7 +76,13 @@ describe('parsePrismaSchema', () => {
     expect(children?.uniques).toEqual([['slot', 'parent_id']]);
     expect(children?.indexes).toEqual([['slot']]);
     expect(children?.foreignKeys).toEqual([
-      { columns: ['parent_id'], referencedTable: 'parents', referencedColumns: ['id'], onDelete: 'CASCADE', onUpdate: 'CASCADE' },
+      {
+        columns: ['parent_id'],
+        referencedTable: 'parents',
+        referencedColumns: ['id'],
+        onDelete: 'CASCADE',
+        onUpdate: 'CASCADE',
+      },
     ]);
   });
 

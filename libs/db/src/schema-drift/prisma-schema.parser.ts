@@ -96,7 +96,10 @@ export function parsePrismaSchema(source: string): ExpectedSchema {
   const enums: ExpectedSchema['enums'] = [];
   const models: ModelBlock[] = [];
   for (const [, kind, name = '', body = ''] of blocks) {
-    const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const lines = body
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     if (kind === 'enum') {
       const mapped = mapName(lines.filter((l) => l.startsWith('@@')).flatMap(readAttributes)) ?? name;
       enumNames.set(name, mapped);
@@ -121,7 +124,13 @@ function readModel(name: string, lines: string[]): ModelBlock {
     const match = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
     if (!match) throw new Error(`cannot read field line in model ${name}: ${line}`);
     const [, fieldName = '', type = '', list, optional, rest = ''] = match;
-    fields.push({ name: fieldName, type, list: list !== undefined, optional: optional !== undefined, attributes: readAttributes(rest) });
+    fields.push({
+      name: fieldName,
+      type,
+      list: list !== undefined,
+      optional: optional !== undefined,
+      attributes: readAttributes(rest),
+    });
   }
   return { name, fields, blockAttributes };
 }
@@ -176,7 +185,10 @@ function fieldList(args: string, key?: string): string[] {
   const pattern = key ? new RegExp(`${key}\\s*:\\s*\\[([^\\]]*)\\]`) : /^\s*(?:fields\s*:\s*)?\[([^\]]*)\]/;
   const match = pattern.exec(args);
   if (!match) throw new Error(`expected a field list in (${args})`);
-  return (match[1] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (match[1] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function toTable(
@@ -196,7 +208,11 @@ function toTable(
   const columns = scalarFields.map((f) => toColumn(f, enumNames, model.name));
   const idField = scalarFields.find((f) => attr(f.attributes, '@id'));
   const blockId = attr(model.blockAttributes, '@@id');
-  const primaryKey = idField ? [columnOf(idField.name)] : blockId?.args ? fieldList(blockId.args).map((n) => columnOf(n)) : [];
+  const primaryKey = idField
+    ? [columnOf(idField.name)]
+    : blockId?.args
+      ? fieldList(blockId.args).map((n) => columnOf(n))
+      : [];
   const uniques = [
     ...scalarFields.filter((f) => attr(f.attributes, '@unique')).map((f) => [columnOf(f.name)]),
     ...model.blockAttributes
@@ -225,7 +241,14 @@ function toTable(
       onUpdate: ACTIONS[onUpdate] ?? 'unknown',
     });
   }
-  return { name: tableNames.get(model.name) ?? model.name, columns, primaryKey, uniques, indexes, foreignKeys };
+  return {
+    name: tableNames.get(model.name) ?? model.name,
+    columns,
+    primaryKey,
+    uniques,
+    indexes,
+    foreignKeys,
+  };
 }
 
 function toColumn(field: FieldLine, enumNames: Map<string, string>, modelName: string): ExpectedColumn {

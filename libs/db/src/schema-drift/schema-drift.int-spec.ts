@@ -6,6 +6,9 @@ import { findMigrationsDir } from '../migration/migration.files';
 import { introspectSchema } from './database-schema.introspect';
 import { parsePrismaSchema, type ExpectedSchema } from './prisma-schema.parser';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 // The migrations are hand-written SQL (no Prisma schema engine here), so this test is what keeps them and
 // schema.prisma saying the same thing.
 
@@ -16,12 +19,12 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   owner = new Client({ connectionString: testDb.ownerUrl });
   await owner.connect();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await owner?.end();
   await testDb?.drop();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 async function expectedSchema(): Promise<ExpectedSchema> {
   const path = join(dirname(findMigrationsDir()), 'schema.prisma');
@@ -30,7 +33,8 @@ async function expectedSchema(): Promise<ExpectedSchema> {
 
 /** Order-insensitive form: sets of tables, columns, keys and indexes compare as sorted lists. */
 function normalize(schema: ExpectedSchema): unknown {
-  const byJson = <T>(items: T[]): T[] => [...items].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+  const byJson = <T>(items: T[]): T[] =>
+    [...items].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
   return {
     enums: byJson(schema.enums),
     tables: byJson(
@@ -63,7 +67,9 @@ describe('schema drift', () => {
       expect(normalize(drifted)).not.toEqual(normalize(expected));
       const workspaces = drifted.tables.find((t) => t.name === 'workspaces');
       expect(workspaces?.columns.find((c) => c.name === 'name')?.nullable).toBe(true);
-      expect(drifted.tables.find((t) => t.name === 'users')?.columns.map((c) => c.name)).toContain('nickname');
+      expect(drifted.tables.find((t) => t.name === 'users')?.columns.map((c) => c.name)).toContain(
+        'nickname',
+      );
     } finally {
       await owner.query('ROLLBACK');
     }

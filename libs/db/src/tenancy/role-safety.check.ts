@@ -11,7 +11,9 @@ export class UnsafeDatabaseRoleError extends Error {
     readonly role: string,
     readonly reason: UnsafeRoleReason,
   ) {
-    super(`Refusing to start: database role "${role}" ${DESCRIPTIONS[reason]}; DATABASE_URL must use the unprivileged app role (gatehouse_app)`);
+    super(
+      `Refusing to start: database role "${role}" ${DESCRIPTIONS[reason]}; DATABASE_URL must use the unprivileged app role (gatehouse_app)`,
+    );
     this.name = 'UnsafeDatabaseRoleError';
   }
 }

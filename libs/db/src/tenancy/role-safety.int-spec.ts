@@ -2,6 +2,9 @@ import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from 
 import { createDatabase, type Database } from '../database';
 import { UnsafeDatabaseRoleError } from './role-safety.check';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 let testDb: TestDatabase;
 const open: Database[] = [];
 
@@ -13,12 +16,12 @@ function connect(url: string): Database {
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await Promise.all(open.map((db) => db.close()));
   await testDb?.drop();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 describe('assertSafeAppRole', () => {
   it('passes for gatehouse_app', async () => {
@@ -26,15 +29,21 @@ describe('assertSafeAppRole', () => {
   });
 
   it('refuses the superuser with one line', async () => {
-    const error = await connect(testDb.adminUrl).assertSafeAppRole().catch((e: unknown) => e);
+    const error = await connect(testDb.adminUrl)
+      .assertSafeAppRole()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsafeDatabaseRoleError);
     expect(error).toMatchObject({ reason: 'superuser' });
     expect((error as Error).message).not.toContain('\n');
-    expect((error as Error).message).toMatch(/^Refusing to start: database role "postgres" is or can become a superuser;/);
+    expect((error as Error).message).toMatch(
+      /^Refusing to start: database role "postgres" is or can become a superuser;/,
+    );
   });
 
   it('refuses the owner of the tables with one line', async () => {
-    const error = await connect(testDb.ownerUrl).assertSafeAppRole().catch((e: unknown) => e);
+    const error = await connect(testDb.ownerUrl)
+      .assertSafeAppRole()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsafeDatabaseRoleError);
     expect(error).toMatchObject({ role: 'gatehouse_owner', reason: 'owns_tables' });
     expect((error as Error).message).not.toContain('\n');

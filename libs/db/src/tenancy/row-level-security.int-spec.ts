@@ -5,6 +5,9 @@ import { createDatabase, type Database } from '../database';
 import { insertGatewayToken } from '../operator/gateway-token.operator';
 import { seedTenantRows, type TenantRows } from './tenant-rows.test-fixture';
 
+// Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
+jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+
 // Proves the isolation at the database level, as gatehouse_app over plain pg: what the app could do with any
 // query whatsoever, not only through our repositories.
 
@@ -32,12 +35,12 @@ beforeAll(async () => {
   app = new Client({ connectionString: testDb.appUrl });
   admin = new Client({ connectionString: testDb.adminUrl });
   await Promise.all([app.connect(), admin.connect()]);
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 afterAll(async () => {
   await Promise.all([app?.end(), admin?.end(), db?.close()]);
   await testDb?.drop();
-}, TEST_DATABASE_TIMEOUT_MS);
+});
 
 /** Runs statements as the app in one transaction with the given tenant (and user), then rolls back. */
 async function asApp<T>(tenantId: string | null, fn: () => Promise<T>, userId = ''): Promise<T> {
@@ -90,8 +93,15 @@ describe('row-level security coverage', () => {
     );
     const withTenant = result.rows.filter((r) => r.has_tenant);
     expect(withTenant.length).toBeGreaterThanOrEqual(7);
-    for (const row of [...withTenant, ...result.rows.filter((r) => ['tenants', 'users'].includes(r.relname))]) {
-      expect({ table: row.relname, rls: row.rls, forced: row.forced }).toEqual({ table: row.relname, rls: true, forced: true });
+    for (const row of [
+      ...withTenant,
+      ...result.rows.filter((r) => ['tenants', 'users'].includes(r.relname)),
+    ]) {
+      expect({ table: row.relname, rls: row.rls, forced: row.forced }).toEqual({
+        table: row.relname,
+        rls: true,
+        forced: true,
+      });
     }
     const unprotected = result.rows.filter((r) => !r.rls || !r.forced).map((r) => r.relname);
     expect(unprotected).toEqual(['_prisma_migrations']);
@@ -118,7 +128,8 @@ describe('the app role with no tenant set', () => {
     const fresh = new Client({ connectionString: testDb.appUrl });
     await fresh.connect();
     try {
-      for (const table of await rlsTables()) expect({ table, n: await count(fresh, `"${table}"`) }).toEqual({ table, n: 0 });
+      for (const table of await rlsTables())
+        expect({ table, n: await count(fresh, `"${table}"`) }).toEqual({ table, n: 0 });
     } finally {
       await fresh.end();
     }
@@ -131,24 +142,38 @@ describe('tenant A context', () => {
       const column = table === 'tenants' ? 'id' : 'tenant_id';
       if (table === 'users') continue; // no tenant column: covered below
       const own = await asApp(a.tenantId, () => count(app, `"${table}" WHERE ${column} = $1`, [a.tenantId]));
-      const other = await asApp(a.tenantId, () => count(app, `"${table}" WHERE ${column} = $1`, [b.tenantId]));
+      const other = await asApp(a.tenantId, () =>
+        count(app, `"${table}" WHERE ${column} = $1`, [b.tenantId]),
+      );
       const all = await asApp(a.tenantId, () => count(app, `"${table}"`));
       const bOwn = await asApp(b.tenantId, () => count(app, `"${table}" WHERE ${column} = $1`, [b.tenantId]));
-      expect({ table, own, other, all, bOwn }).toEqual({ table, own: all, other: 0, all: expect.any(Number), bOwn: expect.any(Number) });
+      expect({ table, own, other, all, bOwn }).toEqual({
+        table,
+        own: all,
+        other: 0,
+        all: expect.any(Number),
+        bOwn: expect.any(Number),
+      });
       expect({ table, own: own > 0, bOwn: bOwn > 0 }).toEqual({ table, own: true, bOwn: true });
     }
   });
 
   it('sees users of its tenant only (or the user set as app.user_id)', async () => {
-    const users = await asApp(a.tenantId, async () => (await app.query<{ id: string }>('SELECT id FROM users')).rows);
+    const users = await asApp(
+      a.tenantId,
+      async () => (await app.query<{ id: string }>('SELECT id FROM users')).rows,
+    );
     expect(users.map((u) => u.id)).toEqual([a.userId]);
     const self = await asApp(a.tenantId, () => count(app, 'users WHERE id = $1', [b.userId]), b.userId);
     expect(self).toBe(1);
   });
 
-  it('cannot insert a row carrying B\'s tenant_id into any tenant-scoped table', async () => {
+  it("cannot insert a row carrying B's tenant_id into any tenant-scoped table", async () => {
     const statements: Record<string, [string, unknown[]]> = {
-      tenants: ['INSERT INTO tenants (id, slug, name) VALUES ($1, $2, $3)', [b.tenantId, `x-${randomUUID()}`, 'x']],
+      tenants: [
+        'INSERT INTO tenants (id, slug, name) VALUES ($1, $2, $3)',
+        [b.tenantId, `x-${randomUUID()}`, 'x'],
+      ],
       memberships: [
         "INSERT INTO memberships (id, tenant_id, user_id, role) VALUES ($1, $2, $3, 'admin')",
         [randomUUID(), b.tenantId, a.userId],
@@ -161,7 +186,10 @@ describe('tenant A context', () => {
         "INSERT INTO api_tokens (id, tenant_id, kind, name, secret_hash, prefix) VALUES ($1, $2, 'agent', 'x', $3, 'p')",
         [randomUUID(), b.tenantId, randomBytes(32)],
       ],
-      workspaces: ['INSERT INTO workspaces (id, tenant_id, name) VALUES ($1, $2, $3)', [randomUUID(), b.tenantId, 'sneaky']],
+      workspaces: [
+        'INSERT INTO workspaces (id, tenant_id, name) VALUES ($1, $2, $3)',
+        [randomUUID(), b.tenantId, 'sneaky'],
+      ],
       workspace_members: [
         'INSERT INTO workspace_members (tenant_id, workspace_id, user_id) VALUES ($1, $2, $3)',
         [b.tenantId, b.workspaceId, a.userId],
@@ -170,7 +198,10 @@ describe('tenant A context', () => {
         "INSERT INTO audit_events (id, tenant_id, seq, actor_type, action, target_type, outcome, prev_hash, hash) VALUES ($1, $2, 99, 'user', 'x', 'x', 'success', $3, $3)",
         [randomUUID(), b.tenantId, randomBytes(32)],
       ],
-      audit_heads: ['INSERT INTO audit_heads (tenant_id, seq, hash) VALUES ($1, 9, $2)', [b.tenantId, randomBytes(32)]],
+      audit_heads: [
+        'INSERT INTO audit_heads (tenant_id, seq, hash) VALUES ($1, 9, $2)',
+        [b.tenantId, randomBytes(32)],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],
@@ -184,36 +215,61 @@ describe('tenant A context', () => {
     }
   });
 
-  it('cannot move its rows to B, nor change or delete B\'s rows', async () => {
+  it("cannot move its rows to B, nor change or delete B's rows", async () => {
     for (const table of await rlsTables()) {
       if (table === 'users') continue;
       const column = table === 'tenants' ? 'id' : 'tenant_id';
       const [moveCode, changed, deleted] = await asApp(a.tenantId, async () => [
-        await sqlStateOf(`UPDATE "${table}" SET ${column} = $1 WHERE ${column} = $2`, [b.tenantId, a.tenantId]),
-        await sqlStateOf(`UPDATE "${table}" SET ${column} = ${column} WHERE ${column} = $1`, [b.tenantId]).then(
-          async (code) => code ?? (await app.query(`UPDATE "${table}" SET ${column} = ${column} WHERE ${column} = $1`, [b.tenantId])).rowCount,
+        await sqlStateOf(`UPDATE "${table}" SET ${column} = $1 WHERE ${column} = $2`, [
+          b.tenantId,
+          a.tenantId,
+        ]),
+        await sqlStateOf(`UPDATE "${table}" SET ${column} = ${column} WHERE ${column} = $1`, [
+          b.tenantId,
+        ]).then(
+          async (code) =>
+            code ??
+            (
+              await app.query(`UPDATE "${table}" SET ${column} = ${column} WHERE ${column} = $1`, [
+                b.tenantId,
+              ])
+            ).rowCount,
         ),
         await sqlStateOf(`DELETE FROM "${table}" WHERE ${column} = $1`, [b.tenantId]).then(
-          async (code) => code ?? (await app.query(`DELETE FROM "${table}" WHERE ${column} = $1`, [b.tenantId])).rowCount,
+          async (code) =>
+            code ?? (await app.query(`DELETE FROM "${table}" WHERE ${column} = $1`, [b.tenantId])).rowCount,
         ),
       ]);
       // audit_events is append-only: UPDATE and DELETE are not even granted (also 42501).
       const unchanged = table === 'audit_events' ? '42501' : 0;
-      expect({ table, moveCode, changed, deleted }).toEqual({ table, moveCode: '42501', changed: unchanged, deleted: unchanged });
+      expect({ table, moveCode, changed, deleted }).toEqual({
+        table,
+        moveCode: '42501',
+        changed: unchanged,
+        deleted: unchanged,
+      });
     }
     expect(await count(admin, 'workspaces WHERE tenant_id = $1', [b.tenantId])).toBe(1);
   });
 
   it('cannot change or delete a user of B, nor another user of its own tenant', async () => {
     const other = randomUUID();
-    const results = await asApp(a.tenantId, async () => [
-      (await app.query("UPDATE users SET display_name = 'x' WHERE id = $1", [b.userId])).rowCount,
-      (await app.query('DELETE FROM users WHERE id = $1', [b.userId])).rowCount,
-      (await app.query("UPDATE users SET display_name = 'x' WHERE id = $1", [a.userId])).rowCount,
-    ], other);
+    const results = await asApp(
+      a.tenantId,
+      async () => [
+        (await app.query("UPDATE users SET display_name = 'x' WHERE id = $1", [b.userId])).rowCount,
+        (await app.query('DELETE FROM users WHERE id = $1', [b.userId])).rowCount,
+        (await app.query("UPDATE users SET display_name = 'x' WHERE id = $1", [a.userId])).rowCount,
+      ],
+      other,
+    );
     expect(results).toEqual([0, 0, 0]);
-    const own = await asApp(a.tenantId, async () =>
-      (await app.query("UPDATE users SET display_name = 'renamed' WHERE id = $1", [a.userId])).rowCount, a.userId);
+    const own = await asApp(
+      a.tenantId,
+      async () =>
+        (await app.query("UPDATE users SET display_name = 'renamed' WHERE id = $1", [a.userId])).rowCount,
+      a.userId,
+    );
     expect(own).toBe(1);
   });
 
@@ -221,24 +277,26 @@ describe('tenant A context', () => {
     expect(await count(admin, 'api_tokens WHERE tenant_id IS NULL')).toBe(1);
     expect(await asApp(a.tenantId, () => count(app, 'api_tokens WHERE tenant_id IS NULL'))).toBe(0);
     const code = await asApp(a.tenantId, () =>
-      sqlStateOf("INSERT INTO api_tokens (id, tenant_id, kind, name, secret_hash, prefix) VALUES ($1, NULL, 'gateway', 'x', $2, 'p')", [
-        randomUUID(),
-        randomBytes(32),
-      ]),
+      sqlStateOf(
+        "INSERT INTO api_tokens (id, tenant_id, kind, name, secret_hash, prefix) VALUES ($1, NULL, 'gateway', 'x', $2, 'p')",
+        [randomUUID(), randomBytes(32)],
+      ),
     );
     expect(code).toBe('42501');
   });
 
   it('cannot call the operator functions', async () => {
     const code = await asApp(null, () =>
-      sqlStateOf("SELECT gh_operator_insert_gateway_token('x', '{}', NULL, $1, 'p', NULL)", [randomBytes(32)]),
+      sqlStateOf("SELECT gh_operator_insert_gateway_token('x', '{}', NULL, $1, 'p', NULL)", [
+        randomBytes(32),
+      ]),
     );
     expect(code).toBe('42501');
   });
 });
 
 describe('Database.withTenant (Prisma)', () => {
-  it('shows only the tenant\'s rows through the models, and none without a tenant', async () => {
+  it("shows only the tenant's rows through the models, and none without a tenant", async () => {
     const seen = await db.withTenant(a.tenantId, async (tx) => ({
       tenants: (await tx.tenant.findMany()).map((t) => t.id),
       workspaces: (await tx.workspace.findMany()).map((w) => w.id),
@@ -258,8 +316,8 @@ describe('Database.withTenant (Prisma)', () => {
     try {
       await single.withTenant(a.tenantId, (tx) => tx.workspace.count());
       expect(await single.withoutTenant((tx) => tx.workspace.count())).toBe(0);
-      const raw = await single.withoutTenant((tx) =>
-        tx.$queryRaw<{ t: string | null }[]>`SELECT current_setting('app.tenant_id', true) AS t`,
+      const raw = await single.withoutTenant(
+        (tx) => tx.$queryRaw<{ t: string | null }[]>`SELECT current_setting('app.tenant_id', true) AS t`,
       );
       expect(raw[0]?.t ?? '').toBe('');
     } finally {
@@ -268,12 +326,16 @@ describe('Database.withTenant (Prisma)', () => {
   });
 
   it('refuses a tenant id that is not a uuid before touching the database', async () => {
-    await expect(db.withTenant("' OR true --", (tx) => tx.tenant.count())).rejects.toThrow('tenantId must be a uuid');
+    await expect(db.withTenant("' OR true --", (tx) => tx.tenant.count())).rejects.toThrow(
+      'tenantId must be a uuid',
+    );
   });
 
-  it('rejects creating a row for B from A\'s context', async () => {
+  it("rejects creating a row for B from A's context", async () => {
     await expect(
-      db.withTenant(a.tenantId, (tx) => tx.workspace.create({ data: { id: randomUUID(), tenantId: b.tenantId, name: 'x' } })),
+      db.withTenant(a.tenantId, (tx) =>
+        tx.workspace.create({ data: { id: randomUUID(), tenantId: b.tenantId, name: 'x' } }),
+      ),
     ).rejects.toThrow(/row-level security/);
   });
 });

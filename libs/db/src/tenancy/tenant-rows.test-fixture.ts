@@ -35,7 +35,9 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
   };
   await db.withTenantAndUser(tenantId, userId, async (tx) => {
     await tx.tenant.create({ data: { id: tenantId, slug: rows.slug, name: label } });
-    await tx.user.create({ data: { id: userId, email: rows.email, displayName: label, passwordHash: 'hash' } });
+    await tx.user.create({
+      data: { id: userId, email: rows.email, displayName: label, passwordHash: 'hash' },
+    });
     await tx.membership.create({ data: { id: rows.membershipId, tenantId, userId, role: 'owner' } });
     await tx.session.create({
       data: {

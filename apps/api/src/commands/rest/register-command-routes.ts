@@ -13,13 +13,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export interface CommandSurfaceOptions {
   /** Use case per command name; registration fails when a command has none. */
   readonly handlers: CommandHandlers;
-  /** Who is calling: null when the request carries no credential; throws a ProblemError for a bad one. */
-  readonly resolvePrincipal: (request: FastifyRequest) => Promise<Principal | null>;
   /**
-   * Refuses a cookie-authenticated state-changing request without a valid CSRF token (throws a ProblemError,
-   * `csrf_failed`); a no-op for bearer tokens. The identity module's check.
+   * Who is calling: null when the request carries no valid credential. Must refuse a cookie-authenticated
+   * write without the CSRF token by throwing (identity's `resolvePrincipal` throws `csrf_failed`), so every
+   * route and /graphql get the check by resolving the caller.
    */
-  readonly verifyCsrf: (request: FastifyRequest, principal: Principal) => void | Promise<void>;
+  readonly resolvePrincipal: (request: FastifyRequest) => Promise<Principal | null>;
   readonly logger: Logger;
   /** Defaults to every command in the registry. */
   readonly commands?: readonly CommandDefinition[];
@@ -77,7 +76,6 @@ export async function registerCommandRoutes(fastify: FastifyInstance, options: C
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const principal = await options.resolvePrincipal(request);
           authorize(command, principal);
-          if (principal !== null && command.http.method !== 'GET') await options.verifyCsrf(request, principal);
           const output = await runCommand({ command, handler, principal, rawInput: commandRequestInput(command, request) });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
           const status = command.http.successStatus ?? 200;

@@ -1,0 +1,88 @@
+import {
+  addMember,
+  addWorkspaceMaintainer,
+  bumpWorkspaceGeneration,
+  changeMemberRole,
+  createToken,
+  createWorkspace,
+  getAuditHead,
+  getTenant,
+  getWorkspace,
+  listAuditEvents,
+  listMembers,
+  listTokens,
+  listWorkspaceMaintainers,
+  listWorkspaces,
+  removeMember,
+  removeWorkspaceMaintainer,
+  renameTenant,
+  renameWorkspace,
+  revokeToken,
+  setWorkspaceTrust,
+  verifyAuditChain,
+  whoAmI,
+} from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { GetAuditHeadUseCase } from '../audit/get-audit-head.use-case';
+import { ListAuditEventsUseCase } from '../audit/list-audit-events.use-case';
+import { VerifyAuditChainUseCase } from '../audit/verify-audit-chain.use-case';
+import type { WorkerPools } from '../auth/pool-config';
+import type { CommandHandlers } from './command-handler';
+import { AddWorkspaceMaintainerUseCase } from './maintainers/add-workspace-maintainer.use-case';
+import { ListWorkspaceMaintainersUseCase } from './maintainers/list-workspace-maintainers.use-case';
+import { RemoveWorkspaceMaintainerUseCase } from './maintainers/remove-workspace-maintainer.use-case';
+import { GetMeUseCase } from './me/get-me.use-case';
+import { AddMemberUseCase } from './members/add-member.use-case';
+import { ChangeMemberRoleUseCase } from './members/change-member-role.use-case';
+import { ListMembersUseCase } from './members/list-members.use-case';
+import { RemoveMemberUseCase } from './members/remove-member.use-case';
+import { GetTenantUseCase } from './tenant/get-tenant.use-case';
+import { RenameTenantUseCase } from './tenant/rename-tenant.use-case';
+import { CreateTokenUseCase } from './tokens/create-token.use-case';
+import { ListTokensUseCase } from './tokens/list-tokens.use-case';
+import { RevokeTokenUseCase } from './tokens/revoke-token.use-case';
+import { BumpWorkspaceGenerationUseCase } from './workspaces/bump-workspace-generation.use-case';
+import { CreateWorkspaceUseCase } from './workspaces/create-workspace.use-case';
+import { GetWorkspaceUseCase } from './workspaces/get-workspace.use-case';
+import { ListWorkspacesUseCase } from './workspaces/list-workspaces.use-case';
+import { RenameWorkspaceUseCase } from './workspaces/rename-workspace.use-case';
+import { SetWorkspaceTrustUseCase } from './workspaces/set-workspace-trust.use-case';
+
+export interface CommandHandlerDeps {
+  readonly database: Database;
+  /** The operator's WORKER_POOLS (identity config): which pools a worker token may name. */
+  readonly workerPools: WorkerPools;
+}
+
+/**
+ * Every command's use case, keyed by command name. Keys come from the declarations themselves, so a renamed
+ * command cannot silently lose its handler; registerCommandRoutes/registerGraphQL refuse to start when a
+ * command in COMMANDS has none.
+ */
+export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers {
+  const db = deps.database;
+  return Object.freeze({
+    [whoAmI.name]: new GetMeUseCase(db),
+    [getTenant.name]: new GetTenantUseCase(db),
+    [renameTenant.name]: new RenameTenantUseCase(db),
+    [listMembers.name]: new ListMembersUseCase(db),
+    [addMember.name]: new AddMemberUseCase(db),
+    [changeMemberRole.name]: new ChangeMemberRoleUseCase(db),
+    [removeMember.name]: new RemoveMemberUseCase(db),
+    [listWorkspaces.name]: new ListWorkspacesUseCase(db),
+    [getWorkspace.name]: new GetWorkspaceUseCase(db),
+    [createWorkspace.name]: new CreateWorkspaceUseCase(db),
+    [renameWorkspace.name]: new RenameWorkspaceUseCase(db),
+    [setWorkspaceTrust.name]: new SetWorkspaceTrustUseCase(db),
+    [bumpWorkspaceGeneration.name]: new BumpWorkspaceGenerationUseCase(db),
+    [listWorkspaceMaintainers.name]: new ListWorkspaceMaintainersUseCase(db),
+    [addWorkspaceMaintainer.name]: new AddWorkspaceMaintainerUseCase(db),
+    [removeWorkspaceMaintainer.name]: new RemoveWorkspaceMaintainerUseCase(db),
+    [listTokens.name]: new ListTokensUseCase(db),
+    [createToken.name]: new CreateTokenUseCase(db, deps.workerPools),
+    [revokeToken.name]: new RevokeTokenUseCase(db),
+    [listAuditEvents.name]: new ListAuditEventsUseCase(db),
+    [getAuditHead.name]: new GetAuditHeadUseCase(db),
+    [verifyAuditChain.name]: new VerifyAuditChainUseCase(db),
+  });
+}

@@ -1,0 +1,28 @@
+import type { CommandInput, removeWorkspaceMaintainer } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../../audit/append-audit-event';
+import { auditActorOf } from '../audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { notFound } from '../command-problems';
+import { findVisibleWorkspace } from '../workspaces/workspace-visibility';
+
+/** `workspaces.maintainers.remove`: a user who is not a maintainer of the workspace is a 404. */
+export class RemoveWorkspaceMaintainerUseCase implements UseCaseFor<typeof removeWorkspaceMaintainer> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof removeWorkspaceMaintainer>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      const removed = await tx.workspaceMember.deleteMany({ where: { workspaceId: workspace.id, userId: input.userId } });
+      if (removed.count === 0) throw notFound('maintainer');
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'workspaces.maintainers.remove',
+        target: { type: 'workspace', id: workspace.id },
+        outcome: 'success',
+        data: { userId: input.userId },
+      });
+      return { removed: true };
+    });
+  }
+}

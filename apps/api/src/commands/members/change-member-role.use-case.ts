@@ -1,0 +1,41 @@
+import type { CommandInput, changeMemberRole } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../../audit/append-audit-event';
+import { auditActorOf } from '../audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { conflict, forbidden, notFound } from '../command-problems';
+import { PERSON, toMemberView } from '../command-views';
+import { lockOwners } from './owner-lock';
+
+/**
+ * `members.changeRole`: only owners grant the owner role or change an owner's role, and the last owner cannot
+ * be demoted (the owner lock serializes concurrent demotions). The user's tokens follow at once: their
+ * effective scopes are intersected with the CURRENT role on every request.
+ */
+export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRole> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof changeMemberRole>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const owners = await lockOwners(tx);
+      const key = { tenantId_userId: { tenantId: principal.tenantId, userId: input.userId } };
+      const current = await tx.membership.findUnique({ where: key, select: { role: true } });
+      if (current === null) throw notFound('member');
+      if ((current.role === 'owner' || input.role === 'owner') && principal.role !== 'owner') {
+        throw forbidden("Only owners grant the owner role or change an owner's role.");
+      }
+      if (current.role === 'owner' && input.role !== 'owner' && owners.length <= 1) {
+        throw conflict('The last owner cannot be demoted: make another member an owner first.');
+      }
+      const membership = await tx.membership.update({ where: key, data: { role: input.role }, include: { user: PERSON } });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'members.changeRole',
+        target: { type: 'user', id: input.userId },
+        outcome: 'success',
+        data: { from: current.role, to: input.role },
+      });
+      return toMemberView(membership);
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import type { CommandInput, listMembers } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { PERSON, toMemberView } from '../command-views';
+import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
+
+const LIST = 'members';
+
+/** `members.list`: oldest membership first, keyset-paginated. */
+export class ListMembersUseCase implements UseCaseFor<typeof listMembers> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listMembers>>) {
+    const position = positionAfter(LIST, input.cursor);
+    const rows = await this.db.withTenant(principal.tenantId, (tx) =>
+      tx.membership.findMany({
+        where: afterPosition(position, 'id'),
+        orderBy: keysetOrder('id'),
+        take: input.limit + 1,
+        include: { user: PERSON },
+      }),
+    );
+    return toPage(LIST, rows, input.limit, (row) => ({ at: row.createdAt, id: row.id }), toMemberView);
+  }
+}

@@ -1,0 +1,18 @@
+import type { CommandInput, getTenant } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { notFound } from '../command-problems';
+import { toTenantView } from '../command-views';
+
+/** `tenant.get`: the caller's own tenant (there is no way to name another one). */
+export class GetTenantUseCase implements UseCaseFor<typeof getTenant> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal }: UseCaseArgs<CommandInput<typeof getTenant>>) {
+    const tenant = await this.db.withTenant(principal.tenantId, (tx) =>
+      tx.tenant.findUnique({ where: { id: principal.tenantId } }),
+    );
+    if (tenant === null) throw notFound('tenant');
+    return toTenantView(tenant);
+  }
+}

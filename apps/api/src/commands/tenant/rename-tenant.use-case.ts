@@ -1,0 +1,28 @@
+import type { CommandInput, renameTenant } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../../audit/append-audit-event';
+import { auditActorOf } from '../audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { notFound } from '../command-problems';
+import { toTenantView } from '../command-views';
+
+/** `tenant.rename`: the display name only; the slug (in URLs and pool config) never changes. */
+export class RenameTenantUseCase implements UseCaseFor<typeof renameTenant> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof renameTenant>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const before = await tx.tenant.findUnique({ where: { id: principal.tenantId }, select: { name: true } });
+      if (before === null) throw notFound('tenant');
+      const tenant = await tx.tenant.update({ where: { id: principal.tenantId }, data: { name: input.name } });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'tenant.rename',
+        target: { type: 'tenant', id: tenant.id },
+        outcome: 'success',
+        data: { from: before.name, to: tenant.name },
+      });
+      return toTenantView(tenant);
+    });
+  }
+}

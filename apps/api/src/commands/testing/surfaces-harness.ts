@@ -1,0 +1,126 @@
+import { ROLE_SCOPES, type MembershipRole, type Scope, type TokenKind } from '@gatehouse/commands';
+import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { createDatabase, type Database } from '@gatehouse/db';
+import { createLogger, installProblemJsonHandlers } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  createTestTenant,
+  createTestUser,
+  testRedisUrl,
+  type TestDatabase,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
+import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
+import { registerAuthRoutes } from '../../auth/auth.routes';
+import { createIdentityDeps, type IdentityDeps } from '../../auth/identity.deps';
+import { existingWorkspaceIds, mintApiToken } from '../../auth/mint-api-token';
+import { DEFAULT_WORKER_POOLS } from '../../auth/pool-config';
+import { resolvePrincipal } from '../../auth/resolve-principal';
+import { decideTokenCreation } from '../../auth/token-creation.policy';
+import { TEST_HASHER } from '../../auth/testing/identity-harness';
+import { createCommandHandlers } from '../command-handlers';
+import { registerAdminSurfaces } from '../register-admin-surfaces';
+
+// Integration-test harness for the generated surfaces: a real Fastify app with the identity routes, the
+// command routes, OpenAPI and GraphQL, over a fresh migrated database and the real Redis. Tokens are minted
+// through the identity module's own policy and `mintApiToken`, exactly as `tokens.create` does.
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export interface SurfacesHarness {
+  readonly app: FastifyInstance;
+  readonly db: Database;
+  readonly testDb: TestDatabase;
+  readonly identity: IdentityDeps;
+  close(): Promise<void>;
+}
+
+export async function createSurfacesHarness(): Promise<SurfacesHarness> {
+  const testDb = await createTestDatabase();
+  const db = createDatabase({ url: testDb.appUrl, poolMax: 6 });
+  const redis: Redis = createRedisConnection({ url: testRedisUrl(), name: 'surfaces-test', purpose: 'command' });
+  const logger = createLogger({ name: 'surfaces-test', level: 'silent' });
+  const identity = createIdentityDeps({
+    db,
+    redis,
+    logger,
+    nodeEnv: 'test',
+    trustedProxies: [],
+    redisKeyPrefix: createTestRedisPrefix(),
+    hasher: TEST_HASHER,
+  });
+
+  const app = Fastify({ logger: false });
+  installProblemJsonHandlers(app, logger);
+  registerAuthRoutes(app, identity);
+  await registerAdminSurfaces(app, {
+    handlers: createCommandHandlers({ database: db, workerPools: DEFAULT_WORKER_POOLS }),
+    resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
+    logger,
+  });
+  await app.ready();
+
+  return {
+    app,
+    db,
+    testDb,
+    identity,
+    async close() {
+      await app.close();
+      await db.close();
+      await closeRedis(redis);
+      await testDb.drop();
+    },
+  };
+}
+
+export interface TokenRequest {
+  readonly kind: Exclude<TokenKind, 'gateway'>;
+  readonly scopes?: readonly Scope[];
+  readonly workspaceIds?: readonly string[];
+  readonly pool?: string;
+}
+
+/** A bearer token minted by the identity module's rules on behalf of `creator` (an owner for agent/worker). */
+export async function mintTestToken(
+  db: Database,
+  tenant: TestTenant,
+  creator: TestUser,
+  request: TokenRequest,
+): Promise<string> {
+  const role: MembershipRole = creator.role;
+  return db.withTenant(tenant.id, async (tx) => {
+    const workspaceIds = [...(request.workspaceIds ?? [])];
+    const decision = decideTokenCreation(
+      { tenantSlug: tenant.slug, userId: creator.id, role, scopes: ROLE_SCOPES[role] },
+      { kind: request.kind, scopes: request.scopes ?? ROLE_SCOPES[role], workspaceIds, pool: request.pool ?? null },
+      { pools: DEFAULT_WORKER_POOLS, existingWorkspaceIds: await existingWorkspaceIds(tx, workspaceIds) },
+    );
+    if (!decision.ok) throw new Error(`test token refused: ${decision.reason}`);
+    const minted = await mintApiToken(tx, {
+      tenantId: tenant.id,
+      createdById: creator.id,
+      name: `test ${request.kind}`,
+      grant: decision.grant,
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+}
+
+/** A tenant member who can sign in with TEST_PASSWORD. */
+export async function createMember(db: Database, tenant: TestTenant, role: MembershipRole): Promise<TestUser> {
+  return createTestUser(db, tenant.id, { role, passwordHash: await TEST_HASHER.hash(TEST_PASSWORD) });
+}
+
+export { createTestTenant };
+
+export function bearer(token: string | undefined): Record<string, string> {
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+}
+
+export type Injected = LightMyRequestResponse;
+export type InjectRequest = InjectOptions;

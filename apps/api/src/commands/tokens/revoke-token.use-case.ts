@@ -1,0 +1,35 @@
+import type { CommandInput, revokeToken } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../../audit/append-audit-event';
+import { auditActorOf } from '../audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { notFound } from '../command-problems';
+import { toTokenView } from '../command-views';
+import { visibleTokens } from './visible-tokens';
+
+/**
+ * `tokens.revoke`: idempotent (revoking a revoked token returns it unchanged, and is still recorded). Members
+ * revoke only their own tokens; anyone else's reads as a 404, exactly as in the list.
+ */
+export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeToken>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const found = await tx.apiToken.findFirst({ where: { id: input.tokenId, ...visibleTokens(principal) } });
+      if (found === null) throw notFound('token');
+      const alreadyRevoked = found.revokedAt !== null;
+      const token = alreadyRevoked
+        ? found
+        : await tx.apiToken.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'tokens.revoke',
+        target: { type: 'api_token', id: token.id },
+        outcome: 'success',
+        data: { kind: token.kind, prefix: token.prefix, alreadyRevoked },
+      });
+      return toTokenView(token);
+    });
+  }
+}

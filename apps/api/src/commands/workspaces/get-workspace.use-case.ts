@@ -1,0 +1,17 @@
+import type { CommandInput, getWorkspace } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { toWorkspaceView } from '../command-views';
+import { findVisibleWorkspace } from './workspace-visibility';
+
+/** `workspaces.get`: another tenant's id, or one outside the credential's binding, is a 404. */
+export class GetWorkspaceUseCase implements UseCaseFor<typeof getWorkspace> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof getWorkspace>>) {
+    const workspace = await this.db.withTenant(principal.tenantId, (tx) =>
+      findVisibleWorkspace(tx, principal, input.workspaceId),
+    );
+    return toWorkspaceView(workspace);
+  }
+}

@@ -1,0 +1,27 @@
+import type { CommandInput, renameWorkspace } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../../audit/append-audit-event';
+import { auditActorOf } from '../audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { toWorkspaceView } from '../command-views';
+import { findVisibleWorkspace } from './workspace-visibility';
+
+/** `workspaces.rename`: a taken name is a 409 from the unique index. */
+export class RenameWorkspaceUseCase implements UseCaseFor<typeof renameWorkspace> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof renameWorkspace>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const before = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      const workspace = await tx.workspace.update({ where: { id: before.id }, data: { name: input.name } });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'workspaces.rename',
+        target: { type: 'workspace', id: workspace.id },
+        outcome: 'success',
+        data: { from: before.name, to: workspace.name },
+      });
+      return toWorkspaceView(workspace);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/* eslint-disable */
+import { createSurfacesHarness, createMember, createTestTenant, mintTestToken, bearer, type SurfacesHarness } from './testing/surfaces-harness';
+let h: SurfacesHarness;
+beforeAll(async () => { h = await createSurfacesHarness(); }, 60000);
+afterAll(async () => { await h?.close(); });
+it('smoke', async () => {
+  const t = await createTestTenant(h.db);
+  const owner = await createMember(h.db, t, 'owner');
+  const token = await mintTestToken(h.db, t, owner, { kind: 'user' });
+  const r1 = await h.app.inject({ method: 'GET', url: '/v1/me', headers: bearer(token) });
+  console.log(r1.statusCode, r1.headers['content-type'], r1.body);
+  const r2 = await h.app.inject({ method: 'POST', url: '/v1/workspaces', headers: bearer(token), payload: { name: 'a ws' } });
+  console.log(r2.statusCode, r2.body);
+  const r3 = await h.app.inject({ method: 'POST', url: '/v1/workspaces', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '{bad' });
+  console.log(r3.statusCode, r3.headers['content-type'], r3.body);
+  const r4 = await h.app.inject({ method: 'POST', url: '/v1/workspaces', headers: { ...bearer(token), 'content-type': 'text/plain' }, payload: 'x' });
+  console.log(r4.statusCode, r4.body);
+  const r5 = await h.app.inject({ method: 'POST', url: '/graphql', headers: bearer(token), payload: { query: '{ me { tenantId via scopes } workspaces { items { id name } nextCursor } }' } });
+  console.log(r5.statusCode, r5.body);
+  const r6 = await h.app.inject({ method: 'POST', url: '/graphql', headers: bearer(token), payload: { query: 'mutation { createWorkspace(input: { name: "a ws" }) { id } }' } });
+  console.log(r6.statusCode, r6.body);
+  const r7 = await h.app.inject({ method: 'GET', url: '/docs/json' });
+  console.log(r7.statusCode, Object.keys(JSON.parse(r7.body).paths));
+  const r8 = await h.app.inject({ method: 'POST', url: '/v1/workspaces', headers: bearer(token), payload: { name: 'b', extra: 1 } });
+  console.log(r8.statusCode, r8.body);
+  const r9 = await h.app.inject({ method: 'GET', url: '/v1/workspaces?cursor=abc', headers: bearer(token) });
+  console.log(r9.statusCode, r9.body);
+  const r10 = await h.app.inject({ method: 'POST', url: '/v1/workspaces', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }) });
+  console.log(r10.statusCode, r10.body);
+  const r11 = await h.app.inject({ method: 'POST', url: '/graphql', headers: bearer(token), payload: { query: 'query($i: WorkspacesInput) { workspaces(input: $i) { nextCursor } }', variables: { i: { limit: 'abc' } } } });
+  console.log(r11.statusCode, r11.body);
+  const r12 = await h.app.inject({ method: 'POST', url: '/graphql', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '{bad' });
+  console.log(r12.statusCode, r12.body);
+});
