@@ -33,13 +33,14 @@ const shared = {
 module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 4,
+  // Only honoured at the top level: database creation under parallel load can take seconds.
+  testTimeout: 60_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.int-spec.ts'],
-      testTimeout: 60_000,
     },
   ],
 };

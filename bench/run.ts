@@ -2,7 +2,7 @@
 // docs/benchmarks.md. Each bench measures its baseline in the same run; a bench that cannot run (e.g. a
 // surface not wired yet) is recorded as such instead of stopping the others.
 import { writeFile } from 'node:fs/promises';
-import { cpus, totalmem, type as osType, release } from 'node:os';
+import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { setupDatabaseRoles } from '@gatehouse/db';
@@ -39,7 +39,9 @@ function machineNote(pg: string): string {
   const cpu = cpus();
   return (
     `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ` +
-    `${osType()} ${release()}, Node ${process.version}, PostgreSQL ${pg} on the same machine`
+    `${osType()} ${release()}, Node ${process.version}, PostgreSQL ${pg} on the same machine; ` +
+    // Other work on the machine skews absolute numbers (ratios less so): say how busy it was.
+    `1-minute load average at start ${(loadavg()[0] ?? 0).toFixed(1)}`
   );
 }
 

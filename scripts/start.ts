@@ -47,6 +47,12 @@ class Supervisor {
   private stopping: Promise<void> | undefined;
   exitCode = 0;
 
+  /** A database process we spawned; registered at spawn time so that a Ctrl-C during its startup stops it. */
+  register(name: string, stop: () => Promise<void>): void {
+    this.infrastructure.push({ name, stop });
+    if (this.stopping) void stop();
+  }
+
   get isStopping(): boolean {
     return this.stopping !== undefined;
   }
@@ -90,6 +96,9 @@ function exitAfterStop(exitCode: number, reason: string): void {
 }
 
 function installSignalHandlers(): void {
+  // `npm start | head` closes our stdout early: keep supervising (and stop cleanly later) instead of crashing
+  // on EPIPE with the apps still running.
+  process.stdout.on('error', () => undefined);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       if (supervisor.isStopping) {
@@ -251,10 +260,21 @@ async function run(): Promise<void> {
   const secrets = loadOrCreateLocalSecrets(join(root, '.gatehouse', 'local-secrets.json'));
 
   // Redis first: when there is none to be had, that one line is all the user sees, before anything started.
-  const redis = await provideRedis({ env, root, prefix: prefixes.redis, write });
-  if (redis.stop) supervisor.infrastructure.push({ name: 'redis', stop: redis.stop });
-  const database = await provideDatabase({ env, root, secrets, prefix: prefixes.postgres, write });
-  if (database.stop) supervisor.infrastructure.push({ name: 'postgres', stop: database.stop });
+  const redis = await provideRedis({
+    env,
+    root,
+    prefix: prefixes.redis,
+    write,
+    onSpawn: (stop) => supervisor.register('redis', stop),
+  });
+  const database = await provideDatabase({
+    env,
+    root,
+    secrets,
+    prefix: prefixes.postgres,
+    write,
+    onSpawn: (stop) => supervisor.register('postgres', stop),
+  });
   if (supervisor.isStopping) return;
 
   const prepared = await prepareDatabase(database, join(root, 'prisma', 'migrations'));

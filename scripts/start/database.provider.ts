@@ -20,8 +20,6 @@ export type ProvidedDatabase = {
   migrationUrl: string;
   /** Passwords to give the login roles when `adminUrl` creates them. */
   passwords: { owner: string; app: string } | undefined;
-  /** Stops the embedded PostgreSQL this script started. */
-  stop?: () => Promise<void>;
 };
 
 export type ProvideDatabaseOptions = {
@@ -30,6 +28,8 @@ export type ProvideDatabaseOptions = {
   secrets: LocalSecrets;
   prefix: string;
   write: (line: string) => void;
+  /** Registers the stop of an embedded PostgreSQL we spawn, as soon as it is spawned. */
+  onSpawn: (stop: () => Promise<void>) => void;
 };
 
 /** URLs of the two login roles in `database`, on the cluster `adminUrl` points at. */
@@ -125,6 +125,7 @@ export async function provideDatabase(options: ProvideDatabaseOptions): Promise<
     superuserPassword: secrets.postgresSuperuserPassword,
     prefix: options.prefix,
     write: options.write,
+    onSpawn: options.onSpawn,
   });
   if ('ok' in embedded) throw new StartFailure(embedded.reason);
   return {
@@ -132,7 +133,6 @@ export async function provideDatabase(options: ProvideDatabaseOptions): Promise<
     adminUrl: embedded.adminUrl,
     databaseName: LOCAL_DATABASE_NAME,
     passwords,
-    stop: embedded.stop,
     ...roleUrls(embedded.adminUrl, LOCAL_DATABASE_NAME, passwords),
   };
 }

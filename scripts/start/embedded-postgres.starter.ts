@@ -18,6 +18,8 @@ export type EmbeddedPostgresOptions = {
   superuserPassword: string;
   prefix: string;
   write: (line: string) => void;
+  /** Called as soon as postgres is spawned, so a Ctrl-C during startup can stop it too. */
+  onSpawn?: (stop: () => Promise<void>) => void;
 };
 
 export type EmbeddedPostgres = {
@@ -179,6 +181,7 @@ export async function startEmbeddedPostgres(
   const adminUrl = `postgresql://postgres:${encodeURIComponent(options.superuserPassword)}@127.0.0.1:${options.port}/postgres`;
   // SIGINT to the postmaster alone is PostgreSQL's "fast shutdown": it ends the backends itself.
   const stop = (): Promise<void> => group.stop({ signal: 'SIGINT', leaderOnly: true, graceMs: 20_000 });
+  options.onSpawn?.(stop);
   if (!(await waitUntilAccepting(adminUrl, group, 60_000))) {
     await stop();
     return { ok: false, reason: 'the embedded PostgreSQL did not start (see the [postgres] lines above)' };

@@ -7,6 +7,8 @@ export type RedisServerOptions = {
   cwd: string;
   prefix: string;
   write: (line: string) => void;
+  /** Called as soon as redis-server is spawned, so a Ctrl-C during startup can stop it too. */
+  onSpawn?: (stop: () => Promise<void>) => void;
 };
 
 export type RedisServer = { url: string; group: ProcessGroup; stop(): Promise<void> };
@@ -39,6 +41,7 @@ export async function startRedisServer(
     write: options.write,
   });
   const stop = (): Promise<void> => group.stop({ signal: 'SIGTERM', graceMs: 5_000 });
+  options.onSpawn?.(stop);
   const deadline = Date.now() + 15_000;
   while (!group.hasExited() && Date.now() < deadline) {
     if (await isAcceptingConnections('127.0.0.1', options.port, 500)) {

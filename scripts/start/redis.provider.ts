@@ -8,8 +8,6 @@ export type ProvidedRedis = {
   url: string;
   /** How we got it, for the summary. */
   source: 'REDIS_URL' | 'local' | 'started';
-  /** Stops the redis-server this script started; undefined when we did not start one. */
-  stop?: () => Promise<void>;
 };
 
 export type ProvideRedisOptions = {
@@ -17,6 +15,8 @@ export type ProvideRedisOptions = {
   root: string;
   prefix: string;
   write: (line: string) => void;
+  /** Registers the stop of a redis-server we spawn, as soon as it is spawned. */
+  onSpawn: (stop: () => Promise<void>) => void;
 };
 
 const LOCAL_HOST = '127.0.0.1';
@@ -44,7 +44,8 @@ export async function provideRedis(options: ProvideRedisOptions): Promise<Provid
     cwd: join(options.root, '.gatehouse'),
     prefix: options.prefix,
     write: options.write,
+    onSpawn: options.onSpawn,
   });
   if ('ok' in started) throw new StartFailure(started.reason);
-  return { url: started.url, source: 'started', stop: started.stop };
+  return { url: started.url, source: 'started' };
 }

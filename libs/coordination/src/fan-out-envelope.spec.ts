@@ -20,11 +20,19 @@ describe('decodeLiveMessage', () => {
 
 describe('decodeLogEntry', () => {
   it('reads the prev and data fields in any order', () => {
-    expect(decodeLogEntry(['7-0', ['data', '{}', 'prev', '6-3']])).toEqual({ id: '7-0', prev: '6-3', data: '{}' });
+    expect(decodeLogEntry(['7-0', ['data', '{}', 'prev', '6-3']])).toEqual({
+      id: '7-0',
+      prev: '6-3',
+      data: '{}',
+    });
   });
 
   it('keeps an entry without our fields, so it can be reported and skipped', () => {
-    expect(decodeLogEntry(['7-0', ['other', 'x', 'prev', 'not-an-id']])).toEqual({ id: '7-0', prev: null, data: null });
+    expect(decodeLogEntry(['7-0', ['other', 'x', 'prev', 'not-an-id']])).toEqual({
+      id: '7-0',
+      prev: null,
+      data: null,
+    });
   });
 });
 
@@ -45,12 +53,21 @@ describe('decodePayload', () => {
       ok: false,
       invalid: { topic: 'revocations', id: '1-0', reason: 'malformed_envelope', issues: [] },
     });
-    const mismatch = decodePayload(topic, { id: '1-0', prev: null, data: '{"leaseId":"secret-value-123","x":[1]}' });
+    const mismatch = decodePayload(topic, {
+      id: '1-0',
+      prev: null,
+      data: '{"leaseId":"secret-value-123","x":[1]}',
+    });
     expect(mismatch).toEqual({ ok: true, event: { id: '1-0', payload: { leaseId: 'secret-value-123' } } });
     const wrongType = decodePayload(topic, { id: '1-0', prev: null, data: '{"leaseId":12345678}' });
     expect(wrongType).toEqual({
       ok: false,
-      invalid: { topic: 'revocations', id: '1-0', reason: 'schema_mismatch', issues: ['leaseId: invalid_type'] },
+      invalid: {
+        topic: 'revocations',
+        id: '1-0',
+        reason: 'schema_mismatch',
+        issues: ['leaseId: invalid_type'],
+      },
     });
     expect(JSON.stringify(wrongType)).not.toContain('12345678');
   });

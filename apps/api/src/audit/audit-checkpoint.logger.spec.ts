@@ -1,4 +1,6 @@
+import { createLogger } from '@gatehouse/platform';
 import { AuditCheckpointLogger, noteAuditLink } from './audit-checkpoint.logger';
+import { withAuditCheckpoints } from './audit-checkpointed.handlers';
 
 function recordingSink() {
   const lines: { fields: Record<string, unknown>; message: string }[] = [];
@@ -53,5 +55,33 @@ describe('AuditCheckpointLogger', () => {
     release();
     await slow;
     expect(lines.map((l) => l.fields.tenantId)).toEqual(['tenant-b', 'tenant-a']);
+  });
+});
+
+describe('withAuditCheckpoints', () => {
+  it('logs the links a handler appended after it resolved, for every handler', async () => {
+    const { lines, sink } = recordingSink();
+    const handlers = withAuditCheckpoints(
+      {
+        'workspaces.rename': {
+          execute: async () => {
+            noteAuditLink('tenant-a', { seq: 9n, hash: 'a9' });
+            return { renamed: true };
+          },
+        },
+        'workspaces.list': { execute: async () => ({ items: [] }) },
+      },
+      new AuditCheckpointLogger(sink),
+    );
+    const principal = {} as never;
+    expect(await handlers['workspaces.list']?.execute({ principal, input: {} as never })).toEqual({ items: [] });
+    expect(lines).toEqual([]);
+    expect(await handlers['workspaces.rename']?.execute({ principal, input: {} as never })).toEqual({ renamed: true });
+    expect(lines.map((l) => l.fields)).toEqual([{ event: 'audit.checkpoint', tenantId: 'tenant-a', seq: '9', hash: 'a9' }]);
+  });
+
+  it('accepts the platform pino logger as its sink', () => {
+    const logger = createLogger({ name: 'test', level: 'silent' });
+    expect(() => new AuditCheckpointLogger(logger).log('t', { seq: 1n, hash: 'h' })).not.toThrow();
   });
 });

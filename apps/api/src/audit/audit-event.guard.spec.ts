@@ -43,6 +43,7 @@ describe('assertAuditEventSafe', () => {
     expect(() => assertAuditEventSafe(event({ data: { note: `made ${secret}` } }))).toThrow(/looks like a token secret/);
     expect(() => assertAuditEventSafe(event({ target: { type: 'api_token', id: secret } }))).toThrow(AuditEventRejectedError);
     expect(() => assertAuditEventSafe(event({ data: { names: ['ok', secret] } }))).toThrow(AuditEventRejectedError);
+    expect(() => assertAuditEventSafe(event({ action: secret }))).toThrow(/looks like a token secret/);
     expect(() => assertAuditEventSafe(event({ data: { name: 'a\u0000b' } }))).toThrow(/NUL/);
   });
 

@@ -81,6 +81,7 @@ function checkName(field: string, value: string): void {
   if (value.length === 0 || value.length > MAX_NAME || !NAME.test(value)) {
     throw new AuditEventRejectedError(`${field} must be a short dotted name (letters, digits, _ . : -)`);
   }
+  if (TOKEN_SECRET.test(value)) throw new AuditEventRejectedError(`${field} looks like a token secret`);
 }
 
 function checkText(field: string, value: string | null): void {

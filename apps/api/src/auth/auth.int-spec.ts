@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createTestTenant, createTestUser, type TestTenant } from '@gatehouse/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { sha256 } from './opaque-secret';
-import { PROBE_READ, PROBE_WRITE, TEST_HASHER, createIdentityHarness, type IdentityHarness } from './testing/identity-harness';
+import {
+  PROBE_READ,
+  PROBE_WRITE,
+  TEST_HASHER,
+  createIdentityHarness,
+  type IdentityHarness,
+} from './testing/identity-harness';
 
 // Sign-in, sessions, CSRF and throttling through the real HTTP stack (Fastify inject), the real Postgres
 // (a fresh migrated database, app role, RLS) and the real Redis.
@@ -27,7 +33,11 @@ function nextIp(): string {
 
 async function createMember(tenant: TestTenant, role: 'owner' | 'admin' | 'approver' | 'member' = 'owner') {
   const email = `user-${randomUUID().slice(0, 8)}@example.test`;
-  const user = await createTestUser(h.db, tenant.id, { email, role, passwordHash: await TEST_HASHER.hash(PASSWORD) });
+  const user = await createTestUser(h.db, tenant.id, {
+    email,
+    role,
+    passwordHash: await TEST_HASHER.hash(PASSWORD),
+  });
   return user;
 }
 
@@ -88,14 +98,19 @@ describe('POST /v1/auth/login', () => {
     expect(Buffer.from(rows[0]!.secretHash).equals(sha256(sessionId))).toBe(true);
     expect(Buffer.from(rows[0]!.csrfHash).equals(sha256(body.csrfToken))).toBe(true);
 
-    const audit = await h.db.withTenant(alpha.id, (tx) => tx.auditEvent.findMany({ where: { action: 'auth.login' } }));
+    const audit = await h.db.withTenant(alpha.id, (tx) =>
+      tx.auditEvent.findMany({ where: { action: 'auth.login' } }),
+    );
     expect(audit.map((e) => e.actorId)).toContain(user.id);
   });
 
   it('answers an unknown email exactly like a wrong password', async () => {
     const user = await createMember(alpha);
     const wrong = await login({ email: user.email, password: 'not the password at all' }, nextIp());
-    const unknown = await login({ email: 'nobody-here@example.test', password: 'not the password at all' }, nextIp());
+    const unknown = await login(
+      { email: 'nobody-here@example.test', password: 'not the password at all' },
+      nextIp(),
+    );
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -114,7 +129,9 @@ describe('POST /v1/auth/login', () => {
   it('needs the tenant when the account has several, and refuses a tenant it is not a member of', async () => {
     const user = await createMember(alpha, 'member');
     await h.db.withTenant(beta.id, (tx) =>
-      tx.membership.create({ data: { id: randomUUID(), tenantId: beta.id, userId: user.id, role: 'approver' } }),
+      tx.membership.create({
+        data: { id: randomUUID(), tenantId: beta.id, userId: user.id, role: 'approver' },
+      }),
     );
 
     const ambiguous = await login({ email: user.email, password: PASSWORD }, nextIp());
@@ -168,7 +185,9 @@ describe('GET /v1/auth/session and expiry', () => {
     const user = await createMember(alpha);
     const { cookie } = await signIn(user.email);
     expect((await getSession(cookie)).statusCode).toBe(200);
-    await h.asSuperuser(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [user.id]);
+    await h.asSuperuser(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      user.id,
+    ]);
     const expired = await getSession(cookie);
     expect(expired.statusCode).toBe(401);
     expect(expired.json()).toMatchObject({ code: 'unauthenticated' });
@@ -187,10 +206,14 @@ describe('GET /v1/auth/session and expiry', () => {
   it('moves the idle deadline forward on use', async () => {
     const user = await createMember(alpha);
     const { cookie } = await signIn(user.email);
-    await h.asSuperuser(`UPDATE sessions SET expires_at = now() + interval '2 minutes' WHERE user_id = $1`, [user.id]);
+    await h.asSuperuser(`UPDATE sessions SET expires_at = now() + interval '2 minutes' WHERE user_id = $1`, [
+      user.id,
+    ]);
     const response = await getSession(cookie);
     expect(response.statusCode).toBe(200);
-    const [row] = await h.db.withTenant(alpha.id, (tx) => tx.session.findMany({ where: { userId: user.id } }));
+    const [row] = await h.db.withTenant(alpha.id, (tx) =>
+      tx.session.findMany({ where: { userId: user.id } }),
+    );
     const remainingMinutes = (row!.expiresAt.getTime() - row!.lastSeenAt.getTime()) / 60_000;
     expect(remainingMinutes).toBeGreaterThan(25);
     expect(new Date(response.json().expiresAt).getTime()).toBe(row!.expiresAt.getTime());
@@ -218,7 +241,12 @@ describe('POST /v1/auth/logout', () => {
     const user = await createMember(alpha);
     const { cookie, csrfToken } = await signIn(user.email);
 
-    const withoutCsrf = await h.app.inject({ method: 'POST', url: '/v1/auth/logout', headers: { cookie }, payload: {} });
+    const withoutCsrf = await h.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { cookie },
+      payload: {},
+    });
     expect(withoutCsrf.statusCode).toBe(403);
     expect(withoutCsrf.json()).toMatchObject({ code: 'csrf_failed' });
     expect((await getSession(cookie)).statusCode).toBe(200);
@@ -233,7 +261,9 @@ describe('POST /v1/auth/logout', () => {
     expect(String(response.headers['set-cookie'])).toMatch(/^gh_session=; Max-Age=0;/);
     expect((await getSession(cookie)).statusCode).toBe(401);
 
-    const [row] = await h.db.withTenant(alpha.id, (tx) => tx.session.findMany({ where: { userId: user.id } }));
+    const [row] = await h.db.withTenant(alpha.id, (tx) =>
+      tx.session.findMany({ where: { userId: user.id } }),
+    );
     expect(row!.revokedAt).not.toBeNull();
     const audit = await h.db.withTenant(alpha.id, (tx) =>
       tx.auditEvent.findMany({ where: { action: 'auth.logout', actorId: user.id } }),
@@ -255,7 +285,12 @@ describe('CSRF on cookie-authenticated writes', () => {
   });
 
   const write = (headers: Record<string, string>, payload: string | object = {}) =>
-    h.app.inject({ method: 'POST', url: PROBE_WRITE, headers: { cookie: session.cookie, ...headers }, payload });
+    h.app.inject({
+      method: 'POST',
+      url: PROBE_WRITE,
+      headers: { cookie: session.cookie, ...headers },
+      payload,
+    });
 
   it('accepts a JSON write carrying the session token', async () => {
     const response = await write({ 'x-csrf-token': session.csrfToken });
@@ -291,7 +326,11 @@ describe('CSRF on cookie-authenticated writes', () => {
   });
 
   it('needs no token to read', async () => {
-    const response = await h.app.inject({ method: 'GET', url: PROBE_READ, headers: { cookie: session.cookie } });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: PROBE_READ,
+      headers: { cookie: session.cookie },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().principal).toMatchObject({ type: 'tenant', via: 'session', tenantSlug: 'alpha' });
   });
@@ -302,7 +341,9 @@ describe('login throttling', () => {
     const user = await createMember(alpha);
     for (let i = 0; i < 5; i++) {
       // Attempts from different addresses: the account counter is what trips.
-      expect((await login({ email: user.email, password: `wrong password ${i}` }, nextIp())).statusCode).toBe(401);
+      expect((await login({ email: user.email, password: `wrong password ${i}` }, nextIp())).statusCode).toBe(
+        401,
+      );
     }
     const blocked = await login({ email: user.email, password: PASSWORD }, nextIp());
     expect(blocked.statusCode).toBe(429);
@@ -335,9 +376,13 @@ describe('login throttling', () => {
   it('refuses the 21st failure from one client IP, and a spoofed X-Forwarded-For from an untrusted peer changes nothing', async () => {
     const ip = nextIp();
     for (let i = 0; i < 20; i++) {
-      const response = await login({ email: `ip-${i}-${randomUUID().slice(0, 6)}@example.test`, password: 'wrong one here' }, ip, {
-        'x-forwarded-for': `198.51.100.${i}`,
-      });
+      const response = await login(
+        { email: `ip-${i}-${randomUUID().slice(0, 6)}@example.test`, password: 'wrong one here' },
+        ip,
+        {
+          'x-forwarded-for': `198.51.100.${i}`,
+        },
+      );
       expect(response.statusCode).toBe(401);
     }
     const spoofed = await login({ email: 'fresh-one@example.test', password: 'wrong one here' }, ip, {
@@ -350,13 +395,21 @@ describe('login throttling', () => {
   it('believes X-Forwarded-For from the trusted proxy: clients behind it are counted separately', async () => {
     const blockedClient = '198.51.100.77';
     for (let i = 0; i < 20; i++) {
-      await login({ email: `proxy-${i}-${randomUUID().slice(0, 6)}@example.test`, password: 'wrong one here' }, TRUSTED_PROXY, {
-        'x-forwarded-for': blockedClient,
-      });
+      await login(
+        { email: `proxy-${i}-${randomUUID().slice(0, 6)}@example.test`, password: 'wrong one here' },
+        TRUSTED_PROXY,
+        {
+          'x-forwarded-for': blockedClient,
+        },
+      );
     }
-    const sameClient = await login({ email: 'another@example.test', password: 'wrong one here' }, TRUSTED_PROXY, {
-      'x-forwarded-for': blockedClient,
-    });
+    const sameClient = await login(
+      { email: 'another@example.test', password: 'wrong one here' },
+      TRUSTED_PROXY,
+      {
+        'x-forwarded-for': blockedClient,
+      },
+    );
     expect(sameClient.statusCode).toBe(429);
 
     const user = await createMember(alpha);

@@ -25,7 +25,10 @@ export const AUTH_ROUTES = Object.freeze({
 const loginBody = z.strictObject({
   email: z.string().min(1).max(254),
   // Generous, but bounded: the hash of a megabyte password is a CPU bill, not a login.
-  password: z.string().min(1).max(PASSWORD_MAX_LENGTH * 4),
+  password: z
+    .string()
+    .min(1)
+    .max(PASSWORD_MAX_LENGTH * 4),
   tenant: z.string().min(1).max(63).optional(),
 });
 
@@ -62,7 +65,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       const maxAgeSeconds = Math.floor((result.session.absoluteExpiresAt.getTime() - Date.now()) / 1000);
       return reply
         .header('cache-control', 'no-store')
-        .header('set-cookie', sessionCookie(result.session.secret, maxAgeSeconds, { secure: deps.secureCookies }))
+        .header(
+          'set-cookie',
+          sessionCookie(result.session.secret, maxAgeSeconds, { secure: deps.secureCookies }),
+        )
         .send({
           user: result.user,
           tenant: result.tenant,
@@ -88,7 +94,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
       const { principal, expiresAt } = await requireSession(request, deps);
       const userId = principal.userId as string;
       const view = await deps.auth.db.withTenant(principal.tenantId, async (tx) => ({
-        user: await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true, displayName: true } }),
+        user: await tx.user.findUnique({
+          where: { id: userId },
+          select: { id: true, email: true, displayName: true },
+        }),
         tenant: await tx.tenant.findUnique({
           where: { id: principal.tenantId },
           select: { id: true, slug: true, name: true },
@@ -119,7 +128,8 @@ function signInProblem(result: Exclude<SignInResult, { ok: true }>): ProblemErro
         status: 429,
         code: 'rate_limited',
         title: 'Too many sign-in attempts',
-        detail: 'Too many sign-in attempts for this account or from this address. Try again after Retry-After seconds.',
+        detail:
+          'Too many sign-in attempts for this account or from this address. Try again after Retry-After seconds.',
       });
     case 'invalid_credentials':
       return new ProblemError({

@@ -4,11 +4,15 @@ describe('clientIpOf', () => {
   const trusted = createTrustedProxies(['10.0.0.5', '192.168.1.0/24', 'fd00::/8']);
 
   it('uses the socket address when the peer is not a trusted proxy, ignoring X-Forwarded-For', () => {
-    expect(clientIpOf({ remoteAddress: '203.0.113.9', forwardedFor: '1.2.3.4' }, trusted)).toBe('203.0.113.9');
+    expect(clientIpOf({ remoteAddress: '203.0.113.9', forwardedFor: '1.2.3.4' }, trusted)).toBe(
+      '203.0.113.9',
+    );
   });
 
   it('believes the hop a trusted proxy appended', () => {
-    expect(clientIpOf({ remoteAddress: '10.0.0.5', forwardedFor: '198.51.100.7' }, trusted)).toBe('198.51.100.7');
+    expect(clientIpOf({ remoteAddress: '10.0.0.5', forwardedFor: '198.51.100.7' }, trusted)).toBe(
+      '198.51.100.7',
+    );
   });
 
   it('reads from the right: a spoofed left-hand entry written by the client is ignored', () => {
@@ -36,12 +40,18 @@ describe('clientIpOf', () => {
   });
 
   it('matches IPv4-mapped IPv6 peers against IPv4 entries and canonicalizes them', () => {
-    expect(clientIpOf({ remoteAddress: '::ffff:10.0.0.5', forwardedFor: '198.51.100.7' }, trusted)).toBe('198.51.100.7');
-    expect(clientIpOf({ remoteAddress: '::ffff:203.0.113.9', forwardedFor: '1.2.3.4' }, trusted)).toBe('203.0.113.9');
+    expect(clientIpOf({ remoteAddress: '::ffff:10.0.0.5', forwardedFor: '198.51.100.7' }, trusted)).toBe(
+      '198.51.100.7',
+    );
+    expect(clientIpOf({ remoteAddress: '::ffff:203.0.113.9', forwardedFor: '1.2.3.4' }, trusted)).toBe(
+      '203.0.113.9',
+    );
   });
 
   it('supports IPv6 CIDRs', () => {
-    expect(clientIpOf({ remoteAddress: 'fd00::1', forwardedFor: '2001:db8::7' }, trusted)).toBe('2001:db8::7');
+    expect(clientIpOf({ remoteAddress: 'fd00::1', forwardedFor: '2001:db8::7' }, trusted)).toBe(
+      '2001:db8::7',
+    );
   });
 
   it('trusts nobody with an empty list', () => {

@@ -12,12 +12,19 @@ describe('checkCsrf', () => {
   });
 
   it('accepts a JSON write with the session token', () => {
-    expect(checkCsrf({ method: 'POST', headers: { ...json, 'x-csrf-token': token } }, hash)).toEqual({ ok: true });
+    expect(checkCsrf({ method: 'POST', headers: { ...json, 'x-csrf-token': token } }, hash)).toEqual({
+      ok: true,
+    });
   });
 
   it('refuses a write without the token, or with another one', () => {
-    expect(checkCsrf({ method: 'POST', headers: json }, hash)).toEqual({ ok: false, reason: 'missing_token' });
-    expect(checkCsrf({ method: 'PATCH', headers: { ...json, 'x-csrf-token': randomOpaqueSecret() } }, hash)).toEqual({
+    expect(checkCsrf({ method: 'POST', headers: json }, hash)).toEqual({
+      ok: false,
+      reason: 'missing_token',
+    });
+    expect(
+      checkCsrf({ method: 'PATCH', headers: { ...json, 'x-csrf-token': randomOpaqueSecret() } }, hash),
+    ).toEqual({
       ok: false,
       reason: 'token_mismatch',
     });
@@ -32,13 +39,21 @@ describe('checkCsrf', () => {
   );
 
   it('refuses a POST with no content type, but lets a bodiless DELETE through with the token', () => {
-    expect(checkCsrf({ method: 'POST', headers: { 'x-csrf-token': token } }, hash)).toEqual({ ok: false, reason: 'not_json' });
-    expect(checkCsrf({ method: 'DELETE', headers: { 'x-csrf-token': token } }, hash)).toEqual({ ok: true });
-    expect(checkCsrf({ method: 'DELETE', headers: { 'content-length': '4', 'x-csrf-token': token } }, hash)).toEqual({
+    expect(checkCsrf({ method: 'POST', headers: { 'x-csrf-token': token } }, hash)).toEqual({
       ok: false,
       reason: 'not_json',
     });
-    expect(checkCsrf({ method: 'DELETE', headers: {} }, hash)).toEqual({ ok: false, reason: 'missing_token' });
+    expect(checkCsrf({ method: 'DELETE', headers: { 'x-csrf-token': token } }, hash)).toEqual({ ok: true });
+    expect(
+      checkCsrf({ method: 'DELETE', headers: { 'content-length': '4', 'x-csrf-token': token } }, hash),
+    ).toEqual({
+      ok: false,
+      reason: 'not_json',
+    });
+    expect(checkCsrf({ method: 'DELETE', headers: {} }, hash)).toEqual({
+      ok: false,
+      reason: 'missing_token',
+    });
   });
 });
 

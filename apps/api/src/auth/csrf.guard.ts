@@ -43,7 +43,8 @@ function hasJsonBodyIfAny(request: CsrfRequest): boolean {
   if (contentType !== undefined) return isJsonMediaType(contentType);
   if (BODY_METHODS.has(request.method.toUpperCase())) return false;
   const length = request.headers['content-length'];
-  const hasBody = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  const hasBody =
+    request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   return !hasBody;
 }
 
@@ -58,6 +59,7 @@ export function csrfFailed(): ProblemError {
     status: 403,
     code: 'csrf_failed',
     title: 'CSRF check failed',
-    detail: 'Cookie-authenticated writes need a JSON body and the session CSRF token in the x-csrf-token header.',
+    detail:
+      'Cookie-authenticated writes need a JSON body and the session CSRF token in the x-csrf-token header.',
   });
 }

@@ -10,7 +10,9 @@ export function identityConfigShape() {
   return {
     WORKER_POOLS: workerPoolsEnvField
       .default(DEFAULT_WORKER_POOLS as Record<string, { tenants: '*' | string[] }>)
-      .describe('Worker pools and the tenants each is open to, as JSON: {"default":{"tenants":"*"}} (the default) or {"eu":{"tenants":["acme"]}}.'),
+      .describe(
+        'Worker pools and the tenants each is open to, as JSON: {"default":{"tenants":"*"}} (the default) or {"eu":{"tenants":["acme"]}}.',
+      ),
     SESSION_IDLE_MINUTES: integerField({ min: 1, max: 24 * 60 })
       .default(30)
       .describe('A dashboard session unused this many minutes ends.'),

@@ -24,7 +24,8 @@ export const DEFAULT_LOGIN_THROTTLE_LIMITS: LoginThrottleLimits = Object.freeze(
   perIp: Object.freeze({ maxFailures: 20, windowMs: 15 * 60_000 }),
 });
 
-export type ThrottleVerdict = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+export type ThrottleVerdict =
+  { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 export interface LoginAttemptKey {
   /** Normalized (lower-case) email. */
@@ -66,7 +67,9 @@ export class LoginThrottle {
       blockedFor(values[0], values[2], this.limits.perAccount),
       blockedFor(values[3], values[5], this.limits.perIp),
     );
-    return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { allowed: true };
+    return waitMs > 0
+      ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+      : { allowed: true };
   }
 
   /**
@@ -81,7 +84,10 @@ export class LoginThrottle {
 
   private keys(attempt: LoginAttemptKey): [string, string] {
     const account = createHash('sha256').update(attempt.email, 'utf8').digest('hex');
-    return [`${this.keyPrefix}login-attempts:account:${account}`, `${this.keyPrefix}login-attempts:ip:${attempt.ip}`];
+    return [
+      `${this.keyPrefix}login-attempts:account:${account}`,
+      `${this.keyPrefix}login-attempts:ip:${attempt.ip}`,
+    ];
   }
 }
 

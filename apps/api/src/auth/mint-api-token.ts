@@ -46,7 +46,10 @@ export async function mintApiToken(tx: TenantTx, options: MintApiTokenOptions): 
 }
 
 /** Workspace ids of this tenant among `ids` (lower-case), for `decideTokenCreation`'s context. */
-export async function existingWorkspaceIds(tx: TenantTx, ids: readonly string[]): Promise<ReadonlySet<string>> {
+export async function existingWorkspaceIds(
+  tx: TenantTx,
+  ids: readonly string[],
+): Promise<ReadonlySet<string>> {
   if (ids.length === 0) return new Set();
   const rows = await tx.workspace.findMany({
     where: { id: { in: ids.map((id) => id.toLowerCase()) } },

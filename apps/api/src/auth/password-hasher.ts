@@ -22,7 +22,8 @@ export const PASSWORD_MIN_LENGTH = 12;
 /** An upper bound so a megabyte "password" cannot be used to burn CPU; far above any passphrase. */
 export const PASSWORD_MAX_LENGTH = 256;
 
-export type PasswordPolicyResult = { ok: true } | { ok: false; reason: 'password_too_short' | 'password_too_long' };
+export type PasswordPolicyResult =
+  { ok: true } | { ok: false; reason: 'password_too_short' | 'password_too_long' };
 
 /** Length only (NIST 800-63B): composition rules make passwords worse, length makes them better. */
 export function checkPasswordPolicy(password: string): PasswordPolicyResult {

@@ -7,7 +7,9 @@ import { z } from 'zod';
 //   WORKER_POOLS='{"default":{"tenants":"*"}}'            one pool, open to every tenant
 //   WORKER_POOLS='{"eu":{"tenants":["acme","globex"]}}'   open to these tenant slugs only
 
-const poolName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'pool names are lowercase letters, digits and dashes');
+const poolName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'pool names are lowercase letters, digits and dashes');
 const tenantSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'tenants are listed by slug');
 
 export const workerPoolSchema = z.strictObject({
@@ -20,7 +22,9 @@ export type WorkerPool = z.infer<typeof workerPoolSchema>;
 export type WorkerPools = Readonly<Record<string, WorkerPool>>;
 
 /** Used when WORKER_POOLS is unset: one `default` pool open to every tenant (a single-operator install). */
-export const DEFAULT_WORKER_POOLS: WorkerPools = Object.freeze({ default: Object.freeze({ tenants: '*' as const }) });
+export const DEFAULT_WORKER_POOLS: WorkerPools = Object.freeze({
+  default: Object.freeze({ tenants: '*' as const }),
+});
 
 /** WORKER_POOLS as an env field: a JSON string parsed into the pools. Messages never echo the value. */
 export const workerPoolsEnvField = typeLabel(z.string(), 'JSON')

@@ -35,7 +35,11 @@ export function sessionIdFromCookieHeader(header: string | undefined): string | 
 }
 
 /** Set-Cookie for a new session. Max-Age is the absolute lifetime; the server enforces the idle timeout. */
-export function sessionCookie(sessionId: string, maxAgeSeconds: number, options: SessionCookieOptions): string {
+export function sessionCookie(
+  sessionId: string,
+  maxAgeSeconds: number,
+  options: SessionCookieOptions,
+): string {
   if (!SESSION_ID_SHAPE.test(sessionId)) throw new TypeError('session id is not of the expected shape');
   return `${SESSION_COOKIE}=${sessionId}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}${attributes(options)}`;
 }

@@ -23,11 +23,18 @@ export function absoluteDeadline(createdAt: Date, policy: SessionPolicy): Date {
 
 /** The idle deadline from `now`, never past the absolute one. */
 export function slidingDeadline(createdAt: Date, now: Date, policy: SessionPolicy): Date {
-  return new Date(Math.min(now.getTime() + policy.idleTimeoutMs, absoluteDeadline(createdAt, policy).getTime()));
+  return new Date(
+    Math.min(now.getTime() + policy.idleTimeoutMs, absoluteDeadline(createdAt, policy).getTime()),
+  );
 }
 
 /** The new deadline when activity should move it (by at least a minute), else null. */
-export function extendedDeadline(createdAt: Date, expiresAt: Date, now: Date, policy: SessionPolicy): Date | null {
+export function extendedDeadline(
+  createdAt: Date,
+  expiresAt: Date,
+  now: Date,
+  policy: SessionPolicy,
+): Date | null {
   const next = slidingDeadline(createdAt, now, policy);
   return next.getTime() - expiresAt.getTime() >= SESSION_EXTEND_GRANULARITY_MS ? next : null;
 }

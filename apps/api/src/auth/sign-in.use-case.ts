@@ -58,7 +58,8 @@ export class SignInUseCase {
   async execute(input: SignInInput): Promise<SignInResult> {
     const email = normalizeEmail(input.email);
     const verdict = await this.deps.throttle.attempt({ email, ip: input.ip });
-    if (!verdict.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
+    if (!verdict.allowed)
+      return { ok: false, reason: 'rate_limited', retryAfterSeconds: verdict.retryAfterSeconds };
 
     const login = await findLoginByEmail(this.deps.db, email);
     if (!(await this.passwordMatches(login, input.password)) || login === null || login.disabledAt !== null) {

@@ -3,7 +3,12 @@ import { createTestTenant, createTestUser, createTestWorkspace, type TestTenant 
 import { createCommandHandlers } from '../commands/command-handlers';
 import { registerCommandRoutes } from '../commands/rest/register-command-routes';
 import { resolvePrincipal } from './resolve-principal';
-import { PROBE_READ, TEST_HASHER, createIdentityHarness, type IdentityHarness } from './testing/identity-harness';
+import {
+  PROBE_READ,
+  TEST_HASHER,
+  createIdentityHarness,
+  type IdentityHarness,
+} from './testing/identity-harness';
 
 // The token creation rules as a tenant meets them: POST /v1/tokens (the `tokens.create` command, whose use case
 // runs decideTokenCreation + mintApiToken), signed in with a session cookie, through the real HTTP stack.
@@ -19,7 +24,11 @@ let owner: { cookie: string; csrfToken: string };
 let member: { cookie: string; csrfToken: string };
 
 async function signIn(email: string) {
-  const response = await h.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password: PASSWORD } });
+  const response = await h.app.inject({
+    method: 'POST',
+    url: '/v1/auth/login',
+    payload: { email, password: PASSWORD },
+  });
   expect(response.statusCode).toBe(200);
   return {
     cookie: String(response.headers['set-cookie']).split(';')[0] as string,
@@ -40,7 +49,10 @@ beforeAll(async () => {
   h = await createIdentityHarness({
     extend: async (app, deps, db) => {
       await registerCommandRoutes(app, {
-        handlers: createCommandHandlers({ database: db, workerPools: { default: { tenants: '*' }, eu: { tenants: ['globex'] } } }),
+        handlers: createCommandHandlers({
+          database: db,
+          workerPools: { default: { tenants: '*' }, eu: { tenants: ['globex'] } },
+        }),
         resolvePrincipal: (request) => resolvePrincipal(request, deps.auth),
         logger: createLogger({ name: 'test', level: 'silent' }),
       });
@@ -59,14 +71,27 @@ afterAll(async () => {
 
 describe('POST /v1/tokens: creation rules', () => {
   it('creates an agent token once, with no-store, and the secret then authenticates', async () => {
-    const response = await createToken(owner, { name: 'ci agent', kind: 'agent', scopes: ['gateway:use'], workspaceIds: [workspaceId] });
+    const response = await createToken(owner, {
+      name: 'ci agent',
+      kind: 'agent',
+      scopes: ['gateway:use'],
+      workspaceIds: [workspaceId],
+    });
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const { token, secret } = response.json();
     expect(secret).toMatch(/^gha_[0-9A-Za-z]{43}$/);
     expect(token.prefix).toBe(secret.slice(0, 10));
-    const probe = await h.app.inject({ method: 'GET', url: PROBE_READ, headers: { authorization: `Bearer ${secret}` } });
-    expect(probe.json().principal).toMatchObject({ via: 'agent', tokenId: token.id, workspaceIds: [workspaceId] });
+    const probe = await h.app.inject({
+      method: 'GET',
+      url: PROBE_READ,
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(probe.json().principal).toMatchObject({
+      via: 'agent',
+      tokenId: token.id,
+      workspaceIds: [workspaceId],
+    });
   });
 
   it('refuses approvals:decide on an agent token, naming the scope', async () => {
@@ -88,15 +113,27 @@ describe('POST /v1/tokens: creation rules', () => {
   });
 
   it('refuses a worker pool the operator has not opened to this tenant', async () => {
-    const closed = await createToken(owner, { name: 'worker', kind: 'worker', scopes: ['leases:write'], pool: 'eu' });
+    const closed = await createToken(owner, {
+      name: 'worker',
+      kind: 'worker',
+      scopes: ['leases:write'],
+      pool: 'eu',
+    });
     expect(closed.statusCode).toBe(400);
     expect(closed.json()).toMatchObject({ code: 'pool_not_open' });
-    const open = await createToken(owner, { name: 'worker', kind: 'worker', scopes: ['leases:write'], pool: 'default' });
+    const open = await createToken(owner, {
+      name: 'worker',
+      kind: 'worker',
+      scopes: ['leases:write'],
+      pool: 'default',
+    });
     expect(open.statusCode).toBe(201);
   });
 
   it('refuses an agent token without workspaces, and a workspace of no tenant of ours as not found', async () => {
-    expect((await createToken(owner, { name: 'a', kind: 'agent', scopes: ['gateway:use'] })).json()).toMatchObject({
+    expect(
+      (await createToken(owner, { name: 'a', kind: 'agent', scopes: ['gateway:use'] })).json(),
+    ).toMatchObject({
       code: 'validation_failed',
       errors: [{ path: 'workspaceIds' }],
     });
@@ -110,9 +147,16 @@ describe('POST /v1/tokens: creation rules', () => {
   });
 
   it('keeps a user token within the creator role', async () => {
-    const response = await createToken(owner, { name: 'mine', kind: 'user', scopes: ['members:write', 'approvals:decide'] });
+    const response = await createToken(owner, {
+      name: 'mine',
+      kind: 'user',
+      scopes: ['members:write', 'approvals:decide'],
+    });
     expect(response.statusCode).toBe(201);
-    expect(response.json().token).toMatchObject({ kind: 'user', scopes: ['members:write', 'approvals:decide'] });
+    expect(response.json().token).toMatchObject({
+      kind: 'user',
+      scopes: ['members:write', 'approvals:decide'],
+    });
   });
 
   it('refuses members (no tokens:write) before any rule runs', async () => {

@@ -17,7 +17,11 @@ function request(overrides: Partial<TokenCreationRequest>): TokenCreationRequest
 
 describe('decideTokenCreation', () => {
   it('lets an admin mint a user token for themselves within their role', () => {
-    const decision = decideTokenCreation(creator('admin'), request({ scopes: ['tokens:write', 'tokens:write'] }), context);
+    const decision = decideTokenCreation(
+      creator('admin'),
+      request({ scopes: ['tokens:write', 'tokens:write'] }),
+      context,
+    );
     expect(decision).toEqual({
       ok: true,
       grant: { kind: 'user', scopes: ['tokens:write'], workspaceIds: [], pool: null, userId: 'u-1' },
@@ -25,7 +29,13 @@ describe('decideTokenCreation', () => {
   });
 
   it('refuses gateway tokens to every tenant caller', () => {
-    expect(decideTokenCreation(creator('owner'), request({ kind: 'gateway', scopes: ['tokens:introspect'] }), context)).toEqual({
+    expect(
+      decideTokenCreation(
+        creator('owner'),
+        request({ kind: 'gateway', scopes: ['tokens:introspect'] }),
+        context,
+      ),
+    ).toEqual({
       ok: false,
       reason: 'gateway_tokens_are_operator_only',
     });
@@ -46,18 +56,28 @@ describe('decideTokenCreation', () => {
       request({ kind: 'worker', scopes: ['tokens:introspect'], pool: 'default' }),
       context,
     );
-    expect(decision).toMatchObject({ ok: false, reason: 'scope_not_allowed_for_kind', scope: 'tokens:introspect' });
+    expect(decision).toMatchObject({
+      ok: false,
+      reason: 'scope_not_allowed_for_kind',
+      scope: 'tokens:introspect',
+    });
   });
 
   it('lets members mint only their own user tokens, within their role', () => {
-    expect(decideTokenCreation(creator('member'), request({ scopes: ['catalog:read'] }), context).ok).toBe(true);
+    expect(decideTokenCreation(creator('member'), request({ scopes: ['catalog:read'] }), context).ok).toBe(
+      true,
+    );
     expect(decideTokenCreation(creator('member'), request({ scopes: ['members:write'] }), context)).toEqual({
       ok: false,
       reason: 'scope_beyond_creator',
       scope: 'members:write',
     });
     expect(
-      decideTokenCreation(creator('approver'), request({ kind: 'agent', scopes: ['catalog:read'], workspaceIds: [WS] }), context),
+      decideTokenCreation(
+        creator('approver'),
+        request({ kind: 'agent', scopes: ['catalog:read'], workspaceIds: [WS] }),
+        context,
+      ),
     ).toEqual({ ok: false, reason: 'kind_not_allowed_for_creator', kind: 'agent' });
   });
 
@@ -76,12 +96,18 @@ describe('decideTokenCreation', () => {
   });
 
   it('requires agent tokens to be bound to existing workspaces of the tenant', () => {
-    expect(decideTokenCreation(creator('admin'), request({ kind: 'agent', scopes: ['gateway:use'] }), context)).toEqual({
+    expect(
+      decideTokenCreation(creator('admin'), request({ kind: 'agent', scopes: ['gateway:use'] }), context),
+    ).toEqual({
       ok: false,
       reason: 'workspaces_required',
     });
     expect(
-      decideTokenCreation(creator('admin'), request({ kind: 'agent', scopes: ['gateway:use'], workspaceIds: [OTHER_WS] }), context),
+      decideTokenCreation(
+        creator('admin'),
+        request({ kind: 'agent', scopes: ['gateway:use'], workspaceIds: [OTHER_WS] }),
+        context,
+      ),
     ).toEqual({ ok: false, reason: 'workspace_not_found', workspaceId: OTHER_WS });
     const ok = decideTokenCreation(
       creator('admin'),
@@ -96,7 +122,11 @@ describe('decideTokenCreation', () => {
 
   it('requires worker tokens to name a pool open to the tenant', () => {
     const worker = (pool: string | null, tenantSlug = 'acme') =>
-      decideTokenCreation(creator('owner', { tenantSlug }), request({ kind: 'worker', scopes: ['leases:write'], pool }), context);
+      decideTokenCreation(
+        creator('owner', { tenantSlug }),
+        request({ kind: 'worker', scopes: ['leases:write'], pool }),
+        context,
+      );
     expect(worker(null)).toEqual({ ok: false, reason: 'pool_required' });
     expect(worker('eu', 'globex')).toEqual({ ok: false, reason: 'pool_not_open', pool: 'eu' });
     expect(worker('nowhere')).toEqual({ ok: false, reason: 'pool_not_open', pool: 'nowhere' });

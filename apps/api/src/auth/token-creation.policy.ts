@@ -85,7 +85,8 @@ export function decideTokenCreation(
 
   const workspaceIds = [...new Set(request.workspaceIds.map((id) => id.toLowerCase()))];
   if (kind === 'agent' && workspaceIds.length === 0) return { ok: false, reason: 'workspaces_required' };
-  if (kind === 'user' && workspaceIds.length > 0) return { ok: false, reason: 'workspaces_not_allowed_for_kind' };
+  if (kind === 'user' && workspaceIds.length > 0)
+    return { ok: false, reason: 'workspaces_not_allowed_for_kind' };
   const missing = workspaceIds.find((id) => !context.existingWorkspaceIds.has(id));
   if (missing !== undefined) return { ok: false, reason: 'workspace_not_found', workspaceId: missing };
 

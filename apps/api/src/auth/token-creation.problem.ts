@@ -47,7 +47,12 @@ export function tokenCreationProblem(refusal: TokenCreationRefusal): ProblemErro
     case 'pool_not_allowed_for_kind':
       return validation('pool', 'Only worker tokens name a pool.');
     case 'workspace_not_found':
-      return new ProblemError({ status: 404, code: 'not_found', title: 'Not found', detail: 'No such workspace.' });
+      return new ProblemError({
+        status: 404,
+        code: 'not_found',
+        title: 'Not found',
+        detail: 'No such workspace.',
+      });
     case 'pool_not_open':
       return new ProblemError({
         status: 400,

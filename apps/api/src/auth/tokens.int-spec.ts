@@ -1,12 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { ROLE_SCOPES, type Scope, type TokenKind } from '@gatehouse/commands';
 import { insertGatewayToken } from '@gatehouse/db';
-import { createTestTenant, createTestUser, createTestWorkspace, type TestTenant, type TestUser } from '@gatehouse/testing';
+import {
+  createTestTenant,
+  createTestUser,
+  createTestWorkspace,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
 import { mintTokenSecret } from './api-token.format';
 import { existingWorkspaceIds, mintApiToken } from './mint-api-token';
 import { DEFAULT_WORKER_POOLS } from './pool-config';
 import { decideTokenCreation } from './token-creation.policy';
-import { PROBE_READ, PROBE_WRITE, TEST_HASHER, createIdentityHarness, type IdentityHarness } from './testing/identity-harness';
+import {
+  PROBE_READ,
+  PROBE_WRITE,
+  TEST_HASHER,
+  createIdentityHarness,
+  type IdentityHarness,
+} from './testing/identity-harness';
 
 // Bearer tokens through the real HTTP stack: each kind authenticates as the right principal; revoked, expired,
 // unknown and malformed tokens get one and the same 401; a user token follows its user's CURRENT role.
@@ -34,7 +46,13 @@ async function mint(
       { pools: DEFAULT_WORKER_POOLS, existingWorkspaceIds: await existingWorkspaceIds(tx, workspaceIds) },
     );
     if (!decision.ok) throw new Error(`test token refused: ${decision.reason}`);
-    return mintApiToken(tx, { tenantId: acme.id, createdById: owner.id, name: 'test token', grant: decision.grant, expiresAt });
+    return mintApiToken(tx, {
+      tenantId: acme.id,
+      createdById: owner.id,
+      name: 'test token',
+      grant: decision.grant,
+      expiresAt,
+    });
   });
 }
 
@@ -49,7 +67,10 @@ function probeWrite(authorization: string) {
 beforeAll(async () => {
   h = await createIdentityHarness();
   acme = await createTestTenant(h.db, { slug: 'acme' });
-  owner = await createTestUser(h.db, acme.id, { role: 'owner', passwordHash: await TEST_HASHER.hash('irrelevant password') });
+  owner = await createTestUser(h.db, acme.id, {
+    role: 'owner',
+    passwordHash: await TEST_HASHER.hash('irrelevant password'),
+  });
   workspaceId = (await createTestWorkspace(h.db, acme.id)).id;
 });
 
@@ -78,7 +99,11 @@ describe('each token kind authenticates as its principal', () => {
   });
 
   it('agent token: no user, workspace-bound, agent scopes', async () => {
-    const { token, secret } = await mint(null, { kind: 'agent', scopes: ['catalog:read', 'gateway:use'], workspaceIds: [workspaceId] });
+    const { token, secret } = await mint(null, {
+      kind: 'agent',
+      scopes: ['catalog:read', 'gateway:use'],
+      workspaceIds: [workspaceId],
+    });
     expect((await probe(`Bearer ${secret}`)).json().principal).toMatchObject({
       type: 'tenant',
       tenantId: acme.id,
@@ -92,7 +117,11 @@ describe('each token kind authenticates as its principal', () => {
   });
 
   it('worker token: tenant-bound with its pool', async () => {
-    const { secret } = await mint(null, { kind: 'worker', scopes: ['leases:write', 'snapshots:write'], pool: 'default' });
+    const { secret } = await mint(null, {
+      kind: 'worker',
+      scopes: ['leases:write', 'snapshots:write'],
+      pool: 'default',
+    });
     expect((await probe(`Bearer ${secret}`)).json().principal).toMatchObject({
       type: 'tenant',
       via: 'worker',
@@ -129,7 +158,9 @@ describe('each token kind authenticates as its principal', () => {
     const response = await probeWrite(`Bearer ${secret}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ via: 'user' });
-    const row = await h.db.withTenant(acme.id, (tx) => tx.apiToken.findUniqueOrThrow({ where: { id: token.id } }));
+    const row = await h.db.withTenant(acme.id, (tx) =>
+      tx.apiToken.findUniqueOrThrow({ where: { id: token.id } }),
+    );
     expect(row.lastUsedAt).not.toBeNull();
   });
 });
@@ -137,10 +168,19 @@ describe('each token kind authenticates as its principal', () => {
 describe('a user token follows the current role of its user', () => {
   it('loses the scopes a demotion takes away, and stops working once the membership is gone', async () => {
     const admin = await createTestUser(h.db, acme.id, { role: 'admin' });
-    const { secret } = await mint(admin, { kind: 'user', scopes: ['members:write', 'tenant:read', 'catalog:read'] });
-    expect((await probe(`Bearer ${secret}`)).json().principal.scopes).toEqual(['members:write', 'tenant:read', 'catalog:read']);
+    const { secret } = await mint(admin, {
+      kind: 'user',
+      scopes: ['members:write', 'tenant:read', 'catalog:read'],
+    });
+    expect((await probe(`Bearer ${secret}`)).json().principal.scopes).toEqual([
+      'members:write',
+      'tenant:read',
+      'catalog:read',
+    ]);
 
-    await h.db.withTenant(acme.id, (tx) => tx.membership.updateMany({ where: { userId: admin.id }, data: { role: 'member' } }));
+    await h.db.withTenant(acme.id, (tx) =>
+      tx.membership.updateMany({ where: { userId: admin.id }, data: { role: 'member' } }),
+    );
     expect((await probe(`Bearer ${secret}`)).json().principal).toMatchObject({
       role: 'member',
       scopes: ['tenant:read', 'catalog:read'],
@@ -158,8 +198,14 @@ describe('refused tokens', () => {
     await h.db.withTenant(acme.id, (tx) =>
       tx.apiToken.update({ where: { id: revoked.token.id }, data: { revokedAt: new Date() } }),
     );
-    const expired = await mint(owner, { kind: 'user', scopes: ['tenant:read'] }, new Date(Date.now() + 3_600_000));
-    await h.asSuperuser(`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.token.id]);
+    const expired = await mint(
+      owner,
+      { kind: 'user', scopes: ['tenant:read'] },
+      new Date(Date.now() + 3_600_000),
+    );
+    await h.asSuperuser(`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expired.token.id,
+    ]);
     const live = await mint(owner, { kind: 'user', scopes: ['tenant:read'] });
     expect((await probeWrite(`Bearer ${live.secret}`)).statusCode).toBe(200);
 
@@ -189,7 +235,9 @@ describe('refused tokens', () => {
       payload: { email: user.email, password: 'a long enough password' },
     });
     const cookie = String(signIn.headers['set-cookie']).split(';')[0] as string;
-    expect((await h.app.inject({ method: 'GET', url: PROBE_READ, headers: { cookie } })).json().principal).not.toBeNull();
+    expect(
+      (await h.app.inject({ method: 'GET', url: PROBE_READ, headers: { cookie } })).json().principal,
+    ).not.toBeNull();
     expect((await probe('Bearer ghu_bogus', { cookie })).json().principal).toBeNull();
   });
 });

@@ -10,10 +10,13 @@ type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 export function parseCommandArgs<const T extends OptionsConfig>(args: readonly string[], options: T) {
   const passwordInArgv = args.find((arg) => /^--password(=|$)/.test(arg));
   if (passwordInArgv !== undefined) {
-    throw usageError('passwords are never taken from the command line: use --password-stdin or --password-env VAR');
+    throw usageError(
+      'passwords are never taken from the command line: use --password-stdin or --password-env VAR',
+    );
   }
   try {
-    return parseArgs({ args: [...args], options, strict: true as const, allowPositionals: false as const }).values;
+    return parseArgs({ args: [...args], options, strict: true as const, allowPositionals: false as const })
+      .values;
   } catch (error) {
     throw usageError(describeParseError(error));
   }

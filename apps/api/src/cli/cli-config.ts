@@ -7,7 +7,9 @@ import { usageError } from './cli-io';
 export const cliConfigSchema = z.object({
   DATABASE_URL: secret(postgresUrlField())
     .optional()
-    .describe('Postgres URL of the app role (gatehouse_app): tenants, users and tenant tokens are written through it.'),
+    .describe(
+      'Postgres URL of the app role (gatehouse_app): tenants, users and tenant tokens are written through it.',
+    ),
   MIGRATION_DATABASE_URL: secret(postgresUrlField())
     .optional()
     .describe('Postgres URL of the owner role: needed only to create gateway tokens.'),
@@ -34,13 +36,16 @@ export function loadCliConfig(env: Readonly<Record<string, string | undefined>>)
 }
 
 export function requireDatabaseUrl(config: CliConfig): string {
-  if (config.databaseUrl === undefined) throw usageError('DATABASE_URL is not set (the app role\'s Postgres URL)');
+  if (config.databaseUrl === undefined)
+    throw usageError("DATABASE_URL is not set (the app role's Postgres URL)");
   return config.databaseUrl;
 }
 
 export function requireMigrationDatabaseUrl(config: CliConfig): string {
   if (config.migrationDatabaseUrl === undefined) {
-    throw usageError('MIGRATION_DATABASE_URL is not set (the owner role\'s Postgres URL; only the owner creates gateway tokens)');
+    throw usageError(
+      "MIGRATION_DATABASE_URL is not set (the owner role's Postgres URL; only the owner creates gateway tokens)",
+    );
   }
   return config.migrationDatabaseUrl;
 }

@@ -5,7 +5,11 @@ import { requireDatabaseUrl, type CliConfig } from './cli-config';
 import type { CliIo } from './cli-io';
 
 /** Every CLI mutation is audited as the operator (tenant-scoped ones, in that tenant's chain). */
-export const OPERATOR_ACTOR: AuditEventInput['actor'] = Object.freeze({ type: 'operator', id: 'cli', tokenKind: null });
+export const OPERATOR_ACTOR: AuditEventInput['actor'] = Object.freeze({
+  type: 'operator',
+  id: 'cli',
+  tokenKind: null,
+});
 
 /** What a command runs with. The database pool is opened on first use and closed by the runner. */
 export class CliContext {

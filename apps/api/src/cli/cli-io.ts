@@ -16,7 +16,8 @@ export function processIo(): CliIo {
     env: process.env,
     readStdin: async () => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      for await (const chunk of process.stdin)
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
       return Buffer.concat(chunks).toString('utf8');
     },
   };

@@ -15,7 +15,10 @@ interface Run {
   err: string[];
 }
 
-async function cli(argv: string[], options: { env?: Record<string, string>; stdin?: string; owner?: boolean } = {}): Promise<Run> {
+async function cli(
+  argv: string[],
+  options: { env?: Record<string, string>; stdin?: string; owner?: boolean } = {},
+): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
@@ -68,7 +71,9 @@ describe('gatehouse admin: tenant, user and token round trip', () => {
     const tenant = json<{ tenantId: string; slug: string; name: string }>(run);
     expect(tenant).toMatchObject({ slug: 'acme', name: 'Acme Corp' });
     tenantId = tenant.tenantId;
-    expect((await operatorEvents(tenantId)).map((e) => [e.action, e.actorId])).toEqual([['tenant.create', 'cli']]);
+    expect((await operatorEvents(tenantId)).map((e) => [e.action, e.actorId])).toEqual([
+      ['tenant.create', 'cli'],
+    ]);
 
     const again = await cli(['admin', 'create-tenant', '--slug', 'acme', '--name', 'Other']);
     expect(again.code).toBe(1);
@@ -78,7 +83,21 @@ describe('gatehouse admin: tenant, user and token round trip', () => {
   it('creates an owner from a password in an env variable, never echoing it; that login then works', async () => {
     const password = 'operator-chosen passphrase';
     const run = await cli(
-      ['admin', 'create-user', '--email', 'Olga@Example.test', '--name', 'Olga', '--password-env', 'GH_PW', '--tenant', 'acme', '--role', 'owner', '--json'],
+      [
+        'admin',
+        'create-user',
+        '--email',
+        'Olga@Example.test',
+        '--name',
+        'Olga',
+        '--password-env',
+        'GH_PW',
+        '--tenant',
+        'acme',
+        '--role',
+        'owner',
+        '--json',
+      ],
       { env: { GH_PW: password } },
     );
     expect(run.code).toBe(0);
@@ -89,36 +108,86 @@ describe('gatehouse admin: tenant, user and token round trip', () => {
   });
 
   it('prints a generated password once when none is given, and reads one from stdin', async () => {
-    const generated = await cli(['admin', 'create-user', '--email', 'gen@example.test', '--name', 'Gen', '--tenant', 'acme', '--role', 'member']);
+    const generated = await cli([
+      'admin',
+      'create-user',
+      '--email',
+      'gen@example.test',
+      '--name',
+      'Gen',
+      '--tenant',
+      'acme',
+      '--role',
+      'member',
+    ]);
     expect(generated.code).toBe(0);
     const line = generated.out.find((l) => l.startsWith('password: '));
     const password = line?.slice('password: '.length) ?? '';
     expect(password).toMatch(/^[0-9A-Za-z]{24}$/);
     expect((await login('gen@example.test', password)).statusCode).toBe(200);
 
-    const fromStdin = await cli(['admin', 'create-user', '--email', 'stdin@example.test', '--name', 'In', '--password-stdin', '--tenant', 'acme', '--role', 'approver'], {
-      stdin: 'piped in passphrase\n',
-    });
+    const fromStdin = await cli(
+      [
+        'admin',
+        'create-user',
+        '--email',
+        'stdin@example.test',
+        '--name',
+        'In',
+        '--password-stdin',
+        '--tenant',
+        'acme',
+        '--role',
+        'approver',
+      ],
+      {
+        stdin: 'piped in passphrase\n',
+      },
+    );
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.out.join('\n')).not.toContain('piped in passphrase');
     expect((await login('stdin@example.test', 'piped in passphrase')).statusCode).toBe(200);
   });
 
   it('refuses a password in argv without echoing it, and a short password', async () => {
-    const inArgv = await cli(['admin', 'create-user', '--email', 'x@example.test', '--name', 'X', '--password=hunter2hunter2']);
+    const inArgv = await cli([
+      'admin',
+      'create-user',
+      '--email',
+      'x@example.test',
+      '--name',
+      'X',
+      '--password=hunter2hunter2',
+    ]);
     expect(inArgv.code).toBe(2);
     expect(inArgv.err.join('\n')).not.toContain('hunter2');
     expect(inArgv.err[0]).toContain('--password-stdin');
 
-    const short = await cli(['admin', 'create-user', '--email', 'y@example.test', '--name', 'Y', '--password-env', 'PW'], { env: { PW: 'too short' } });
+    const short = await cli(
+      ['admin', 'create-user', '--email', 'y@example.test', '--name', 'Y', '--password-env', 'PW'],
+      { env: { PW: 'too short' } },
+    );
     expect(short.code).toBe(1);
     expect(short.err).toEqual(['gatehouse: the password is too short (at least 12 characters)']);
   });
 
   it('mints a user token for a member within their role, usable at once and audited', async () => {
     const run = await cli([
-      'admin', 'create-token', '--kind', 'user', '--name', 'olga cli', '--tenant', 'acme', '--user', 'olga@example.test',
-      '--scopes', 'tenant:read,members:write', '--expires-days', '30', '--json',
+      'admin',
+      'create-token',
+      '--kind',
+      'user',
+      '--name',
+      'olga cli',
+      '--tenant',
+      'acme',
+      '--user',
+      'olga@example.test',
+      '--scopes',
+      'tenant:read,members:write',
+      '--expires-days',
+      '30',
+      '--json',
     ]);
     expect(run.code).toBe(0);
     const token = json<{ tokenId: string; secret: string; prefix: string; kind: string }>(run);
@@ -137,35 +206,132 @@ describe('gatehouse admin: tenant, user and token round trip', () => {
     expect(JSON.stringify(created?.data)).not.toContain(token.secret);
 
     const beyondRole = await cli([
-      'admin', 'create-token', '--kind', 'user', '--name', 'gen', '--tenant', 'acme', '--user', 'gen@example.test', '--scopes', 'members:write',
+      'admin',
+      'create-token',
+      '--kind',
+      'user',
+      '--name',
+      'gen',
+      '--tenant',
+      'acme',
+      '--user',
+      'gen@example.test',
+      '--scopes',
+      'members:write',
     ]);
     expect(beyondRole.code).toBe(1);
     expect(beyondRole.err[0]).toContain('members:write');
   });
 
   it('refuses approvals:decide on an agent token and a worker pool not open to the tenant', async () => {
-    const agent = await cli(['admin', 'create-token', '--kind', 'agent', '--name', 'a', '--tenant', 'acme', '--scopes', 'approvals:decide']);
-    expect(agent).toMatchObject({ code: 1, err: ['gatehouse: this token kind may never hold the scope approvals:decide'] });
-
-    const worker = await cli(['admin', 'create-token', '--kind', 'worker', '--name', 'w', '--tenant', 'acme', '--scopes', 'leases:write', '--pool', 'eu'], {
-      env: { WORKER_POOLS: '{"eu":{"tenants":["globex"]},"default":{"tenants":"*"}}' },
+    const agent = await cli([
+      'admin',
+      'create-token',
+      '--kind',
+      'agent',
+      '--name',
+      'a',
+      '--tenant',
+      'acme',
+      '--scopes',
+      'approvals:decide',
+    ]);
+    expect(agent).toMatchObject({
+      code: 1,
+      err: ['gatehouse: this token kind may never hold the scope approvals:decide'],
     });
-    expect(worker).toMatchObject({ code: 1, err: ['gatehouse: the pool eu is not open to tenant acme (WORKER_POOLS)'] });
 
-    const open = await cli(['admin', 'create-token', '--kind', 'worker', '--name', 'w', '--tenant', 'acme', '--scopes', 'leases:write', '--pool', 'default', '--json']);
+    const worker = await cli(
+      [
+        'admin',
+        'create-token',
+        '--kind',
+        'worker',
+        '--name',
+        'w',
+        '--tenant',
+        'acme',
+        '--scopes',
+        'leases:write',
+        '--pool',
+        'eu',
+      ],
+      {
+        env: { WORKER_POOLS: '{"eu":{"tenants":["globex"]},"default":{"tenants":"*"}}' },
+      },
+    );
+    expect(worker).toMatchObject({
+      code: 1,
+      err: ['gatehouse: the pool eu is not open to tenant acme (WORKER_POOLS)'],
+    });
+
+    const open = await cli([
+      'admin',
+      'create-token',
+      '--kind',
+      'worker',
+      '--name',
+      'w',
+      '--tenant',
+      'acme',
+      '--scopes',
+      'leases:write',
+      '--pool',
+      'default',
+      '--json',
+    ]);
     expect(open.code).toBe(0);
-    expect((await whoIs(json<{ secret: string }>(open).secret)).json().principal).toMatchObject({ via: 'worker', pool: 'default' });
+    expect((await whoIs(json<{ secret: string }>(open).secret)).json().principal).toMatchObject({
+      via: 'worker',
+      pool: 'default',
+    });
   });
 
   it('creates gateway tokens only through the owner connection', async () => {
-    const withoutOwner = await cli(['admin', 'create-token', '--kind', 'gateway', '--name', 'gw', '--scopes', 'tokens:introspect']);
+    const withoutOwner = await cli([
+      'admin',
+      'create-token',
+      '--kind',
+      'gateway',
+      '--name',
+      'gw',
+      '--scopes',
+      'tokens:introspect',
+    ]);
     expect(withoutOwner.code).toBe(2);
     expect(withoutOwner.err[0]).toContain('MIGRATION_DATABASE_URL');
 
-    const withTenant = await cli(['admin', 'create-token', '--kind', 'gateway', '--name', 'gw', '--tenant', 'acme', '--scopes', 'tokens:introspect'], { owner: true });
+    const withTenant = await cli(
+      [
+        'admin',
+        'create-token',
+        '--kind',
+        'gateway',
+        '--name',
+        'gw',
+        '--tenant',
+        'acme',
+        '--scopes',
+        'tokens:introspect',
+      ],
+      { owner: true },
+    );
     expect(withTenant.code).toBe(2);
 
-    const run = await cli(['admin', 'create-token', '--kind', 'gateway', '--name', 'gw', '--scopes', 'tokens:introspect,leases:write', '--json'], { owner: true });
+    const run = await cli(
+      [
+        'admin',
+        'create-token',
+        '--kind',
+        'gateway',
+        '--name',
+        'gw',
+        '--scopes',
+        'tokens:introspect,leases:write',
+        '--json',
+      ],
+      { owner: true },
+    );
     expect(run.code).toBe(0);
     const token = json<{ tokenId: string; secret: string; tenant: string | null }>(run);
     expect(token.tenant).toBeNull();
@@ -182,14 +348,21 @@ describe('gatehouse usage and configuration errors', () => {
   it('exits 2 with one line for a missing DATABASE_URL, an unknown command or option', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), env: {}, readStdin: async () => '' };
+    const io: CliIo = {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      env: {},
+      readStdin: async () => '',
+    };
     expect(await runCli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X'], io)).toBe(2);
     expect(err).toEqual(["gatehouse: DATABASE_URL is not set (the app role's Postgres URL)"]);
 
     expect((await cli(['admin', 'drop-everything'])).code).toBe(2);
     const unknownOption = await cli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X', '--force']);
     expect(unknownOption).toMatchObject({ code: 2, err: ['gatehouse: unknown option --force'] });
-    const badConfig = await cli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X'], { env: { DATABASE_URL: 'mysql://nope' } });
+    const badConfig = await cli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X'], {
+      env: { DATABASE_URL: 'mysql://nope' },
+    });
     expect(badConfig.code).toBe(2);
     expect(badConfig.err[0]).toContain('DATABASE_URL');
     expect(badConfig.err[0]).not.toContain('mysql://nope');

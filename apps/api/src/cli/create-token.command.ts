@@ -12,7 +12,11 @@ import { findTenantIdBySlug, insertGatewayToken, isUuid } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { mintTokenSecret } from '../auth/api-token.format';
 import { existingWorkspaceIds, mintApiToken, tokenExpiry } from '../auth/mint-api-token';
-import { decideTokenCreation, type TokenCreationRefusal, type TokenCreator } from '../auth/token-creation.policy';
+import {
+  decideTokenCreation,
+  type TokenCreationRefusal,
+  type TokenCreator,
+} from '../auth/token-creation.policy';
 import { normalizeEmail } from '../identity/email-address';
 import { list, parseCommandArgs, required } from './cli-args';
 import { requireMigrationDatabaseUrl } from './cli-config';
@@ -46,7 +50,8 @@ export async function createTokenCommand(args: readonly string[], ctx: CliContex
     json: { type: 'boolean', default: false },
   });
   const kind = required(values.kind, 'kind');
-  if (!(TOKEN_KINDS as readonly string[]).includes(kind)) throw usageError('--kind must be user, agent, worker or gateway');
+  if (!(TOKEN_KINDS as readonly string[]).includes(kind))
+    throw usageError('--kind must be user, agent, worker or gateway');
   const request: TokenRequest = {
     kind: kind as TokenKind,
     name: tokenName(required(values.name, 'name')),
@@ -67,7 +72,8 @@ export async function createTokenCommand(args: readonly string[], ctx: CliContex
     return createGatewayToken(request, ctx);
   }
   const tenantSlug = required(values.tenant, 'tenant');
-  if (request.kind === 'user') return createTenantToken(request, tenantSlug, required(values.user, 'user'), ctx);
+  if (request.kind === 'user')
+    return createTenantToken(request, tenantSlug, required(values.user, 'user'), ctx);
   if (values.user !== undefined) throw usageError('--user applies to user tokens only');
   return createTenantToken(request, tenantSlug, null, ctx);
 }
@@ -88,7 +94,12 @@ async function createGatewayToken(request: TokenRequest, ctx: CliContext): Promi
     prefix: minted.prefix,
     expiresAt: request.expiresAt,
   });
-  printToken(ctx, request, { tokenId: id, tenant: null, prefix: minted.prefix, scopes: request.scopes }, minted.secret);
+  printToken(
+    ctx,
+    request,
+    { tokenId: id, tenant: null, prefix: minted.prefix, scopes: request.scopes },
+    minted.secret,
+  );
 }
 
 async function createTenantToken(
@@ -103,7 +114,12 @@ async function createTenantToken(
 
   const minted = await db.withTenant(tenantId, async (tx) => {
     // The operator stands in for the tenant's owner; a user token still never exceeds that user's role.
-    let creator: TokenCreator = { tenantSlug, userId: null, role: 'owner', scopes: KIND_SCOPES[request.kind] };
+    let creator: TokenCreator = {
+      tenantSlug,
+      userId: null,
+      role: 'owner',
+      scopes: KIND_SCOPES[request.kind],
+    };
     if (userEmail !== null) {
       const email = normalizeEmail(userEmail);
       const member = await tx.user.findUnique({
@@ -111,13 +127,17 @@ async function createTenantToken(
         select: { id: true, memberships: { where: { tenantId }, select: { role: true } } },
       });
       const role = member?.memberships[0]?.role;
-      if (member === null || role === undefined) throw new CliError(`no member with email ${email} in tenant ${tenantSlug}`);
+      if (member === null || role === undefined)
+        throw new CliError(`no member with email ${email} in tenant ${tenantSlug}`);
       creator = { tenantSlug, userId: member.id, role, scopes: ROLE_SCOPES[role] };
     }
     const decision = decideTokenCreation(
       creator,
       { kind: request.kind, scopes: request.scopes, workspaceIds: request.workspaceIds, pool: request.pool },
-      { pools: ctx.config.workerPools, existingWorkspaceIds: await existingWorkspaceIds(tx, request.workspaceIds) },
+      {
+        pools: ctx.config.workerPools,
+        existingWorkspaceIds: await existingWorkspaceIds(tx, request.workspaceIds),
+      },
     );
     if (!decision.ok) throw new CliError(describeRefusal(decision, tenantSlug));
     const created = await mintApiToken(tx, {
@@ -146,7 +166,12 @@ async function createTenantToken(
   printToken(
     ctx,
     request,
-    { tokenId: minted.token.id, tenant: tenantSlug, prefix: minted.token.prefix, scopes: minted.token.scopes },
+    {
+      tokenId: minted.token.id,
+      tenant: tenantSlug,
+      prefix: minted.token.prefix,
+      scopes: minted.token.scopes,
+    },
     minted.secret,
   );
 }
@@ -196,7 +221,8 @@ function describeRefusal(refusal: TokenCreationRefusal, tenantSlug: string): str
 
 function tokenName(name: string): string {
   const parsed = createToken.input.shape.name.safeParse(name);
-  if (!parsed.success) throw usageError('--name must be 1-100 letters, digits, spaces, dots, underscores or dashes');
+  if (!parsed.success)
+    throw usageError('--name must be 1-100 letters, digits, spaces, dots, underscores or dashes');
   return parsed.data;
 }
 
@@ -210,13 +236,15 @@ function scopeList(value: string): Scope[] {
 
 function workspaceList(value: string | undefined): string[] {
   const ids = list(value);
-  if (ids.some((id) => !isUuid(id))) throw usageError('--workspaces must be comma-separated workspace ids (uuids)');
+  if (ids.some((id) => !isUuid(id)))
+    throw usageError('--workspaces must be comma-separated workspace ids (uuids)');
   return ids.map((id) => id.toLowerCase());
 }
 
 function expiresInDays(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const days = Number(value);
-  if (!/^\d+$/.test(value) || days < 1 || days > 3650) throw usageError('--expires-days must be a whole number from 1 to 3650');
+  if (!/^\d+$/.test(value) || days < 1 || days > 3650)
+    throw usageError('--expires-days must be a whole number from 1 to 3650');
   return days;
 }

@@ -26,7 +26,11 @@ export async function createUserCommand(args: readonly string[], ctx: CliContext
   const email = required(values.email, 'email');
   const displayName = required(values.name, 'name');
   const membership = await membershipOf(values.tenant, values.role, ctx);
-  const { password, generated } = await passwordOf(values['password-stdin'] === true, values['password-env'], ctx);
+  const { password, generated } = await passwordOf(
+    values['password-stdin'] === true,
+    values['password-env'],
+    ctx,
+  );
 
   const result = await createUser(ctx.database(), ctx.hasher, {
     email,
@@ -85,14 +89,16 @@ async function passwordOf(
   envVariable: string | undefined,
   ctx: CliContext,
 ): Promise<{ password: string; generated: boolean }> {
-  if (fromStdin && envVariable !== undefined) throw usageError('use either --password-stdin or --password-env, not both');
+  if (fromStdin && envVariable !== undefined)
+    throw usageError('use either --password-stdin or --password-env, not both');
   if (fromStdin) {
     // One trailing newline is the shell's (`echo`, a here-string), not the password's.
     return { password: (await ctx.io.readStdin()).replace(/\r?\n$/, ''), generated: false };
   }
   if (envVariable !== undefined) {
     const value = ctx.io.env[envVariable];
-    if (value === undefined || value.length === 0) throw usageError(`the environment variable ${envVariable} is not set`);
+    if (value === undefined || value.length === 0)
+      throw usageError(`the environment variable ${envVariable} is not set`);
     return { password: value, generated: false };
   }
   return { password: randomBase62(GENERATED_PASSWORD_LENGTH), generated: true };

@@ -34,7 +34,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const command = group === 'admin' && name !== undefined ? ADMIN_COMMANDS[name] : undefined;
   if (command === undefined) {
-    io.err(`gatehouse: unknown command${group === 'admin' && name ? ` admin ${name.slice(0, 40)}` : ''}; run gatehouse --help`);
+    io.err(
+      `gatehouse: unknown command${group === 'admin' && name ? ` admin ${name.slice(0, 40)}` : ''}; run gatehouse --help`,
+    );
     return EXIT.usage;
   }
 
@@ -57,7 +59,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 function describeUnexpected(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const name = error instanceof Error ? error.name : 'error';
-  if (code === 'ECONNREFUSED') return 'cannot connect to Postgres (is DATABASE_URL right and the server up?)';
+  const rawName = (error as { name?: unknown } | null)?.name;
+  const name = typeof rawName === 'string' ? rawName : 'error';
+  // Driver and Prisma codes for an unreachable server or refused login: say so without the URL.
+  if (code === 'ECONNREFUSED' || code === 'P1001')
+    return 'cannot reach Postgres (is the server up and the URL right?)';
+  if (code === 'P1000' || code === '28P01' || code === '28000')
+    return "Postgres refused the login (check the URL's user and password)";
   return typeof code === 'string' ? `${name} (${code})` : name;
 }

@@ -46,7 +46,10 @@ export async function createTenant(db: Database, options: CreateTenantOptions): 
       });
       return created;
     });
-    return { ok: true, tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name, createdAt: tenant.createdAt } };
+    return {
+      ok: true,
+      tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name, createdAt: tenant.createdAt },
+    };
   } catch (error) {
     // Two creators raced past the lookup: the unique slug decides.
     if (isUniqueViolation(error)) return { ok: false, reason: 'slug_taken' };

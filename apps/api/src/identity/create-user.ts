@@ -23,11 +23,7 @@ export interface CreatedUser {
 }
 
 export type CreateUserRefusal =
-  | 'invalid_email'
-  | 'invalid_display_name'
-  | 'password_too_short'
-  | 'password_too_long'
-  | 'email_taken';
+  'invalid_email' | 'invalid_display_name' | 'password_too_short' | 'password_too_long' | 'email_taken';
 
 export type CreateUserResult =
   | { readonly ok: true; readonly user: CreatedUser }

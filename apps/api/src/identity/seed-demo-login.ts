@@ -27,7 +27,11 @@ export interface DemoLogin {
   readonly userCreated: boolean;
 }
 
-const SEED_ACTOR: AuditEventInput['actor'] = Object.freeze({ type: 'system', id: 'demo-seed', tokenKind: null });
+const SEED_ACTOR: AuditEventInput['actor'] = Object.freeze({
+  type: 'system',
+  id: 'demo-seed',
+  tokenKind: null,
+});
 
 /**
  * For `npm start`'s demo: makes sure the demo tenant has an owner and returns a login that works. Idempotent;
@@ -57,7 +61,10 @@ export async function seedDemoLogin(db: Database, options: SeedDemoLoginOptions)
   const isMember = login.memberships.some((m) => m.tenantId === tenantId);
   await db.withTenantAndUser(tenantId, login.userId, async (tx) => {
     await tx.user.update({ where: { id: login.userId }, data: { passwordHash, disabledAt: null } });
-    if (!isMember) await tx.membership.create({ data: { id: randomUUID(), tenantId, userId: login.userId, role: 'owner' } });
+    if (!isMember)
+      await tx.membership.create({
+        data: { id: randomUUID(), tenantId, userId: login.userId, role: 'owner' },
+      });
     await appendAuditEvent(tx, {
       actor: SEED_ACTOR,
       action: 'users.passwordReset',
@@ -72,7 +79,11 @@ export async function seedDemoLogin(db: Database, options: SeedDemoLoginOptions)
 async function ensureTenant(db: Database, options: SeedDemoLoginOptions): Promise<string> {
   const existing = await findTenantIdBySlug(db, options.tenantSlug);
   if (existing !== null) return existing;
-  const created = await createTenant(db, { slug: options.tenantSlug, name: options.tenantName, actor: SEED_ACTOR });
+  const created = await createTenant(db, {
+    slug: options.tenantSlug,
+    name: options.tenantName,
+    actor: SEED_ACTOR,
+  });
   if (created.ok) return created.tenant.id;
   // Another process created it meanwhile.
   const raced = await findTenantIdBySlug(db, options.tenantSlug);

@@ -40,6 +40,7 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
   private readonly workers = new Map<QueueName, Worker>();
   private readonly queues = new Map<QueueName, Queue>();
   private readonly jobsTotal: Counter<'queue' | 'outcome'>;
+  private outage = false;
 
   constructor(
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
@@ -76,9 +77,14 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
   }
 
   onApplicationBootstrap(): void {
+    this.redis.on('ready', () => {
+      this.outage = false;
+    });
     for (const name of QUEUE_NAMES) {
       const connection = { connection: this.redis, prefix: this.config.QUEUE_PREFIX };
-      this.queues.set(name, new Queue(name, connection));
+      const queue = new Queue(name, connection);
+      queue.on('error', (error) => this.reportConnectionError(name, error));
+      this.queues.set(name, queue);
       const worker = new Worker(name, (job: Job) => this.process(name, job), {
         ...connection,
         concurrency: this.config.WORKER_CONCURRENCY,
@@ -93,19 +99,31 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
         this.jobsTotal.inc({ queue: name, outcome: 'failed' });
         this.logger.warn({ queue: name, jobId: job?.id, err: error }, 'job failed');
       });
-      // A Redis hiccup surfaces here; the worker reconnects by itself. Without a listener it would throw.
-      worker.on('error', (error) => this.logger.error({ queue: name, err: error }, 'queue worker error'));
+      // A Redis outage surfaces here (BullMQ reconnects by itself); without a listener BullMQ prints to the console.
+      worker.on('error', (error) => this.reportConnectionError(name, error));
       this.workers.set(name, worker);
     }
     this.logger.info({ queues: QUEUE_NAMES, pool: this.config.WORKER_POOL, concurrency: this.config.WORKER_CONCURRENCY }, 'queue workers started');
   }
 
-  /** Waits for running jobs to finish (bounded by the app's shutdown grace), then closes the Queues. */
+  /**
+   * Waits for running jobs to finish (bounded by the app's shutdown grace), then closes the Queues. With
+   * Redis away no job can complete anyway, and BullMQ's graceful close would wait for the connection
+   * forever: close at once instead.
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.workers.values()].map((worker) => worker.close()));
+    const force = this.redis.status !== 'ready';
+    await Promise.all([...this.workers.values()].map((worker) => worker.close(force)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.workers.clear();
     this.queues.clear();
+  }
+
+  /** While Redis is away every connection errors on each reconnect attempt: log the first of an outage. */
+  private reportConnectionError(queue: QueueName, error: Error): void {
+    if (this.outage) return;
+    this.outage = true;
+    this.logger.error({ queue, err: error }, 'queue connection error; BullMQ is reconnecting');
   }
 
   private async process<Q extends QueueName>(queue: Q, job: Job): Promise<unknown> {

@@ -12,9 +12,9 @@ export interface TenantRows {
   email: string;
   membershipId: string;
   sessionId: string;
-  sessionSecretHash: Buffer;
+  sessionSecretHash: Uint8Array<ArrayBuffer>;
   tokenId: string;
-  tokenSecretHash: Buffer;
+  tokenSecretHash: Uint8Array<ArrayBuffer>;
   workspaceId: string;
 }
 
@@ -28,9 +28,9 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
     email: `${label}-${userId.slice(0, 8)}@example.test`,
     membershipId: randomUUID(),
     sessionId: randomUUID(),
-    sessionSecretHash: randomBytes(32),
+    sessionSecretHash: new Uint8Array(randomBytes(32)),
     tokenId: randomUUID(),
-    tokenSecretHash: randomBytes(32),
+    tokenSecretHash: new Uint8Array(randomBytes(32)),
     workspaceId: randomUUID(),
   };
   await db.withTenantAndUser(tenantId, userId, async (tx) => {
@@ -45,7 +45,7 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         tenantId,
         userId,
         secretHash: rows.sessionSecretHash,
-        csrfHash: randomBytes(32),
+        csrfHash: new Uint8Array(randomBytes(32)),
         expiresAt: new Date(Date.now() + 3_600_000),
       },
     });
@@ -76,10 +76,10 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         targetId: tenantId,
         outcome: 'success',
         prevHash: Buffer.alloc(32),
-        hash: randomBytes(32),
+        hash: new Uint8Array(randomBytes(32)),
       },
     });
-    await tx.auditHead.create({ data: { tenantId, seq: 1n, hash: randomBytes(32) } });
+    await tx.auditHead.create({ data: { tenantId, seq: 1n, hash: new Uint8Array(randomBytes(32)) } });
   });
   return rows;
 }

@@ -17,6 +17,7 @@ export interface HarnessRequest {
 export interface HarnessResponse {
   readonly statusCode: number;
   readonly body: string;
+  readonly headers?: Readonly<Record<string, string | string[] | number | undefined>>;
 }
 
 /** How the harness reaches the server: an inject function, or anything with Fastify's `inject`. */
@@ -40,6 +41,8 @@ export interface RouteCase {
   readonly url: string;
   readonly payload?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Tenant B's credentials for this case when not the default `attackerHeaders` (e.g. a session cookie). */
+  readonly credentials?: Readonly<Record<string, string>>;
   readonly expect: CrossTenantExpectation;
 }
 
@@ -48,6 +51,8 @@ export interface GraphQLFieldCase {
   readonly field: string;
   readonly query: string;
   readonly variables?: Readonly<Record<string, unknown>>;
+  /** Tenant B's credentials for this case when not the default `attackerHeaders`. */
+  readonly credentials?: Readonly<Record<string, string>>;
   readonly expect: CrossTenantExpectation;
 }
 
@@ -210,7 +215,7 @@ async function checkRouteCase(inject: HarnessInject, options: CrossTenantHarness
   const [method, pattern] = splitRoute(c.route);
   if (!routePattern(pattern).test(c.url.split('?')[0] ?? '')) return `the case URL does not match the route pattern ${pattern}`;
   const payload = c.payload === undefined ? undefined : JSON.stringify(c.payload);
-  const headers: Record<string, string> = { ...(c.headers ?? {}), ...options.attackerHeaders };
+  const headers: Record<string, string> = { ...(c.headers ?? {}), ...(c.credentials ?? options.attackerHeaders) };
   if (payload !== undefined) headers['content-type'] = 'application/json';
   const response = await inject({ method, url: c.url, headers, ...(payload !== undefined ? { payload } : {}) });
   const leaked = leakedMarkers(options.victimMarkers, `${c.url} ${payload ?? ''}`, response.body);
@@ -240,7 +245,7 @@ async function checkFieldCase(
   const response = await inject({
     method: 'POST',
     url: path,
-    headers: { 'content-type': 'application/json', ...options.attackerHeaders },
+    headers: { 'content-type': 'application/json', ...(c.credentials ?? options.attackerHeaders) },
     payload,
   });
   const leaked = leakedMarkers(options.victimMarkers, payload, response.body);
@@ -349,6 +354,6 @@ function toInject(app: HarnessInject | InjectCapable): HarnessInject {
   if (typeof app === 'function') return app;
   return async (request) => {
     const response = await app.inject(request);
-    return { statusCode: response.statusCode, body: response.body };
+    return { statusCode: response.statusCode, body: response.body, ...(response.headers ? { headers: response.headers } : {}) };
   };
 }

@@ -1,7 +1,12 @@
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, installProblemJsonHandlers } from '@gatehouse/platform';
-import { createTestDatabase, createTestRedisPrefix, testRedisUrl, type TestDatabase } from '@gatehouse/testing';
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  testRedisUrl,
+  type TestDatabase,
+} from '@gatehouse/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -30,8 +35,9 @@ export interface IdentityHarness {
   close(): Promise<void>;
 }
 
-export interface IdentityHarnessOptions
-  extends Partial<Pick<CreateIdentityDepsOptions, 'trustedProxies' | 'sessionPolicy' | 'throttleLimits'>> {
+export interface IdentityHarnessOptions extends Partial<
+  Pick<CreateIdentityDepsOptions, 'trustedProxies' | 'sessionPolicy' | 'throttleLimits'>
+> {
   /** Registers further routes (e.g. the command routes) before the app is ready. */
   readonly extend?: (app: FastifyInstance, deps: IdentityDeps, db: Database) => Promise<void>;
 }

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { ROLE_SCOPES } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { GraphQLFieldCase, HarnessInject, RouteCase } from '@gatehouse/testing';
+import { appendAuditEvent } from './audit/append-audit-event';
+import { mintApiToken } from './auth/mint-api-token';
+import { PasswordHasher } from './auth/password-hasher';
+import { createTenant } from './identity/create-tenant';
+import { createUser } from './identity/create-user';
+
+// The world the cross-tenant harness runs in: two tenants, each with an owner, a workspace, a maintainer of
+// it, a user token and an audit chain, plus accounts that belong to no tenant (for "add member by email").
+// Tenant B attacks; everything of tenant A is a marker that must never reach B.
+
+const HASHER = new PasswordHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+const SYSTEM = { type: 'system', id: null, tokenKind: null } as const;
+
+export interface TenantWorld {
+  readonly tenantId: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly owner: { readonly id: string; readonly email: string; readonly displayName: string; readonly password: string };
+  readonly maintainer: { readonly id: string; readonly email: string; readonly displayName: string };
+  readonly workspace: { readonly id: string; readonly name: string };
+  readonly token: { readonly id: string; readonly prefix: string; readonly secret: string };
+  readonly headHash: string;
+}
+
+export interface CrossTenantWorld {
+  readonly a: TenantWorld;
+  readonly b: TenantWorld;
+  /** Accounts in no tenant: B may add them by email (accounts are global; they are no tenant's data). */
+  readonly outsiders: readonly [string, string];
+}
+
+async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
+  const unique = randomUUID().slice(0, 8);
+  const slug = `${label}-${unique}`;
+  const name = `Tenant ${label} ${unique}`;
+  const created = await createTenant(db, { slug, name, actor: SYSTEM });
+  if (!created.ok) throw new Error(`fixture: tenant ${label}: ${created.reason}`);
+  const tenantId = created.tenant.id;
+  const password = `pw-${randomUUID()}`;
+  const owner = await createUser(db, HASHER, {
+    email: `owner-${slug}@example.test`,
+    displayName: `Owner of ${label} ${unique}`,
+    password,
+    membership: { tenantId, role: 'owner' },
+    actor: SYSTEM,
+  });
+  const maintainer = await createUser(db, HASHER, {
+    email: `maintainer-${slug}@example.test`,
+    displayName: `Maintainer of ${label} ${unique}`,
+    password: `pw-${randomUUID()}`,
+    membership: { tenantId, role: 'member' },
+    actor: SYSTEM,
+  });
+  if (!owner.ok || !maintainer.ok) throw new Error(`fixture: users of ${label}`);
+  const workspace = { id: randomUUID(), name: `ws-${label}-${unique}` };
+  const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
+    await tx.workspace.create({ data: { id: workspace.id, tenantId, name: workspace.name } });
+    await tx.workspaceMember.create({ data: { tenantId, workspaceId: workspace.id, userId: maintainer.user.id } });
+    const minted = await mintApiToken(tx, {
+      tenantId,
+      createdById: owner.user.id,
+      name: `token-${label}-${unique}`,
+      grant: { kind: 'user', userId: owner.user.id, scopes: ROLE_SCOPES.owner, workspaceIds: [], pool: null },
+      expiresAt: null,
+    });
+    const appended = await appendAuditEvent(tx, {
+      actor: { type: 'user', id: owner.user.id, tokenKind: null },
+      action: 'workspaces.create',
+      target: { type: 'workspace', id: workspace.id },
+      outcome: 'success',
+      data: { name: workspace.name },
+    });
+    return { ...minted, link: appended };
+  });
+  return {
+    tenantId,
+    slug,
+    name,
+    owner: { ...owner.user, password },
+    maintainer: maintainer.user,
+    workspace,
+    token: { id: token.id, prefix: token.prefix, secret },
+    headHash: link.hash,
+  };
+}
+
+export async function seedCrossTenantWorld(db: Database): Promise<CrossTenantWorld> {
+  const a = await seedTenant(db, 'alpha');
+  const b = await seedTenant(db, 'bravo');
+  const outsiders: string[] = [];
+  for (const n of [1, 2]) {
+    const email = `outsider-${n}-${randomUUID().slice(0, 8)}@example.test`;
+    const result = await createUser(db, HASHER, { email, displayName: `Outsider ${n}`, password: `pw-${randomUUID()}`, actor: SYSTEM });
+    if (!result.ok) throw new Error('fixture: outsider');
+    outsiders.push(email);
+  }
+  return { a, b, outsiders: [outsiders[0] as string, outsiders[1] as string] };
+}
+
+/** Signs in as B's owner through the real login route: the cookie and CSRF header for session cases. */
+export async function signIn(inject: HarnessInject, who: TenantWorld): Promise<Record<string, string>> {
+  const response = await inject({
+    method: 'POST',
+    url: '/v1/auth/login',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ email: who.owner.email, password: who.owner.password, tenant: who.slug }),
+  });
+  if (response.statusCode !== 200) throw new Error(`fixture: sign-in answered ${response.statusCode}`);
+  const csrfToken = (JSON.parse(response.body) as { csrfToken: string }).csrfToken;
+  const setCookie = response.headers?.['set-cookie'];
+  const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+  if (typeof first !== 'string') throw new Error('fixture: sign-in set no cookie');
+  return { cookie: first.split(';')[0] as string, 'x-csrf-token': csrfToken };
+}
+
+/** Everything of A that B must never see. */
+export function victimMarkers(a: TenantWorld): string[] {
+  return [
+    a.tenantId,
+    a.slug,
+    a.name,
+    a.owner.id,
+    a.owner.email,
+    a.owner.displayName,
+    a.maintainer.id,
+    a.maintainer.email,
+    a.maintainer.displayName,
+    a.workspace.id,
+    a.workspace.name,
+    a.token.id,
+    a.token.prefix,
+    a.headHash,
+  ];
+}
+
+/** One case per REST route the API registers: B's owner token (or session) at A's ids. */
+export function routeCases(world: CrossTenantWorld, sessions: { main: Record<string, string>; logout: Record<string, string> }): RouteCase[] {
+  const { a, b } = world;
+  const ws = `/v1/workspaces/${a.workspace.id}`;
+  return [
+    { route: 'GET /v1/me', url: '/v1/me', expect: 'no_victim_data' },
+    { route: 'GET /v1/tenant', url: '/v1/tenant', expect: 'no_victim_data' },
+    { route: 'PATCH /v1/tenant', url: '/v1/tenant', payload: { name: 'Bravo renamed' }, expect: 'no_victim_data' },
+    { route: 'GET /v1/members', url: '/v1/members', expect: 'no_victim_data' },
+    { route: 'POST /v1/members', url: '/v1/members', payload: { email: world.outsiders[0], role: 'member' }, expect: 'no_victim_data' },
+    { route: 'PATCH /v1/members/:userId', url: `/v1/members/${a.maintainer.id}`, payload: { role: 'admin' }, expect: 'not_found' },
+    { route: 'DELETE /v1/members/:userId', url: `/v1/members/${a.maintainer.id}`, expect: 'not_found' },
+    { route: 'GET /v1/workspaces', url: '/v1/workspaces', expect: 'no_victim_data' },
+    { route: 'POST /v1/workspaces', url: '/v1/workspaces', payload: { name: 'bravo-rest-new' }, expect: 'no_victim_data' },
+    { route: 'GET /v1/workspaces/:workspaceId', url: ws, expect: 'not_found' },
+    { route: 'PATCH /v1/workspaces/:workspaceId', url: ws, payload: { name: 'hijacked' }, expect: 'not_found' },
+    { route: 'PUT /v1/workspaces/:workspaceId/trust', url: `${ws}/trust`, payload: { trusted: true }, expect: 'not_found' },
+    { route: 'POST /v1/workspaces/:workspaceId/generation', url: `${ws}/generation`, payload: {}, expect: 'not_found' },
+    { route: 'GET /v1/workspaces/:workspaceId/maintainers', url: `${ws}/maintainers`, expect: 'not_found' },
+    { route: 'POST /v1/workspaces/:workspaceId/maintainers', url: `${ws}/maintainers`, payload: { userId: b.maintainer.id }, expect: 'not_found' },
+    // B's own workspace, A's person: still nobody B can see.
+    {
+      route: 'POST /v1/workspaces/:workspaceId/maintainers',
+      url: `/v1/workspaces/${b.workspace.id}/maintainers`,
+      payload: { userId: a.maintainer.id },
+      expect: 'not_found',
+    },
+    {
+      route: 'DELETE /v1/workspaces/:workspaceId/maintainers/:userId',
+      url: `${ws}/maintainers/${a.maintainer.id}`,
+      expect: 'not_found',
+    },
+    { route: 'GET /v1/tokens', url: '/v1/tokens', expect: 'no_victim_data' },
+    {
+      route: 'POST /v1/tokens',
+      url: '/v1/tokens',
+      payload: { name: 'bravo-agent', kind: 'agent', scopes: ['catalog:read'], workspaceIds: [a.workspace.id] },
+      expect: 'not_found',
+    },
+    { route: 'DELETE /v1/tokens/:tokenId', url: `/v1/tokens/${a.token.id}`, expect: 'not_found' },
+    { route: 'GET /v1/audit-events', url: '/v1/audit-events', expect: 'no_victim_data' },
+    { route: 'GET /v1/audit-events', url: `/v1/audit-events?targetId=${a.workspace.id}`, expect: 'no_victim_data' },
+    { route: 'GET /v1/audit-events/head', url: '/v1/audit-events/head', expect: 'no_victim_data' },
+    { route: 'GET /v1/audit-events/verify', url: '/v1/audit-events/verify', expect: 'no_victim_data' },
+    { route: 'GET /v1/auth/session', url: '/v1/auth/session', credentials: sessions.main, expect: 'no_victim_data' },
+    { route: 'POST /v1/auth/logout', url: '/v1/auth/logout', payload: {}, credentials: sessions.logout, expect: 'no_victim_data' },
+  ];
+}
+
+/** One case per GraphQL field: lists select their data (to see a leak); refusals select only __typename. */
+export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
+  const { a, b } = world;
+  const wsInput = `workspaceId: "${a.workspace.id}"`;
+  const notFound = (field: string, call: string, kind: 'query' | 'mutation' = 'mutation'): GraphQLFieldCase => ({
+    field: `${kind === 'query' ? 'Query' : 'Mutation'}.${field}`,
+    query: `${kind} { ${call} { __typename } }`,
+    expect: 'not_found',
+  });
+  const visible = (field: string, call: string, selection: string, kind: 'query' | 'mutation' = 'query'): GraphQLFieldCase => ({
+    field: `${kind === 'query' ? 'Query' : 'Mutation'}.${field}`,
+    query: `${kind} { ${call} ${selection} }`,
+    expect: 'no_victim_data',
+  });
+  return [
+    visible('me', 'me', '{ tenantId tenantSlug userId email role via scopes }'),
+    visible('tenant', 'tenant', '{ id slug name createdAt }'),
+    visible('renameTenant', 'renameTenant(input: { name: "Bravo renamed again" })', '{ id slug name }', 'mutation'),
+    visible('members', 'members', '{ items { userId email displayName role } nextCursor }'),
+    visible('addMember', `addMember(input: { email: "${world.outsiders[1]}", role: "member" })`, '{ userId email displayName role }', 'mutation'),
+    notFound('changeMemberRole', `changeMemberRole(input: { userId: "${a.maintainer.id}", role: "admin" })`),
+    notFound('removeMember', `removeMember(input: { userId: "${a.maintainer.id}" })`),
+    visible('workspaces', 'workspaces', '{ items { id name repositoryIdentity } nextCursor }'),
+    notFound('workspace', `workspace(input: { ${wsInput} })`, 'query'),
+    visible('createWorkspace', 'createWorkspace(input: { name: "bravo-graphql-new" })', '{ id name }', 'mutation'),
+    notFound('renameWorkspace', `renameWorkspace(input: { ${wsInput}, name: "hijacked" })`),
+    notFound('setWorkspaceTrust', `setWorkspaceTrust(input: { ${wsInput}, trusted: true })`),
+    notFound('bumpWorkspaceGeneration', `bumpWorkspaceGeneration(input: { ${wsInput} })`),
+    notFound('workspaceMaintainers', `workspaceMaintainers(input: { ${wsInput} })`, 'query'),
+    notFound('addWorkspaceMaintainer', `addWorkspaceMaintainer(input: { workspaceId: "${b.workspace.id}", userId: "${a.maintainer.id}" })`),
+    notFound('removeWorkspaceMaintainer', `removeWorkspaceMaintainer(input: { ${wsInput}, userId: "${a.maintainer.id}" })`),
+    visible('tokens', 'tokens', '{ items { id name prefix userId workspaceIds } nextCursor }'),
+    notFound(
+      'createToken',
+      `createToken(input: { name: "bravo-agent-gql", kind: "agent", scopes: ["catalog:read"], workspaceIds: ["${a.workspace.id}"] })`,
+    ),
+    notFound('revokeToken', `revokeToken(input: { tokenId: "${a.token.id}" })`),
+    visible('auditEvents', `auditEvents(input: { targetId: "${a.workspace.id}" })`, '{ items { id seq actorId targetId data hash } nextCursor }'),
+    visible('auditHead', 'auditHead', '{ tenantId seq hash at }'),
+    visible('verifyAuditChain', 'verifyAuditChain', '{ ok checkedRows headSeq headHash firstBadSeq problem }'),
+  ];
+}
