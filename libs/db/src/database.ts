@@ -45,7 +45,7 @@ export interface Database {
 }
 
 export function createDatabase(options: CreateDatabaseOptions): Database {
-  const prisma = createPrismaClient(options);
+  const { prisma, close } = createPrismaClient(options);
 
   // set_config(..., true) is transaction-local, so a pooled connection never carries a tenant into the next
   // unit of work. Both settings are always written, so an empty string explicitly means "none".
@@ -69,6 +69,6 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
       await prisma.$queryRaw`SELECT 1`;
     },
     assertSafeAppRole: () => assertSafeAppRole(prisma),
-    close: () => prisma.$disconnect(),
+    close,
   };
 }

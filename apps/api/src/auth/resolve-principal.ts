@@ -54,7 +54,7 @@ const resolutions = new WeakMap<object, Promise<Resolution | null>>();
 export async function resolvePrincipal(request: AuthRequest, deps: AuthDeps): Promise<Principal | null> {
   const resolution = await resolveOnce(request, deps);
   if (resolution === null) return null;
-  void checkCsrf; void csrfFailed;
+  if (resolution.session !== null && !checkCsrf(request, resolution.session.csrfHash).ok) throw csrfFailed();
   return resolution.principal;
 }
 

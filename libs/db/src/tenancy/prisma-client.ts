@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { PrismaClient, type Prisma } from '../generated/client';
 
 /**
@@ -13,10 +14,25 @@ export interface PrismaClientOptions {
   onPoolError?: (error: Error) => void;
 }
 
-export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
-  const adapter = new PrismaPg(
-    { connectionString: options.url, max: options.poolMax ?? 10 },
-    { onPoolError: options.onPoolError, onConnectionError: options.onPoolError },
-  );
-  return new PrismaClient({ adapter });
+export interface PooledPrismaClient {
+  readonly prisma: PrismaClient;
+  /** Disconnects Prisma and ends the pool, so no socket or idle timer outlives the process's use of it. */
+  close(): Promise<void>;
+}
+
+export function createPrismaClient(options: PrismaClientOptions): PooledPrismaClient {
+  // We own the pool (rather than letting the adapter create one) because the adapter's $disconnect leaves
+  // idle-connection timers behind; ending the pool ourselves is the only complete shutdown.
+  const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const adapter = new PrismaPg(pool, { onPoolError: options.onPoolError, onConnectionError: options.onPoolError });
+  const prisma = new PrismaClient({ adapter });
+  let closing: Promise<void> | undefined;
+  return {
+    prisma,
+    close: () => {
+      closing ??= prisma.$disconnect().finally(() => pool.end());
+      return closing;
+    },
+  };
 }
