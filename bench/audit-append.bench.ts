@@ -20,7 +20,11 @@ interface RunResult {
   readonly latenciesMs: number[];
 }
 
-async function runWriters(db: Database, tenantOf: (writer: number) => string, appends: number): Promise<RunResult> {
+async function runWriters(
+  db: Database,
+  tenantOf: (writer: number) => string,
+  appends: number,
+): Promise<RunResult> {
   const latenciesMs: number[] = [];
   const started = performance.now();
   await Promise.all(
@@ -90,25 +94,37 @@ export async function benchAuditAppend(ctx: BenchContext): Promise<BenchSection>
 
     // The chain the contended writers built must still verify.
     const t0 = performance.now();
-    const verdict = await new VerifyAuditChainUseCase(db).execute({ principal: principalOf(shared.id), input: {} });
+    const verdict = await new VerifyAuditChainUseCase(db).execute({
+      principal: principalOf(shared.id),
+      input: {},
+    });
     const verifySeconds = (performance.now() - t0) / 1000;
-    if (!verdict.ok) throw new Error(`audit-append: the contended chain does not verify (${verdict.problem} at ${verdict.firstBadSeq})`);
+    if (!verdict.ok)
+      throw new Error(
+        `audit-append: the contended chain does not verify (${verdict.problem} at ${verdict.firstBadSeq})`,
+      );
 
     return {
       title: 'Audit append contention',
       method:
         `${WRITERS} concurrent writers, each appending ${APPENDS} events one transaction at a time (${ROUNDS} rounds, ` +
-        'mean), all into one tenant\'s chain versus each into its own tenant\'s chain. Each transaction holds only the ' +
+        "mean), all into one tenant's chain versus each into its own tenant's chain. Each transaction holds only the " +
         'append, so this is the worst case for the per-tenant head lock. Afterwards the contended chain is verified.',
       rows: [
         { label: 'same tenant: appends/s', value: fixed(sameRate) },
-        { label: 'same tenant: latency p50 / p99 (ms)', value: `${fixed(percentile(all(same), 50), 2)} / ${fixed(percentile(all(same), 99), 2)}` },
+        {
+          label: 'same tenant: latency p50 / p99 (ms)',
+          value: `${fixed(percentile(all(same), 50), 2)} / ${fixed(percentile(all(same), 99), 2)}`,
+        },
         { label: `${WRITERS} tenants: appends/s`, value: fixed(separateRate) },
         {
           label: `${WRITERS} tenants: latency p50 / p99 (ms)`,
           value: `${fixed(percentile(all(separate), 50), 2)} / ${fixed(percentile(all(separate), 99), 2)}`,
         },
-        { label: 'verify: rows checked, rows/s', value: `${verdict.checkedRows}, ${fixed(verdict.checkedRows / verifySeconds, 0)}` },
+        {
+          label: 'verify: rows checked, rows/s',
+          value: `${verdict.checkedRows}, ${fixed(verdict.checkedRows / verifySeconds, 0)}`,
+        },
       ],
       ratio: { label: 'same tenant / separate tenants (append throughput)', value: sameRate / separateRate },
     };

@@ -37,7 +37,9 @@ interface WorkspaceRow {
 /** Runs autocannon in a child process (bench/autocannon.runner.ts) and returns its summary. */
 function load(options: LoadOptions): Promise<LoadSummary> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'autocannon.runner.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(__dirname, 'autocannon.runner.js')], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('error', reject);
@@ -61,7 +63,8 @@ export async function benchAuthThroughput(ctx: BenchContext): Promise<BenchSecti
   const db = createDatabase({ url: ctx.testDb.appUrl, poolMax: 2 });
   const tenant = await createTestTenant(db);
   const owner = await createTestUser(db, tenant.id, { role: 'owner' });
-  for (let i = 0; i < WORKSPACES; i += 1) await createTestWorkspace(db, tenant.id, { name: `bench-${String(i).padStart(2, '0')}` });
+  for (let i = 0; i < WORKSPACES; i += 1)
+    await createTestWorkspace(db, tenant.id, { name: `bench-${String(i).padStart(2, '0')}` });
   const { secret } = await db.withTenant(tenant.id, (tx) =>
     mintApiToken(tx, {
       tenantId: tenant.id,
@@ -81,13 +84,19 @@ export async function benchAuthThroughput(ctx: BenchContext): Promise<BenchSecti
   });
   if (!parsed.ok) throw new Error(`auth-throughput: bad API config: ${parsed.message}`);
   // The API logs every request at info, as in production; the lines go nowhere instead of to the terminal.
-  const api = await createApiApp(parsed.config, { logger: createLogger({ name: 'api', level: 'info', destination: discard() }) });
+  const api = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'api', level: 'info', destination: discard() }),
+  });
   await api.listen(0, '127.0.0.1');
   const apiUrl = `http://127.0.0.1:${(api.getHttpServer().address() as AddressInfo).port}/v1/workspaces`;
 
   // The baseline: the same role and rows, the tenant fixed for the connection (no transaction per request),
   // no authentication, no zod.
-  const pool = new Pool({ connectionString: ctx.testDb.appUrl, max: 10, options: `-c app.tenant_id=${tenant.id}` });
+  const pool = new Pool({
+    connectionString: ctx.testDb.appUrl,
+    max: 10,
+    options: `-c app.tenant_id=${tenant.id}`,
+  });
   const plain = Fastify({ logger: false });
   plain.get('/plain/workspaces', async () => {
     const { rows } = await pool.query<WorkspaceRow>(
@@ -114,10 +123,19 @@ export async function benchAuthThroughput(ctx: BenchContext): Promise<BenchSecti
     const headers = { authorization: `Bearer ${secret}` };
     // Both answer, with the same rows.
     const [viaApi, viaPlain] = await Promise.all([
-      fetch(apiUrl, { headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { items?: { id: string }[] } })),
-      fetch(plainUrl).then(async (r) => ({ status: r.status, body: (await r.json()) as { items?: { id: string }[] } })),
+      fetch(apiUrl, { headers }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { items?: { id: string }[] },
+      })),
+      fetch(plainUrl).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { items?: { id: string }[] },
+      })),
     ]);
-    if (viaApi.status !== 200) throw new Error(`auth-throughput: GET /v1/workspaces answered ${viaApi.status} (is the command surface wired into createApiApp?)`);
+    if (viaApi.status !== 200)
+      throw new Error(
+        `auth-throughput: GET /v1/workspaces answered ${viaApi.status} (is the command surface wired into createApiApp?)`,
+      );
     const ids = (b: { items?: { id: string }[] }) => (b.items ?? []).map((i) => i.id).join(',');
     if (ids(viaApi.body) !== ids(viaPlain.body) || (viaApi.body.items ?? []).length !== WORKSPACES) {
       throw new Error('auth-throughput: the API and the baseline returned different rows');
@@ -136,9 +154,11 @@ export async function benchAuthThroughput(ctx: BenchContext): Promise<BenchSecti
       authed.push(await run(apiUrl, headers, ctx.durationSeconds));
     }
     for (const s of [...baseline, ...authed]) {
-      if (s.non2xx > 0 || s.errors > 0) throw new Error(`auth-throughput: ${s.non2xx} non-2xx answers, ${s.errors} errors under load`);
+      if (s.non2xx > 0 || s.errors > 0)
+        throw new Error(`auth-throughput: ${s.non2xx} non-2xx answers, ${s.errors} errors under load`);
     }
-    const mean = (xs: LoadSummary[], f: (s: LoadSummary) => number) => xs.reduce((sum, s) => sum + f(s), 0) / xs.length;
+    const mean = (xs: LoadSummary[], f: (s: LoadSummary) => number) =>
+      xs.reduce((sum, s) => sum + f(s), 0) / xs.length;
     const apiRate = mean(authed, (s) => s.requestsPerSecond);
     const plainRate = mean(baseline, (s) => s.requestsPerSecond);
     return {

@@ -45,7 +45,12 @@ function machineNote(pg: string): string {
   );
 }
 
-function renderMarkdown(outcomes: readonly Outcome[], machine: string, date: string, durationSeconds: number): string {
+function renderMarkdown(
+  outcomes: readonly Outcome[],
+  machine: string,
+  date: string,
+  durationSeconds: number,
+): string {
   const lines = [
     '# Benchmarks',
     '',
@@ -61,7 +66,9 @@ function renderMarkdown(outcomes: readonly Outcome[], machine: string, date: str
     '| bench | ratio | value |',
     '|---|---|---|',
     ...outcomes.map((o) =>
-      o.section ? `| ${o.name} | ${o.section.ratio.label} | **${o.section.ratio.value.toFixed(3)}** |` : `| ${o.name} | not run | ${o.error ?? ''} |`,
+      o.section
+        ? `| ${o.name} | ${o.section.ratio.label} | **${o.section.ratio.value.toFixed(3)}** |`
+        : `| ${o.name} | not run | ${o.error ?? ''} |`,
     ),
   ];
   for (const o of outcomes) {
@@ -80,7 +87,10 @@ function renderMarkdown(outcomes: readonly Outcome[], machine: string, date: str
 async function main(): Promise<void> {
   const env = readTestEnv();
   const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 5);
-  await setupDatabaseRoles({ adminUrl: env.adminUrl, passwords: { owner: env.ownerPassword, app: env.appPassword } });
+  await setupDatabaseRoles({
+    adminUrl: env.adminUrl,
+    passwords: { owner: env.ownerPassword, app: env.appPassword },
+  });
   const outcomes: Outcome[] = [];
   let machine = '';
   for (const bench of BENCHES) {
@@ -107,6 +117,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -18,7 +18,14 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { apiConfigSchema } from './config/api.config';
 import { createApiApp } from './create-api-app';
-import { graphqlCases, routeCases, seedCrossTenantWorld, signIn, victimMarkers, type CrossTenantWorld } from './cross-tenant.test-fixture';
+import {
+  graphqlCases,
+  routeCases,
+  seedCrossTenantWorld,
+  signIn,
+  victimMarkers,
+  type CrossTenantWorld,
+} from './cross-tenant.test-fixture';
 
 // Every route the API actually registers and every GraphQL field it actually serves, attacked with tenant B's
 // credentials at tenant A's ids (libs/testing/src/cross-tenant). A route or field added without a case here
@@ -55,7 +62,12 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
   world = await seedCrossTenantWorld(db);
-  const parsed = parseConfig(apiConfigSchema, { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: testDb.appUrl, REDIS_URL: testRedisUrl() });
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+  });
   if (!parsed.ok) throw new Error(parsed.message);
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
   app = await createApiApp(parsed.config, {

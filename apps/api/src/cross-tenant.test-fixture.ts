@@ -19,7 +19,12 @@ export interface TenantWorld {
   readonly tenantId: string;
   readonly slug: string;
   readonly name: string;
-  readonly owner: { readonly id: string; readonly email: string; readonly displayName: string; readonly password: string };
+  readonly owner: {
+    readonly id: string;
+    readonly email: string;
+    readonly displayName: string;
+    readonly password: string;
+  };
   readonly maintainer: { readonly id: string; readonly email: string; readonly displayName: string };
   readonly workspace: { readonly id: string; readonly name: string };
   readonly token: { readonly id: string; readonly prefix: string; readonly secret: string };
@@ -59,7 +64,9 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
   const workspace = { id: randomUUID(), name: `ws-${label}-${unique}` };
   const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
     await tx.workspace.create({ data: { id: workspace.id, tenantId, name: workspace.name } });
-    await tx.workspaceMember.create({ data: { tenantId, workspaceId: workspace.id, userId: maintainer.user.id } });
+    await tx.workspaceMember.create({
+      data: { tenantId, workspaceId: workspace.id, userId: maintainer.user.id },
+    });
     const minted = await mintApiToken(tx, {
       tenantId,
       createdById: owner.user.id,
@@ -94,7 +101,12 @@ export async function seedCrossTenantWorld(db: Database): Promise<CrossTenantWor
   const outsiders: string[] = [];
   for (const n of [1, 2]) {
     const email = `outsider-${n}-${randomUUID().slice(0, 8)}@example.test`;
-    const result = await createUser(db, HASHER, { email, displayName: `Outsider ${n}`, password: `pw-${randomUUID()}`, actor: SYSTEM });
+    const result = await createUser(db, HASHER, {
+      email,
+      displayName: `Outsider ${n}`,
+      password: `pw-${randomUUID()}`,
+      actor: SYSTEM,
+    });
     if (!result.ok) throw new Error('fixture: outsider');
     outsiders.push(email);
   }
@@ -138,25 +150,68 @@ export function victimMarkers(a: TenantWorld): string[] {
 }
 
 /** One case per REST route the API registers: B's owner token (or session) at A's ids. */
-export function routeCases(world: CrossTenantWorld, sessions: { main: Record<string, string>; logout: Record<string, string> }): RouteCase[] {
+export function routeCases(
+  world: CrossTenantWorld,
+  sessions: { main: Record<string, string>; logout: Record<string, string> },
+): RouteCase[] {
   const { a, b } = world;
   const ws = `/v1/workspaces/${a.workspace.id}`;
   return [
     { route: 'GET /v1/me', url: '/v1/me', expect: 'no_victim_data' },
     { route: 'GET /v1/tenant', url: '/v1/tenant', expect: 'no_victim_data' },
-    { route: 'PATCH /v1/tenant', url: '/v1/tenant', payload: { name: 'Bravo renamed' }, expect: 'no_victim_data' },
+    {
+      route: 'PATCH /v1/tenant',
+      url: '/v1/tenant',
+      payload: { name: 'Bravo renamed' },
+      expect: 'no_victim_data',
+    },
     { route: 'GET /v1/members', url: '/v1/members', expect: 'no_victim_data' },
-    { route: 'POST /v1/members', url: '/v1/members', payload: { email: world.outsiders[0], role: 'member' }, expect: 'no_victim_data' },
-    { route: 'PATCH /v1/members/:userId', url: `/v1/members/${a.maintainer.id}`, payload: { role: 'admin' }, expect: 'not_found' },
+    {
+      route: 'POST /v1/members',
+      url: '/v1/members',
+      payload: { email: world.outsiders[0], role: 'member' },
+      expect: 'no_victim_data',
+    },
+    {
+      route: 'PATCH /v1/members/:userId',
+      url: `/v1/members/${a.maintainer.id}`,
+      payload: { role: 'admin' },
+      expect: 'not_found',
+    },
     { route: 'DELETE /v1/members/:userId', url: `/v1/members/${a.maintainer.id}`, expect: 'not_found' },
     { route: 'GET /v1/workspaces', url: '/v1/workspaces', expect: 'no_victim_data' },
-    { route: 'POST /v1/workspaces', url: '/v1/workspaces', payload: { name: 'bravo-rest-new' }, expect: 'no_victim_data' },
+    {
+      route: 'POST /v1/workspaces',
+      url: '/v1/workspaces',
+      payload: { name: 'bravo-rest-new' },
+      expect: 'no_victim_data',
+    },
     { route: 'GET /v1/workspaces/:workspaceId', url: ws, expect: 'not_found' },
-    { route: 'PATCH /v1/workspaces/:workspaceId', url: ws, payload: { name: 'hijacked' }, expect: 'not_found' },
-    { route: 'PUT /v1/workspaces/:workspaceId/trust', url: `${ws}/trust`, payload: { trusted: true }, expect: 'not_found' },
-    { route: 'POST /v1/workspaces/:workspaceId/generation', url: `${ws}/generation`, payload: {}, expect: 'not_found' },
+    {
+      route: 'PATCH /v1/workspaces/:workspaceId',
+      url: ws,
+      payload: { name: 'hijacked' },
+      expect: 'not_found',
+    },
+    {
+      route: 'PUT /v1/workspaces/:workspaceId/trust',
+      url: `${ws}/trust`,
+      payload: { trusted: true },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/workspaces/:workspaceId/generation',
+      url: `${ws}/generation`,
+      payload: {},
+      expect: 'not_found',
+    },
     { route: 'GET /v1/workspaces/:workspaceId/maintainers', url: `${ws}/maintainers`, expect: 'not_found' },
-    { route: 'POST /v1/workspaces/:workspaceId/maintainers', url: `${ws}/maintainers`, payload: { userId: b.maintainer.id }, expect: 'not_found' },
+    {
+      route: 'POST /v1/workspaces/:workspaceId/maintainers',
+      url: `${ws}/maintainers`,
+      payload: { userId: b.maintainer.id },
+      expect: 'not_found',
+    },
     // B's own workspace, A's person: still nobody B can see.
     {
       route: 'POST /v1/workspaces/:workspaceId/maintainers',
@@ -173,16 +228,36 @@ export function routeCases(world: CrossTenantWorld, sessions: { main: Record<str
     {
       route: 'POST /v1/tokens',
       url: '/v1/tokens',
-      payload: { name: 'bravo-agent', kind: 'agent', scopes: ['catalog:read'], workspaceIds: [a.workspace.id] },
+      payload: {
+        name: 'bravo-agent',
+        kind: 'agent',
+        scopes: ['catalog:read'],
+        workspaceIds: [a.workspace.id],
+      },
       expect: 'not_found',
     },
     { route: 'DELETE /v1/tokens/:tokenId', url: `/v1/tokens/${a.token.id}`, expect: 'not_found' },
     { route: 'GET /v1/audit-events', url: '/v1/audit-events', expect: 'no_victim_data' },
-    { route: 'GET /v1/audit-events', url: `/v1/audit-events?targetId=${a.workspace.id}`, expect: 'no_victim_data' },
+    {
+      route: 'GET /v1/audit-events',
+      url: `/v1/audit-events?targetId=${a.workspace.id}`,
+      expect: 'no_victim_data',
+    },
     { route: 'GET /v1/audit-events/head', url: '/v1/audit-events/head', expect: 'no_victim_data' },
     { route: 'GET /v1/audit-events/verify', url: '/v1/audit-events/verify', expect: 'no_victim_data' },
-    { route: 'GET /v1/auth/session', url: '/v1/auth/session', credentials: sessions.main, expect: 'no_victim_data' },
-    { route: 'POST /v1/auth/logout', url: '/v1/auth/logout', payload: {}, credentials: sessions.logout, expect: 'no_victim_data' },
+    {
+      route: 'GET /v1/auth/session',
+      url: '/v1/auth/session',
+      credentials: sessions.main,
+      expect: 'no_victim_data',
+    },
+    {
+      route: 'POST /v1/auth/logout',
+      url: '/v1/auth/logout',
+      payload: {},
+      credentials: sessions.logout,
+      expect: 'no_victim_data',
+    },
   ];
 }
 
@@ -190,12 +265,21 @@ export function routeCases(world: CrossTenantWorld, sessions: { main: Record<str
 export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
   const { a, b } = world;
   const wsInput = `workspaceId: "${a.workspace.id}"`;
-  const notFound = (field: string, call: string, kind: 'query' | 'mutation' = 'mutation'): GraphQLFieldCase => ({
+  const notFound = (
+    field: string,
+    call: string,
+    kind: 'query' | 'mutation' = 'mutation',
+  ): GraphQLFieldCase => ({
     field: `${kind === 'query' ? 'Query' : 'Mutation'}.${field}`,
     query: `${kind} { ${call} { __typename } }`,
     expect: 'not_found',
   });
-  const visible = (field: string, call: string, selection: string, kind: 'query' | 'mutation' = 'query'): GraphQLFieldCase => ({
+  const visible = (
+    field: string,
+    call: string,
+    selection: string,
+    kind: 'query' | 'mutation' = 'query',
+  ): GraphQLFieldCase => ({
     field: `${kind === 'query' ? 'Query' : 'Mutation'}.${field}`,
     query: `${kind} { ${call} ${selection} }`,
     expect: 'no_victim_data',
@@ -203,28 +287,57 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
   return [
     visible('me', 'me', '{ tenantId tenantSlug userId email role via scopes }'),
     visible('tenant', 'tenant', '{ id slug name createdAt }'),
-    visible('renameTenant', 'renameTenant(input: { name: "Bravo renamed again" })', '{ id slug name }', 'mutation'),
+    visible(
+      'renameTenant',
+      'renameTenant(input: { name: "Bravo renamed again" })',
+      '{ id slug name }',
+      'mutation',
+    ),
     visible('members', 'members', '{ items { userId email displayName role } nextCursor }'),
-    visible('addMember', `addMember(input: { email: "${world.outsiders[1]}", role: "member" })`, '{ userId email displayName role }', 'mutation'),
+    visible(
+      'addMember',
+      `addMember(input: { email: "${world.outsiders[1]}", role: "member" })`,
+      '{ userId email displayName role }',
+      'mutation',
+    ),
     notFound('changeMemberRole', `changeMemberRole(input: { userId: "${a.maintainer.id}", role: "admin" })`),
     notFound('removeMember', `removeMember(input: { userId: "${a.maintainer.id}" })`),
     visible('workspaces', 'workspaces', '{ items { id name repositoryIdentity } nextCursor }'),
     notFound('workspace', `workspace(input: { ${wsInput} })`, 'query'),
-    visible('createWorkspace', 'createWorkspace(input: { name: "bravo-graphql-new" })', '{ id name }', 'mutation'),
+    visible(
+      'createWorkspace',
+      'createWorkspace(input: { name: "bravo-graphql-new" })',
+      '{ id name }',
+      'mutation',
+    ),
     notFound('renameWorkspace', `renameWorkspace(input: { ${wsInput}, name: "hijacked" })`),
     notFound('setWorkspaceTrust', `setWorkspaceTrust(input: { ${wsInput}, trusted: true })`),
     notFound('bumpWorkspaceGeneration', `bumpWorkspaceGeneration(input: { ${wsInput} })`),
     notFound('workspaceMaintainers', `workspaceMaintainers(input: { ${wsInput} })`, 'query'),
-    notFound('addWorkspaceMaintainer', `addWorkspaceMaintainer(input: { workspaceId: "${b.workspace.id}", userId: "${a.maintainer.id}" })`),
-    notFound('removeWorkspaceMaintainer', `removeWorkspaceMaintainer(input: { ${wsInput}, userId: "${a.maintainer.id}" })`),
+    notFound(
+      'addWorkspaceMaintainer',
+      `addWorkspaceMaintainer(input: { workspaceId: "${b.workspace.id}", userId: "${a.maintainer.id}" })`,
+    ),
+    notFound(
+      'removeWorkspaceMaintainer',
+      `removeWorkspaceMaintainer(input: { ${wsInput}, userId: "${a.maintainer.id}" })`,
+    ),
     visible('tokens', 'tokens', '{ items { id name prefix userId workspaceIds } nextCursor }'),
     notFound(
       'createToken',
       `createToken(input: { name: "bravo-agent-gql", kind: "agent", scopes: ["catalog:read"], workspaceIds: ["${a.workspace.id}"] })`,
     ),
     notFound('revokeToken', `revokeToken(input: { tokenId: "${a.token.id}" })`),
-    visible('auditEvents', `auditEvents(input: { targetId: "${a.workspace.id}" })`, '{ items { id seq actorId targetId data hash } nextCursor }'),
+    visible(
+      'auditEvents',
+      `auditEvents(input: { targetId: "${a.workspace.id}" })`,
+      '{ items { id seq actorId targetId data hash } nextCursor }',
+    ),
     visible('auditHead', 'auditHead', '{ tenantId seq hash at }'),
-    visible('verifyAuditChain', 'verifyAuditChain', '{ ok checkedRows headSeq headHash firstBadSeq problem }'),
+    visible(
+      'verifyAuditChain',
+      'verifyAuditChain',
+      '{ ok checkedRows headSeq headHash firstBadSeq problem }',
+    ),
   ];
 }

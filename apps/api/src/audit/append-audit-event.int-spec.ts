@@ -1,6 +1,11 @@
 import { Client } from 'pg';
 import { createDatabase, type Database } from '@gatehouse/db';
-import { createTestDatabase, createTestTenant, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
+import {
+  createTestDatabase,
+  createTestTenant,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+} from '@gatehouse/testing';
 import { appendAuditEvent } from './append-audit-event';
 import { GENESIS_HASH, computeAuditHash, toHex } from './audit-chain.encoding';
 import { AuditCheckpointLogger } from './audit-checkpoint.logger';
@@ -98,7 +103,9 @@ describe('appendAuditEvent', () => {
   it('starts a tenant chain at seq 1 on the genesis hash, links each event, and moves the head', async () => {
     const tenant = await createTestTenant(db);
     const first = await db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(1)));
-    const second = await db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(2, { data: undefined })));
+    const second = await db.withTenant(tenant.id, (tx) =>
+      appendAuditEvent(tx, event(2, { data: undefined })),
+    );
     expect(first.seq).toBe(1n);
     expect(second.seq).toBe(2n);
     const rows = await readChain(tenant.id);
@@ -140,9 +147,13 @@ describe('appendAuditEvent', () => {
   it('gives 50 concurrent appends of one tenant a gapless, valid chain', async () => {
     const tenant = await createTestTenant(db);
     const links = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(i)), { maxWaitMs: 30_000 })),
+      Array.from({ length: 50 }, (_, i) =>
+        db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(i)), { maxWaitMs: 30_000 }),
+      ),
     );
-    expect(links.map((l) => Number(l.seq)).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(links.map((l) => Number(l.seq)).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     const rows = await readChain(tenant.id);
     expect(rows).toHaveLength(50);
     expectValidChain(rows);
@@ -152,7 +163,9 @@ describe('appendAuditEvent', () => {
 
   it('lets concurrent first appends of a new tenant race on creating the head row', async () => {
     const tenant = await createTestTenant(db);
-    await Promise.all(Array.from({ length: 8 }, (_, i) => db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(i)))));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(i)))),
+    );
     const rows = await readChain(tenant.id);
     expect(rows.map((r) => r.seq)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
     expectValidChain(rows);
@@ -216,7 +229,9 @@ describe('appendAuditEvent', () => {
     const tenant = await createTestTenant(db);
     const lines: Record<string, unknown>[] = [];
     const checkpoints = new AuditCheckpointLogger({ info: (fields) => void lines.push(fields) });
-    const link = await checkpoints.run(() => db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(1))));
+    const link = await checkpoints.run(() =>
+      db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(1))),
+    );
     expect(lines).toEqual([{ event: 'audit.checkpoint', tenantId: tenant.id, seq: '1', hash: link.hash }]);
   });
 });

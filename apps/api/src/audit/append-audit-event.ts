@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantTx } from '@gatehouse/db';
-import { GENESIS_HASH, canonicalJson, computeAuditHash, toHex, type AuditHashFields } from './audit-chain.encoding';
+import {
+  GENESIS_HASH,
+  canonicalJson,
+  computeAuditHash,
+  toHex,
+  type AuditHashFields,
+} from './audit-chain.encoding';
 import { noteAuditLink } from './audit-checkpoint.logger';
 import type { AuditEventInput, AuditLink } from './audit-event';
 import { assertAuditEventSafe } from './audit-event.guard';
@@ -77,7 +83,8 @@ async function lockHead(tx: TenantTx): Promise<LockedHead> {
      WHERE s.tenant_id IS NOT NULL
     ON CONFLICT (tenant_id) DO NOTHING`;
   const created = await selectHeadForUpdate(tx);
-  if (!created) throw new Error('appendAuditEvent needs a transaction with a tenant set (Database.withTenant)');
+  if (!created)
+    throw new Error('appendAuditEvent needs a transaction with a tenant set (Database.withTenant)');
   return created;
 }
 

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { GENESIS_HASH, canonicalJson, computeAuditHash, encodeAuditFields, toHex, type AuditHashFields } from './audit-chain.encoding';
+import {
+  GENESIS_HASH,
+  canonicalJson,
+  computeAuditHash,
+  encodeAuditFields,
+  toHex,
+  type AuditHashFields,
+} from './audit-chain.encoding';
 
 const base: AuditHashFields = {
   tenantId: '6f1c0c1e-8f57-4a8e-9d1b-2a3b4c5d6e7f',
@@ -44,11 +51,22 @@ describe('audit chain encoding', () => {
       targetType: text,
       targetId: nullable,
       outcome: text,
-      data: fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null))),
+      data: fc.dictionary(
+        fc.string({ maxLength: 3 }),
+        fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
+      ),
     });
     // Text fields are where a separator-based encoding would be ambiguous: change one, or shift characters
     // between two neighbours, and the encoding must change.
-    const textKeys = ['actorType', 'actorId', 'tokenKind', 'action', 'targetType', 'targetId', 'outcome'] as const;
+    const textKeys = [
+      'actorType',
+      'actorId',
+      'tokenKind',
+      'action',
+      'targetType',
+      'targetId',
+      'outcome',
+    ] as const;
     fc.assert(
       fc.property(row, fc.constantFrom(...textKeys), nullable, (x, key, value) => {
         const y = { ...x, [key]: value };
@@ -58,15 +76,20 @@ describe('audit chain encoding', () => {
       { numRuns: 1000 },
     );
     fc.assert(
-      fc.property(row, fc.integer({ min: 0, max: textKeys.length - 2 }), fc.integer({ min: 1, max: 3 }), (x, i, n) => {
-        const left = textKeys[i] as (typeof textKeys)[number];
-        const right = textKeys[i + 1] as (typeof textKeys)[number];
-        const l = x[left] ?? '';
-        const r = x[right] ?? '';
-        if (l.length < n) return true;
-        const y = { ...x, [left]: l.slice(0, l.length - n), [right]: l.slice(l.length - n) + r };
-        return !encodeAuditFields(x).equals(encodeAuditFields(y));
-      }),
+      fc.property(
+        row,
+        fc.integer({ min: 0, max: textKeys.length - 2 }),
+        fc.integer({ min: 1, max: 3 }),
+        (x, i, n) => {
+          const left = textKeys[i] as (typeof textKeys)[number];
+          const right = textKeys[i + 1] as (typeof textKeys)[number];
+          const l = x[left] ?? '';
+          const r = x[right] ?? '';
+          if (l.length < n) return true;
+          const y = { ...x, [left]: l.slice(0, l.length - n), [right]: l.slice(l.length - n) + r };
+          return !encodeAuditFields(x).equals(encodeAuditFields(y));
+        },
+      ),
       { numRuns: 1000 },
     );
     fc.assert(
@@ -88,7 +111,9 @@ describe('audit chain encoding', () => {
     const one = computeAuditHash(GENESIS_HASH, { ...base, data: { b: 1, a: ['x'] } });
     const two = computeAuditHash(GENESIS_HASH, { ...base, data: { a: ['x'], b: 1 } });
     expect(toHex(one)).toBe(toHex(two));
-    expect(canonicalJson({ b: { d: 1, c: 2 }, a: [3, { z: 1, y: 2 }] })).toBe('{"a":[3,{"y":2,"z":1}],"b":{"c":2,"d":1}}');
+    expect(canonicalJson({ b: { d: 1, c: 2 }, a: [3, { z: 1, y: 2 }] })).toBe(
+      '{"a":[3,{"y":2,"z":1}],"b":{"c":2,"d":1}}',
+    );
   });
 
   it('binds the previous hash', () => {

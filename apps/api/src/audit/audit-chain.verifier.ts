@@ -18,11 +18,17 @@ export interface AuditCheckpoint {
   readonly hash: Uint8Array;
 }
 
-export type AuditChainProblem = 'hash_mismatch' | 'broken_link' | 'sequence_gap' | 'truncated' | 'checkpoint_mismatch';
+export type AuditChainProblem =
+  'hash_mismatch' | 'broken_link' | 'sequence_gap' | 'truncated' | 'checkpoint_mismatch';
 
 export type AuditChainVerdict =
   | { readonly ok: true; readonly checkedRows: number }
-  | { readonly ok: false; readonly checkedRows: number; readonly problem: AuditChainProblem; readonly firstBadSeq: bigint };
+  | {
+      readonly ok: false;
+      readonly checkedRows: number;
+      readonly problem: AuditChainProblem;
+      readonly firstBadSeq: bigint;
+    };
 
 /**
  * Walks one tenant's chain in seq order, one row at a time (the caller reads in batches), and names the first
@@ -57,7 +63,8 @@ export class AuditChainVerifier {
   push(row: StoredAuditRow): void {
     if (this.failure) return;
     if (row.seq !== this.expectedSeq) return this.fail('sequence_gap', this.expectedSeq);
-    if (!bytesEqual(computeAuditHash(row.prevHash, row), row.hash)) return this.fail('hash_mismatch', row.seq);
+    if (!bytesEqual(computeAuditHash(row.prevHash, row), row.hash))
+      return this.fail('hash_mismatch', row.seq);
     if (!bytesEqual(row.prevHash, this.lastHash)) return this.fail('broken_link', row.seq);
     if (this.checkpoint && this.checkpoint.seq === row.seq && !bytesEqual(this.checkpoint.hash, row.hash)) {
       return this.fail('checkpoint_mismatch', row.seq);

@@ -4,7 +4,12 @@ import { withAuditCheckpoints } from './audit-checkpointed.handlers';
 
 function recordingSink() {
   const lines: { fields: Record<string, unknown>; message: string }[] = [];
-  return { lines, sink: { info: (fields: Record<string, unknown>, message: string) => void lines.push({ fields, message }) } };
+  return {
+    lines,
+    sink: {
+      info: (fields: Record<string, unknown>, message: string) => void lines.push({ fields, message }),
+    },
+  };
 }
 
 describe('AuditCheckpointLogger', () => {
@@ -23,8 +28,14 @@ describe('AuditCheckpointLogger', () => {
     expect(result).toBe('done');
     expect(seenInside).toBe(0);
     expect(lines).toEqual([
-      { message: 'audit.checkpoint', fields: { event: 'audit.checkpoint', tenantId: 'tenant-a', seq: '2', hash: 'a2' } },
-      { message: 'audit.checkpoint', fields: { event: 'audit.checkpoint', tenantId: 'tenant-b', seq: '7', hash: 'b7' } },
+      {
+        message: 'audit.checkpoint',
+        fields: { event: 'audit.checkpoint', tenantId: 'tenant-a', seq: '2', hash: 'a2' },
+      },
+      {
+        message: 'audit.checkpoint',
+        fields: { event: 'audit.checkpoint', tenantId: 'tenant-b', seq: '7', hash: 'b7' },
+      },
     ]);
   });
 
@@ -74,10 +85,16 @@ describe('withAuditCheckpoints', () => {
       new AuditCheckpointLogger(sink),
     );
     const principal = {} as never;
-    expect(await handlers['workspaces.list']?.execute({ principal, input: {} as never })).toEqual({ items: [] });
+    expect(await handlers['workspaces.list']?.execute({ principal, input: {} as never })).toEqual({
+      items: [],
+    });
     expect(lines).toEqual([]);
-    expect(await handlers['workspaces.rename']?.execute({ principal, input: {} as never })).toEqual({ renamed: true });
-    expect(lines.map((l) => l.fields)).toEqual([{ event: 'audit.checkpoint', tenantId: 'tenant-a', seq: '9', hash: 'a9' }]);
+    expect(await handlers['workspaces.rename']?.execute({ principal, input: {} as never })).toEqual({
+      renamed: true,
+    });
+    expect(lines.map((l) => l.fields)).toEqual([
+      { event: 'audit.checkpoint', tenantId: 'tenant-a', seq: '9', hash: 'a9' },
+    ]);
   });
 
   it('accepts the platform pino logger as its sink', () => {

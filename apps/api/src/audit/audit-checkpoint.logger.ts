@@ -44,6 +44,9 @@ export class AuditCheckpointLogger {
 
   /** Logs one committed link (for callers that hold it themselves, e.g. the admin CLI after its transaction). */
   log(tenantId: string, link: AuditLink): void {
-    this.sink.info({ event: 'audit.checkpoint', tenantId, seq: link.seq.toString(), hash: link.hash }, 'audit.checkpoint');
+    this.sink.info(
+      { event: 'audit.checkpoint', tenantId, seq: link.seq.toString(), hash: link.hash },
+      'audit.checkpoint',
+    );
   }
 }

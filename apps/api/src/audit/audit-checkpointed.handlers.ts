@@ -6,7 +6,10 @@ import type { AuditCheckpointLogger } from './audit-checkpoint.logger';
  * the use case has resolved (its transaction committed). One line of wiring where the handlers are built:
  * `withAuditCheckpoints(createCommandHandlers(deps), new AuditCheckpointLogger(logger))`.
  */
-export function withAuditCheckpoints(handlers: CommandHandlers, checkpoints: AuditCheckpointLogger): CommandHandlers {
+export function withAuditCheckpoints(
+  handlers: CommandHandlers,
+  checkpoints: AuditCheckpointLogger,
+): CommandHandlers {
   const wrapped: Record<string, CommandHandler> = {};
   for (const [name, handler] of Object.entries(handlers)) {
     wrapped[name] = { execute: (args) => checkpoints.run(() => handler.execute(args)) };

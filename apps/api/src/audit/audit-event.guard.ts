@@ -23,7 +23,20 @@ const NAME = /^[A-Za-z][A-Za-z0-9_.:-]*$/;
  * Words that make a key look like it holds a secret. `token` only counts as the last word: `tokenId`,
  * `tokenKind` and `tokenPrefix` name a token, while `token` and `accessToken` would be one.
  */
-const SECRET_WORDS = new Set(['secret', 'secrets', 'password', 'passwd', 'passphrase', 'authorization', 'cookie', 'cookies', 'csrf', 'credential', 'credentials', 'apikey']);
+const SECRET_WORDS = new Set([
+  'secret',
+  'secrets',
+  'password',
+  'passwd',
+  'passphrase',
+  'authorization',
+  'cookie',
+  'cookies',
+  'csrf',
+  'credential',
+  'credentials',
+  'apikey',
+]);
 const SECRET_LAST_WORDS = new Set(['token', 'tokens', 'key']);
 
 /** A Gatehouse token secret (`ghu_...`) anywhere in a value; a listed prefix is only 10 characters. */
@@ -49,11 +62,14 @@ export function assertAuditEventSafe(event: AuditEventInput): void {
   checkText('actor.id', event.actor.id);
   checkText('actor.tokenKind', event.actor.tokenKind);
   const data = event.data ?? {};
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new AuditEventRejectedError('data must be an object');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new AuditEventRejectedError('data must be an object');
   const keys = Object.keys(data);
-  if (keys.length > MAX_DATA_KEYS) throw new AuditEventRejectedError(`data has more than ${MAX_DATA_KEYS} keys`);
+  if (keys.length > MAX_DATA_KEYS)
+    throw new AuditEventRejectedError(`data has more than ${MAX_DATA_KEYS} keys`);
   for (const key of keys) {
-    if (!KEY.test(key)) throw new AuditEventRejectedError(`data key "${key.slice(0, 64)}" is not a plain identifier`);
+    if (!KEY.test(key))
+      throw new AuditEventRejectedError(`data key "${key.slice(0, 64)}" is not a plain identifier`);
     if (isSecretLookingKey(key)) throw new AuditEventRejectedError(`data key "${key}" looks like a secret`);
     checkValue(key, (data as Record<string, unknown>)[key]);
   }
@@ -67,14 +83,17 @@ function checkValue(key: string, value: unknown): void {
   }
   if (typeof value === 'string') return checkText(`data.${key}`, value);
   if (Array.isArray(value)) {
-    if (value.length > MAX_ARRAY) throw new AuditEventRejectedError(`data.${key} has more than ${MAX_ARRAY} items`);
+    if (value.length > MAX_ARRAY)
+      throw new AuditEventRejectedError(`data.${key} has more than ${MAX_ARRAY} items`);
     for (const item of value) {
       if (typeof item !== 'string') throw new AuditEventRejectedError(`data.${key} may hold strings only`);
       checkText(`data.${key}[]`, item);
     }
     return;
   }
-  throw new AuditEventRejectedError(`data.${key} must be a string, number, boolean, null or an array of strings`);
+  throw new AuditEventRejectedError(
+    `data.${key} must be a string, number, boolean, null or an array of strings`,
+  );
 }
 
 function checkName(field: string, value: string): void {
@@ -86,7 +105,8 @@ function checkName(field: string, value: string): void {
 
 function checkText(field: string, value: string | null): void {
   if (value === null) return;
-  if (value.length > MAX_STRING) throw new AuditEventRejectedError(`${field} is longer than ${MAX_STRING} characters`);
+  if (value.length > MAX_STRING)
+    throw new AuditEventRejectedError(`${field} is longer than ${MAX_STRING} characters`);
   // Postgres text and JSONB cannot hold NUL; refusing it here keeps the hashed value equal to the stored one.
   if (value.includes('\u0000')) throw new AuditEventRejectedError(`${field} contains a NUL character`);
   if (TOKEN_SECRET.test(value)) throw new AuditEventRejectedError(`${field} looks like a token secret`);

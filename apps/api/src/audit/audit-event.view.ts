@@ -30,7 +30,10 @@ export function toAuditEventView(row: AuditEvent): AuditEventViewModel {
     targetType: row.targetType,
     targetId: row.targetId,
     outcome: row.outcome,
-    data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {},
+    data:
+      data !== null && typeof data === 'object' && !Array.isArray(data)
+        ? (data as Record<string, unknown>)
+        : {},
     hash: toHex(row.hash),
   };
 }

@@ -1,7 +1,12 @@
 import { Client } from 'pg';
 import { ProblemError } from '@gatehouse/platform';
 import { createDatabase, type Database } from '@gatehouse/db';
-import { createTestDatabase, createTestTenant, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
+import {
+  createTestDatabase,
+  createTestTenant,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+} from '@gatehouse/testing';
 import type { TenantPrincipal } from '../auth/principal';
 import { appendAuditEvent } from './append-audit-event';
 import type { AuditEventInput } from './audit-event';
@@ -59,11 +64,21 @@ async function seedChain(length: number): Promise<string> {
   return tenant.id;
 }
 
-const verify = (tenantId: string, input: { checkpointSeq?: number; checkpointHash?: string } = {}, batchSize?: number) =>
-  new VerifyAuditChainUseCase(db, batchSize).execute({ principal: principalOf(tenantId), input });
-const head = (tenantId: string) => new GetAuditHeadUseCase(db).execute({ principal: principalOf(tenantId), input: {} });
-const list = (tenantId: string, input: Partial<Parameters<ListAuditEventsUseCase['execute']>[0]['input']> = {}) =>
-  new ListAuditEventsUseCase(db).execute({ principal: principalOf(tenantId), input: { limit: 50, ...input } });
+const verify = (
+  tenantId: string,
+  input: { checkpointSeq?: number; checkpointHash?: string } = {},
+  batchSize?: number,
+) => new VerifyAuditChainUseCase(db, batchSize).execute({ principal: principalOf(tenantId), input });
+const head = (tenantId: string) =>
+  new GetAuditHeadUseCase(db).execute({ principal: principalOf(tenantId), input: {} });
+const list = (
+  tenantId: string,
+  input: Partial<Parameters<ListAuditEventsUseCase['execute']>[0]['input']> = {},
+) =>
+  new ListAuditEventsUseCase(db).execute({
+    principal: principalOf(tenantId),
+    input: { limit: 50, ...input },
+  });
 
 describe('audit.head', () => {
   it('exports seq 0 and the genesis hash for an empty chain, then the newest link', async () => {
@@ -82,19 +97,41 @@ describe('audit.verify', () => {
     const tenantId = await seedChain(7);
     const exported = await head(tenantId);
     const result = await verify(tenantId, { checkpointSeq: exported.seq, checkpointHash: exported.hash }, 3);
-    expect(result).toEqual({ ok: true, checkedRows: 7, headSeq: 7, headHash: exported.hash, firstBadSeq: null, problem: null });
-    expect(await verify(await createTestTenant(db).then((t) => t.id))).toMatchObject({ ok: true, checkedRows: 0, headSeq: 0 });
+    expect(result).toEqual({
+      ok: true,
+      checkedRows: 7,
+      headSeq: 7,
+      headHash: exported.hash,
+      firstBadSeq: null,
+      problem: null,
+    });
+    expect(await verify(await createTestTenant(db).then((t) => t.id))).toMatchObject({
+      ok: true,
+      checkedRows: 0,
+      headSeq: 0,
+    });
   });
 
   it('names a row the database owner edited (hash_mismatch)', async () => {
     const tenantId = await seedChain(6);
-    await admin.query(`UPDATE audit_events SET action = 'workspaces.delete' WHERE tenant_id = $1 AND seq = 4`, [tenantId]);
-    expect(await verify(tenantId, {}, 2)).toMatchObject({ ok: false, problem: 'hash_mismatch', firstBadSeq: 4, checkedRows: 3 });
+    await admin.query(
+      `UPDATE audit_events SET action = 'workspaces.delete' WHERE tenant_id = $1 AND seq = 4`,
+      [tenantId],
+    );
+    expect(await verify(tenantId, {}, 2)).toMatchObject({
+      ok: false,
+      problem: 'hash_mismatch',
+      firstBadSeq: 4,
+      checkedRows: 3,
+    });
   });
 
   it('names a row edited inside its JSON data', async () => {
     const tenantId = await seedChain(3);
-    await admin.query(`UPDATE audit_events SET data = '{"n": 2, "names": ["forged"]}' WHERE tenant_id = $1 AND seq = 2`, [tenantId]);
+    await admin.query(
+      `UPDATE audit_events SET data = '{"n": 2, "names": ["forged"]}' WHERE tenant_id = $1 AND seq = 2`,
+      [tenantId],
+    );
     expect(await verify(tenantId)).toMatchObject({ ok: false, problem: 'hash_mismatch', firstBadSeq: 2 });
   });
 
@@ -107,7 +144,12 @@ describe('audit.verify', () => {
   it('names the deleted newest row from the head row alone (truncated)', async () => {
     const tenantId = await seedChain(4);
     await admin.query('DELETE FROM audit_events WHERE tenant_id = $1 AND seq = 4', [tenantId]);
-    expect(await verify(tenantId)).toMatchObject({ ok: false, problem: 'truncated', firstBadSeq: 4, headSeq: 4 });
+    expect(await verify(tenantId)).toMatchObject({
+      ok: false,
+      problem: 'truncated',
+      firstBadSeq: 4,
+      headSeq: 4,
+    });
   });
 
   it('names the deleted newest row with the previous checkpoint, even when the head was rewound too', async () => {
@@ -123,7 +165,9 @@ describe('audit.verify', () => {
     await admin.query('COMMIT');
     // Inside the database everything agrees again: only the checkpoint kept outside tells.
     expect(await verify(tenantId)).toMatchObject({ ok: true, checkedRows: 4, headSeq: 4 });
-    expect(await verify(tenantId, { checkpointSeq: checkpoint.seq, checkpointHash: checkpoint.hash })).toMatchObject({
+    expect(
+      await verify(tenantId, { checkpointSeq: checkpoint.seq, checkpointHash: checkpoint.hash }),
+    ).toMatchObject({
       ok: false,
       problem: 'truncated',
       firstBadSeq: 5,
@@ -143,13 +187,22 @@ describe('audit.verify', () => {
 
   it('names a head row that disagrees with the last event', async () => {
     const tenantId = await seedChain(3);
-    await admin.query(`UPDATE audit_heads SET hash = decode(repeat('ab', 32), 'hex') WHERE tenant_id = $1`, [tenantId]);
-    expect(await verify(tenantId)).toMatchObject({ ok: false, problem: 'checkpoint_mismatch', firstBadSeq: 3 });
+    await admin.query(`UPDATE audit_heads SET hash = decode(repeat('ab', 32), 'hex') WHERE tenant_id = $1`, [
+      tenantId,
+    ]);
+    expect(await verify(tenantId)).toMatchObject({
+      ok: false,
+      problem: 'checkpoint_mismatch',
+      firstBadSeq: 3,
+    });
   });
 
   it('refuses half a checkpoint as validation_failed', async () => {
     const tenantId = await seedChain(1);
-    await expect(verify(tenantId, { checkpointSeq: 1 })).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+    await expect(verify(tenantId, { checkpointSeq: 1 })).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+    });
   });
 
   it("never sees another tenant's rows", async () => {
@@ -204,7 +257,11 @@ describe('audit.list', () => {
     const byTarget = await list(tenantId, { targetType: 'workspace', targetId: 'ws-1' });
     expect(byTarget.items.map((i) => i.seq)).toEqual([9, 5, 1]);
     const firstPage = await list(tenantId, { actorId: 'bob', limit: 4 });
-    const secondPage = await list(tenantId, { actorId: 'bob', limit: 4, cursor: firstPage.nextCursor ?? undefined });
+    const secondPage = await list(tenantId, {
+      actorId: 'bob',
+      limit: 4,
+      cursor: firstPage.nextCursor ?? undefined,
+    });
     expect([...firstPage.items, ...secondPage.items].map((i) => i.seq)).toEqual([11, 9, 7, 5, 3, 1]);
     expect(secondPage.nextCursor).toBeNull();
 

@@ -26,7 +26,10 @@ export class VerifyAuditChainUseCase implements UseCaseFor<typeof verifyAuditCha
     private readonly batchSize = BATCH,
   ) {}
 
-  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof verifyAuditChain>>): Promise<CommandOutput<typeof verifyAuditChain>> {
+  async execute({
+    principal,
+    input,
+  }: UseCaseArgs<CommandInput<typeof verifyAuditChain>>): Promise<CommandOutput<typeof verifyAuditChain>> {
     const checkpoint = checkpointOf(input);
     const tenantId = principal.tenantId;
     const snapshot = await this.db.withTenant(tenantId, async (tx) => {
@@ -37,7 +40,9 @@ export class VerifyAuditChainUseCase implements UseCaseFor<typeof verifyAuditCha
       return rows[0];
     });
     const head: StoredAuditHead | undefined =
-      snapshot?.head_seq != null && snapshot.head_hash != null ? { seq: snapshot.head_seq, hash: snapshot.head_hash } : undefined;
+      snapshot?.head_seq != null && snapshot.head_hash != null
+        ? { seq: snapshot.head_seq, hash: snapshot.head_hash }
+        : undefined;
     const headSeq = head?.seq ?? 0n;
     const maxSeq = snapshot?.max_seq ?? 0n;
     const upTo = headSeq > maxSeq ? headSeq : maxSeq;

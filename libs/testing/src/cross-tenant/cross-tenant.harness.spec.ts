@@ -23,7 +23,14 @@ const THINGS: Thing[] = [
   { id: 'b-thing-1', tenant: 'B', name: 'bravo notes' },
 ];
 
-type Flaw = 'extra_route' | 'leaky_route' | 'forbidden_route' | 'leaky_list' | 'leaky_field' | 'extra_field' | 'forbidden_field';
+type Flaw =
+  | 'extra_route'
+  | 'leaky_route'
+  | 'forbidden_route'
+  | 'leaky_list'
+  | 'leaky_field'
+  | 'extra_field'
+  | 'forbidden_field';
 
 function tenantOf(authorization: string | undefined): string | null {
   return authorization === 'Bearer token-a' ? 'A' : authorization === 'Bearer token-b' ? 'B' : null;
@@ -38,7 +45,9 @@ function problem(status: number, code: string) {
   return { type: `urn:test:${code}`, title: code, status, code };
 }
 
-async function buildServer(flaws: readonly Flaw[] = []): Promise<{ app: FastifyInstance; collected: CollectedRoutes }> {
+async function buildServer(
+  flaws: readonly Flaw[] = [],
+): Promise<{ app: FastifyInstance; collected: CollectedRoutes }> {
   const app = Fastify();
   const collected = collectRoutes(app);
   const has = (flaw: Flaw) => flaws.includes(flaw);
@@ -46,7 +55,8 @@ async function buildServer(flaws: readonly Flaw[] = []): Promise<{ app: FastifyI
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(async (scope) => {
     scope.addHook('preHandler', async (request, reply) => {
-      if (tenantOf(request.headers.authorization) === null) return reply.code(401).send(problem(401, 'unauthenticated'));
+      if (tenantOf(request.headers.authorization) === null)
+        return reply.code(401).send(problem(401, 'unauthenticated'));
     });
     scope.get('/v1/things', async (request) => {
       const tenant = tenantOf(request.headers.authorization);
@@ -58,22 +68,29 @@ async function buildServer(flaws: readonly Flaw[] = []): Promise<{ app: FastifyI
       if (!thing) return reply.code(404).send({ ...problem(404, 'not_found'), instance: request.url });
       return thing;
     });
-    scope.post<{ Params: { id: string }; Body: { name: string } }>('/v1/things/:id/rename', async (request, reply) => {
-      const tenant = tenantOf(request.headers.authorization);
-      const thing = THINGS.find((t) => t.id === request.params.id);
-      if (!thing || thing.tenant !== tenant) {
-        if (thing && has('forbidden_route')) return reply.code(403).send(problem(403, 'forbidden'));
-        return reply.code(404).send(problem(404, 'not_found'));
-      }
-      return { ...thing, name: request.body.name };
-    });
+    scope.post<{ Params: { id: string }; Body: { name: string } }>(
+      '/v1/things/:id/rename',
+      async (request, reply) => {
+        const tenant = tenantOf(request.headers.authorization);
+        const thing = THINGS.find((t) => t.id === request.params.id);
+        if (!thing || thing.tenant !== tenant) {
+          if (thing && has('forbidden_route')) return reply.code(403).send(problem(403, 'forbidden'));
+          return reply.code(404).send(problem(404, 'not_found'));
+        }
+        return { ...thing, name: request.body.name };
+      },
+    );
     if (has('leaky_route')) {
-      scope.get<{ Params: { id: string } }>('/v1/leaky/:id', async (request) => THINGS.find((t) => t.id === request.params.id) ?? {});
+      scope.get<{ Params: { id: string } }>(
+        '/v1/leaky/:id',
+        async (request) => THINGS.find((t) => t.id === request.params.id) ?? {},
+      );
     }
     if (has('extra_route')) scope.delete('/v1/things/:id', async () => ({ deleted: true }));
   });
 
-  const notFound = () => Object.assign(new Error('No such thing.'), { extensions: { code: 'not_found', status: 404 } });
+  const notFound = () =>
+    Object.assign(new Error('No such thing.'), { extensions: { code: 'not_found', status: 404 } });
   await app.register(mercurius, {
     // mercurius' query cache loads quick-lru with a dynamic import(), which jest's CJS runtime cannot do.
     cache: false,
@@ -86,7 +103,9 @@ async function buildServer(flaws: readonly Flaw[] = []): Promise<{ app: FastifyI
       Query: {
         things: (_: unknown, __: unknown, ctx: unknown) => THINGS.filter((t) => t.tenant === tenantIn(ctx)),
         thing: (_: unknown, args: { id: string }, ctx: unknown) => {
-          const thing = THINGS.find((t) => t.id === args.id && (has('leaky_field') || t.tenant === tenantIn(ctx)));
+          const thing = THINGS.find(
+            (t) => t.id === args.id && (has('leaky_field') || t.tenant === tenantIn(ctx)),
+          );
           if (!thing) throw notFound();
           return thing;
         },
@@ -111,13 +130,27 @@ async function buildServer(flaws: readonly Flaw[] = []): Promise<{ app: FastifyI
 const routeCases: RouteCase[] = [
   { route: 'GET /v1/things', url: '/v1/things', expect: 'no_victim_data' },
   { route: 'GET /v1/things/:id', url: '/v1/things/a-thing-1', expect: 'not_found' },
-  { route: 'POST /v1/things/:id/rename', url: '/v1/things/a-thing-1/rename', payload: { name: 'x' }, expect: 'not_found' },
+  {
+    route: 'POST /v1/things/:id/rename',
+    url: '/v1/things/a-thing-1/rename',
+    payload: { name: 'x' },
+    expect: 'not_found',
+  },
 ];
 
 const fieldCases: GraphQLFieldCase[] = [
   { field: 'Query.things', query: '{ things { id name } }', expect: 'no_victim_data' },
-  { field: 'Query.thing', query: 'query ($id: ID!) { thing(id: $id) { id name } }', variables: { id: 'a-thing-1' }, expect: 'not_found' },
-  { field: 'Mutation.renameThing', query: 'mutation { renameThing(id: "a-thing-1", name: "x") { id } }', expect: 'not_found' },
+  {
+    field: 'Query.thing',
+    query: 'query ($id: ID!) { thing(id: $id) { id name } }',
+    variables: { id: 'a-thing-1' },
+    expect: 'not_found',
+  },
+  {
+    field: 'Mutation.renameThing',
+    query: 'mutation { renameThing(id: "a-thing-1", name: "x") { id } }',
+    expect: 'not_found',
+  },
 ];
 
 async function harness(flaws: readonly Flaw[], overrides: Partial<CrossTenantHarnessOptions> = {}) {
@@ -155,7 +188,9 @@ describe('runCrossTenantHarness', () => {
     const { app, collected } = await buildServer([]);
     await app.close();
     const keys = collected.routes.map((r) => `${r.method} ${r.url}`);
-    expect(keys).toEqual(expect.arrayContaining(['GET /healthz', 'HEAD /v1/things', 'GET /v1/things/:id', 'POST /graphql']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['GET /healthz', 'HEAD /v1/things', 'GET /v1/things/:id', 'POST /graphql']),
+    );
   });
 
   it('fails, naming it, when a registered route has no case', async () => {
@@ -170,12 +205,16 @@ describe('runCrossTenantHarness', () => {
       cases: [...routeCases, { route: 'GET /v1/leaky/:id', url: '/v1/leaky/a-thing-1', expect: 'not_found' }],
     });
     expect(report.ok).toBe(false);
-    expect(report.failures).toEqual([expect.stringMatching(/^GET \/v1\/leaky\/:id .*leaks tenant A's data: alpha secret plans/)]);
+    expect(report.failures).toEqual([
+      expect.stringMatching(/^GET \/v1\/leaky\/:id .*leaks tenant A's data: alpha secret plans/),
+    ]);
   });
 
   it("fails when a list route includes tenant A's rows", async () => {
     const { report } = await harness(['leaky_list']);
-    expect(report.failures).toEqual([expect.stringMatching(/^GET \/v1\/things .*leaks tenant A's data: a-thing-1, alpha secret plans/)]);
+    expect(report.failures).toEqual([
+      expect.stringMatching(/^GET \/v1\/things .*leaks tenant A's data: a-thing-1, alpha secret plans/),
+    ]);
   });
 
   it('fails on a 403 that confirms the resource exists', async () => {
@@ -188,9 +227,13 @@ describe('runCrossTenantHarness', () => {
     expect(extra.report.uncoveredFields).toEqual(['Query.other']);
     expect(extra.lines[0]).toMatch(/^cross-tenant harness: 3\/3 routes, 3\/4 GraphQL fields \(FAILED/);
     const leaky = await harness(['leaky_field']);
-    expect(leaky.report.failures).toEqual([expect.stringMatching(/^Query\.thing: response leaks tenant A's data: alpha secret plans/)]);
+    expect(leaky.report.failures).toEqual([
+      expect.stringMatching(/^Query\.thing: response leaks tenant A's data: alpha secret plans/),
+    ]);
     const forbidden = await harness(['forbidden_field']);
-    expect(forbidden.report.failures).toEqual([expect.stringMatching(/^Mutation\.renameThing: a forbidden error confirms/)]);
+    expect(forbidden.report.failures).toEqual([
+      expect.stringMatching(/^Mutation\.renameThing: a forbidden error confirms/),
+    ]);
   });
 
   it('refuses cases that do not exercise what they claim', async () => {
@@ -202,7 +245,10 @@ describe('runCrossTenantHarness', () => {
       ],
       graphql: {
         path: '/graphql',
-        cases: [{ ...fieldCases[0], query: '{ thing(id: "a-thing-1") { id } }' } as GraphQLFieldCase, ...fieldCases.slice(1)],
+        cases: [
+          { ...fieldCases[0], query: '{ thing(id: "a-thing-1") { id } }' } as GraphQLFieldCase,
+          ...fieldCases.slice(1),
+        ],
       },
     });
     expect(report.failures).toEqual(
@@ -219,7 +265,7 @@ describe('runCrossTenantHarness', () => {
     expect(report.ok).toBe(false);
     expect(report.failures).toEqual(
       expect.arrayContaining([
-        'GET /v1/things (/v1/things): expected a 2xx holding none of A\'s data, got 401 (a refusal proves nothing)',
+        "GET /v1/things (/v1/things): expected a 2xx holding none of A's data, got 401 (a refusal proves nothing)",
         'GET /v1/things/:id (/v1/things/a-thing-1): expected 404 not_found, got 401',
       ]),
     );

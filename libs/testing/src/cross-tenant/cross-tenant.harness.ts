@@ -101,24 +101,29 @@ export const DEFAULT_PUBLIC_ROUTES: readonly (string | RegExp)[] = Object.freeze
 
 const IGNORED_METHODS = new Set(['HEAD', 'OPTIONS']);
 const REFUSAL_CODES = new Set(['forbidden', 'forbidden_scope']);
-const INTROSPECTION = '{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }';
+const INTROSPECTION =
+  '{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }';
 
 export async function runCrossTenantHarness(options: CrossTenantHarnessOptions): Promise<CrossTenantReport> {
   const inject = toInject(options.app);
   const failures: string[] = [];
-  if (options.victimMarkers.filter((m) => m.length > 0).length === 0) failures.push('setup: no victim markers given');
+  if (options.victimMarkers.filter((m) => m.length > 0).length === 0)
+    failures.push('setup: no victim markers given');
 
   // Routes the server registered, minus HEAD/OPTIONS, public routes and the GraphQL endpoint (its fields are
   // checked one by one below).
   const publicRoutes = options.publicRoutes ?? DEFAULT_PUBLIC_ROUTES;
-  const registered = Array.isArray(options.routes) ? options.routes : (options.routes as CollectedRoutes).routes;
+  const registered = Array.isArray(options.routes)
+    ? options.routes
+    : (options.routes as CollectedRoutes).routes;
   const checked = registered
     .filter((r) => !IGNORED_METHODS.has(r.method))
     .filter((r) => !publicRoutes.some((p) => matchesPublic(p, r.url)))
     .filter((r) => options.graphql === undefined || r.url !== options.graphql.path)
     .map((r) => `${r.method} ${r.url}`);
   const checkedSet = new Set(checked);
-  if (registered.length === 0) failures.push('setup: no routes were collected (install collectRoutes before routes register)');
+  if (registered.length === 0)
+    failures.push('setup: no routes were collected (install collectRoutes before routes register)');
 
   const casesByRoute = new Map<string, RouteCase[]>();
   for (const c of options.cases) {
@@ -186,7 +191,9 @@ export async function runCrossTenantHarness(options: CrossTenantHarnessOptions):
   const summary =
     `cross-tenant harness: ${routesPassed}/${checked.length} routes` +
     (options.graphql ? `, ${fieldsPassed}/${fieldsTotal} GraphQL fields` : '') +
-    (ok ? '' : ` (FAILED: ${uncoveredRoutes.length + uncoveredFields.length} uncovered, ${failures.length} failures)`);
+    (ok
+      ? ''
+      : ` (FAILED: ${uncoveredRoutes.length + uncoveredFields.length} uncovered, ${failures.length} failures)`);
   (options.log ?? ((line: string) => process.stdout.write(`${line}\n`)))(summary);
   return {
     ok,
@@ -211,16 +218,31 @@ export function assertCrossTenantReport(report: CrossTenantReport): void {
   throw new Error(lines.join('\n'));
 }
 
-async function checkRouteCase(inject: HarnessInject, options: CrossTenantHarnessOptions, c: RouteCase): Promise<string | null> {
+async function checkRouteCase(
+  inject: HarnessInject,
+  options: CrossTenantHarnessOptions,
+  c: RouteCase,
+): Promise<string | null> {
   const [method, pattern] = splitRoute(c.route);
-  if (!routePattern(pattern).test(c.url.split('?')[0] ?? '')) return `the case URL does not match the route pattern ${pattern}`;
+  if (!routePattern(pattern).test(c.url.split('?')[0] ?? ''))
+    return `the case URL does not match the route pattern ${pattern}`;
   const payload = c.payload === undefined ? undefined : JSON.stringify(c.payload);
-  const headers: Record<string, string> = { ...(c.headers ?? {}), ...(c.credentials ?? options.attackerHeaders) };
+  const headers: Record<string, string> = {
+    ...(c.headers ?? {}),
+    ...(c.credentials ?? options.attackerHeaders),
+  };
   if (payload !== undefined) headers['content-type'] = 'application/json';
-  const response = await inject({ method, url: c.url, headers, ...(payload !== undefined ? { payload } : {}) });
+  const response = await inject({
+    method,
+    url: c.url,
+    headers,
+    ...(payload !== undefined ? { payload } : {}),
+  });
   const leaked = leakedMarkers(options.victimMarkers, `${c.url} ${payload ?? ''}`, response.body);
-  if (leaked.length > 0) return `response (${response.statusCode}) leaks tenant A's data: ${leaked.join(', ')}`;
-  if (response.statusCode === 403) return "403 confirms that tenant A's resource exists (must be 404 not_found)";
+  if (leaked.length > 0)
+    return `response (${response.statusCode}) leaks tenant A's data: ${leaked.join(', ')}`;
+  if (response.statusCode === 403)
+    return "403 confirms that tenant A's resource exists (must be 404 not_found)";
   if (c.expect === 'not_found') {
     if (response.statusCode !== 404) return `expected 404 not_found, got ${response.statusCode}`;
     const code = jsonField(response.body, 'code');
@@ -240,7 +262,8 @@ async function checkFieldCase(
   c: GraphQLFieldCase,
 ): Promise<string | null> {
   const selected = rootFieldOf(c.query);
-  if (selected !== c.field) return `the case document selects ${selected ?? 'no single root field'}, not ${c.field}`;
+  if (selected !== c.field)
+    return `the case document selects ${selected ?? 'no single root field'}, not ${c.field}`;
   const payload = JSON.stringify({ query: c.query, variables: c.variables ?? {} });
   const response = await inject({
     method: 'POST',
@@ -251,20 +274,27 @@ async function checkFieldCase(
   const leaked = leakedMarkers(options.victimMarkers, payload, response.body);
   if (leaked.length > 0) return `response leaks tenant A's data: ${leaked.join(', ')}`;
   if (response.statusCode === 403) return "HTTP 403 confirms that tenant A's resource exists";
-  let body: { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: unknown; status?: unknown } }[] };
+  let body: {
+    data?: Record<string, unknown> | null;
+    errors?: { extensions?: { code?: unknown; status?: unknown } }[];
+  };
   try {
     body = JSON.parse(response.body) as typeof body;
   } catch {
     return `response is not JSON (${response.statusCode})`;
   }
   const codes = (body.errors ?? []).map((e) => e.extensions?.code);
-  if (codes.some((code) => typeof code === 'string' && REFUSAL_CODES.has(code)) || (body.errors ?? []).some((e) => e.extensions?.status === 403)) {
+  if (
+    codes.some((code) => typeof code === 'string' && REFUSAL_CODES.has(code)) ||
+    (body.errors ?? []).some((e) => e.extensions?.status === 403)
+  ) {
     return "a forbidden error confirms that tenant A's resource exists (must be not_found)";
   }
   const fieldName = c.field.split('.')[1] ?? '';
   const data = body.data?.[fieldName];
   if (c.expect === 'not_found') {
-    if (!codes.includes('not_found')) return `expected extensions.code not_found, got ${JSON.stringify(codes)}`;
+    if (!codes.includes('not_found'))
+      return `expected extensions.code not_found, got ${JSON.stringify(codes)}`;
     if (data !== null && data !== undefined) return 'returned data for the field along with the error';
     return null;
   }
@@ -296,7 +326,11 @@ async function introspectFields(
   const names = (type: string, fields: Fields) => (fields?.fields ?? []).map((f) => `${type}.${f.name}`);
   return {
     ok: true,
-    names: [...names('Query', schema.queryType), ...names('Mutation', schema.mutationType), ...names('Subscription', schema.subscriptionType)],
+    names: [
+      ...names('Query', schema.queryType),
+      ...names('Mutation', schema.mutationType),
+      ...names('Subscription', schema.subscriptionType),
+    ],
   };
 }
 
@@ -304,7 +338,9 @@ async function introspectFields(
 function rootFieldOf(query: string): string | null {
   let operations: OperationDefinitionNode[];
   try {
-    operations = parse(query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    operations = parse(query).definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
   } catch {
     return null;
   }
@@ -313,7 +349,11 @@ function rootFieldOf(query: string): string | null {
   const only = selections.length === 1 ? selections[0] : undefined;
   if (!operation || only?.kind !== Kind.FIELD) return null;
   const type =
-    operation.operation === OperationTypeNode.QUERY ? 'Query' : operation.operation === OperationTypeNode.MUTATION ? 'Mutation' : 'Subscription';
+    operation.operation === OperationTypeNode.QUERY
+      ? 'Query'
+      : operation.operation === OperationTypeNode.MUTATION
+        ? 'Mutation'
+        : 'Subscription';
   return `${type}.${only.name.value}`;
 }
 
@@ -339,7 +379,13 @@ function splitRoute(route: string): [string, string] {
 function routePattern(pattern: string): RegExp {
   const source = pattern
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':')
+        ? '[^/]+'
+        : segment === '*'
+          ? '.*'
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}$`);
 }
@@ -354,6 +400,10 @@ function toInject(app: HarnessInject | InjectCapable): HarnessInject {
   if (typeof app === 'function') return app;
   return async (request) => {
     const response = await app.inject(request);
-    return { statusCode: response.statusCode, body: response.body, ...(response.headers ? { headers: response.headers } : {}) };
+    return {
+      statusCode: response.statusCode,
+      body: response.body,
+      ...(response.headers ? { headers: response.headers } : {}),
+    };
   };
 }
