@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ROLE_SCOPES } from '@gatehouse/commands';
 import { createDatabase } from '@gatehouse/db';
-import { createLogger, parseConfig } from '@gatehouse/platform';
+import { createLogger, parseConfig, type Logger } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, createTestWorkspace } from '@gatehouse/testing';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { mintApiToken } from '../apps/api/src/auth/mint-api-token';
-import { apiConfigSchema } from '../apps/api/src/config/api.config';
+import { apiConfigSchema, type ApiConfig } from '../apps/api/src/config/api.config';
 import { createApiApp } from '../apps/api/src/create-api-app';
 import type { LoadOptions, LoadSummary } from './autocannon.runner';
 import { fixed, type BenchContext, type BenchSection } from './bench-context';
@@ -59,7 +59,23 @@ function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
-export async function benchAuthThroughput(ctx: BenchContext): Promise<BenchSection> {
+/** A running API on loopback: where it answers and how to stop it. */
+export interface RunningApi {
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+export type StartApi = (config: ApiConfig, logger: Logger) => Promise<RunningApi>;
+
+/** The real thing: createApiApp, listening on an ephemeral loopback port. */
+export const startFullApi: StartApi = async (config, logger) => {
+  const app = await createApiApp(config, { logger });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => app.close() };
+};
+
+export async function benchAuthThroughput(ctx: BenchContext, startApi: StartApi = startFullApi): Promise<BenchSection> {
   const db = createDatabase({ url: ctx.testDb.appUrl, poolMax: 2 });
   const tenant = await createTestTenant(db);
   const owner = await createTestUser(db, tenant.id, { role: 'owner' });
@@ -84,11 +100,8 @@ export async function benchAuthThroughput(ctx: BenchContext): Promise<BenchSecti
   });
   if (!parsed.ok) throw new Error(`auth-throughput: bad API config: ${parsed.message}`);
   // The API logs every request at info, as in production; the lines go nowhere instead of to the terminal.
-  const api = await createApiApp(parsed.config, {
-    logger: createLogger({ name: 'api', level: 'info', destination: discard() }),
-  });
-  await api.listen(0, '127.0.0.1');
-  const apiUrl = `http://127.0.0.1:${(api.getHttpServer().address() as AddressInfo).port}/v1/workspaces`;
+  const api = await startApi(parsed.config, createLogger({ name: 'api', level: 'info', destination: discard() }));
+  const apiUrl = `${api.origin}/v1/workspaces`;
 
   // The baseline: the same role and rows, the tenant fixed for the connection (no transaction per request),
   // no authentication, no zod.

@@ -1,18 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_MARKERS, renderConfigSection, renderReadme, replaceBetweenMarkers } from './config-table';
+import {
+  CONFIG_MARKERS,
+  DECISIONS_MARKERS,
+  renderConfigSection,
+  renderDecisionsIndex,
+  renderReadme,
+  replaceBetweenMarkers,
+} from './config-table';
 
 const root = join(__dirname, '..');
 
 describe('README generated sections', () => {
-  it('are up to date with the config schemas and docs/decisions (run `npm run docs:config`)', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const rendered = renderReadme(readme, root);
-    expect(rendered.ok).toBe(true);
-    if (!rendered.ok) return;
-    // A plain equality would print two whole READMEs; compare the generated parts first for a readable diff.
-    expect(readme).toContain(renderConfigSection());
-    expect(rendered.text).toBe(readme);
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  /** The text between two markers, as the generator writes it (one newline after start, one before end). */
+  function between(markers: { start: string; end: string }): string | undefined {
+    const start = readme.indexOf(markers.start);
+    const end = readme.indexOf(markers.end);
+    return start < 0 || end < 0 ? undefined : readme.slice(start + markers.start.length + 1, end - 1);
+  }
+
+  it('has a configuration table matching the config schemas (run `npm run docs:config`)', () => {
+    expect(between(CONFIG_MARKERS)).toBe(renderConfigSection());
+  });
+
+  it('has a decisions index matching docs/decisions (run `npm run docs:config`)', () => {
+    expect(between(DECISIONS_MARKERS)).toBe(renderDecisionsIndex(join(root, 'docs', 'decisions')));
+    expect(renderReadme(readme, root)).toEqual({ ok: true, text: readme });
   });
 
   it('lists every app variable with its secret flag', () => {

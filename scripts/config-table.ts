@@ -3,7 +3,8 @@
 // scripts/config-table.spec.ts fails while README.md differs from what this script would write.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeConfig, renderConfigTable, type ConfigSchema } from '@gatehouse/platform';
+import { z } from 'zod';
+import { describeConfig, renderConfigTable, typeLabel, type ConfigSchema } from '@gatehouse/platform';
 import { apiConfigSchema } from '../apps/api/src/config/api.config';
 import { dashboardConfigSchema } from '../apps/dashboard/src/config/dashboard.config';
 import { gatewayConfigSchema } from '../apps/gateway/src/config/gateway.config';
@@ -21,13 +22,35 @@ export const DECISIONS_MARKERS = {
 
 type Markers = { start: string; end: string };
 
+/**
+ * The dashboard may not import libs/platform (it is a separate Next.js build), so its schema has no type
+ * labels of its own; they are added here, on clones, for the table only.
+ */
+function withTypeLabels(schema: ConfigSchema, labels: Readonly<Record<string, string>>): ConfigSchema {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return z.object(
+    Object.fromEntries(
+      Object.entries(shape).map(([name, field]) => [
+        name,
+        labels[name] ? typeLabel(field, labels[name]) : field,
+      ]),
+    ),
+  );
+}
+
+const dashboardForTable = withTypeLabels(dashboardConfigSchema, {
+  NODE_ENV: 'development | test | production',
+  DASHBOARD_PORT: 'port',
+  API_URL: 'URL',
+});
+
 const APPS: readonly { name: string; schema: ConfigSchema; summary: string }[] = [
   { name: 'api', schema: apiConfigSchema, summary: '`apps/api/src/config/api.config.ts`' },
   { name: 'worker', schema: workerConfigSchema, summary: '`apps/worker/src/config/worker.config.ts`' },
   { name: 'gateway', schema: gatewayConfigSchema, summary: '`apps/gateway/src/config/gateway.config.ts`' },
   {
     name: 'dashboard',
-    schema: dashboardConfigSchema,
+    schema: dashboardForTable,
     summary: '`apps/dashboard/src/config/dashboard.config.ts`',
   },
 ];

@@ -15,7 +15,12 @@ export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(options.infrastructure), HealthModule, MetricsModule, ...(options.imports ?? [])],
+      imports: [
+        InfrastructureModule.forRoot(options.infrastructure),
+        HealthModule,
+        MetricsModule,
+        ...(options.imports ?? []),
+      ],
     };
   }
 }

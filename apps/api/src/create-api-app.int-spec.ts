@@ -1,11 +1,14 @@
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { BootRefusedError, createLogger, parseConfig, type Logger } from '@gatehouse/platform';
+import type { Database } from '@gatehouse/db';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@gatehouse/testing';
-import { Body, Controller, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Redis } from 'ioredis';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { BODY_LIMIT_BYTES, createApiApp } from './create-api-app.js';
+import { DATABASE, REDIS } from './infrastructure/infrastructure.tokens.js';
 
 // The API has no POST route of its own yet (the identity issue adds them): this test-only module mounts one,
 // so body parsing and limits are tested through the real Nest + Fastify stack.
@@ -22,7 +25,20 @@ class ProbeController {
   }
 }
 
-@Module({ controllers: [ProbeController] })
+/** Lets a test hold a request in flight: the handler signals `entered`, then waits for `release`. */
+const inFlight = { entered: () => undefined as void, release: Promise.resolve() };
+
+@Controller('test-slow')
+class SlowController {
+  @Get()
+  async slow(): Promise<{ done: true }> {
+    inFlight.entered();
+    await inFlight.release;
+    return { done: true };
+  }
+}
+
+@Module({ controllers: [ProbeController, SlowController] })
 class ProbeModule {}
 
 function configFor(env: Record<string, string>): ApiConfig {
@@ -87,7 +103,10 @@ describe('api app (real Postgres and Redis)', () => {
 
     it('answers /readyz 200 when Postgres and Redis answer', async () => {
       const response = await app.inject({ method: 'GET', url: '/readyz' });
-      expect(response.json()).toEqual({ status: 'ok', checks: { postgres: { status: 'up' }, redis: { status: 'up' } } });
+      expect(response.json()).toEqual({
+        status: 'ok',
+        checks: { postgres: { status: 'up' }, redis: { status: 'up' } },
+      });
       expect(response.statusCode).toBe(200);
     });
 
@@ -97,14 +116,20 @@ describe('api app (real Postgres and Redis)', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('text/plain');
       expect(response.body).toContain('process_cpu_user_seconds_total{app="api"}');
-      expect(response.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*status_code="200"/);
+      expect(response.body).toMatch(
+        /http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*status_code="200"/,
+      );
     });
 
     it('answers an unknown route with 404 problem+json, without echoing the URL', async () => {
       const response = await app.inject({ method: 'GET', url: '/nope?token=abc123' });
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toContain('application/problem+json');
-      expect(response.json()).toMatchObject({ status: 404, code: 'not_found', type: 'urn:gatehouse:problem:not_found' });
+      expect(response.json()).toMatchObject({
+        status: 404,
+        code: 'not_found',
+        type: 'urn:gatehouse:problem:not_found',
+      });
       expect(response.body).not.toContain('abc123');
     });
 
@@ -196,7 +221,11 @@ describe('api app (real Postgres and Redis)', () => {
 
   it('answers /readyz 503 naming Redis when Redis is unreachable, while /healthz stays 200', async () => {
     const app = await createApiApp(
-      configFor({ DATABASE_URL: db.appUrl, REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, LOG_LEVEL: 'silent' }),
+      configFor({
+        DATABASE_URL: db.appUrl,
+        REDIS_URL: `redis://127.0.0.1:${await closedPort()}`,
+        LOG_LEVEL: 'silent',
+      }),
       { logger: createLogger({ name: 'api-test', level: 'silent' }) },
     );
     try {
@@ -204,7 +233,10 @@ describe('api app (real Postgres and Redis)', () => {
       expect(ready.statusCode).toBe(503);
       expect(ready.json()).toEqual({
         status: 'unavailable',
-        checks: { postgres: { status: 'up' }, redis: { status: 'down', reason: expect.stringMatching(/^(failed|timeout)$/) } },
+        checks: {
+          postgres: { status: 'up' },
+          redis: { status: 'down', reason: expect.stringMatching(/^(failed|timeout)$/) },
+        },
       });
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
@@ -212,12 +244,48 @@ describe('api app (real Postgres and Redis)', () => {
     }
   });
 
+  it('drains an in-flight request on close, then closes the Postgres pool and Redis', async () => {
+    const app = await createApiApp(configFor({ DATABASE_URL: db.appUrl, REDIS_URL: testRedisUrl() }), {
+      logger: createLogger({ name: 'api-test', level: 'silent' }),
+      imports: [ProbeModule],
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const url = await app.getUrl();
+    let release = (): void => undefined;
+    inFlight.release = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const entered = new Promise<void>((resolve) => {
+      inFlight.entered = resolve;
+    });
+    const request = fetch(`${url}/test-slow`);
+    await entered;
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    // Close waits for the request; a later event-loop turn shows it has not finished on its own.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    release();
+    const response = await request;
+    expect(response.status).toBe(200);
+    // Said during shutdown so the keep-alive socket ends with this response instead of holding close open.
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await response.json()).toEqual({ done: true });
+    await closing;
+    expect(app.get<Redis>(REDIS).status).toBe('end');
+    await expect(app.get<Database>(DATABASE).ping()).rejects.toThrow();
+  });
+
   it('refuses to boot, with one line, when DATABASE_URL is a superuser', async () => {
     const boot = createApiApp(configFor({ DATABASE_URL: db.adminUrl, REDIS_URL: testRedisUrl() }), {
       logger: createLogger({ name: 'api-test', level: 'silent' }),
     });
     await expect(boot).rejects.toBeInstanceOf(BootRefusedError);
-    await expect(boot).rejects.toThrow(/^api: Refusing to start: database role "postgres" is or can become a superuser/);
+    await expect(boot).rejects.toThrow(
+      /^api: Refusing to start: database role "postgres" is or can become a superuser/,
+    );
     const error: unknown = await boot.then(
       () => undefined,
       (e: unknown) => e,

@@ -6,6 +6,7 @@ import {
   createHttpMetrics,
   createLogger,
   createMetricsRegistry,
+  installConnectionDraining,
   installHttpObservability,
   secretConfigKeys,
   secretConfigValues,
@@ -43,7 +44,10 @@ export function createApiLogger(config: ApiConfig): Logger {
  * Refuses (BootRefusedError, one line) when DATABASE_URL's role could bypass row-level security.
  * Closing the app drains HTTP and then closes the Postgres pool and the Redis connection.
  */
-export async function createApiApp(config: ApiConfig, deps: ApiAppDeps = {}): Promise<NestFastifyApplication> {
+export async function createApiApp(
+  config: ApiConfig,
+  deps: ApiAppDeps = {},
+): Promise<NestFastifyApplication> {
   const logger = deps.logger ?? createApiLogger(config);
   const database = createDatabase({
     url: config.DATABASE_URL,
@@ -65,10 +69,14 @@ export async function createApiApp(config: ApiConfig, deps: ApiAppDeps = {}): Pr
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false });
   // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
   installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
+  installConnectionDraining(adapter.getInstance());
 
   try {
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ infrastructure: { config, logger, database, redis, metrics }, imports: deps.imports }),
+      AppModule.forRoot({
+        infrastructure: { config, logger, database, redis, metrics },
+        imports: deps.imports,
+      }),
       adapter,
       { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
     );
@@ -83,10 +91,14 @@ export async function createApiApp(config: ApiConfig, deps: ApiAppDeps = {}): Pr
 
 /** One line for main to print. A driver error's text could echo connection details, so only its code is kept. */
 function roleCheckRefusal(error: unknown): BootRefusedError {
-  if (error instanceof UnsafeDatabaseRoleError) return new BootRefusedError(`api: ${error.message}`, { cause: error });
+  if (error instanceof UnsafeDatabaseRoleError)
+    return new BootRefusedError(`api: ${error.message}`, { cause: error });
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   const label = typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown error';
-  return new BootRefusedError(`api: refusing to start: cannot check the database role through DATABASE_URL (${label})`, {
-    cause: error,
-  });
+  return new BootRefusedError(
+    `api: refusing to start: cannot check the database role through DATABASE_URL (${label})`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   // the grace timer below. app.close() runs the same lifecycle hooks (drain HTTP, then close the pools).
   installGracefulShutdown({ logger, graceMs: config.SHUTDOWN_GRACE_MS, shutdown: () => app.close() });
   await app.listen({ host: config.API_HOST, port: config.API_PORT });
-  logger.info({ host: config.API_HOST, port: config.API_PORT, publicUrl: config.PUBLIC_URL }, 'api listening');
+  logger.info(
+    { host: config.API_HOST, port: config.API_PORT, publicUrl: config.PUBLIC_URL },
+    'api listening',
+  );
 }
 
 main().catch((error: unknown) => {

@@ -36,7 +36,11 @@ describe('gateway app (real Redis, real API)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const parsed = parseConfig(apiConfigSchema, { DATABASE_URL: db.appUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent' });
+    const parsed = parseConfig(apiConfigSchema, {
+      DATABASE_URL: db.appUrl,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+    });
     if (!parsed.ok) throw new Error(parsed.message);
     api = await createApiApp(parsed.config, { logger: silent });
     await api.listen({ host: '127.0.0.1', port: 0 });
@@ -82,7 +86,10 @@ describe('gateway app (real Redis, real API)', () => {
 
     it('answers /readyz 200 when Redis and the API answer', async () => {
       const response = await gateway.inject({ method: 'GET', url: '/readyz' });
-      expect(response.json()).toEqual({ status: 'ok', checks: { redis: { status: 'up' }, api: { status: 'up' } } });
+      expect(response.json()).toEqual({
+        status: 'ok',
+        checks: { redis: { status: 'up' }, api: { status: 'up' } },
+      });
       expect(response.statusCode).toBe(200);
     });
 
@@ -95,7 +102,11 @@ describe('gateway app (real Redis, real API)', () => {
     });
 
     it('has no MCP endpoint yet: 404 problem+json', async () => {
-      const response = await gateway.inject({ method: 'POST', url: '/mcp/5d2c1b0a-0000-4000-8000-000000000000', payload: {} });
+      const response = await gateway.inject({
+        method: 'POST',
+        url: '/mcp/5d2c1b0a-0000-4000-8000-000000000000',
+        payload: {},
+      });
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.json()).toMatchObject({ code: 'not_found' });
@@ -134,9 +145,12 @@ describe('gateway app (real Redis, real API)', () => {
   });
 
   it('answers /readyz 503 naming each dependency that is down', async () => {
-    const redisDown = createGatewayApp(gatewayConfig({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, API_URL: apiUrl }), {
-      logger: silent,
-    });
+    const redisDown = createGatewayApp(
+      gatewayConfig({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, API_URL: apiUrl }),
+      {
+        logger: silent,
+      },
+    );
     const apiDown = createGatewayApp(
       gatewayConfig({ REDIS_URL: testRedisUrl(), API_URL: `http://127.0.0.1:${await closedPort()}` }),
       { logger: silent },
@@ -144,10 +158,15 @@ describe('gateway app (real Redis, real API)', () => {
     try {
       const noRedis = await redisDown.inject({ method: 'GET', url: '/readyz' });
       expect(noRedis.statusCode).toBe(503);
-      expect(noRedis.json()).toMatchObject({ status: 'unavailable', checks: { redis: { status: 'down' }, api: { status: 'up' } } });
+      expect(noRedis.json()).toMatchObject({
+        status: 'unavailable',
+        checks: { redis: { status: 'down' }, api: { status: 'up' } },
+      });
       const noApi = await apiDown.inject({ method: 'GET', url: '/readyz' });
       expect(noApi.statusCode).toBe(503);
-      expect(noApi.json()).toMatchObject({ checks: { redis: { status: 'up' }, api: { status: 'down', reason: 'failed' } } });
+      expect(noApi.json()).toMatchObject({
+        checks: { redis: { status: 'up' }, api: { status: 'down', reason: 'failed' } },
+      });
     } finally {
       await Promise.all([redisDown.close(), apiDown.close()]);
     }

@@ -5,6 +5,7 @@ import {
   createLogger,
   createMetricsRegistry,
   httpCheck,
+  installConnectionDraining,
   installHttpObservability,
   installProblemJsonHandlers,
   redisCheck,
@@ -47,12 +48,14 @@ export function createGatewayApp(config: GatewayConfig, deps: GatewayAppDeps = {
 
   const app = fastify({ logger: false, trustProxy: false, bodyLimit: GATEWAY_BODY_LIMIT_BYTES });
   installProblemJsonHandlers(app, logger);
+  installConnectionDraining(app);
   installHttpObservability(app, { logger, metrics: createHttpMetrics(metrics) });
   const health = new HealthChecks(
     { redis: redisCheck(redis), api: httpCheck(new URL('/healthz', config.API_URL).toString()) },
     {
       timeoutMs: READINESS_TIMEOUT_MS,
-      onFailure: (check, reason, error) => logger.warn({ check, reason, err: error }, 'readiness check failed'),
+      onFailure: (check, reason, error) =>
+        logger.warn({ check, reason, err: error }, 'readiness check failed'),
     },
   );
   registerOperationalRoutes(app, { health, metrics });

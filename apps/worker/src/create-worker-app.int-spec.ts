@@ -35,7 +35,14 @@ async function closedPort(): Promise<number> {
 }
 
 function validPayload(): CatalogRefreshPayload {
-  return { v: 1, requestId: randomUUID(), tenantId: randomUUID(), workspaceId: randomUUID(), serverName: 'github', reason: 'manual' };
+  return {
+    v: 1,
+    requestId: randomUUID(),
+    tenantId: randomUUID(),
+    workspaceId: randomUUID(),
+    serverName: 'github',
+    reason: 'manual',
+  };
 }
 
 describe('worker app (real Redis, real API)', () => {
@@ -45,7 +52,11 @@ describe('worker app (real Redis, real API)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const parsed = parseConfig(apiConfigSchema, { DATABASE_URL: db.appUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent' });
+    const parsed = parseConfig(apiConfigSchema, {
+      DATABASE_URL: db.appUrl,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+    });
     if (!parsed.ok) throw new Error(parsed.message);
     api = await createApiApp(parsed.config, { logger: silent });
     await api.listen({ host: '127.0.0.1', port: 0 });
@@ -65,10 +76,17 @@ describe('worker app (real Redis, real API)', () => {
     let events: QueueEvents;
 
     beforeAll(async () => {
-      worker = await createWorkerApp(workerConfig({ REDIS_URL: testRedisUrl(), API_URL: apiUrl, QUEUE_PREFIX: prefix }), {
-        logger: silent,
+      worker = await createWorkerApp(
+        workerConfig({ REDIS_URL: testRedisUrl(), API_URL: apiUrl, QUEUE_PREFIX: prefix }),
+        {
+          logger: silent,
+        },
+      );
+      producerConnection = createRedisConnection({
+        url: testRedisUrl(),
+        name: 'worker-test',
+        purpose: 'bullmq',
       });
-      producerConnection = createRedisConnection({ url: testRedisUrl(), name: 'worker-test', purpose: 'bullmq' });
       queue = new Queue(QueueName.CatalogRefresh, { connection: producerConnection, prefix });
       events = new QueueEvents(QueueName.CatalogRefresh, { connection: { url: testRedisUrl() }, prefix });
       await events.waitUntilReady();
@@ -85,18 +103,29 @@ describe('worker app (real Redis, real API)', () => {
     it('completes a valid job as skipped (no leases yet)', async () => {
       const payload = validPayload();
       const job = await queue.add('refresh', payload, { jobId: catalogRefreshJobId(payload) });
-      await expect(job.waitUntilFinished(events)).resolves.toEqual({ outcome: 'skipped', reason: 'leases_not_available' });
+      await expect(job.waitUntilFinished(events)).resolves.toEqual({
+        outcome: 'skipped',
+        reason: 'leases_not_available',
+      });
     });
 
     it('fails a job with a bad payload with a typed reason, without retries, and keeps running', async () => {
-      const bad = await queue.add('refresh', { v: 1, tenantId: 'not-a-uuid' }, { jobId: `bad-${randomUUID()}`, attempts: 3 });
+      const bad = await queue.add(
+        'refresh',
+        { v: 1, tenantId: 'not-a-uuid' },
+        { jobId: `bad-${randomUUID()}`, attempts: 3 },
+      );
       await expect(bad.waitUntilFinished(events)).rejects.toThrow('invalid_payload');
       const failed = await queue.getJob(bad.id ?? '');
       expect(failed?.failedReason).toBe('invalid_payload');
       expect(failed?.attemptsMade).toBe(1);
       expect(await failed?.getState()).toBe('failed');
 
-      const unknownVersion = await queue.add('refresh', { ...validPayload(), v: 2 }, { jobId: `v2-${randomUUID()}` });
+      const unknownVersion = await queue.add(
+        'refresh',
+        { ...validPayload(), v: 2 },
+        { jobId: `v2-${randomUUID()}` },
+      );
       await expect(unknownVersion.waitUntilFinished(events)).rejects.toThrow('unsupported_version');
 
       const payload = validPayload();
@@ -119,15 +148,22 @@ describe('worker app (real Redis, real API)', () => {
     it('answers /healthz and /readyz 200 when Redis and the API answer', async () => {
       expect((await worker.http.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
       const ready = await worker.http.inject({ method: 'GET', url: '/readyz' });
-      expect(ready.json()).toEqual({ status: 'ok', checks: { redis: { status: 'up' }, api: { status: 'up' } } });
+      expect(ready.json()).toEqual({
+        status: 'ok',
+        checks: { redis: { status: 'up' }, api: { status: 'up' } },
+      });
       expect(ready.statusCode).toBe(200);
     });
 
     it('exposes job and queue metrics', async () => {
       const response = await worker.http.inject({ method: 'GET', url: '/metrics' });
       expect(response.statusCode).toBe(200);
-      expect(response.body).toMatch(/worker_jobs_total\{queue="catalog-refresh",outcome="completed",app="worker"\} [1-9]/);
-      expect(response.body).toMatch(/worker_jobs_total\{queue="catalog-refresh",outcome="rejected",app="worker"\} [1-9]/);
+      expect(response.body).toMatch(
+        /worker_jobs_total\{queue="catalog-refresh",outcome="completed",app="worker"\} [1-9]/,
+      );
+      expect(response.body).toMatch(
+        /worker_jobs_total\{queue="catalog-refresh",outcome="rejected",app="worker"\} [1-9]/,
+      );
       expect(response.body).toContain('queue_jobs{queue="catalog-refresh",state="failed",app="worker"}');
       expect(response.body).toContain('process_cpu_user_seconds_total{app="worker"}');
     });
@@ -164,11 +200,17 @@ describe('worker app (real Redis, real API)', () => {
 
   it('closes the BullMQ workers, the queues and its Redis connection on shutdown', async () => {
     const worker = await createWorkerApp(
-      workerConfig({ REDIS_URL: testRedisUrl(), API_URL: apiUrl, QUEUE_PREFIX: `gh-test-${randomBytes(6).toString('hex')}` }),
+      workerConfig({
+        REDIS_URL: testRedisUrl(),
+        API_URL: apiUrl,
+        QUEUE_PREFIX: `gh-test-${randomBytes(6).toString('hex')}`,
+      }),
       { logger: silent },
     );
     const redis = worker.context.get<Redis>(REDIS);
-    await new Promise<void>((resolve) => (redis.status === 'ready' ? resolve() : redis.once('ready', () => resolve())));
+    await new Promise<void>((resolve) =>
+      redis.status === 'ready' ? resolve() : redis.once('ready', () => resolve()),
+    );
     await worker.close();
     expect(redis.status).toBe('end');
     expect(worker.http.server.listening).toBe(false);

@@ -43,10 +43,13 @@ export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps 
 
   let context: INestApplicationContext;
   try {
-    context = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger, redis, metrics }), {
-      logger: new NestLoggerAdapter(logger.child({ component: 'nest' })),
-      abortOnError: false,
-    });
+    context = await NestFactory.createApplicationContext(
+      WorkerModule.forRoot({ config, logger, redis, metrics }),
+      {
+        logger: new NestLoggerAdapter(logger.child({ component: 'nest' })),
+        abortOnError: false,
+      },
+    );
     await context.init();
   } catch (error) {
     await closeRedis(redis);

@@ -9,7 +9,10 @@ async function main(): Promise<void> {
   const app = await createWorkerApp(config, { logger });
   installGracefulShutdown({ logger, graceMs: config.SHUTDOWN_GRACE_MS, shutdown: () => app.close() });
   await app.http.listen({ host: config.WORKER_HOST, port: config.WORKER_PORT });
-  logger.info({ host: config.WORKER_HOST, port: config.WORKER_PORT, pool: config.WORKER_POOL }, 'worker listening');
+  logger.info(
+    { host: config.WORKER_HOST, port: config.WORKER_PORT, pool: config.WORKER_POOL },
+    'worker listening',
+  );
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,13 @@ import type { Redis } from 'ioredis';
 import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh.processor.js';
 import type { WorkerConfig } from './config/worker.config.js';
 import { InfrastructureLifecycle } from './infrastructure/infrastructure.lifecycle.js';
-import { LOGGER, METRICS_REGISTRY, QUEUE_PROCESSORS, REDIS, WORKER_CONFIG } from './infrastructure/infrastructure.tokens.js';
+import {
+  LOGGER,
+  METRICS_REGISTRY,
+  QUEUE_PROCESSORS,
+  REDIS,
+  WORKER_CONFIG,
+} from './infrastructure/infrastructure.tokens.js';
 import type { QueueProcessors } from './queues/queue-processor.js';
 import { QueueWorkersHost } from './queues/queue-workers.host.js';
 

@@ -82,6 +82,7 @@ export {
   installHttpObservability,
   type HttpObservabilityOptions,
 } from './http/http-observability.js';
+export { installConnectionDraining } from './http/connection-draining.js';
 export { installProblemJsonHandlers } from './http/problem-json.handlers.js';
 export { registerOperationalRoutes, type OperationalRoutesOptions } from './http/operational-routes.js';
 export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';

@@ -12,9 +12,6 @@ import { AuditCheckpointLogger } from './audit-checkpoint.logger';
 import type { AuditEventInput } from './audit-event';
 import { AuditEventRejectedError } from './audit-event.guard';
 
-// jest.config.js's per-project testTimeout is not applied by jest (only the global one is); set it here.
-jest.setTimeout(60_000);
-
 let testDb: TestDatabase;
 let db: Database;
 let admin: Client;

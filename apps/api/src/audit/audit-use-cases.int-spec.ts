@@ -14,9 +14,6 @@ import { GetAuditHeadUseCase } from './get-audit-head.use-case';
 import { ListAuditEventsUseCase } from './list-audit-events.use-case';
 import { VerifyAuditChainUseCase } from './verify-audit-chain.use-case';
 
-// jest.config.js's per-project testTimeout is not applied by jest (only the global one is); set it here.
-jest.setTimeout(60_000);
-
 let testDb: TestDatabase;
 let db: Database;
 let admin: Client;

@@ -31,7 +31,11 @@ describe('apiConfigSchema', () => {
   });
 
   it('accepts a valid key ring', () => {
-    const result = parseConfig(apiConfigSchema, { ...base, GATEHOUSE_KEYS: `k1:${key()},k2:${key()}`, GATEHOUSE_ACTIVE_KEY_ID: 'k2' });
+    const result = parseConfig(apiConfigSchema, {
+      ...base,
+      GATEHOUSE_KEYS: `k1:${key()},k2:${key()}`,
+      GATEHOUSE_ACTIVE_KEY_ID: 'k2',
+    });
     expect(result.ok).toBe(true);
   });
 
@@ -43,8 +47,12 @@ describe('apiConfigSchema', () => {
     expect(message({ ...base, GATEHOUSE_KEYS: `k1:${key()}`, GATEHOUSE_ACTIVE_KEY_ID: 'k9' })).toBe(
       'invalid configuration: GATEHOUSE_ACTIVE_KEY_ID names no key in GATEHOUSE_KEYS',
     );
-    expect(message({ ...base, GATEHOUSE_KEYS: `k1:${key()}` })).toContain('GATEHOUSE_ACTIVE_KEY_ID is required when GATEHOUSE_KEYS is set');
-    expect(message({ ...base, GATEHOUSE_KEYS: 'garbage', GATEHOUSE_ACTIVE_KEY_ID: 'k1' })).toContain('GATEHOUSE_KEYS entry 1 is not kid:base64');
+    expect(message({ ...base, GATEHOUSE_KEYS: `k1:${key()}` })).toContain(
+      'GATEHOUSE_ACTIVE_KEY_ID is required when GATEHOUSE_KEYS is set',
+    );
+    expect(message({ ...base, GATEHOUSE_KEYS: 'garbage', GATEHOUSE_ACTIVE_KEY_ID: 'k1' })).toContain(
+      'GATEHOUSE_KEYS entry 1 is not kid:base64',
+    );
   });
 
   it('refuses unsafe settings in production', () => {
@@ -55,7 +63,14 @@ describe('apiConfigSchema', () => {
 
   it('allows production with keys, https, or a loopback URL', () => {
     const keys = { GATEHOUSE_KEYS: `k1:${key()}`, GATEHOUSE_ACTIVE_KEY_ID: 'k1' };
-    expect(parseConfig(apiConfigSchema, { ...base, ...keys, NODE_ENV: 'production', PUBLIC_URL: 'https://gh.example.com' }).ok).toBe(true);
+    expect(
+      parseConfig(apiConfigSchema, {
+        ...base,
+        ...keys,
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://gh.example.com',
+      }).ok,
+    ).toBe(true);
     expect(parseConfig(apiConfigSchema, { ...base, ...keys, NODE_ENV: 'production' }).ok).toBe(true);
   });
 

@@ -18,34 +18,54 @@ import { z } from 'zod';
 export const apiConfigSchema = z
   .object({
     ...processConfigShape(),
-    API_HOST: hostField().default('127.0.0.1').describe('Address the API listens on (0.0.0.0 in a container).'),
+    API_HOST: hostField()
+      .default('127.0.0.1')
+      .describe('Address the API listens on (0.0.0.0 in a container).'),
     API_PORT: portField().default(4000).describe('Port the API listens on.'),
     DATABASE_URL: secret(postgresUrlField()).describe(
       'Postgres URL of the app role (gatehouse_app). Boot is refused for a superuser, a BYPASSRLS role or the table owner.',
     ),
-    REDIS_URL: secret(redisUrlField()).default('redis://127.0.0.1:6379').describe('Redis URL (locks, fan-out, queues).'),
+    REDIS_URL: secret(redisUrlField())
+      .default('redis://127.0.0.1:6379')
+      .describe('Redis URL (locks, fan-out, queues).'),
     GATEHOUSE_KEYS: secret(typeLabel(z.string().trim(), 'kid:base64,...'))
       .optional()
-      .describe('Key-encryption keys: comma-separated `kid:base64` entries of 32 random bytes each. Required in production.'),
+      .describe(
+        'Key-encryption keys: comma-separated `kid:base64` entries of 32 random bytes each. Required in production.',
+      ),
     GATEHOUSE_ACTIVE_KEY_ID: identifierField()
       .optional()
-      .describe('The key id in GATEHOUSE_KEYS that wraps new data keys. Required when GATEHOUSE_KEYS is set.'),
+      .describe(
+        'The key id in GATEHOUSE_KEYS that wraps new data keys. Required when GATEHOUSE_KEYS is set.',
+      ),
     PUBLIC_URL: httpUrlField()
       .default('http://127.0.0.1:4000')
-      .describe('External base URL of the API (OAuth redirect URIs, links). https in production unless loopback.'),
+      .describe(
+        'External base URL of the API (OAuth redirect URIs, links). https in production unless loopback.',
+      ),
     TRUSTED_PROXIES: ipListField()
       .default([])
-      .describe('Comma-separated IPs/CIDRs of proxies (the dashboard server) allowed to state the client IP.'),
+      .describe(
+        'Comma-separated IPs/CIDRs of proxies (the dashboard server) allowed to state the client IP.',
+      ),
   })
   .superRefine((config, ctx) => {
     checkKeyRing(config, ctx);
     if (config.NODE_ENV !== 'production') return;
     // Production refuses what is only acceptable on a developer's machine.
     if (config.GATEHOUSE_KEYS === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['GATEHOUSE_KEYS'], message: 'is required when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEHOUSE_KEYS'],
+        message: 'is required when NODE_ENV=production',
+      });
     }
     if (new URL(config.PUBLIC_URL).protocol !== 'https:' && !isLoopbackUrl(config.PUBLIC_URL)) {
-      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be https:// when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'must be https:// when NODE_ENV=production',
+      });
     }
   });
 
@@ -59,19 +79,31 @@ function checkKeyRing(config: KeyFields, ctx: z.RefinementCtx): void {
   const activeKeyId = config.GATEHOUSE_ACTIVE_KEY_ID;
   if (keys === undefined) {
     if (activeKeyId !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['GATEHOUSE_ACTIVE_KEY_ID'], message: 'is set but GATEHOUSE_KEYS is not' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEHOUSE_ACTIVE_KEY_ID'],
+        message: 'is set but GATEHOUSE_KEYS is not',
+      });
     }
     return;
   }
   if (activeKeyId === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['GATEHOUSE_ACTIVE_KEY_ID'], message: 'is required when GATEHOUSE_KEYS is set' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['GATEHOUSE_ACTIVE_KEY_ID'],
+      message: 'is required when GATEHOUSE_KEYS is set',
+    });
     return;
   }
   const parsed = parseKeyRing({ keys, activeKeyId });
   if (parsed.ok) return;
   switch (parsed.reason) {
     case 'bad_format':
-      ctx.addIssue({ code: 'custom', path: ['GATEHOUSE_KEYS'], message: `entry ${parsed.entry + 1} is not kid:base64` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEHOUSE_KEYS'],
+        message: `entry ${parsed.entry + 1} is not kid:base64`,
+      });
       return;
     case 'wrong_key_length':
       ctx.addIssue({
@@ -81,10 +113,18 @@ function checkKeyRing(config: KeyFields, ctx: z.RefinementCtx): void {
       });
       return;
     case 'duplicate_key_id':
-      ctx.addIssue({ code: 'custom', path: ['GATEHOUSE_KEYS'], message: `key id ${parsed.keyId} appears twice` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEHOUSE_KEYS'],
+        message: `key id ${parsed.keyId} appears twice`,
+      });
       return;
     case 'active_key_missing':
-      ctx.addIssue({ code: 'custom', path: ['GATEHOUSE_ACTIVE_KEY_ID'], message: 'names no key in GATEHOUSE_KEYS' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GATEHOUSE_ACTIVE_KEY_ID'],
+        message: 'names no key in GATEHOUSE_KEYS',
+      });
       return;
   }
 }

@@ -20,7 +20,8 @@ const READINESS_TIMEOUT_MS = 2_000;
           { postgres: () => database.ping(), redis: redisCheck(redis) },
           {
             timeoutMs: READINESS_TIMEOUT_MS,
-            onFailure: (check, reason, error) => logger.warn({ check, reason, err: error }, 'readiness check failed'),
+            onFailure: (check, reason, error) =>
+              logger.warn({ check, reason, err: error }, 'readiness check failed'),
           },
         ),
     },

@@ -17,7 +17,10 @@ export class ProblemJsonFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const { problem, unexpected } = toProblem(exception);
     if (unexpected) {
-      this.logger.error({ err: exception, reqId: request.id, route: request.routeOptions?.url ?? 'unmatched' }, 'request failed');
+      this.logger.error(
+        { err: exception, reqId: request.id, route: request.routeOptions?.url ?? 'unmatched' },
+        'request failed',
+      );
     }
     if (reply.sent) return;
     void reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);

@@ -21,7 +21,10 @@ export class InfrastructureLifecycle implements OnApplicationShutdown {
     const results = await Promise.allSettled([this.database.close(), closeRedis(this.redis)]);
     for (const [index, result] of results.entries()) {
       if (result.status === 'rejected') {
-        this.logger.warn({ err: result.reason, resource: index === 0 ? 'postgres' : 'redis' }, 'close failed');
+        this.logger.warn(
+          { err: result.reason, resource: index === 0 ? 'postgres' : 'redis' },
+          'close failed',
+        );
       }
     }
   }

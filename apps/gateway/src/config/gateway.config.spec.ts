@@ -19,7 +19,10 @@ describe('gatewayConfigSchema', () => {
 
   it('names a bad URL without printing it', () => {
     const result = parseConfig(gatewayConfigSchema, { REDIS_URL: 'http://:pw-secret@redis:6379' });
-    expect(result).toMatchObject({ ok: false, message: 'invalid configuration: REDIS_URL must be a redis:// or rediss:// URL' });
+    expect(result).toMatchObject({
+      ok: false,
+      message: 'invalid configuration: REDIS_URL must be a redis:// or rediss:// URL',
+    });
   });
 
   it('describes every variable and flags the secrets', () => {

@@ -17,7 +17,13 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
 
   async handle(payload: CatalogRefreshPayload, job: JobContext): Promise<CatalogRefreshOutcome> {
     this.logger.info(
-      { jobId: job.jobId, attempt: job.attempt, tenantId: payload.tenantId, workspaceId: payload.workspaceId, reason: payload.reason },
+      {
+        jobId: job.jobId,
+        attempt: job.attempt,
+        tenantId: payload.tenantId,
+        workspaceId: payload.workspaceId,
+        reason: payload.reason,
+      },
       'catalog refresh skipped: transport leases are not available yet',
     );
     return { outcome: 'skipped', reason: 'leases_not_available' };

@@ -2,6 +2,7 @@ import {
   HealthChecks,
   createHttpMetrics,
   httpCheck,
+  installConnectionDraining,
   installHttpObservability,
   installProblemJsonHandlers,
   redisCheck,
@@ -29,12 +30,14 @@ export type WorkerHttpServerOptions = {
 export function createWorkerHttpServer(options: WorkerHttpServerOptions): FastifyInstance {
   const app = fastify({ logger: false, trustProxy: false, bodyLimit: 1024 });
   installProblemJsonHandlers(app, options.logger);
+  installConnectionDraining(app);
   installHttpObservability(app, { logger: options.logger, metrics: createHttpMetrics(options.metrics) });
   const health = new HealthChecks(
     { redis: redisCheck(options.redis), api: httpCheck(new URL('/healthz', options.apiUrl).toString()) },
     {
       timeoutMs: READINESS_TIMEOUT_MS,
-      onFailure: (check, reason, error) => options.logger.warn({ check, reason, err: error }, 'readiness check failed'),
+      onFailure: (check, reason, error) =>
+        options.logger.warn({ check, reason, err: error }, 'readiness check failed'),
     },
   );
   registerOperationalRoutes(app, { health, metrics: options.metrics });

@@ -16,6 +16,8 @@ export class InfrastructureLifecycle implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await closeRedis(this.redis).catch((error: unknown) => this.logger.warn({ err: error }, 'redis close failed'));
+    await closeRedis(this.redis).catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'redis close failed'),
+    );
   }
 }

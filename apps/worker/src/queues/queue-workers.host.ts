@@ -10,7 +10,13 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import type { WorkerConfig } from '../config/worker.config.js';
-import { LOGGER, METRICS_REGISTRY, QUEUE_PROCESSORS, REDIS, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import {
+  LOGGER,
+  METRICS_REGISTRY,
+  QUEUE_PROCESSORS,
+  REDIS,
+  WORKER_CONFIG,
+} from '../infrastructure/infrastructure.tokens.js';
 import { JobRejectedError } from './job-rejected.error.js';
 import type { QueueProcessor, QueueProcessors } from './queue-processor.js';
 
@@ -103,7 +109,10 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
       worker.on('error', (error) => this.reportConnectionError(name, error));
       this.workers.set(name, worker);
     }
-    this.logger.info({ queues: QUEUE_NAMES, pool: this.config.WORKER_POOL, concurrency: this.config.WORKER_CONCURRENCY }, 'queue workers started');
+    this.logger.info(
+      { queues: QUEUE_NAMES, pool: this.config.WORKER_POOL, concurrency: this.config.WORKER_CONCURRENCY },
+      'queue workers started',
+    );
   }
 
   /**
@@ -130,7 +139,10 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
     const parsed = parseQueuePayload(queue, job.data);
     if (!parsed.ok) {
       // Field paths only: the values may be tenant data.
-      this.logger.warn({ queue, jobId: job.id, reason: parsed.reason, fields: parsed.fields }, 'job payload rejected');
+      this.logger.warn(
+        { queue, jobId: job.id, reason: parsed.reason, fields: parsed.fields },
+        'job payload rejected',
+      );
       throw new JobRejectedError(parsed.reason);
     }
     const processor = this.processors[queue] as QueueProcessor<Q>;

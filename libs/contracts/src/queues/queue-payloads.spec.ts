@@ -31,11 +31,17 @@ describe('parseQueuePayload', () => {
       reason: 'unsupported_version',
       fields: ['v'],
     });
-    expect(parseQueuePayload(QueueName.CatalogRefresh, 'not an object')).toMatchObject({ reason: 'unsupported_version' });
+    expect(parseQueuePayload(QueueName.CatalogRefresh, 'not an object')).toMatchObject({
+      reason: 'unsupported_version',
+    });
   });
 
   it('names the bad fields, never their values', () => {
-    const result = parseQueuePayload(QueueName.CatalogRefresh, { ...valid, tenantId: 'tenant-secret-name', extra: true });
+    const result = parseQueuePayload(QueueName.CatalogRefresh, {
+      ...valid,
+      tenantId: 'tenant-secret-name',
+      extra: true,
+    });
     expect(result).toEqual({ ok: false, reason: 'invalid_payload', fields: ['tenantId', '(root)'] });
     expect(JSON.stringify(result)).not.toContain('tenant-secret-name');
   });

@@ -8,9 +8,10 @@ export type QueuePayloads = {
 };
 
 /** The schema of each queue's payload; a Record over QueueName, so a new queue without a schema fails to compile. */
-export const QUEUE_PAYLOAD_SCHEMAS: { readonly [Q in QueueName]: z.ZodType<QueuePayloads[Q]> } = Object.freeze({
-  [QueueName.CatalogRefresh]: catalogRefreshPayload,
-});
+export const QUEUE_PAYLOAD_SCHEMAS: { readonly [Q in QueueName]: z.ZodType<QueuePayloads[Q]> } =
+  Object.freeze({
+    [QueueName.CatalogRefresh]: catalogRefreshPayload,
+  });
 
 /** Which payload versions each queue's processors accept. */
 export const SUPPORTED_PAYLOAD_VERSIONS: { readonly [Q in QueueName]: readonly number[] } = Object.freeze({
@@ -40,6 +41,8 @@ export function parseQueuePayload<Q extends QueueName>(queue: Q, data: unknown):
   }
   const result = QUEUE_PAYLOAD_SCHEMAS[queue].safeParse(data);
   if (result.success) return { ok: true, payload: result.data };
-  const fields = [...new Set(result.error.issues.map((issue) => issue.path.map(String).join('.') || '(root)'))];
+  const fields = [
+    ...new Set(result.error.issues.map((issue) => issue.path.map(String).join('.') || '(root)')),
+  ];
   return { ok: false, reason: 'invalid_payload', fields };
 }

@@ -53,7 +53,11 @@ function innerOf(schema: z.ZodType): z.ZodType | undefined {
 /** The chain from the field's outermost wrapper to its innermost type. */
 export function fieldChain(schema: z.ZodType): z.ZodType[] {
   const chain: z.ZodType[] = [];
-  for (let current: z.ZodType | undefined = schema; current && chain.length < 32; current = innerOf(current)) {
+  for (
+    let current: z.ZodType | undefined = schema;
+    current && chain.length < 32;
+    current = innerOf(current)
+  ) {
     chain.push(current);
   }
   return chain;

@@ -12,13 +12,19 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export function nodeEnvField() {
-  return typeLabel(z.enum(NODE_ENVS, { error: `must be one of ${NODE_ENVS.join(', ')}` }), NODE_ENVS.join(' | '))
+  return typeLabel(
+    z.enum(NODE_ENVS, { error: `must be one of ${NODE_ENVS.join(', ')}` }),
+    NODE_ENVS.join(' | '),
+  )
     .default('development')
     .describe('Runtime mode. `production` refuses unsafe settings.');
 }
 
 export function logLevelField() {
-  return typeLabel(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }), LOG_LEVELS.join(' | '))
+  return typeLabel(
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+    LOG_LEVELS.join(' | '),
+  )
     .default('info')
     .describe('Minimum level of the JSON log lines written to stdout.');
 }
@@ -114,7 +120,10 @@ export function identifierField() {
     z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, dots, dashes or underscores'),
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+        'must be 1-64 letters, digits, dots, dashes or underscores',
+      ),
     'identifier',
   );
 }

@@ -24,7 +24,14 @@ describe('describeConfig', () => {
         secret: false,
         description: 'Minimum level of the JSON log lines written to stdout.',
       },
-      { name: 'PORT', type: 'port', default: '4000', required: false, secret: false, description: 'Port to listen on.' },
+      {
+        name: 'PORT',
+        type: 'port',
+        default: '4000',
+        required: false,
+        secret: false,
+        description: 'Port to listen on.',
+      },
       {
         name: 'REDIS_URL',
         type: 'Redis URL',
@@ -33,7 +40,14 @@ describe('describeConfig', () => {
         secret: true,
         description: 'Redis connection URL.',
       },
-      { name: 'TOKEN', type: 'string', default: undefined, required: false, secret: true, description: 'Service token.' },
+      {
+        name: 'TOKEN',
+        type: 'string',
+        default: undefined,
+        required: false,
+        secret: true,
+        description: 'Service token.',
+      },
       {
         name: 'PLAIN',
         type: 'Redis URL',
@@ -61,7 +75,9 @@ describe('describeConfig', () => {
     const table = renderConfigTable(describeConfig(schema)).split('\n');
     expect(table[0]).toBe('| Variable | Type | Default | Secret | Description |');
     expect(table).toContain('| `PORT` | port | `4000` |  | Port to listen on. |');
-    expect(table).toContain('| `PLAIN` | Redis URL | **required** |  | Shares the base schema of REDIS_URL but is not secret. |');
+    expect(table).toContain(
+      '| `PLAIN` | Redis URL | **required** |  | Shares the base schema of REDIS_URL but is not secret. |',
+    );
     expect(table).toContain('| `PROXIES` | comma-separated IPs/CIDRs | (empty) |  | Trusted proxies. |');
     expect(table.find((line) => line.startsWith('| `LOG_LEVEL`'))).toContain('fatal \\| error');
   });

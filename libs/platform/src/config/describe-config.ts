@@ -44,7 +44,8 @@ export function renderConfigTable(rows: readonly ConfigRow[]): string {
   const lines = ['| Variable | Type | Default | Secret | Description |', '| --- | --- | --- | --- | --- |'];
   for (const row of rows) {
     const fallback = row.required ? '**required**' : '';
-    const defaultText = row.default === undefined ? fallback : row.default === '' ? '(empty)' : `\`${row.default}\``;
+    const defaultText =
+      row.default === undefined ? fallback : row.default === '' ? '(empty)' : `\`${row.default}\``;
     lines.push(
       `| \`${row.name}\` | ${cell(row.type)} | ${cell(defaultText)} | ${row.secret ? 'yes' : ''} | ${cell(row.description)} |`,
     );
@@ -53,7 +54,10 @@ export function renderConfigTable(rows: readonly ConfigRow[]): string {
 }
 
 /** The values of the secret variables in a parsed config, for the logger's scrubber. */
-export function secretConfigValues(schema: ConfigSchema, config: Readonly<Record<string, unknown>>): string[] {
+export function secretConfigValues(
+  schema: ConfigSchema,
+  config: Readonly<Record<string, unknown>>,
+): string[] {
   return secretConfigKeys(schema)
     .map((name) => config[name])
     .filter((value): value is string => typeof value === 'string' && value.length > 0);

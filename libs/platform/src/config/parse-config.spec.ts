@@ -16,7 +16,12 @@ const validEnv = { DATABASE_URL: 'postgresql://app:pw@127.0.0.1:5432/db' };
 
 describe('parseConfig', () => {
   it('returns typed values with defaults applied and unrelated variables ignored', () => {
-    const result = parseConfig(schema, { ...validEnv, PORT: '4100', UNRELATED: 'x', TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16' });
+    const result = parseConfig(schema, {
+      ...validEnv,
+      PORT: '4100',
+      UNRELATED: 'x',
+      TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16',
+    });
     expect(result).toEqual({
       ok: true,
       config: {
@@ -44,24 +49,35 @@ describe('parseConfig', () => {
 
   it('names the variable and the problem on one line, never the value', () => {
     const leaked = 'mysql://root:hunter2-very-secret@db/prod';
-    const result = parseConfig(schema, { DATABASE_URL: leaked, PORT: '99999', API_TOKEN: 'short-secret-token' });
+    const result = parseConfig(schema, {
+      DATABASE_URL: leaked,
+      PORT: '99999',
+      API_TOKEN: 'short-secret-token',
+    });
     if (result.ok) throw new Error('expected a failure');
     expect(result.message).not.toContain('\n');
     expect(result.message).toContain('DATABASE_URL must be a postgresql:// or postgres:// URL');
     expect(result.message).toContain('PORT must be a whole number from 1 to 65535');
     expect(result.message).toContain('API_TOKEN must be at least 40 characters');
-    for (const value of [leaked, 'hunter2', '99999', 'short-secret-token']) expect(result.message).not.toContain(value);
+    for (const value of [leaked, 'hunter2', '99999', 'short-secret-token'])
+      expect(result.message).not.toContain(value);
   });
 
   it('never echoes a value even when a refinement message would contain it', () => {
-    const echoing = z.object({ MODE: z.string().refine(() => false, { message: 'value sekret-mode is not allowed' }) });
+    const echoing = z.object({
+      MODE: z.string().refine(() => false, { message: 'value sekret-mode is not allowed' }),
+    });
     const result = parseConfig(echoing, { MODE: 'sekret-mode' });
     if (result.ok) throw new Error('expected a failure');
     expect(result.message).toBe('invalid configuration: MODE value [value] is not allowed');
   });
 
   it('rejects enum and list values with a message naming the expectation', () => {
-    const result = parseConfig(schema, { ...validEnv, NODE_ENV: 'staging', TRUSTED_PROXIES: '10.0.0.1,not-an-ip' });
+    const result = parseConfig(schema, {
+      ...validEnv,
+      NODE_ENV: 'staging',
+      TRUSTED_PROXIES: '10.0.0.1,not-an-ip',
+    });
     if (result.ok) throw new Error('expected a failure');
     expect(result.issues).toEqual([
       { variable: 'NODE_ENV', problem: 'must be one of development, test, production' },
@@ -87,7 +103,9 @@ describe('loadConfigOrExit', () => {
     const exit = jest.fn((code: number): never => {
       throw new Error(`exit ${code}`);
     });
-    expect(() => loadConfigOrExit(schema, { PORT: 'abc' }, (line) => lines.push(line), exit)).toThrow('exit 1');
+    expect(() => loadConfigOrExit(schema, { PORT: 'abc' }, (line) => lines.push(line), exit)).toThrow(
+      'exit 1',
+    );
     expect(exit).toHaveBeenCalledWith(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^invalid configuration: .*\n$/);

@@ -8,8 +8,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export type ConfigIssue = { variable: string; problem: string };
 
 export type ParseConfigResult<T> =
-  | { ok: true; config: T }
-  | { ok: false; reason: 'invalid_config'; issues: ConfigIssue[]; message: string };
+  { ok: true; config: T } | { ok: false; reason: 'invalid_config'; issues: ConfigIssue[]; message: string };
 
 /**
  * Picks only the schema's variables from the environment. An empty value counts as unset, so `FOO=` in a
@@ -41,7 +40,9 @@ function toIssues(error: z.ZodError, input: Record<string, string | undefined>):
     seen.add(variable);
     const value = input[variable];
     const problem =
-      value === undefined && issue.code === 'invalid_type' ? 'is required but not set' : scrub(issue.message, value);
+      value === undefined && issue.code === 'invalid_type'
+        ? 'is required but not set'
+        : scrub(issue.message, value);
     issues.push({ variable, problem });
   }
   return issues;

@@ -7,7 +7,9 @@ function fastifyError(code: string, statusCode: number): Error {
 
 describe('problemJson', () => {
   it('builds an RFC 9457 document with a stable code', () => {
-    expect(problemJson({ status: 404, code: 'not_found', title: 'Not found', detail: 'No such workspace.' })).toEqual({
+    expect(
+      problemJson({ status: 404, code: 'not_found', title: 'Not found', detail: 'No such workspace.' }),
+    ).toEqual({
       type: 'urn:gatehouse:problem:not_found',
       title: 'Not found',
       status: 404,
@@ -19,9 +21,20 @@ describe('problemJson', () => {
 
 describe('toProblem', () => {
   it('sends a ProblemError as it is', () => {
-    const error = new ProblemError({ status: 409, code: 'name_taken', title: 'Name taken', detail: 'Pick another name.' });
+    const error = new ProblemError({
+      status: 409,
+      code: 'name_taken',
+      title: 'Name taken',
+      detail: 'Pick another name.',
+    });
     expect(toProblem(error)).toEqual({
-      problem: { type: 'urn:gatehouse:problem:name_taken', title: 'Name taken', status: 409, code: 'name_taken', detail: 'Pick another name.' },
+      problem: {
+        type: 'urn:gatehouse:problem:name_taken',
+        title: 'Name taken',
+        status: 409,
+        code: 'name_taken',
+        detail: 'Pick another name.',
+      },
       unexpected: false,
     });
   });
@@ -49,7 +62,13 @@ describe('toProblem', () => {
   it('maps other client errors by status without their message', () => {
     const notFound = Object.assign(new Error('Cannot GET /v1/x?token=abc'), { getStatus: () => 404 });
     expect(toProblem(notFound)).toEqual({
-      problem: { type: 'urn:gatehouse:problem:not_found', title: 'Not found', status: 404, code: 'not_found', detail: 'No such resource.' },
+      problem: {
+        type: 'urn:gatehouse:problem:not_found',
+        title: 'Not found',
+        status: 404,
+        code: 'not_found',
+        detail: 'No such resource.',
+      },
       unexpected: false,
     });
     expect(toProblem({ statusCode: 418 }).problem).toMatchObject({ status: 418, code: 'client_error' });
@@ -68,7 +87,12 @@ describe('toProblem', () => {
   });
 
   it('flags a 5xx ProblemError as unexpected but keeps its code', () => {
-    const mapped = toProblem(new ProblemError({ status: 503, code: 'dependency_unavailable', title: 'Unavailable' }));
-    expect(mapped).toMatchObject({ unexpected: true, problem: { status: 503, code: 'dependency_unavailable' } });
+    const mapped = toProblem(
+      new ProblemError({ status: 503, code: 'dependency_unavailable', title: 'Unavailable' }),
+    );
+    expect(mapped).toMatchObject({
+      unexpected: true,
+      problem: { status: 503, code: 'dependency_unavailable' },
+    });
   });
 });

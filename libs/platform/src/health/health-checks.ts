@@ -32,7 +32,9 @@ export class HealthChecks {
   }
 
   async run(): Promise<HealthReport> {
-    const results = await Promise.all(this.entries.map(async ([name, check]) => [name, await this.runOne(name, check)] as const));
+    const results = await Promise.all(
+      this.entries.map(async ([name, check]) => [name, await this.runOne(name, check)] as const),
+    );
     const checks = Object.fromEntries(results);
     const status = results.every(([, result]) => result.status === 'up') ? 'ok' : 'unavailable';
     return { status, checks };

@@ -20,7 +20,11 @@ export function redisCheck(redis: PingableRedis): HealthCheck {
 /** A peer's liveness endpoint answers 2xx (worker and gateway check the API's /healthz). */
 export function httpCheck(url: string, fetchImpl: typeof fetch = fetch): HealthCheck {
   return async (signal) => {
-    const response = await fetchImpl(url, { signal, redirect: 'error', headers: { accept: 'application/json' } });
+    const response = await fetchImpl(url, {
+      signal,
+      redirect: 'error',
+      headers: { accept: 'application/json' },
+    });
     // Drain the body so the connection returns to the pool.
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`status ${response.status}`);

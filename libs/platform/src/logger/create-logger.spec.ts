@@ -44,23 +44,35 @@ describe('createLogger', () => {
 
   it("redacts the app's secret config variables wherever they are logged", () => {
     const { logger, lines } = capture(['DATABASE_URL', 'GATEHOUSE_KEYS']);
-    const config = { API_PORT: 4000, DATABASE_URL: `postgresql://app:${SECRET}@db/app`, GATEHOUSE_KEYS: `k1:${SECRET}` };
+    const config = {
+      API_PORT: 4000,
+      DATABASE_URL: `postgresql://app:${SECRET}@db/app`,
+      GATEHOUSE_KEYS: `k1:${SECRET}`,
+    };
     logger.info({ config }, 'config loaded');
     logger.info({ DATABASE_URL: config.DATABASE_URL }, 'top level');
     expect(lines.join('\n')).not.toContain(SECRET);
-    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ config: { API_PORT: 4000, DATABASE_URL: REDACTED } });
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      config: { API_PORT: 4000, DATABASE_URL: REDACTED },
+    });
   });
 
   it('scrubs secret config values embedded in any text, such as a driver error message', () => {
     const databaseUrl = 'postgresql://gatehouse_app:p%40ss-w0rd-xyz@db:5432/gatehouse';
-    const keys = 'k1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK=,k2:ZZZZYYYYXXXXWWWWVVVVUUUUTTTTSSSSRRRRQQQQPPP=';
+    const keys =
+      'k1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK=,k2:ZZZZYYYYXXXXWWWWVVVVUUUUTTTTSSSSRRRRQQQQPPP=';
     const { logger, lines } = capture([], [databaseUrl, keys]);
     logger.error({ err: new Error(`connect failed for ${databaseUrl}`) }, 'pool error');
     logger.warn({ detail: 'auth failed with password p@ss-w0rd-xyz' }, 'decoded password');
     logger.info({ note: 'key ZZZZYYYYXXXXWWWWVVVVUUUUTTTTSSSSRRRRQQQQPPP= loaded' }, 'one key');
     const text = lines.join('\n');
     expect(lines).toHaveLength(3);
-    for (const leaked of [databaseUrl, 'p%40ss-w0rd-xyz', 'p@ss-w0rd-xyz', 'ZZZZYYYYXXXXWWWWVVVVUUUUTTTTSSSSRRRRQQQQPPP=']) {
+    for (const leaked of [
+      databaseUrl,
+      'p%40ss-w0rd-xyz',
+      'p@ss-w0rd-xyz',
+      'ZZZZYYYYXXXXWWWWVVVVUUUUTTTTSSSSRRRRQQQQPPP=',
+    ]) {
       expect(text).not.toContain(leaked);
     }
     expect(text).toContain('connect failed for [redacted]');
@@ -74,7 +86,9 @@ describe('createLogger', () => {
   });
 
   it('generates bracket paths for names that are not identifiers', () => {
-    expect(redactionPaths()).toEqual(expect.arrayContaining(['["set-cookie"]', '*["set-cookie"]', 'headers.*', '*.*.env.*']));
+    expect(redactionPaths()).toEqual(
+      expect.arrayContaining(['["set-cookie"]', '*["set-cookie"]', 'headers.*', '*.*.env.*']),
+    );
   });
 });
 
@@ -86,8 +100,17 @@ describe('NestLoggerAdapter', () => {
     adapter.error('boom', 'Error: boom\n    at x', 'ExceptionsHandler');
     adapter.warn({ token: SECRET }, 'Somewhere');
     const [log, error, warn] = records();
-    expect(log).toMatchObject({ level: 'info', context: 'RouterExplorer', msg: 'Mapped {/healthz, GET} route' });
-    expect(error).toMatchObject({ level: 'error', context: 'ExceptionsHandler', msg: 'boom', stack: 'Error: boom\n    at x' });
+    expect(log).toMatchObject({
+      level: 'info',
+      context: 'RouterExplorer',
+      msg: 'Mapped {/healthz, GET} route',
+    });
+    expect(error).toMatchObject({
+      level: 'error',
+      context: 'ExceptionsHandler',
+      msg: 'boom',
+      stack: 'Error: boom\n    at x',
+    });
     expect(JSON.stringify(warn)).not.toContain(SECRET);
   });
 });

@@ -1,4 +1,11 @@
-import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import {
+  pino,
+  stdSerializers,
+  stdTimeFunctions,
+  type DestinationStream,
+  type Logger,
+  type LoggerOptions,
+} from 'pino';
 import type { LogLevel } from '../config/config-fields.js';
 import { redactionPaths } from './redaction-paths.js';
 import { createSecretScrubber } from './secret-values.js';

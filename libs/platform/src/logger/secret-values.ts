@@ -31,7 +31,10 @@ export function secretFragments(value: string): string[] {
  * app's secret config values, as they appear raw and JSON-escaped. Longest first, so a value is replaced
  * whole before a fragment of it.
  */
-export function createSecretScrubber(values: readonly string[], censor: string): ((line: string) => string) | undefined {
+export function createSecretScrubber(
+  values: readonly string[],
+  censor: string,
+): ((line: string) => string) | undefined {
   const needles = new Set<string>();
   for (const value of values) {
     for (const fragment of secretFragments(value)) {
@@ -43,7 +46,8 @@ export function createSecretScrubber(values: readonly string[], censor: string):
   const ordered = [...needles].sort((a, b) => b.length - a.length);
   return (line) => {
     let scrubbed = line;
-    for (const needle of ordered) if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(censor);
+    for (const needle of ordered)
+      if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(censor);
     return scrubbed;
   };
 }

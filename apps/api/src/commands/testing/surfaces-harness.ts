@@ -90,7 +90,7 @@ export async function mintTestToken(
   tenant: TestTenant,
   creator: TestUser,
   request: TokenRequest,
-): Promise<string> {
+): Promise<{ secret: string; id: string }> {
   const role: MembershipRole = creator.role;
   return db.withTenant(tenant.id, async (tx) => {
     const workspaceIds = [...(request.workspaceIds ?? [])];
@@ -107,7 +107,7 @@ export async function mintTestToken(
       grant: decision.grant,
       expiresAt: null,
     });
-    return minted.secret;
+    return { secret: minted.secret, id: minted.token.id };
   });
 }
 

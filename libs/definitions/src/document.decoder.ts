@@ -1,0 +1,97 @@
+import { isPlainRecord } from '@gatehouse/catalog';
+import { claimsApprovalOrTrust } from './approval-claim.guard';
+import { keySegment, type PathSegment } from './decode-problem';
+import { decodeServerEntry, type DecodedEntry } from './definition.decoder';
+import { isValidServerName } from './server-name';
+import type { SourceRef } from './tier';
+
+/**
+ * Problems of a whole source. The first five make the source UNREADABLE (nothing in it can be used); the rest are
+ * about one member of the document and leave its other entries usable.
+ */
+export type SourceProblemReason =
+  /** The document is not JSON. */
+  | 'invalid_json'
+  /** The root is not an object. */
+  | 'root_not_object'
+  /** The root has no `mcpServers`. An empty source says `{ "mcpServers": {} }`. */
+  | 'missing_mcp_servers'
+  /** `mcpServers` is not an object. */
+  | 'mcp_servers_not_object'
+  /** The host could not read the stored source at all (e.g. it could not be decrypted). */
+  | 'storage_unreadable'
+  /** A server name outside the allowed syntax (see server-name.ts); the entry is skipped. */
+  | 'invalid_server_name'
+  /** A root member other than `mcpServers`; ignored. */
+  | 'unknown_root_key'
+  /** A root member claiming approval or trust; refused (ignored and reported). */
+  | 'approval_claim'
+  /** A root member named `__proto__`; ignored. */
+  | 'forbidden_key'
+  /** A source the view does not read (a user's own source in the workspace view, or another user's). */
+  | 'outside_view';
+
+export const UNREADABLE_REASONS: ReadonlySet<SourceProblemReason> = new Set([
+  'invalid_json',
+  'root_not_object',
+  'missing_mcp_servers',
+  'mcp_servers_not_object',
+  'storage_unreadable',
+]);
+
+export interface DocumentProblem {
+  readonly reason: SourceProblemReason;
+  readonly path: readonly PathSegment[];
+}
+
+export type DocumentDecode =
+  | { readonly readable: true; readonly entries: readonly DecodedEntry[]; readonly problems: readonly DocumentProblem[] }
+  | { readonly readable: false; readonly problem: DocumentProblem };
+
+/**
+ * Decodes a parsed document `{ "mcpServers": { name: entry } }` (the `.mcp.json` / `managed-mcp.json` format).
+ * A root or `mcpServers` that is unusable makes the source unreadable; otherwise each entry decodes alone.
+ */
+export function decodeDefinitionValue(document: unknown, source: SourceRef): DocumentDecode {
+  if (!isPlainRecord(document)) return { readable: false, problem: { reason: 'root_not_object', path: [] } };
+  const problems: DocumentProblem[] = [];
+  const rootKeys = Object.keys(document);
+  for (let i = 0; i < rootKeys.length; i += 1) {
+    const key = rootKeys[i] as string;
+    if (key === 'mcpServers') continue;
+    const path = [keySegment(key, i)];
+    if (key === '__proto__') problems.push({ reason: 'forbidden_key', path });
+    else if (claimsApprovalOrTrust(key)) problems.push({ reason: 'approval_claim', path });
+    else problems.push({ reason: 'unknown_root_key', path });
+  }
+  if (!Object.hasOwn(document, 'mcpServers')) {
+    return { readable: false, problem: { reason: 'missing_mcp_servers', path: ['mcpServers'] } };
+  }
+  const servers = document.mcpServers;
+  if (!isPlainRecord(servers)) {
+    return { readable: false, problem: { reason: 'mcp_servers_not_object', path: ['mcpServers'] } };
+  }
+  const entries: DecodedEntry[] = [];
+  const names = Object.keys(servers);
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
+    if (!isValidServerName(name)) {
+      problems.push({ reason: 'invalid_server_name', path: ['mcpServers', keySegment(name, i)] });
+      continue;
+    }
+    entries.push(decodeServerEntry(name, servers[name], source));
+  }
+  return { readable: true, entries, problems };
+}
+
+/** Decodes a document's JSON text. Text that is not JSON makes the source unreadable. */
+export function decodeDefinitionDocument(text: string, source: SourceRef): DocumentDecode {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    // The parser's message quotes the text around the error, which may be a secret: only the reason is kept.
+    return { readable: false, problem: { reason: 'invalid_json', path: [] } };
+  }
+  return decodeDefinitionValue(document, source);
+}

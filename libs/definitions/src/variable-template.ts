@@ -1,0 +1,57 @@
+/**
+ * A definition string with variable references: `${VAR}` and `${VAR:-default}`. `VAR` is an identifier
+ * (`[A-Za-z_][A-Za-z0-9_]*`); the default is any text without `}`. A `$` not followed by `{` is literal text.
+ * There is no escape and no nesting: `${` always starts a reference, and a malformed one (unclosed, empty, a bad
+ * name, another operator) refuses the field instead of being kept as literal text, so a typo never ships a
+ * half-expanded command line.
+ */
+export type TemplatePart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'variable'; readonly name: string; readonly fallback: string | undefined };
+
+export type Template = readonly TemplatePart[];
+
+const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export type TemplateParse = { readonly ok: true; readonly template: Template } | { readonly ok: false };
+
+/** Parses one string. Linear in its length. */
+export function parseTemplate(text: string): TemplateParse {
+  let at = text.indexOf('${');
+  if (at < 0) return { ok: true, template: [{ kind: 'text', text }] };
+  const parts: TemplatePart[] = [];
+  let from = 0;
+  while (at >= 0) {
+    const close = text.indexOf('}', at + 2);
+    if (close < 0) return { ok: false };
+    const inner = text.slice(at + 2, close);
+    const operator = inner.indexOf(':-');
+    const name = operator < 0 ? inner : inner.slice(0, operator);
+    if (!NAME_PATTERN.test(name)) return { ok: false };
+    // `${A:-${B}}` is nesting, which this syntax does not have: refuse rather than read `${B` as the default.
+    if (operator >= 0 && inner.includes('${', operator)) return { ok: false };
+    if (at > from) parts.push({ kind: 'text', text: text.slice(from, at) });
+    parts.push({ kind: 'variable', name, fallback: operator < 0 ? undefined : inner.slice(operator + 2) });
+    from = close + 1;
+    at = text.indexOf('${', from);
+  }
+  if (from < text.length) parts.push({ kind: 'text', text: text.slice(from) });
+  return { ok: true, template: parts };
+}
+
+/** The literal text of a template that references no variable; null otherwise. */
+export function literalOf(template: Template): string | null {
+  if (template.length === 0) return '';
+  if (template.length === 1 && template[0]?.kind === 'text') return template[0].text;
+  return null;
+}
+
+/** The template written back as text, as the definition had it (variables as references, defaults included). */
+export function templateSource(template: Template): string {
+  let out = '';
+  for (const part of template) {
+    if (part.kind === 'text') out += part.text;
+    else out += part.fallback === undefined ? `\${${part.name}}` : `\${${part.name}:-${part.fallback}}`;
+  }
+  return out;
+}

@@ -1,0 +1,22 @@
+// Public surface of @gatehouse/egress: the one URL admission policy (pure; DNS through an injected resolver)
+// and the pinned, redirect-refusing fetch that is the only way out to a URL a definition named.
+export { admitUrl } from './policy/url-admission.policy.js';
+export type {
+  AdmissionRefusalReason,
+  AdmissionResult,
+  Cidr,
+  EgressPolicy,
+  OperatorDenylist,
+} from './policy/egress-policy.js';
+export { checkEgressPolicy, type EgressPolicyCheck } from './policy/compiled-policy.js';
+export { cidrWithin, isCidr } from './policy/cidr.js';
+export type { ResolveResult, Resolver } from './resolver/resolver.port.js';
+export { createSystemResolver, type LookupAll, type SystemResolverOptions } from './resolver/system.resolver.js';
+export { createFixedResolver } from './resolver/fixed.resolver.js';
+export {
+  createPinnedFetch,
+  type PinnedFetch,
+  type PinnedFetchOptions,
+  type PinnedRequestInit,
+} from './fetch/pinned-fetch.js';
+export { EgressError, isEgressError, type EgressFailureReason } from './fetch/egress.error.js';
