@@ -75,7 +75,10 @@ export const startFullApi: StartApi = async (config, logger) => {
   return { origin: `http://127.0.0.1:${port}`, close: () => app.close() };
 };
 
-export async function benchAuthThroughput(ctx: BenchContext, startApi: StartApi = startFullApi): Promise<BenchSection> {
+export async function benchAuthThroughput(
+  ctx: BenchContext,
+  startApi: StartApi = startFullApi,
+): Promise<BenchSection> {
   const db = createDatabase({ url: ctx.testDb.appUrl, poolMax: 2 });
   const tenant = await createTestTenant(db);
   const owner = await createTestUser(db, tenant.id, { role: 'owner' });
@@ -100,7 +103,10 @@ export async function benchAuthThroughput(ctx: BenchContext, startApi: StartApi 
   });
   if (!parsed.ok) throw new Error(`auth-throughput: bad API config: ${parsed.message}`);
   // The API logs every request at info, as in production; the lines go nowhere instead of to the terminal.
-  const api = await startApi(parsed.config, createLogger({ name: 'api', level: 'info', destination: discard() }));
+  const api = await startApi(
+    parsed.config,
+    createLogger({ name: 'api', level: 'info', destination: discard() }),
+  );
   const apiUrl = `${api.origin}/v1/workspaces`;
 
   // The baseline: the same role and rows, the tenant fixed for the connection (no transaction per request),

@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { format, resolveConfig } from 'prettier';
 import { setupDatabaseRoles } from '@gatehouse/db';
 import { createTestDatabase, readTestEnv } from '@gatehouse/testing';
 import { benchAuditAppend } from './audit-append.bench';
@@ -111,7 +112,9 @@ async function main(): Promise<void> {
     }
   }
   const target = join(__dirname, '..', '..', 'docs', 'benchmarks.md');
-  await writeFile(target, renderMarkdown(outcomes, machine, new Date().toISOString(), durationSeconds));
+  const markdown = renderMarkdown(outcomes, machine, new Date().toISOString(), durationSeconds);
+  // Formatted like every other file, so `prettier --check .` stays clean after a bench run.
+  await writeFile(target, await format(markdown, { ...(await resolveConfig(target)), parser: 'markdown' }));
   log(`wrote ${target}`);
   if (outcomes.some((o) => !o.section)) process.exitCode = 1;
 }

@@ -121,7 +121,10 @@ export async function signIn(inject: HarnessInject, who: TenantWorld): Promise<R
     headers: { 'content-type': 'application/json' },
     payload: JSON.stringify({ email: who.owner.email, password: who.owner.password, tenant: who.slug }),
   });
-  if (response.statusCode !== 200) throw new Error(`fixture: sign-in answered ${response.statusCode}`);
+  if (response.statusCode !== 200)
+    throw new Error(
+      `fixture: sign-in answered ${response.statusCode} (are the identity routes wired into the app?)`,
+    );
   const csrfToken = (JSON.parse(response.body) as { csrfToken: string }).csrfToken;
   const setCookie = response.headers?.['set-cookie'];
   const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;

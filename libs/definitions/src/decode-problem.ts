@@ -50,7 +50,8 @@ export interface EntryProblem {
   readonly reason: EntryDecodeReason;
   /** From the entry's root. A user-written key is shown only when it is a short plain name; else as `#<index>`. */
   readonly path: readonly PathSegment[];
-  readonly option?: ServerOptionName;
+  /** For `invalid_option`: which option (the catalog's per-server options, or the http `principalHeader`). */
+  readonly option?: ServerOptionName | 'principalHeader';
   readonly detail?: OptionRefusalReason;
 }
 

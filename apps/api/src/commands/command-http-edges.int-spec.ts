@@ -250,17 +250,19 @@ describe('pagination', () => {
 
     const graphqlSeen: string[] = [];
     cursor = null;
+    type WorkspacePage = { items: { id: string }[]; nextCursor: string | null };
     do {
-      const response = await h.app.inject({
+      const variables: { i: { limit: number; cursor: string | null } } = { i: { limit: 2, cursor } };
+      const response: { body: string } = await h.app.inject({
         method: 'POST',
         url: '/graphql',
         headers: bearer(token),
         payload: {
           query: 'query($i: WorkspacesInput) { workspaces(input: $i) { items { id } nextCursor } }',
-          variables: { i: { limit: 2, cursor } },
+          variables,
         },
       });
-      const page = (json(response.body).data as { workspaces: { items: { id: string }[]; nextCursor: string | null } }).workspaces;
+      const page: WorkspacePage = (json(response.body).data as { workspaces: WorkspacePage }).workspaces;
       graphqlSeen.push(...page.items.map((w) => w.id));
       cursor = page.nextCursor;
     } while (cursor !== null);
