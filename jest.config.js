@@ -24,7 +24,7 @@ const shared = {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(?:[^/]+/node_modules/)*(?:@nestjs|cookie|file-type|load-esm|uid|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+    '/node_modules/(?!(?:[^/]+/node_modules/)*(?:@nestjs|cookie|content-disposition|mercurius|quick-lru|file-type|load-esm|uid|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
   ],
   moduleNameMapper: { ...aliases, '^(\\.{1,2}/.*)\\.js$': '$1' },
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/dashboard/.next/'],

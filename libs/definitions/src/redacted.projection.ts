@@ -61,7 +61,8 @@ function keysOnly(items: readonly MaterializedKeyed[]): KeysOnly {
   return { state: 'redacted', keys: items.map((item) => (isCredentialShapedLiteral(item.key) ? REDACTED : item.key)) };
 }
 
-const NEEDS_QUOTES = /[\s'"\\$`|&;<>()*?![\]{}#~]/;
+// Quote what would not read as one word; `$`, braces and brackets stay bare so `${NAME}` and the mask read plainly.
+const NEEDS_QUOTES = /[\s'"\\`|&;<>()]/;
 
 function quoteForDisplay(word: string): string {
   if (word.length > 0 && !NEEDS_QUOTES.test(word)) return word;

@@ -38,20 +38,3 @@ export function parseTemplate(text: string): TemplateParse {
   if (from < text.length) parts.push({ kind: 'text', text: text.slice(from) });
   return { ok: true, template: parts };
 }
-
-/** The literal text of a template that references no variable; null otherwise. */
-export function literalOf(template: Template): string | null {
-  if (template.length === 0) return '';
-  if (template.length === 1 && template[0]?.kind === 'text') return template[0].text;
-  return null;
-}
-
-/** The template written back as text, as the definition had it (variables as references, defaults included). */
-export function templateSource(template: Template): string {
-  let out = '';
-  for (const part of template) {
-    if (part.kind === 'text') out += part.text;
-    else out += part.fallback === undefined ? `\${${part.name}}` : `\${${part.name}:-${part.fallback}}`;
-  }
-  return out;
-}

@@ -20,6 +20,8 @@ describe('command handler map', () => {
     const handlers = { ...createCommandHandlers({ database, workerPools: DEFAULT_WORKER_POOLS }) };
     delete handlers['tokens.create'];
     delete handlers['audit.verify'];
-    expect(() => handlersFor(COMMANDS, handlers)).toThrow('commands without a handler: tokens.create, audit.verify');
+    expect(() => handlersFor(COMMANDS, handlers)).toThrow(
+      'commands without a handler: tokens.create, audit.verify',
+    );
   });
 });

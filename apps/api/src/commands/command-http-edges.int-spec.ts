@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { COMMANDS, defineCommand } from '@gatehouse/commands';
 import { createLogger, installProblemJsonHandlers } from '@gatehouse/platform';
-import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS, type TestTenant, type TestUser } from '@gatehouse/testing';
+import {
+  createTestWorkspace,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CSRF_HEADER } from '../auth/csrf.guard';
@@ -60,7 +65,11 @@ describe('malformed requests are 4xx problem+json', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(PROBLEM);
-    expect(json(response.body)).toMatchObject({ type: 'urn:gatehouse:problem:malformed_json', status: 400, code: 'malformed_json' });
+    expect(json(response.body)).toMatchObject({
+      type: 'urn:gatehouse:problem:malformed_json',
+      status: 400,
+      code: 'malformed_json',
+    });
   });
 
   it('a body over 1 MiB → 413 payload_too_large (REST and GraphQL)', async () => {
@@ -82,7 +91,9 @@ describe('malformed requests are 4xx problem+json', () => {
       payload: JSON.stringify({ query: `{ me { tenantId } }`, padding: 'x'.repeat(1024 * 1024) }),
     });
     expect(graphql.statusCode).toBe(413);
-    expect(json(graphql.body)).toMatchObject({ errors: [{ extensions: { code: 'payload_too_large', status: 413 } }] });
+    expect(json(graphql.body)).toMatchObject({
+      errors: [{ extensions: { code: 'payload_too_large', status: 413 } }],
+    });
   });
 
   it('a non-JSON content type → 415 unsupported_media_type (REST and GraphQL)', async () => {
@@ -104,7 +115,9 @@ describe('malformed requests are 4xx problem+json', () => {
       payload: '{ me { tenantId } }',
     });
     expect(graphql.statusCode).toBe(415);
-    expect(json(graphql.body)).toMatchObject({ errors: [{ extensions: { code: 'unsupported_media_type' } }] });
+    expect(json(graphql.body)).toMatchObject({
+      errors: [{ extensions: { code: 'unsupported_media_type' } }],
+    });
   });
 
   it('unknown fields and wrong types → 400 validation_failed naming paths, never values', async () => {
@@ -112,7 +125,13 @@ describe('malformed requests are 4xx problem+json', () => {
       method: 'POST',
       url: '/v1/tokens',
       headers: bearer(ownerToken),
-      payload: { name: 'ok', kind: 'user', scopes: [SECRET_LOOKING], sneaky: SECRET_LOOKING, expiresInDays: 'soon' },
+      payload: {
+        name: 'ok',
+        kind: 'user',
+        scopes: [SECRET_LOOKING],
+        sneaky: SECRET_LOOKING,
+        expiresInDays: 'soon',
+      },
     });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(PROBLEM);
@@ -125,7 +144,11 @@ describe('malformed requests are 4xx problem+json', () => {
   });
 
   it('unknown query parameters on a GET → 400', async () => {
-    const response = await h.app.inject({ method: 'GET', url: '/v1/workspaces?limit=5&color=red', headers: bearer(ownerToken) });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/v1/workspaces?limit=5&color=red',
+      headers: bearer(ownerToken),
+    });
     expect(response.statusCode).toBe(400);
     expect(json(response.body)).toMatchObject({ code: 'validation_failed', errors: [{ path: 'color' }] });
   });
@@ -139,8 +162,13 @@ describe('malformed requests are 4xx problem+json', () => {
       payload: { workspaceId: other.id, name: 'hijack' },
     });
     expect(response.statusCode).toBe(400);
-    expect(json(response.body)).toMatchObject({ code: 'validation_failed', errors: [{ path: 'workspaceId' }] });
-    const unchanged = await h.db.withTenant(acme.id, (tx) => tx.workspace.findUnique({ where: { id: other.id } }));
+    expect(json(response.body)).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'workspaceId' }],
+    });
+    const unchanged = await h.db.withTenant(acme.id, (tx) =>
+      tx.workspace.findUnique({ where: { id: other.id } }),
+    );
     expect(unchanged?.name).not.toBe('hijack');
   });
 
@@ -173,13 +201,22 @@ describe('malformed requests are 4xx problem+json', () => {
     const admin = await createMember(h.db, tenant, 'admin');
     const token = (await mintTestToken(h.db, tenant, admin, { kind: 'user' })).secret;
     for (let i = 0; i < 3; i++) await createTestWorkspace(h.db, tenant.id);
-    const first = await h.app.inject({ method: 'GET', url: '/v1/workspaces?limit=1', headers: bearer(token) });
+    const first = await h.app.inject({
+      method: 'GET',
+      url: '/v1/workspaces?limit=1',
+      headers: bearer(token),
+    });
     const cursor = json(first.body).nextCursor as string;
     const last = cursor.at(-2) === 'A' ? 'B' : 'A';
     const tampered = `${cursor.slice(0, -2)}${last}${cursor.slice(-1)}`;
     const foreign = encodeCursor('members', { at: new Date(), id: randomUUID() });
     for (const bad of [tampered, foreign, 'Zm9v', '!!!']) {
-      const response = await h.app.inject({ method: 'GET', url: '/v1/workspaces', query: { cursor: bad }, headers: bearer(token) });
+      const response = await h.app.inject({
+        method: 'GET',
+        url: '/v1/workspaces',
+        query: { cursor: bad },
+        headers: bearer(token),
+      });
       expect(response.statusCode).toBe(400);
       expect(json(response.body).code).toMatch(/^(bad_cursor|validation_failed)$/);
     }
@@ -187,9 +224,14 @@ describe('malformed requests are 4xx problem+json', () => {
       method: 'POST',
       url: '/graphql',
       headers: bearer(token),
-      payload: { query: 'query($c: String) { workspaces(input: { cursor: $c }) { nextCursor } }', variables: { c: foreign } },
+      payload: {
+        query: 'query($c: String) { workspaces(input: { cursor: $c }) { nextCursor } }',
+        variables: { c: foreign },
+      },
     });
-    expect(json(graphql.body)).toMatchObject({ errors: [{ extensions: { code: 'bad_cursor', status: 400 } }] });
+    expect(json(graphql.body)).toMatchObject({
+      errors: [{ extensions: { code: 'bad_cursor', status: 400 } }],
+    });
   });
 
   it('GraphQL: invalid variables and unknown fields are 400s whose messages do not echo values', async () => {
@@ -203,7 +245,10 @@ describe('malformed requests are 4xx problem+json', () => {
       },
     });
     expect(response.statusCode).toBe(400);
-    expect(json(response.body)).toMatchObject({ data: null, errors: [{ extensions: { code: 'validation_failed', status: 400 } }] });
+    expect(json(response.body)).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'validation_failed', status: 400 } }],
+    });
     expect(response.body).not.toContain(SECRET_LOOKING);
 
     const unknown = await h.app.inject({
@@ -240,7 +285,12 @@ describe('pagination', () => {
     let cursor: string | null = null;
     do {
       const query: Record<string, string> = { limit: '2', ...(cursor !== null ? { cursor } : {}) };
-      const response = await h.app.inject({ method: 'GET', url: '/v1/workspaces', query, headers: bearer(token) });
+      const response = await h.app.inject({
+        method: 'GET',
+        url: '/v1/workspaces',
+        query,
+        headers: bearer(token),
+      });
       const page = json(response.body) as { items: { id: string }[]; nextCursor: string | null };
       restSeen.push(...page.items.map((w) => w.id));
       cursor = page.nextCursor;
@@ -283,13 +333,21 @@ describe('secrets and caching', () => {
     const secret = json(created.body).secret as string;
     expect(secret).toMatch(/^ghu_/);
 
-    const listed = await h.app.inject({ method: 'GET', url: '/v1/tokens?includeRevoked=true', headers: bearer(ownerToken) });
+    const listed = await h.app.inject({
+      method: 'GET',
+      url: '/v1/tokens?includeRevoked=true',
+      headers: bearer(ownerToken),
+    });
     expect(listed.headers['cache-control']).toBeUndefined();
     expect(listed.body).not.toContain(secret);
     expect(listed.body).not.toMatch(/secretHash|secret_hash/);
 
     // The audit trail names the token, never its secret.
-    const audit = await h.app.inject({ method: 'GET', url: '/v1/audit-events?action=tokens.create', headers: bearer(ownerToken) });
+    const audit = await h.app.inject({
+      method: 'GET',
+      url: '/v1/audit-events?action=tokens.create',
+      headers: bearer(ownerToken),
+    });
     expect(json(audit.body).items).not.toHaveLength(0);
     expect(audit.body).not.toContain(secret);
   });
@@ -314,10 +372,20 @@ describe('CSRF for cookie sessions', () => {
     const { cookie, csrfToken } = await signIn();
     const mutation = { query: 'mutation { createWorkspace(input: { name: "via cookie" }) { id name } }' };
 
-    const refused = await h.app.inject({ method: 'POST', url: '/graphql', headers: { cookie }, payload: mutation });
+    const refused = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { cookie },
+      payload: mutation,
+    });
     expect(refused.statusCode).toBe(403);
-    expect(json(refused.body)).toMatchObject({ data: null, errors: [{ extensions: { code: 'csrf_failed', status: 403 } }] });
-    const none = await h.db.withTenant(acme.id, (tx) => tx.workspace.findFirst({ where: { name: 'via cookie' } }));
+    expect(json(refused.body)).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'csrf_failed', status: 403 } }],
+    });
+    const none = await h.db.withTenant(acme.id, (tx) =>
+      tx.workspace.findFirst({ where: { name: 'via cookie' } }),
+    );
     expect(none).toBeNull();
 
     const accepted = await h.app.inject({
@@ -332,7 +400,12 @@ describe('CSRF for cookie sessions', () => {
 
   it('refuses a cookie-authenticated REST write without the token; reads need none', async () => {
     const { cookie, csrfToken } = await signIn();
-    const refused = await h.app.inject({ method: 'PATCH', url: '/v1/tenant', headers: { cookie }, payload: { name: 'Nope' } });
+    const refused = await h.app.inject({
+      method: 'PATCH',
+      url: '/v1/tenant',
+      headers: { cookie },
+      payload: { name: 'Nope' },
+    });
     expect(refused.statusCode).toBe(403);
     expect(json(refused.body)).toMatchObject({ code: 'csrf_failed' });
 
@@ -389,7 +462,8 @@ describe('the runner, with a probe command', () => {
   });
   const handler = {
     async execute({ input }: { principal: TenantPrincipal; input: { mode: string } }) {
-      if (input.mode === 'crash') throw new Error('connect ECONNREFUSED postgresql://gatehouse_app:hunter2@db:5432');
+      if (input.mode === 'crash')
+        throw new Error('connect ECONNREFUSED postgresql://gatehouse_app:hunter2@db:5432');
       if (input.mode === 'mismatch') return { name: 42 };
       return { name: 'probe', secretHash: 'LEAKED-COLUMN', passwordHash: 'LEAKED-HASH' };
     },
@@ -413,7 +487,12 @@ describe('the runner, with a probe command', () => {
     const logger = createLogger({ name: 'probe', level: 'silent' });
     app = Fastify({ logger: false });
     installProblemJsonHandlers(app, logger);
-    const options = { commands: [probe], handlers: { [probe.name]: handler }, resolvePrincipal: async () => principal, logger };
+    const options = {
+      commands: [probe],
+      handlers: { [probe.name]: handler },
+      resolvePrincipal: async () => principal,
+      logger,
+    };
     await registerCommandRoutes(app, options);
     await registerGraphQL(app, options);
     await app.ready();
@@ -429,7 +508,11 @@ describe('the runner, with a probe command', () => {
     expect(json(rest.body)).toEqual({ name: 'probe' });
     expect(rest.body).not.toContain('LEAKED');
 
-    const graphql = await app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ probe(input: { mode: "extra" }) { name } }' } });
+    const graphql = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: '{ probe(input: { mode: "extra" }) { name } }' },
+    });
     expect(json(graphql.body)).toEqual({ data: { probe: { name: 'probe' } } });
   });
 
@@ -447,7 +530,10 @@ describe('the runner, with a probe command', () => {
         payload: { query: `{ probe(input: { mode: "${mode}" }) { name } }` },
       });
       expect(graphql.statusCode).toBe(500);
-      expect(json(graphql.body)).toMatchObject({ data: null, errors: [{ extensions: { code: 'internal', status: 500 } }] });
+      expect(json(graphql.body)).toMatchObject({
+        data: null,
+        errors: [{ extensions: { code: 'internal', status: 500 } }],
+      });
       expect(graphql.body).not.toMatch(/hunter2|ECONNREFUSED|postgresql/);
     }
   });
@@ -456,7 +542,12 @@ describe('the runner, with a probe command', () => {
     const bare = Fastify({ logger: false });
     const logger = createLogger({ name: 'probe', level: 'silent' });
     await expect(
-      registerCommandRoutes(bare, { commands: [probe], handlers: {}, resolvePrincipal: async () => principal, logger }),
+      registerCommandRoutes(bare, {
+        commands: [probe],
+        handlers: {},
+        resolvePrincipal: async () => principal,
+        logger,
+      }),
     ).rejects.toThrow(/probe\.get/);
     await bare.close();
   });

@@ -26,7 +26,8 @@ export class CommandOutputMismatchError extends Error {
 export function authorize(command: CommandDefinition, principal: Principal | null): TenantPrincipal {
   if (principal === null) throw unauthenticated();
   // Admin commands act inside one tenant: a platform (gateway) credential never holds their scopes.
-  if (principal.type !== 'tenant' || !principal.scopes.includes(command.scope)) throw forbiddenScope(command.scope);
+  if (principal.type !== 'tenant' || !principal.scopes.includes(command.scope))
+    throw forbiddenScope(command.scope);
   return principal;
 }
 

@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { COMMANDS } from '@gatehouse/commands';
-import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS, type TestTenant, type TestUser } from '@gatehouse/testing';
+import {
+  createTestWorkspace,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
 import { callCommand, commandNamed, type CallResult, type Surface } from './testing/command-clients';
-import { createMember, createSurfacesHarness, createTestTenant, mintTestToken, type SurfacesHarness } from './testing/surfaces-harness';
+import {
+  createMember,
+  createSurfacesHarness,
+  createTestTenant,
+  mintTestToken,
+  type SurfacesHarness,
+} from './testing/surfaces-harness';
 
 // Every command of the registry, on BOTH surfaces: a happy path and at least one refusal each. Each case builds
 // the rows it changes, so the REST run and the GraphQL run never see each other's effects. The refusals cover
@@ -34,7 +45,11 @@ beforeAll(async () => {
   tokens.admin = (await mintTestToken(h.db, acme, admin, { kind: 'user' })).secret;
   tokens.member = (await mintTestToken(h.db, acme, member, { kind: 'user' })).secret;
   tokens.agent = (
-    await mintTestToken(h.db, acme, owner, { kind: 'agent', scopes: ['catalog:read'], workspaceIds: [agentWorkspace.id] })
+    await mintTestToken(h.db, acme, owner, {
+      kind: 'agent',
+      scopes: ['catalog:read'],
+      workspaceIds: [agentWorkspace.id],
+    })
   ).secret;
 
   globexUser = await createMember(h.db, globex, 'owner');
@@ -77,11 +92,21 @@ const CASES: readonly CommandCase[] = [
     happy: async () => ({
       token: tokens.owner,
       input: {},
-      verify: (out) => expect(out).toMatchObject({ tenantId: acme.id, userId: owner.id, role: 'owner', via: 'user', email: owner.email }),
+      verify: (out) =>
+        expect(out).toMatchObject({
+          tenantId: acme.id,
+          userId: owner.id,
+          role: 'owner',
+          via: 'user',
+          email: owner.email,
+        }),
     }),
     refusals: [
       refusal('no credential', 401, 'unauthenticated', async () => ({ input: {} })),
-      refusal('an agent token (no tenant:read)', 403, 'forbidden_scope', async () => ({ token: tokens.agent, input: {} })),
+      refusal('an agent token (no tenant:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.agent,
+        input: {},
+      })),
     ],
   },
   {
@@ -91,17 +116,29 @@ const CASES: readonly CommandCase[] = [
       input: {},
       verify: (out) => expect(out).toMatchObject({ id: acme.id, slug: acme.slug }),
     }),
-    refusals: [refusal('an agent token', 403, 'forbidden_scope', async () => ({ token: tokens.agent, input: {} }))],
+    refusals: [
+      refusal('an agent token', 403, 'forbidden_scope', async () => ({ token: tokens.agent, input: {} })),
+    ],
   },
   {
     command: 'tenant.rename',
     happy: async () => {
       const name = unique('Acme');
-      return { token: tokens.owner, input: { name }, verify: (out) => expect(out).toMatchObject({ id: acme.id, name }) };
+      return {
+        token: tokens.owner,
+        input: { name },
+        verify: (out) => expect(out).toMatchObject({ id: acme.id, name }),
+      };
     },
     refusals: [
-      refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({ token: tokens.member, input: { name: 'X' } })),
-      refusal('an empty name', 400, 'validation_failed', async () => ({ token: tokens.owner, input: { name: '   ' } })),
+      refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { name: 'X' },
+      })),
+      refusal('an empty name', 400, 'validation_failed', async () => ({
+        token: tokens.owner,
+        input: { name: '   ' },
+      })),
     ],
   },
   {
@@ -115,7 +152,12 @@ const CASES: readonly CommandCase[] = [
         expect(ids).not.toContain(globexUser.id);
       },
     }),
-    refusals: [refusal('a member (no members:read)', 403, 'forbidden_scope', async () => ({ token: tokens.member, input: {} }))],
+    refusals: [
+      refusal('a member (no members:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
+    ],
   },
   {
     command: 'members.add',
@@ -124,7 +166,8 @@ const CASES: readonly CommandCase[] = [
       return {
         token: tokens.admin,
         input: { email: outsider.email.toUpperCase(), role: 'approver' },
-        verify: (out) => expect(out).toMatchObject({ userId: outsider.id, email: outsider.email, role: 'approver' }),
+        verify: (out) =>
+          expect(out).toMatchObject({ userId: outsider.id, email: outsider.email, role: 'approver' }),
       };
     },
     refusals: [
@@ -136,7 +179,10 @@ const CASES: readonly CommandCase[] = [
         token: tokens.admin,
         input: { email: `${unique('nobody')}@example.test`, role: 'member' },
       })),
-      refusal('an existing member', 409, 'conflict', async () => ({ token: tokens.admin, input: { email: member.email, role: 'member' } })),
+      refusal('an existing member', 409, 'conflict', async () => ({
+        token: tokens.admin,
+        input: { email: member.email, role: 'member' },
+      })),
     ],
   },
   {
@@ -158,19 +204,35 @@ const CASES: readonly CommandCase[] = [
         token: tokens.owner,
         input: { userId: globexUser.id, role: 'member' },
       })),
-      refusal('demoting the last owner', 409, 'conflict', async () => ({ token: tokens.owner, input: { userId: owner.id, role: 'admin' } })),
+      refusal('demoting the last owner', 409, 'conflict', async () => ({
+        token: tokens.owner,
+        input: { userId: owner.id, role: 'admin' },
+      })),
     ],
   },
   {
     command: 'members.remove',
     happy: async () => {
       const target = await createMember(h.db, acme, 'member');
-      return { token: tokens.admin, input: { userId: target.id }, verify: (out) => expect(out).toEqual({ removed: true }) };
+      return {
+        token: tokens.admin,
+        input: { userId: target.id },
+        verify: (out) => expect(out).toEqual({ removed: true }),
+      };
     },
     refusals: [
-      refusal('another tenant’s user', 404, 'not_found', async () => ({ token: tokens.owner, input: { userId: globexUser.id } })),
-      refusal('an admin removing an owner', 403, 'forbidden', async () => ({ token: tokens.admin, input: { userId: owner.id } })),
-      refusal('removing the last owner', 409, 'conflict', async () => ({ token: tokens.owner, input: { userId: owner.id } })),
+      refusal('another tenant’s user', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { userId: globexUser.id },
+      })),
+      refusal('an admin removing an owner', 403, 'forbidden', async () => ({
+        token: tokens.admin,
+        input: { userId: owner.id },
+      })),
+      refusal('removing the last owner', 409, 'conflict', async () => ({
+        token: tokens.owner,
+        input: { userId: owner.id },
+      })),
     ],
   },
   {
@@ -188,19 +250,35 @@ const CASES: readonly CommandCase[] = [
       };
     },
     refusals: [
-      refusal('a malformed cursor', 400, 'bad_cursor', async () => ({ token: tokens.member, input: { cursor: 'bm90LWEtY3Vyc29y' } })),
-      refusal('a limit out of range', 400, 'validation_failed', async () => ({ token: tokens.member, input: { limit: 1000 } })),
+      refusal('a malformed cursor', 400, 'bad_cursor', async () => ({
+        token: tokens.member,
+        input: { cursor: 'bm90LWEtY3Vyc29y' },
+      })),
+      refusal('a limit out of range', 400, 'validation_failed', async () => ({
+        token: tokens.member,
+        input: { limit: 1000 },
+      })),
     ],
   },
   {
     command: 'workspaces.get',
     happy: async () => {
       const ws = await workspace();
-      return { token: tokens.member, input: { workspaceId: ws.id }, verify: (out) => expect(out).toMatchObject({ id: ws.id, name: ws.name }) };
+      return {
+        token: tokens.member,
+        input: { workspaceId: ws.id },
+        verify: (out) => expect(out).toMatchObject({ id: ws.id, name: ws.name }),
+      };
     },
     refusals: [
-      refusal('another tenant’s workspace', 404, 'not_found', async () => ({ token: tokens.owner, input: { workspaceId: globexWorkspaceId } })),
-      refusal('a malformed id', 400, 'validation_failed', async () => ({ token: tokens.owner, input: { workspaceId: 'not-a-uuid' } })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+      refusal('a malformed id', 400, 'validation_failed', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: 'not-a-uuid' },
+      })),
     ],
   },
   {
@@ -214,8 +292,14 @@ const CASES: readonly CommandCase[] = [
       };
     },
     refusals: [
-      refusal('a taken name', 409, 'conflict', async () => ({ token: tokens.admin, input: { name: (await workspace()).name } })),
-      refusal('a member (no workspaces:write)', 403, 'forbidden_scope', async () => ({ token: tokens.member, input: { name: unique('w') } })),
+      refusal('a taken name', 409, 'conflict', async () => ({
+        token: tokens.admin,
+        input: { name: (await workspace()).name },
+      })),
+      refusal('a member (no workspaces:write)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { name: unique('w') },
+      })),
     ],
   },
   {
@@ -223,7 +307,11 @@ const CASES: readonly CommandCase[] = [
     happy: async () => {
       const ws = await workspace();
       const name = unique('renamed');
-      return { token: tokens.admin, input: { workspaceId: ws.id, name }, verify: (out) => expect(out).toMatchObject({ id: ws.id, name }) };
+      return {
+        token: tokens.admin,
+        input: { workspaceId: ws.id, name },
+        verify: (out) => expect(out).toMatchObject({ id: ws.id, name }),
+      };
     },
     refusals: [
       refusal('another tenant’s workspace', 404, 'not_found', async () => ({
@@ -240,7 +328,11 @@ const CASES: readonly CommandCase[] = [
     command: 'workspaces.setTrust',
     happy: async () => {
       const ws = await workspace();
-      return { token: tokens.admin, input: { workspaceId: ws.id, trusted: true }, verify: (out) => expect(out).toMatchObject({ trusted: true }) };
+      return {
+        token: tokens.admin,
+        input: { workspaceId: ws.id, trusted: true },
+        verify: (out) => expect(out).toMatchObject({ trusted: true }),
+      };
     },
     refusals: [
       refusal('another tenant’s workspace', 404, 'not_found', async () => ({
@@ -268,7 +360,10 @@ const CASES: readonly CommandCase[] = [
         token: tokens.admin,
         input: { workspaceId: (await workspace()).id, expectedGeneration: 7 },
       })),
-      refusal('another tenant’s workspace', 404, 'not_found', async () => ({ token: tokens.admin, input: { workspaceId: globexWorkspaceId } })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { workspaceId: globexWorkspaceId },
+      })),
     ],
   },
   {
@@ -281,11 +376,18 @@ const CASES: readonly CommandCase[] = [
       return {
         token: tokens.member,
         input: { workspaceId: ws.id },
-        verify: (out) => expect(out).toMatchObject({ items: [{ userId: member.id, email: member.email }], nextCursor: null }),
+        verify: (out) =>
+          expect(out).toMatchObject({
+            items: [{ userId: member.id, email: member.email }],
+            nextCursor: null,
+          }),
       };
     },
     refusals: [
-      refusal('another tenant’s workspace', 404, 'not_found', async () => ({ token: tokens.owner, input: { workspaceId: globexWorkspaceId } })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: globexWorkspaceId },
+      })),
     ],
   },
   {
@@ -319,7 +421,11 @@ const CASES: readonly CommandCase[] = [
       await h.db.withTenant(acme.id, (tx) =>
         tx.workspaceMember.create({ data: { tenantId: acme.id, workspaceId: ws.id, userId: member.id } }),
       );
-      return { token: tokens.admin, input: { workspaceId: ws.id, userId: member.id }, verify: (out) => expect(out).toEqual({ removed: true }) };
+      return {
+        token: tokens.admin,
+        input: { workspaceId: ws.id, userId: member.id },
+        verify: (out) => expect(out).toEqual({ removed: true }),
+      };
     },
     refusals: [
       refusal('a user who is no maintainer', 404, 'not_found', async () => ({
@@ -338,13 +444,28 @@ const CASES: readonly CommandCase[] = [
         expect(items.length).toBeGreaterThanOrEqual(4);
         for (const item of items) {
           expect(Object.keys(item).sort()).toEqual(
-            ['createdAt', 'expiresAt', 'id', 'kind', 'lastUsedAt', 'name', 'pool', 'prefix', 'revokedAt', 'scopes', 'userId', 'workspaceIds'].sort(),
+            [
+              'createdAt',
+              'expiresAt',
+              'id',
+              'kind',
+              'lastUsedAt',
+              'name',
+              'pool',
+              'prefix',
+              'revokedAt',
+              'scopes',
+              'userId',
+              'workspaceIds',
+            ].sort(),
           );
           expect(item.id).not.toBe(globexTokenId);
         }
       },
     }),
-    refusals: [refusal('an agent token', 403, 'forbidden_scope', async () => ({ token: tokens.agent, input: {} }))],
+    refusals: [
+      refusal('an agent token', 403, 'forbidden_scope', async () => ({ token: tokens.agent, input: {} })),
+    ],
   },
   {
     command: 'tokens.create',
@@ -352,17 +473,32 @@ const CASES: readonly CommandCase[] = [
       const ws = await workspace();
       return {
         token: tokens.admin,
-        input: { name: unique('agent'), kind: 'agent', scopes: ['catalog:read', 'gateway:use'], workspaceIds: [ws.id], expiresInDays: 30 },
+        input: {
+          name: unique('agent'),
+          kind: 'agent',
+          scopes: ['catalog:read', 'gateway:use'],
+          workspaceIds: [ws.id],
+          expiresInDays: 30,
+        },
         verify: (out) => {
           expect(out.secret).toMatch(/^gha_[0-9A-Za-z]{43}$/);
-          expect(out.token).toMatchObject({ kind: 'agent', workspaceIds: [ws.id], prefix: (out.secret as string).slice(0, 10) });
+          expect(out.token).toMatchObject({
+            kind: 'agent',
+            workspaceIds: [ws.id],
+            prefix: (out.secret as string).slice(0, 10),
+          });
         },
       };
     },
     refusals: [
       refusal('approvals:decide on an agent token', 400, 'scope_not_allowed_for_kind', async () => ({
         token: tokens.admin,
-        input: { name: unique('a'), kind: 'agent', scopes: ['approvals:decide'], workspaceIds: [(await workspace()).id] },
+        input: {
+          name: unique('a'),
+          kind: 'agent',
+          scopes: ['approvals:decide'],
+          workspaceIds: [(await workspace()).id],
+        },
       })),
       refusal('a member (no tokens:write)', 403, 'forbidden_scope', async () => ({
         token: tokens.member,
@@ -370,7 +506,12 @@ const CASES: readonly CommandCase[] = [
       })),
       refusal('another tenant’s workspace binding', 404, 'not_found', async () => ({
         token: tokens.admin,
-        input: { name: unique('a'), kind: 'agent', scopes: ['catalog:read'], workspaceIds: [globexWorkspaceId] },
+        input: {
+          name: unique('a'),
+          kind: 'agent',
+          scopes: ['catalog:read'],
+          workspaceIds: [globexWorkspaceId],
+        },
       })),
     ],
   },
@@ -391,7 +532,10 @@ const CASES: readonly CommandCase[] = [
       };
     },
     refusals: [
-      refusal('another tenant’s token', 404, 'not_found', async () => ({ token: tokens.owner, input: { tokenId: globexTokenId } })),
+      refusal('another tenant’s token', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { tokenId: globexTokenId },
+      })),
     ],
   },
   {
@@ -406,8 +550,14 @@ const CASES: readonly CommandCase[] = [
       },
     }),
     refusals: [
-      refusal('a malformed cursor', 400, 'bad_cursor', async () => ({ token: tokens.owner, input: { cursor: 'AAAA' } })),
-      refusal('a member (no audit:read)', 403, 'forbidden_scope', async () => ({ token: tokens.member, input: {} })),
+      refusal('a malformed cursor', 400, 'bad_cursor', async () => ({
+        token: tokens.owner,
+        input: { cursor: 'AAAA' },
+      })),
+      refusal('a member (no audit:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
     ],
   },
   {
@@ -415,13 +565,23 @@ const CASES: readonly CommandCase[] = [
     happy: async () => ({
       token: tokens.owner,
       input: {},
-      verify: (out) => expect(out).toMatchObject({ tenantId: acme.id, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+      verify: (out) =>
+        expect(out).toMatchObject({ tenantId: acme.id, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
     }),
-    refusals: [refusal('a member (no audit:read)', 403, 'forbidden_scope', async () => ({ token: tokens.member, input: {} }))],
+    refusals: [
+      refusal('a member (no audit:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
+    ],
   },
   {
     command: 'audit.verify',
-    happy: async () => ({ token: tokens.owner, input: {}, verify: (out) => expect(out).toMatchObject({ ok: true, firstBadSeq: null }) }),
+    happy: async () => ({
+      token: tokens.owner,
+      input: {},
+      verify: (out) => expect(out).toMatchObject({ ok: true, firstBadSeq: null }),
+    }),
     refusals: [
       refusal('a malformed checkpoint hash', 400, 'validation_failed', async () => ({
         token: tokens.owner,

@@ -13,7 +13,10 @@ export interface AdminSurfacesOptions extends CommandSurfaceOptions {
  * first (it sees routes through onRoute), then one REST route per command under /v1, then GraphQL at
  * /graphql. Call before the app is ready (for Nest: after NestFactory.create, before app.init()).
  */
-export async function registerAdminSurfaces(fastify: FastifyInstance, options: AdminSurfacesOptions): Promise<void> {
+export async function registerAdminSurfaces(
+  fastify: FastifyInstance,
+  options: AdminSurfacesOptions,
+): Promise<void> {
   await registerOpenApi(fastify, { version: options.version ?? '0.1.0' });
   await registerCommandRoutes(fastify, options);
   await registerGraphQL(fastify, options);

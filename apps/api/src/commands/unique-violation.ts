@@ -9,7 +9,11 @@ function codeOf(value: unknown): unknown {
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error, hops = 0; current !== undefined && current !== null && hops < 3; hops++) {
+  for (
+    let current: unknown = error, hops = 0;
+    current !== undefined && current !== null && hops < 3;
+    hops++
+  ) {
     const code = codeOf(current);
     if (code === 'P2002' || code === '23505') return true;
     current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined;

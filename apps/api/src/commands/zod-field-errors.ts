@@ -18,7 +18,8 @@ export function fieldErrorsOf(error: z.ZodError): FieldError[] {
   const errors: FieldError[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) errors.push({ path: pathOf([...issue.path, key]), message: 'Unknown field.' });
+      for (const key of issue.keys)
+        errors.push({ path: pathOf([...issue.path, key]), message: 'Unknown field.' });
     } else {
       errors.push({ path: pathOf(issue.path), message: issue.message });
     }

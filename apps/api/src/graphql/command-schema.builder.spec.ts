@@ -1,4 +1,11 @@
-import { COMMANDS, createWorkspace, getWorkspace, listTokens, listWorkspaces, whoAmI } from '@gatehouse/commands';
+import {
+  COMMANDS,
+  createWorkspace,
+  getWorkspace,
+  listTokens,
+  listWorkspaces,
+  whoAmI,
+} from '@gatehouse/commands';
 import { GraphQLNonNull, GraphQLObjectType, getNamedType, type GraphQLField } from 'graphql';
 import { z } from 'zod';
 import { buildCommandSchema, graphqlArgsToInput } from './command-schema.builder';
@@ -45,7 +52,9 @@ describe('GraphQL schema from the command registry', () => {
 
   it('types query-string booleans as Boolean and hands zod the wire form back', () => {
     const input = fieldOf(listTokens.graphql.field).args[0];
-    const fields = (getNamedType(input?.type as never) as unknown as { getFields(): Record<string, { type: unknown }> }).getFields();
+    const fields = (
+      getNamedType(input?.type as never) as unknown as { getFields(): Record<string, { type: unknown }> }
+    ).getFields();
     expect(String(fields.includeRevoked?.type)).toBe('Boolean');
     expect(String(fields.limit?.type)).toBe('Int');
     const wire = z.toJSONSchema(listTokens.input, { io: 'input' }) as JsonSchema;

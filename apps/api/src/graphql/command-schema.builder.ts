@@ -28,9 +28,11 @@ export function graphqlArgsToInput(value: unknown, inputSchema: JsonSchema): Rec
   if (typeof value !== 'object' || value === null) return input;
   for (const [key, raw] of Object.entries(value)) {
     const property = inputSchema.properties?.[key];
-    const { schema, nullable } = property === undefined ? { schema: {}, nullable: true } : unwrapNullable(property);
+    const { schema, nullable } =
+      property === undefined ? { schema: {}, nullable: true } : unwrapNullable(property);
     if (raw === null && !nullable) continue;
-    input[key] = schema.type === 'string' && (typeof raw === 'boolean' || typeof raw === 'number') ? String(raw) : raw;
+    input[key] =
+      schema.type === 'string' && (typeof raw === 'boolean' || typeof raw === 'number') ? String(raw) : raw;
   }
   return input;
 }
@@ -54,8 +56,14 @@ export function buildCommandSchema(bound: ReadonlyMap<CommandDefinition, Command
 
     const args: GraphQLFieldConfigMap<unknown, CommandGraphQLContext>[string]['args'] = {};
     if (hasInput) {
-      const inputType = types.inputObject(inputSchema, `${pascalCase(field)}Input`, parsedInputSchema.properties);
-      args.input = { type: (inputSchema.required ?? []).length > 0 ? new GraphQLNonNull(inputType) : inputType };
+      const inputType = types.inputObject(
+        inputSchema,
+        `${pascalCase(field)}Input`,
+        parsedInputSchema.properties,
+      );
+      args.input = {
+        type: (inputSchema.required ?? []).length > 0 ? new GraphQLNonNull(inputType) : inputType,
+      };
     }
 
     const target = command.kind === 'query' ? query : mutation;
@@ -77,6 +85,8 @@ export function buildCommandSchema(bound: ReadonlyMap<CommandDefinition, Command
 
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
-    ...(Object.keys(mutation).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutation }) } : {}),
+    ...(Object.keys(mutation).length > 0
+      ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutation }) }
+      : {}),
   });
 }

@@ -25,7 +25,8 @@ function position(error: GraphQLError): Pick<GraphQLFormattedError, 'locations' 
 }
 
 function statusOf(error: unknown): number | undefined {
-  const status = typeof error === 'object' && error !== null ? (error as { statusCode?: unknown }).statusCode : undefined;
+  const status =
+    typeof error === 'object' && error !== null ? (error as { statusCode?: unknown }).statusCode : undefined;
   return typeof status === 'number' ? status : undefined;
 }
 
@@ -48,7 +49,15 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
 
   const { problem, unexpected } = toProblem(original ?? error);
   if (unexpected) logger.error({ err: original ?? error, path: error.path }, 'graphql request failed');
-  const { type: _type, title, status, code, detail, instance: _instance, ...extra } = problem as typeof problem & Record<string, unknown>;
+  const {
+    type: _type,
+    title,
+    status,
+    code,
+    detail,
+    instance: _instance,
+    ...extra
+  } = problem as typeof problem & Record<string, unknown>;
   return [
     {
       status,

@@ -80,7 +80,8 @@ export function unwrapNullable(schema: JsonSchema): { schema: JsonSchema; nullab
   const union = schema.anyOf ?? schema.oneOf;
   if (union !== undefined) {
     const rest = union.filter((branch) => branch.type !== 'null');
-    if (rest.length === 1 && rest.length < union.length) return { schema: rest[0] as JsonSchema, nullable: true };
+    if (rest.length === 1 && rest.length < union.length)
+      return { schema: rest[0] as JsonSchema, nullable: true };
   }
   if (Array.isArray(schema.type) && schema.type.includes('null')) {
     const types = schema.type.filter((t) => t !== 'null');
@@ -90,7 +91,10 @@ export function unwrapNullable(schema: JsonSchema): { schema: JsonSchema; nullab
 }
 
 function isOpenObject(schema: JsonSchema): boolean {
-  return schema.type === 'object' && (schema.properties === undefined || Object.keys(schema.properties).length === 0);
+  return (
+    schema.type === 'object' &&
+    (schema.properties === undefined || Object.keys(schema.properties).length === 0)
+  );
 }
 
 function scalarOf(schema: JsonSchema, where: string): GraphQLScalarType {
@@ -131,7 +135,11 @@ export class GraphQLTypeFactory {
   }
 
   /** The named input object for a command's `input` argument; `overrides` replace single property schemas. */
-  inputObject(schema: JsonSchema, name: string, overrides: Record<string, JsonSchema> = {}): GraphQLInputObjectType {
+  inputObject(
+    schema: JsonSchema,
+    name: string,
+    overrides: Record<string, JsonSchema> = {},
+  ): GraphQLInputObjectType {
     const properties = { ...schema.properties };
     for (const [key, value] of Object.entries(overrides)) if (key in properties) properties[key] = value;
     return this.namedInput({ ...schema, properties }, name);
@@ -141,7 +149,8 @@ export class GraphQLTypeFactory {
     if (schema.type === 'array') {
       return new GraphQLList(this.output(schema.items ?? {}, `${nameHint}Item`));
     }
-    if (schema.type === 'object' && !isOpenObject(schema)) return this.namedObject(schema, schema.title ?? nameHint);
+    if (schema.type === 'object' && !isOpenObject(schema))
+      return this.namedObject(schema, schema.title ?? nameHint);
     if (isOpenObject(schema)) return GraphQLJSONObject;
     return scalarOf(schema, nameHint);
   }
@@ -161,7 +170,8 @@ export class GraphQLTypeFactory {
     const shape = JSON.stringify(schema);
     const existing = this.objects.get(name);
     if (existing !== undefined) {
-      if (existing.shape !== shape) throw new Error(`GraphQL type ${name} is declared with two different shapes`);
+      if (existing.shape !== shape)
+        throw new Error(`GraphQL type ${name} is declared with two different shapes`);
       return existing.type;
     }
     const required = new Set(schema.required ?? []);
@@ -184,7 +194,8 @@ export class GraphQLTypeFactory {
     const shape = JSON.stringify(schema);
     const existing = this.inputs.get(name);
     if (existing !== undefined) {
-      if (existing.shape !== shape) throw new Error(`GraphQL input ${name} is declared with two different shapes`);
+      if (existing.shape !== shape)
+        throw new Error(`GraphQL input ${name} is declared with two different shapes`);
       return existing.type;
     }
     const required = new Set(schema.required ?? []);

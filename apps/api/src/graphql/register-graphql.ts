@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
 import { COMMANDS } from '@gatehouse/commands';
 import type { Principal } from '../auth/principal';
-import { handlersFor, MAX_BODY_BYTES, type CommandSurfaceOptions } from '../commands/rest/register-command-routes';
+import {
+  handlersFor,
+  MAX_BODY_BYTES,
+  type CommandSurfaceOptions,
+} from '../commands/rest/register-command-routes';
 import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
 import { graphqlErrorFormatter } from './graphql-error.formatter';
 
@@ -18,7 +22,10 @@ type Resolution = { principal: Principal | null; failure?: unknown };
  * module's CSRF check (resolvePrincipal throws `csrf_failed`), so a cookie-authenticated POST without the CSRF
  * token never reaches a resolver. Mutations over GET are refused by mercurius itself.
  */
-export async function registerGraphQL(fastify: FastifyInstance, options: CommandSurfaceOptions): Promise<void> {
+export async function registerGraphQL(
+  fastify: FastifyInstance,
+  options: CommandSurfaceOptions,
+): Promise<void> {
   const schema = buildCommandSchema(handlersFor(options.commands ?? COMMANDS, options.handlers));
   const resolved = new WeakMap<FastifyRequest, Resolution>();
 
@@ -52,7 +59,8 @@ export async function registerGraphQL(fastify: FastifyInstance, options: Command
       // Never throws: mercurius also builds the context inside its error handler (e.g. for malformed JSON).
       context: async (request): Promise<CommandGraphQLContext> => {
         const resolution = await resolve(request);
-        if (resolution.failure !== undefined) return { principal: null, authenticationFailure: resolution.failure };
+        if (resolution.failure !== undefined)
+          return { principal: null, authenticationFailure: resolution.failure };
         return { principal: resolution.principal };
       },
       additionalRouteOptions: {

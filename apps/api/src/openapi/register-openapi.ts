@@ -29,7 +29,11 @@ export async function registerOpenApi(fastify: FastifyInstance, options: OpenApi
       },
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (`ghu_…`, `gha_…`, `ghw_…`).' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API token (`ghu_…`, `gha_…`, `ghw_…`).',
+          },
           sessionCookie: {
             type: 'apiKey',
             in: 'cookie',

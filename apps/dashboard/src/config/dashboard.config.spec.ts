@@ -5,7 +5,12 @@ describe('parseDashboardConfig', () => {
     const result = parseDashboardConfig({ DASHBOARD_PORT: '', UNRELATED: 'x' });
     expect(result).toEqual({
       ok: true,
-      config: { NODE_ENV: 'development', DASHBOARD_PORT: 3000, API_URL: 'http://127.0.0.1:4000' },
+      config: {
+        NODE_ENV: 'development',
+        DASHBOARD_PORT: 3000,
+        API_URL: 'http://127.0.0.1:4000',
+        DASHBOARD_PROXY_HOPS: 0,
+      },
     });
   });
 

@@ -23,6 +23,15 @@ export const dashboardConfigSchema = z.object({
     .url()
     .default('http://127.0.0.1:4000')
     .describe('Base URL of the API as the dashboard server reaches it.'),
+  DASHBOARD_PROXY_HOPS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(0)
+    .describe(
+      'Reverse proxies in front of the dashboard that append to X-Forwarded-For (0: browsers connect directly). The client IP the dashboard forwards to the API (its login throttle) is read that many entries from the right.',
+    ),
 });
 
 export type DashboardConfig = z.infer<typeof dashboardConfigSchema>;

@@ -19,6 +19,8 @@ interface Hit {
 interface TestServer {
   readonly port: number;
   readonly hits: Hit[];
+  /** Settles when the next request arrives. */
+  nextRequest(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ async function startServer(host: string, port = 0): Promise<TestServer> {
   return {
     port: (server.address() as AddressInfo).port,
     hits,
+    nextRequest: () => once(server, 'request'),
     close: async () => {
       server.closeAllConnections();
       server.close();
@@ -218,9 +221,10 @@ describe('createPinnedFetch against loopback servers', () => {
   it("passes the caller's abort through", async () => {
     const fetch = fetchWith(scriptedResolver([['127.0.0.1']]));
     const controller = new AbortController();
+    const arrived = server.nextRequest();
     const pending = fetch(`http://slow.gatehouse.test:${server.port}/hang`, { signal: controller.signal });
     // Abort once the request has reached the server, so the abort interrupts a real exchange.
-    while (server.hits.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await Promise.race([arrived, pending]);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });

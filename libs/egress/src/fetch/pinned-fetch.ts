@@ -80,7 +80,7 @@ export function createPinnedFetch(options: PinnedFetchOptions): PinnedFetch {
     const url = new URL(href);
 
     const agent = new Agent({
-      connect: { timeout: timeoutMs },
+      connect: { lookup: createPinnedLookup(url.hostname, admission.addresses), timeout: timeoutMs },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       connections: 1,
@@ -91,7 +91,7 @@ export function createPinnedFetch(options: PinnedFetchOptions): PinnedFetch {
 
     let response: Response;
     try {
-      response = await undiciFetch(url, { ...init, redirect: 'follow', dispatcher: agent });
+      response = await undiciFetch(url, { ...init, redirect: 'manual', dispatcher: agent });
     } catch (error) {
       release('failed');
       if (init.signal?.aborted) throw error;

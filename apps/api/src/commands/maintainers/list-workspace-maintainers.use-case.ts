@@ -22,6 +22,12 @@ export class ListWorkspaceMaintainersUseCase implements UseCaseFor<typeof listWo
         include: { user: PERSON },
       });
     });
-    return toPage(LIST, rows, input.limit, (row) => ({ at: row.createdAt, id: row.userId }), toMaintainerView);
+    return toPage(
+      LIST,
+      rows,
+      input.limit,
+      (row) => ({ at: row.createdAt, id: row.userId }),
+      toMaintainerView,
+    );
   }
 }

@@ -13,7 +13,9 @@ export class RemoveWorkspaceMaintainerUseCase implements UseCaseFor<typeof remov
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof removeWorkspaceMaintainer>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
-      const removed = await tx.workspaceMember.deleteMany({ where: { workspaceId: workspace.id, userId: input.userId } });
+      const removed = await tx.workspaceMember.deleteMany({
+        where: { workspaceId: workspace.id, userId: input.userId },
+      });
       if (removed.count === 0) throw notFound('maintainer');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),

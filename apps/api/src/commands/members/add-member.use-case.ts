@@ -16,7 +16,8 @@ export class AddMemberUseCase implements UseCaseFor<typeof addMember> {
   constructor(private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof addMember>>) {
-    if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only owners grant the owner role.');
+    if (input.role === 'owner' && principal.role !== 'owner')
+      throw forbidden('Only owners grant the owner role.');
     const login = await findLoginByEmail(this.db, normalizeEmail(input.email));
     if (login === null || login.disabledAt !== null) throw notFound('account');
     const userId = login.userId;

@@ -27,7 +27,11 @@ export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRo
       if (current.role === 'owner' && input.role !== 'owner' && owners.length <= 1) {
         throw conflict('The last owner cannot be demoted: make another member an owner first.');
       }
-      const membership = await tx.membership.update({ where: key, data: { role: input.role }, include: { user: PERSON } });
+      const membership = await tx.membership.update({
+        where: key,
+        data: { role: input.role },
+        include: { user: PERSON },
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'members.changeRole',

@@ -20,7 +20,8 @@ export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
       const key = { tenantId_userId: { tenantId: principal.tenantId, userId: input.userId } };
       const current = await tx.membership.findUnique({ where: key, select: { role: true } });
       if (current === null) throw notFound('member');
-      if (current.role === 'owner' && principal.role !== 'owner') throw forbidden('Only owners remove an owner.');
+      if (current.role === 'owner' && principal.role !== 'owner')
+        throw forbidden('Only owners remove an owner.');
       if (current.role === 'owner' && owners.length <= 1) {
         throw conflict('The last owner cannot be removed: make another member an owner first.');
       }

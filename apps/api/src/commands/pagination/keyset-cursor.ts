@@ -8,10 +8,13 @@ export interface KeysetPosition {
   readonly id: string;
 }
 
-export type CursorDecoding = { readonly ok: true; readonly position: KeysetPosition } | { readonly ok: false; readonly reason: 'bad_cursor' };
+export type CursorDecoding =
+  | { readonly ok: true; readonly position: KeysetPosition }
+  | { readonly ok: false; readonly reason: 'bad_cursor' };
 
 const LIST_NAME = /^[a-z][a-z-]{0,30}$/;
-const PAYLOAD = /^([a-z][a-z-]{0,30})\.(\d{1,15})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const PAYLOAD =
+  /^([a-z][a-z-]{0,30})\.(\d{1,15})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 function assertListName(list: string): void {

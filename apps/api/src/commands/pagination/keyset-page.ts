@@ -23,7 +23,10 @@ export function afterPosition<K extends string>(
   idField: K,
 ): { OR: ({ createdAt: { gt: Date } } | ({ createdAt: Date } & Record<K, { gt: string }>))[] } | object {
   if (position === null) return {};
-  const tie = { createdAt: position.at, [idField]: { gt: position.id } } as { createdAt: Date } & Record<K, { gt: string }>;
+  const tie = { createdAt: position.at, [idField]: { gt: position.id } } as { createdAt: Date } & Record<
+    K,
+    { gt: string }
+  >;
   return { OR: [{ createdAt: { gt: position.at } }, tie] };
 }
 

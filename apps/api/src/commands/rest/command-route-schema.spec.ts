@@ -1,4 +1,11 @@
-import { COMMANDS, addWorkspaceMaintainer, listTokens, removeWorkspaceMaintainer, renameWorkspace, whoAmI } from '@gatehouse/commands';
+import {
+  COMMANDS,
+  addWorkspaceMaintainer,
+  listTokens,
+  removeWorkspaceMaintainer,
+  renameWorkspace,
+  whoAmI,
+} from '@gatehouse/commands';
 import { commandRequestInput } from './command-request-input';
 import { commandRouteSchema, pathParamsOf } from './command-route-schema';
 import { ValidationProblemError } from '../command-problems';
@@ -29,26 +36,37 @@ describe('command route schemas', () => {
       expect(JSON.stringify(schema)).not.toContain('$schema');
     }
     expect(commandRouteSchema(whoAmI).params).toBeUndefined();
-    expect(pathParamsOf('/v1/workspaces/:workspaceId/maintainers/:userId')).toEqual(['workspaceId', 'userId']);
+    expect(pathParamsOf('/v1/workspaces/:workspaceId/maintainers/:userId')).toEqual([
+      'workspaceId',
+      'userId',
+    ]);
   });
 });
 
 describe('commandRequestInput', () => {
   it('merges path params with the body, refusing a field given in both', () => {
     const id = '0f8e4a52-7f1c-4c39-9a8e-2b0d7f3c1a11';
-    expect(commandRequestInput(renameWorkspace, { params: { workspaceId: id }, query: {}, body: { name: 'x' } })).toEqual({
+    expect(
+      commandRequestInput(renameWorkspace, { params: { workspaceId: id }, query: {}, body: { name: 'x' } }),
+    ).toEqual({
       workspaceId: id,
       name: 'x',
     });
     expect(() =>
-      commandRequestInput(renameWorkspace, { params: { workspaceId: id }, query: {}, body: { workspaceId: 'other', name: 'x' } }),
+      commandRequestInput(renameWorkspace, {
+        params: { workspaceId: id },
+        query: {},
+        body: { workspaceId: 'other', name: 'x' },
+      }),
     ).toThrow(ValidationProblemError);
-    expect(() => commandRequestInput(renameWorkspace, { params: { workspaceId: id }, query: {}, body: [1] })).toThrow(
-      ValidationProblemError,
-    );
+    expect(() =>
+      commandRequestInput(renameWorkspace, { params: { workspaceId: id }, query: {}, body: [1] }),
+    ).toThrow(ValidationProblemError);
   });
 
   it('takes the query string for GET and ignores a body there', () => {
-    expect(commandRequestInput(listTokens, { params: {}, query: { limit: '5' }, body: { limit: 7 } })).toEqual({ limit: '5' });
+    expect(
+      commandRequestInput(listTokens, { params: {}, query: { limit: '5' }, body: { limit: 7 } }),
+    ).toEqual({ limit: '5' });
   });
 });

@@ -22,7 +22,10 @@ export function carriesBody(command: CommandDefinition): boolean {
 
 /** OpenAPI 3.0 flavoured JSON schema without the `$schema` marker (it is embedded in a larger document). */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObjectSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, target: 'openapi-3.0' }) as JsonObjectSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'openapi-3.0',
+  }) as JsonObjectSchema;
   return rest;
 }
 

@@ -9,7 +9,8 @@ import { PROBLEM_CONTENT_TYPE, toProblem, type Logger } from '@gatehouse/platfor
 export function problemErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const { problem, unexpected } = toProblem(error);
-    if (unexpected) logger.error({ err: error, reqId: request.id, route: request.routeOptions.url }, 'request failed');
+    if (unexpected)
+      logger.error({ err: error, reqId: request.id, route: request.routeOptions.url }, 'request failed');
     return reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
   };
 }

@@ -51,7 +51,10 @@ const PLAIN_JSON = () => (data: unknown) => JSON.stringify(data);
  *
  * Register @fastify/swagger before this, so the routes appear in the OpenAPI document.
  */
-export async function registerCommandRoutes(fastify: FastifyInstance, options: CommandSurfaceOptions): Promise<void> {
+export async function registerCommandRoutes(
+  fastify: FastifyInstance,
+  options: CommandSurfaceOptions,
+): Promise<void> {
   const commands = options.commands ?? COMMANDS;
   const bound = handlersFor(commands, options.handlers);
 
@@ -76,7 +79,12 @@ export async function registerCommandRoutes(fastify: FastifyInstance, options: C
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const principal = await options.resolvePrincipal(request);
           authorize(command, principal);
-          const output = await runCommand({ command, handler, principal, rawInput: commandRequestInput(command, request) });
+          const output = await runCommand({
+            command,
+            handler,
+            principal,
+            rawInput: commandRequestInput(command, request),
+          });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
           const status = command.http.successStatus ?? 200;
           if (status === 204) return reply.code(204).send();

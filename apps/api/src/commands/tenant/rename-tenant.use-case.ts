@@ -12,9 +12,15 @@ export class RenameTenantUseCase implements UseCaseFor<typeof renameTenant> {
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof renameTenant>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
-      const before = await tx.tenant.findUnique({ where: { id: principal.tenantId }, select: { name: true } });
+      const before = await tx.tenant.findUnique({
+        where: { id: principal.tenantId },
+        select: { name: true },
+      });
       if (before === null) throw notFound('tenant');
-      const tenant = await tx.tenant.update({ where: { id: principal.tenantId }, data: { name: input.name } });
+      const tenant = await tx.tenant.update({
+        where: { id: principal.tenantId },
+        data: { name: input.name },
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'tenant.rename',

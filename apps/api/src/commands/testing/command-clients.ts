@@ -11,8 +11,19 @@ import { carriesBody, pathParamsOf } from '../rest/command-route-schema';
 export type Surface = 'rest' | 'graphql';
 
 export type CallResult =
-  | { readonly ok: true; readonly status: number; readonly output: Record<string, unknown>; readonly headers: Record<string, unknown> }
-  | { readonly ok: false; readonly status: number; readonly code: string; readonly body: unknown; readonly headers: Record<string, unknown> };
+  | {
+      readonly ok: true;
+      readonly status: number;
+      readonly output: Record<string, unknown>;
+      readonly headers: Record<string, unknown>;
+    }
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly code: string;
+      readonly body: unknown;
+      readonly headers: Record<string, unknown>;
+    };
 
 export function commandNamed(name: string): CommandDefinition {
   const command = COMMANDS.find((c) => c.name === name);
@@ -69,9 +80,20 @@ export async function callRest(
   });
   const body: unknown = response.body.length > 0 ? JSON.parse(response.body) : undefined;
   if (response.statusCode < 400) {
-    return { ok: true, status: response.statusCode, output: body as Record<string, unknown>, headers: response.headers };
+    return {
+      ok: true,
+      status: response.statusCode,
+      output: body as Record<string, unknown>,
+      headers: response.headers,
+    };
   }
-  return { ok: false, status: response.statusCode, code: (body as { code: string }).code, body, headers: response.headers };
+  return {
+    ok: false,
+    status: response.statusCode,
+    code: (body as { code: string }).code,
+    body,
+    headers: response.headers,
+  };
 }
 
 export async function callGraphQL(

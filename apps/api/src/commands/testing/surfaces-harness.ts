@@ -41,7 +41,11 @@ export interface SurfacesHarness {
 export async function createSurfacesHarness(): Promise<SurfacesHarness> {
   const testDb = await createTestDatabase();
   const db = createDatabase({ url: testDb.appUrl, poolMax: 6 });
-  const redis: Redis = createRedisConnection({ url: testRedisUrl(), name: 'surfaces-test', purpose: 'command' });
+  const redis: Redis = createRedisConnection({
+    url: testRedisUrl(),
+    name: 'surfaces-test',
+    purpose: 'command',
+  });
   const logger = createLogger({ name: 'surfaces-test', level: 'silent' });
   const identity = createIdentityDeps({
     db,
@@ -96,7 +100,12 @@ export async function mintTestToken(
     const workspaceIds = [...(request.workspaceIds ?? [])];
     const decision = decideTokenCreation(
       { tenantSlug: tenant.slug, userId: creator.id, role, scopes: ROLE_SCOPES[role] },
-      { kind: request.kind, scopes: request.scopes ?? ROLE_SCOPES[role], workspaceIds, pool: request.pool ?? null },
+      {
+        kind: request.kind,
+        scopes: request.scopes ?? ROLE_SCOPES[role],
+        workspaceIds,
+        pool: request.pool ?? null,
+      },
       { pools: DEFAULT_WORKER_POOLS, existingWorkspaceIds: await existingWorkspaceIds(tx, workspaceIds) },
     );
     if (!decision.ok) throw new Error(`test token refused: ${decision.reason}`);
@@ -112,7 +121,11 @@ export async function mintTestToken(
 }
 
 /** A tenant member who can sign in with TEST_PASSWORD. */
-export async function createMember(db: Database, tenant: TestTenant, role: MembershipRole): Promise<TestUser> {
+export async function createMember(
+  db: Database,
+  tenant: TestTenant,
+  role: MembershipRole,
+): Promise<TestUser> {
   return createTestUser(db, tenant.id, { role, passwordHash: await TEST_HASHER.hash(TEST_PASSWORD) });
 }
 

@@ -25,7 +25,8 @@ export class CreateTokenUseCase implements UseCaseFor<typeof createToken> {
     return this.db.withTenant(principal.tenantId, async (tx) => {
       const existing = await existingWorkspaceIds(tx, workspaceIds);
       const bound = principal.workspaceIds;
-      const reachable = bound.length > 0 ? new Set([...existing].filter((id) => bound.includes(id))) : existing;
+      const reachable =
+        bound.length > 0 ? new Set([...existing].filter((id) => bound.includes(id))) : existing;
       const decision = decideTokenCreation(
         principal,
         { kind: input.kind, scopes: input.scopes, workspaceIds, pool: input.pool ?? null },

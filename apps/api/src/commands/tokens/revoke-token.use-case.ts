@@ -16,7 +16,9 @@ export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeToken>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
-      const found = await tx.apiToken.findFirst({ where: { id: input.tokenId, ...visibleTokens(principal) } });
+      const found = await tx.apiToken.findFirst({
+        where: { id: input.tokenId, ...visibleTokens(principal) },
+      });
       if (found === null) throw notFound('token');
       const alreadyRevoked = found.revokedAt !== null;
       const token = alreadyRevoked

@@ -13,7 +13,10 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setWorkspaceTrust>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
       const before = await findVisibleWorkspace(tx, principal, input.workspaceId);
-      const workspace = await tx.workspace.update({ where: { id: before.id }, data: { trusted: input.trusted } });
+      const workspace = await tx.workspace.update({
+        where: { id: before.id },
+        data: { trusted: input.trusted },
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'workspaces.setTrust',

@@ -1,0 +1,50 @@
+// What the signed-in person may do in the dashboard, from the scopes and role the API reports for their
+// session (GET /v1/auth/session). Pages and server actions check these before calling the API so a member never
+// sees an admin action or reaches one by URL; the API enforces the same scopes again on every call.
+
+export const MEMBERSHIP_ROLES = ['owner', 'admin', 'approver', 'member'] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+
+export interface Capabilities {
+  readonly readTenant: boolean;
+  readonly readWorkspaces: boolean;
+  readonly manageWorkspaces: boolean;
+  readonly readMembers: boolean;
+  readonly manageMembers: boolean;
+  readonly readTokens: boolean;
+  readonly createTokens: boolean;
+  /** Agent and worker tokens are minted by owners and admins only (the API's token-creation policy). */
+  readonly createServiceTokens: boolean;
+  readonly readAudit: boolean;
+}
+
+export type Capability = keyof Capabilities;
+
+export function capabilitiesOf(scopes: readonly string[], role: string | null): Capabilities {
+  const has = (scope: string) => scopes.includes(scope);
+  const isAdmin = role === 'owner' || role === 'admin';
+  return {
+    readTenant: has('tenant:read'),
+    readWorkspaces: has('workspaces:read'),
+    manageWorkspaces: has('workspaces:write'),
+    readMembers: has('members:read'),
+    manageMembers: has('members:write'),
+    readTokens: has('tokens:read'),
+    createTokens: has('tokens:write'),
+    createServiceTokens: has('tokens:write') && isAdmin,
+    readAudit: has('audit:read'),
+  };
+}
+
+/** The sentence a "not allowed" page shows for each capability. */
+export const CAPABILITY_NEEDS: Readonly<Record<Capability, string>> = Object.freeze({
+  readTenant: 'Viewing the tenant needs the tenant:read scope.',
+  readWorkspaces: 'Viewing workspaces needs the workspaces:read scope.',
+  manageWorkspaces: 'Creating and changing workspaces needs the workspaces:write scope (owners and admins).',
+  readMembers: 'Viewing members needs the members:read scope (owners, admins and approvers).',
+  manageMembers: 'Adding members and changing roles needs the members:write scope (owners and admins).',
+  readTokens: 'Viewing API tokens needs the tokens:read scope.',
+  createTokens: 'Creating and revoking API tokens needs the tokens:write scope (owners and admins).',
+  createServiceTokens: 'Agent and worker tokens are created by owners and admins.',
+  readAudit: 'Reading the audit log needs the audit:read scope (owners, admins and approvers).',
+});

@@ -1,0 +1,231 @@
+import fc from 'fast-check';
+import { decodeServerEntry } from './definition.decoder';
+import { fingerprintDefinition } from './definition.fingerprint';
+import type { SourceRef } from './tier';
+import { materializeDefinition, type VariableValues } from './variable.materializer';
+
+const source: SourceRef = { tier: 'project', origin: 'project:ws' };
+
+function fingerprint(raw: unknown, variables: VariableValues = {}): string {
+  const decoded = decodeServerEntry('srv', raw, source);
+  if (decoded.kind !== 'valid') throw new Error(`expected valid entry: ${JSON.stringify(decoded)}`);
+  const m = materializeDefinition(decoded.definition, variables);
+  if (m.unset.length > 0) throw new Error('unset variable in test entry');
+  return fingerprintDefinition(m.definition);
+}
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe('fingerprintDefinition', () => {
+  const base = {
+    command: 'npx',
+    args: ['-y', 'pkg', '--token', '${API_TOKEN}'],
+    env: { GITHUB_TOKEN: 'ghp_literal_one_0123456789', NODE_OPTIONS: '--max-old-space-size=512', REGION: '${REGION}' },
+    cwd: '/srv/app',
+  };
+  const vars = { tenant: { API_TOKEN: 'first-secret', REGION: 'eu' } };
+
+  it('is sha256 and deterministic', () => {
+    expect(fingerprint(base, vars)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(fingerprint(clone(base), vars)).toBe(fingerprint(base, vars));
+  });
+
+  it('is stable when a credential rotates (variable, default or literal under a credential key)', () => {
+    const rotated = clone(base);
+    rotated.env.GITHUB_TOKEN = 'ghp_literal_two_9876543210';
+    expect(fingerprint(rotated, { tenant: { API_TOKEN: 'second-secret', REGION: 'eu' } })).toBe(fingerprint(base, vars));
+    expect(fingerprint({ command: 'x', args: ['${API_TOKEN:-a}'] })).toBe(fingerprint({ command: 'x', args: ['${API_TOKEN:-b}'] }));
+    // Moving a secret to another scope is still a rotation of the same credential.
+    expect(fingerprint(base, { user: { API_TOKEN: 'mine' }, tenant: { REGION: 'eu' } })).toBe(fingerprint(base, vars));
+  });
+
+  it.each([
+    ['NODE_OPTIONS', (e: typeof base) => void (e.env.NODE_OPTIONS = '--require=/tmp/evil.js')],
+    ['an argument', (e: typeof base) => void (e.args[1] = 'other-pkg')],
+    ['the command', (e: typeof base) => void (e.command = 'bunx')],
+    ['the cwd', (e: typeof base) => void (e.cwd = '/srv')],
+    ['an env key', (e: typeof base) => void ((e.env as Record<string, string>).EXTRA = '1')],
+  ])('changes when %s changes', (_name, mutate) => {
+    const changed = clone(base);
+    mutate(changed);
+    expect(fingerprint(changed, vars)).not.toBe(fingerprint(base, vars));
+  });
+
+  it('changes when a non-secret variable changes', () => {
+    expect(fingerprint(base, { tenant: { API_TOKEN: 'first-secret', REGION: 'us' } })).not.toBe(fingerprint(base, vars));
+  });
+
+  it('hashes literal tokens exactly (the shape guess never blinds it)', () => {
+    expect(fingerprint({ command: 'x', args: ['ghp_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'] })).not.toBe(
+      fingerprint({ command: 'x', args: ['ghp_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'] }),
+    );
+  });
+
+  it('does not depend on env or header order, or on header-name case', () => {
+    expect(fingerprint({ command: 'x', env: { A: '1', B: '2' } })).toBe(fingerprint({ command: 'x', env: { B: '2', A: '1' } }));
+    expect(fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': '1', 'X-B': '2' } })).toBe(
+      fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'x-b': '2', 'x-a': '1' } }),
+    );
+  });
+
+  it('keeps a secret marker apart from literal text that spells it', () => {
+    expect(fingerprint({ command: 'x', args: ['${API_TOKEN}'] }, { tenant: { API_TOKEN: 's' } })).not.toBe(
+      fingerprint({ command: 'x', args: ['M13:var:API_TOKEN'] }),
+    );
+  });
+
+  it('covers every http field', () => {
+    const http = {
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer abc', 'X-Team': 'a' },
+      headersHelper: ['/bin/helper'],
+      oauth: { clientId: 'c', scopes: ['a'] },
+      principalHeader: 'X-Principal',
+    };
+    const mutations: ((e: typeof http) => void)[] = [
+      (e) => void (e.url = 'https://mcp.example.org/mcp'),
+      (e) => void (e.url = 'https://mcp.example.com:8443/mcp'),
+      (e) => void (e.url = 'https://mcp.example.com/mcp2'),
+      (e) => void (e.url = 'https://mcp.example.com/mcp?x=1'),
+      (e) => void (e.headers['X-Team'] = 'b'),
+      (e) => void ((e.headers as Record<string, string>)['X-New'] = 'b'),
+      (e) => void (e.headersHelper = ['/bin/helper', '--json']),
+      (e) => void (e.oauth.clientId = 'd'),
+      (e) => void (e.oauth.scopes = ['a', 'b']),
+      (e) => void ((e.oauth as Record<string, unknown>).allowSharedCredential = true),
+      (e) => void (e.principalHeader = 'X-User'),
+    ];
+    const original = fingerprint(http);
+    const seen = new Set([original]);
+    for (const mutate of mutations) {
+      const changed = clone(http);
+      mutate(changed);
+      seen.add(fingerprint(changed));
+    }
+    expect(seen.size).toBe(mutations.length + 1);
+    const rotated = clone(http);
+    rotated.headers.Authorization = 'Bearer xyz';
+    expect(fingerprint(rotated)).toBe(original);
+  });
+});
+
+// ---- properties -------------------------------------------------------------------------------------------
+
+const SECRET_VARS = ['API_TOKEN', 'DB_PASSWORD', 'GITHUB_PAT'] as const;
+const PLAIN_VARS = ['MODE', 'REGION'] as const;
+
+/** Literal text: lowercase and a little punctuation, never a reference. */
+const literal = fc.stringMatching(/^[a-z./:=-]{0,6}$/);
+const reference = fc.constantFrom(...SECRET_VARS, ...PLAIN_VARS).map((name) => `\${${name}}`);
+const template = fc.array(fc.oneof(literal, reference), { maxLength: 4 }).map((parts) => parts.join(''));
+const anyValue = fc.string({ maxLength: 24 });
+
+interface Shape {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | null;
+  plainValues: Record<string, string>;
+  options: { startupTimeoutMs: number | null; elicitation: boolean; allowTools: string[] | null };
+}
+
+const shape: fc.Arbitrary<Shape> = fc.record({
+  command: template.map((t) => `cmd${t}`),
+  args: fc.array(template, { maxLength: 5 }),
+  env: fc.record(
+    { LOG_LEVEL: template, NODE_OPTIONS: template, SESSION_TOKEN: template, API_KEY: template },
+    { requiredKeys: [] },
+  ),
+  cwd: fc.option(template.map((t) => `/w${t}`), { nil: null }),
+  plainValues: fc.record({ MODE: anyValue, REGION: anyValue }),
+  options: fc.record({
+    startupTimeoutMs: fc.option(fc.integer({ min: 1000, max: 100_000 }), { nil: null }),
+    elicitation: fc.boolean(),
+    allowTools: fc.option(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { maxLength: 3 }), { nil: null }),
+  }),
+});
+
+/** Secret material: the values of credential-shaped variables and literals under credential-shaped keys. */
+const secrets = fc.record({
+  vars: fc.record({ API_TOKEN: anyValue, DB_PASSWORD: anyValue, GITHUB_PAT: anyValue }),
+  sessionLiteral: anyValue,
+  apiKeyLiteral: anyValue,
+});
+type Secrets = { vars: Record<string, string>; sessionLiteral: string; apiKeyLiteral: string };
+
+function build(s: Shape, secret: Secrets): { raw: Record<string, unknown>; variables: VariableValues } {
+  const env: Record<string, string> = { ...s.env };
+  // Under a credential-shaped key the whole value is secret, whatever it is: rotating it replaces the literal.
+  if ('SESSION_TOKEN' in env) env.SESSION_TOKEN = secret.sessionLiteral;
+  if ('API_KEY' in env) env.API_KEY = secret.apiKeyLiteral;
+  const raw: Record<string, unknown> = { command: s.command, args: s.args, env };
+  if (s.cwd !== null) raw.cwd = s.cwd;
+  if (s.options.startupTimeoutMs !== null) raw.startupTimeoutMs = s.options.startupTimeoutMs;
+  raw.elicitation = s.options.elicitation;
+  if (s.options.allowTools !== null) raw.allowTools = s.options.allowTools;
+  return { raw, variables: { tenant: { ...s.plainValues, ...secret.vars } } };
+}
+
+function fp(s: Shape, secret: Secrets): string {
+  const { raw, variables } = build(s, secret);
+  return fingerprint(raw, variables);
+}
+
+/** Run-deciding changes that are NOT secret rotations; each yields a definition that runs differently. */
+const MUTATIONS: readonly [string, (s: Shape) => void][] = [
+  ['command', (s) => void (s.command += 'x')],
+  ['append arg', (s) => void s.args.push('x')],
+  ['change arg', (s) => void (s.args.length > 0 ? (s.args[0] += 'x') : s.args.push(''))],
+  ['drop arg', (s) => void (s.args.length > 0 ? s.args.pop() : s.args.push('y'))],
+  ['LOG_LEVEL', (s) => void (s.env.LOG_LEVEL = `${s.env.LOG_LEVEL ?? ''}x`)],
+  ['NODE_OPTIONS', (s) => void (s.env.NODE_OPTIONS = `${s.env.NODE_OPTIONS ?? ''}--inspect`)],
+  ['new env key', (s) => void (s.env.EXTRA_SETTING = '1')],
+  ['cwd', (s) => void (s.cwd = s.cwd === null ? '/w' : `${s.cwd}x`)],
+  ['plain variable', (s) => void (s.plainValues.MODE += 'x')],
+  ['startupTimeoutMs', (s) => void (s.options.startupTimeoutMs = (s.options.startupTimeoutMs ?? 999) + 1)],
+  ['elicitation', (s) => void (s.options.elicitation = !s.options.elicitation)],
+  ['allowTools', (s) => void (s.options.allowTools = s.options.allowTools === null ? [] : null)],
+];
+
+describe('fingerprint properties', () => {
+  it('is stable under rotation of every secret', () => {
+    fc.assert(
+      fc.property(shape, secrets, secrets, (s, first, second) => {
+        expect(fp(s, first)).toBe(fp(s, second));
+      }),
+    );
+  });
+
+  it('is sensitive to every other run-deciding field', () => {
+    fc.assert(
+      fc.property(shape, secrets, fc.constantFrom(...MUTATIONS), (s, secret, [name, mutate]) => {
+        // The plain variable only matters where it is referenced: make sure it is.
+        const original: Shape = { ...clone(s), command: `${s.command}\${MODE}` };
+        const changed = clone(original);
+        mutate(changed);
+        expect({ name, same: fp(changed, secret) === fp(original, secret) }).toEqual({ name, same: false });
+      }),
+    );
+  });
+
+  it('changes when text shifts between adjacent fields', () => {
+    const text = fc.string({ maxLength: 10 }).filter((t) => !t.includes('${'));
+    fc.assert(
+      fc.property(text, fc.string({ minLength: 1, maxLength: 10 }).filter((t) => !t.includes('${')), text, (a, moved, c) => {
+        // args [a+moved, c] vs [a, moved+c]
+        expect(fingerprint({ command: 'x', args: [a + moved, c] })).not.toBe(fingerprint({ command: 'x', args: [a, moved + c] }));
+        // an env key vs its value
+        expect(fingerprint({ command: 'x', env: { K_A: `${moved}${c}` } })).not.toBe(
+          fingerprint({ command: 'x', env: { K_A_X: c } }),
+        );
+        // the command vs its first argument
+        expect(fingerprint({ command: `x${moved}`, args: [c] })).not.toBe(fingerprint({ command: 'x', args: [moved + c] }));
+        // a header value vs the next header's value
+        expect(
+          fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': `v${moved}`, 'X-B': c } }),
+        ).not.toBe(fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': 'v', 'X-B': moved + c } }));
+      }),
+    );
+  });
+});
