@@ -149,8 +149,9 @@ const shape: fc.Arbitrary<Shape> = fc.record({
 /** Secret material: the values of credential-shaped variables and literals under credential-shaped keys. */
 const secrets = fc.record({
   vars: fc.record({ API_TOKEN: anyValue, DB_PASSWORD: anyValue, GITHUB_PAT: anyValue }),
-  sessionLiteral: anyValue,
-  apiKeyLiteral: anyValue,
+  // A literal in a document cannot hold `${` (that starts a reference); a variable's value can hold anything.
+  sessionLiteral: anyValue.filter((v) => !v.includes('${')),
+  apiKeyLiteral: anyValue.filter((v) => !v.includes('${')),
 });
 type Secrets = { vars: Record<string, string>; sessionLiteral: string; apiKeyLiteral: string };
 

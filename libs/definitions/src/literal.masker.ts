@@ -41,6 +41,18 @@ function endOfColonValue(text: string, from: number): number {
   return i;
 }
 
+const REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/**
+ * What replaces a value in a masked slot. A slot holding only a variable reference (`${API_TOKEN}`, which is how a
+ * secret stretch already reads) keeps it: it says where the value comes from and shows none of it.
+ */
+function maskSlot(slot: string): string {
+  if (slot.length === 0) return '';
+  const reference = REFERENCE.exec(slot);
+  return reference && !isCredentialShapedLiteral(reference[1] as string) ? slot : REDACTED;
+}
+
 function allNameChars(text: string): boolean {
   if (text.length === 0) return false;
   for (let i = 0; i < text.length; i += 1) if (!isNameChar(text.charCodeAt(i))) return false;
@@ -69,7 +81,7 @@ export function maskText(text: string): string {
       const key = word.slice(0, eq);
       if (allNameChars(key.replace(/^-+/, '')) && isCredentialShapedName(key)) {
         const end = endOfAssignedValue(text, i + eq + 1);
-        out += `${key}=${end > i + eq + 1 ? REDACTED : ''}`;
+        out += `${key}=${maskSlot(text.slice(i + eq + 1, end))}`;
         i = end;
         continue;
       }
@@ -78,7 +90,7 @@ export function maskText(text: string): string {
       let start = j + 1;
       while (start < n && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start += 1;
       const end = endOfColonValue(text, start);
-      out += `${word}:${text.slice(j + 1, start)}${end > start ? REDACTED : ''}`;
+      out += `${word}:${text.slice(j + 1, start)}${maskSlot(text.slice(start, end))}`;
       i = end;
       continue;
     }
@@ -87,7 +99,7 @@ export function maskText(text: string): string {
       while (start < n && text.charCodeAt(start) === 32) start += 1;
       let end = start;
       while (end < n && !isSpace(text.charCodeAt(end))) end += 1;
-      out += `${word}${text.slice(j, start)}${end > start ? REDACTED : ''}`;
+      out += `${word}${text.slice(j, start)}${maskSlot(text.slice(start, end))}`;
       i = end;
       continue;
     }
@@ -111,7 +123,9 @@ function maskParams(params: string): string {
     .split('&')
     .map((param) => {
       const eq = param.indexOf('=');
-      if (eq > 0 && isCredentialShapedName(safeDecode(param.slice(0, eq)))) return `${param.slice(0, eq)}=${REDACTED}`;
+      if (eq > 0 && isCredentialShapedName(safeDecode(param.slice(0, eq)))) {
+        return `${param.slice(0, eq)}=${maskSlot(param.slice(eq + 1))}`;
+      }
       return maskText(param);
     })
     .join('&');
@@ -162,7 +176,7 @@ export function maskArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   let hideNext = false;
   for (const arg of args) {
-    if (hideNext && arg.charCodeAt(0) !== 45) out.push(REDACTED);
+    if (hideNext && arg.charCodeAt(0) !== 45) out.push(maskSlot(arg));
     else out.push(maskArgument(arg));
     hideNext = isCredentialFlag(arg);
   }

@@ -11,7 +11,11 @@ export type {
 export { checkEgressPolicy, type EgressPolicyCheck } from './policy/compiled-policy.js';
 export { cidrWithin, isCidr } from './policy/cidr.js';
 export type { ResolveResult, Resolver } from './resolver/resolver.port.js';
-export { createSystemResolver, type LookupAll, type SystemResolverOptions } from './resolver/system.resolver.js';
+export {
+  createSystemResolver,
+  type LookupAll,
+  type SystemResolverOptions,
+} from './resolver/system.resolver.js';
 export { createFixedResolver } from './resolver/fixed.resolver.js';
 export {
   createPinnedFetch,

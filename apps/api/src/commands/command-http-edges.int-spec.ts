@@ -8,6 +8,7 @@ import {
   type TestUser,
 } from '@gatehouse/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { getIntrospectionQuery } from 'graphql';
 import { z } from 'zod';
 import { CSRF_HEADER } from '../auth/csrf.guard';
 import type { TenantPrincipal } from '../auth/principal';
@@ -261,6 +262,28 @@ describe('malformed requests are 4xx problem+json', () => {
     expect(json(unknown.body)).toMatchObject({ errors: [{ extensions: { code: 'validation_failed' } }] });
   });
 
+  it('GraphQL: the standard introspection query is answered (tools and the cross-tenant harness use it)', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: getIntrospectionQuery() },
+    });
+    expect(response.statusCode).toBe(200);
+    const types = (
+      json(response.body).data as { __schema: { types: { name: string }[] } }
+    ).__schema.types.map((t) => t.name);
+    expect(types).toEqual(
+      expect.arrayContaining(['Query', 'Mutation', 'Workspace', 'ApiToken', 'CreatedApiToken']),
+    );
+  });
+
+  it('GraphQL: a query nested deeper than the limit is refused', async () => {
+    const deep = `{ __schema { types { ${'fields { type { ofType { '.repeat(6)}name${' } } }'.repeat(6)} } } }`;
+    const response = await h.app.inject({ method: 'POST', url: '/graphql', payload: { query: deep } });
+    expect(response.statusCode).toBe(400);
+    expect(json(response.body)).toMatchObject({ errors: [{ extensions: { code: 'validation_failed' } }] });
+  });
+
   it('GraphQL: a mutation over GET is refused', async () => {
     const response = await h.app.inject({
       method: 'GET',
@@ -341,6 +364,25 @@ describe('secrets and caching', () => {
     expect(listed.headers['cache-control']).toBeUndefined();
     expect(listed.body).not.toContain(secret);
     expect(listed.body).not.toMatch(/secretHash|secret_hash/);
+
+    const viaGraphql = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: {
+        query:
+          'mutation { createToken(input: { name: "gql", kind: "user", scopes: ["tenant:read"] }) { secret } }',
+      },
+    });
+    expect(viaGraphql.statusCode).toBe(200);
+    expect(viaGraphql.headers['cache-control']).toBe('no-store');
+    const graphqlRead = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: { query: '{ me { via } }' },
+    });
+    expect(graphqlRead.headers['cache-control']).toBeUndefined();
 
     // The audit trail names the token, never its secret.
     const audit = await h.app.inject({

@@ -11,6 +11,8 @@ export interface CommandGraphQLContext {
   readonly principal: Principal | null;
   /** Set when the credential was refused (e.g. a revoked token): every field answers with that problem. */
   readonly authenticationFailure?: unknown;
+  /** The HTTP reply (mercurius puts it in every context): a one-time secret is answered with no-store. */
+  readonly reply?: { header(name: string, value: string): unknown };
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -73,6 +75,7 @@ export function buildCommandSchema(bound: ReadonlyMap<CommandDefinition, Command
       args,
       resolve: (_source, fieldArgs: { input?: unknown }, context) => {
         if (context.authenticationFailure !== undefined) throw context.authenticationFailure;
+        if (command.revealsSecret) context.reply?.header('cache-control', 'no-store');
         return runCommand({
           command,
           handler,

@@ -2,7 +2,10 @@ import { ReadableStream } from 'node:stream/web';
 import { boundBody } from './bounded-body';
 import { EgressError } from './egress.error';
 
-function streamOf(chunks: readonly string[], failWith?: unknown): { stream: ReadableStream<Uint8Array>; cancelled: unknown[] } {
+function streamOf(
+  chunks: readonly string[],
+  failWith?: unknown,
+): { stream: ReadableStream<Uint8Array>; cancelled: unknown[] } {
   const cancelled: unknown[] = [];
   const queue = chunks.map((chunk) => new TextEncoder().encode(chunk));
   const stream = new ReadableStream<Uint8Array>({
@@ -46,7 +49,9 @@ describe('boundBody', () => {
   });
 
   it('turns a transport failure into a typed error without its text', async () => {
-    const failure = new TypeError('terminated', { cause: Object.assign(new Error('10.0.0.5:443'), { code: 'UND_ERR_BODY_TIMEOUT' }) });
+    const failure = new TypeError('terminated', {
+      cause: Object.assign(new Error('10.0.0.5:443'), { code: 'UND_ERR_BODY_TIMEOUT' }),
+    });
     const { stream } = streamOf(['abc'], failure);
     const body = boundBody(stream, { maxBytes: 100, origin, signal: null, onSettled: () => undefined });
     const error: unknown = await readAll(body).catch((e: unknown) => e);
@@ -59,14 +64,24 @@ describe('boundBody', () => {
     controller.abort();
     const abort = new DOMException('aborted', 'AbortError');
     const { stream } = streamOf([], abort);
-    const body = boundBody(stream, { maxBytes: 100, origin, signal: controller.signal, onSettled: () => undefined });
+    const body = boundBody(stream, {
+      maxBytes: 100,
+      origin,
+      signal: controller.signal,
+      onSettled: () => undefined,
+    });
     await expect(readAll(body)).rejects.toBe(abort);
   });
 
   it('settles as failed when the reader cancels', async () => {
     const outcomes: string[] = [];
     const { stream, cancelled } = streamOf(['abc', 'def']);
-    const body = boundBody(stream, { maxBytes: 100, origin, signal: null, onSettled: (o) => outcomes.push(o) });
+    const body = boundBody(stream, {
+      maxBytes: 100,
+      origin,
+      signal: null,
+      onSettled: (o) => outcomes.push(o),
+    });
     await body.cancel('done with it');
     expect(outcomes).toEqual(['failed']);
     expect(cancelled).toEqual(['done with it']);

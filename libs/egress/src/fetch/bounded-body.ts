@@ -14,7 +14,10 @@ export interface BoundedBodyOptions {
   readonly onSettled: (outcome: 'complete' | 'failed') => void;
 }
 
-export function boundBody(source: ReadableStream<Uint8Array>, options: BoundedBodyOptions): ReadableStream<Uint8Array> {
+export function boundBody(
+  source: ReadableStream<Uint8Array>,
+  options: BoundedBodyOptions,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let received = 0;
   let settled = false;

@@ -4,11 +4,7 @@
 import type { AdmissionRefusalReason } from '../policy/egress-policy.js';
 
 export type EgressFailureReason =
-  | AdmissionRefusalReason
-  | 'redirect_refused'
-  | 'response_too_large'
-  | 'timeout'
-  | 'connection_failed';
+  AdmissionRefusalReason | 'redirect_refused' | 'response_too_large' | 'timeout' | 'connection_failed';
 
 export class EgressError extends Error {
   override readonly name = 'EgressError';

@@ -50,7 +50,10 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        res.writeHead(201, { 'content-type': 'application/json', 'x-seen-auth': req.headers.authorization ?? '' });
+        res.writeHead(201, {
+          'content-type': 'application/json',
+          'x-seen-auth': req.headers.authorization ?? '',
+        });
         res.end(Buffer.concat(chunks));
       });
       return;
@@ -122,8 +125,17 @@ describe('createPinnedFetch against loopback servers', () => {
     await server.close();
   });
 
-  const fetchWith = (resolver: Resolver, overrides: Partial<{ timeoutMs: number; maxResponseBytes: number; policy: EgressPolicy }> = {}) =>
-    createPinnedFetch({ policy: devPolicy, resolver, timeoutMs: 10_000, maxResponseBytes: 1024, ...overrides });
+  const fetchWith = (
+    resolver: Resolver,
+    overrides: Partial<{ timeoutMs: number; maxResponseBytes: number; policy: EgressPolicy }> = {},
+  ) =>
+    createPinnedFetch({
+      policy: devPolicy,
+      resolver,
+      timeoutMs: 10_000,
+      maxResponseBytes: 1024,
+      ...overrides,
+    });
 
   it('connects to the checked address, and re-checks (and refuses) when the name rebinds', async () => {
     const resolver = scriptedResolver([['127.0.0.1'], ['10.0.0.7']]);
@@ -147,7 +159,9 @@ describe('createPinnedFetch against loopback servers', () => {
 
   it('refuses a 302 to a metadata address without following it: exactly one request reaches the server', async () => {
     const fetch = fetchWith(scriptedResolver([['127.0.0.1']]));
-    const refusal = await failureOf(fetch(`http://redirector.gatehouse.test:${server.port}/redirect-metadata`));
+    const refusal = await failureOf(
+      fetch(`http://redirector.gatehouse.test:${server.port}/redirect-metadata`),
+    );
     expect(refusal.reason).toBe('redirect_refused');
     expect(refusal.message).not.toContain('169.254');
     expect(server.hits.map((hit) => hit.path)).toEqual(['/redirect-metadata']);
@@ -164,7 +178,9 @@ describe('createPinnedFetch against loopback servers', () => {
     const strict: EgressPolicy = { ...devPolicy, allowInsecureLoopback: false };
     const fetch = fetchWith(scriptedResolver([['127.0.0.1']]), { policy: strict });
     expect((await failureOf(fetch(`http://127.0.0.1:${server.port}/hello`))).reason).toBe('insecure_scheme');
-    expect((await failureOf(fetch(`https://127.0.0.1:${server.port}/hello`))).reason).toBe('loopback_destination');
+    expect((await failureOf(fetch(`https://127.0.0.1:${server.port}/hello`))).reason).toBe(
+      'loopback_destination',
+    );
     expect(server.hits).toEqual([]);
   });
 
@@ -238,10 +254,17 @@ describe('createPinnedFetch never resolves a second time', () => {
     const decoy = await startServer('127.0.0.1', target.port);
     try {
       const resolver = scriptedResolver([['127.0.0.2']]);
-      const fetch = createPinnedFetch({ policy: devPolicy, resolver, timeoutMs: 10_000, maxResponseBytes: 1024 });
+      const fetch = createPinnedFetch({
+        policy: devPolicy,
+        resolver,
+        timeoutMs: 10_000,
+        maxResponseBytes: 1024,
+      });
       const response = await fetch(`http://localhost:${target.port}/hello`);
       expect(await response.text()).toBe('hello');
-      expect(target.hits).toEqual([{ path: '/hello', host: `localhost:${target.port}`, serverAddress: '127.0.0.2' }]);
+      expect(target.hits).toEqual([
+        { path: '/hello', host: `localhost:${target.port}`, serverAddress: '127.0.0.2' },
+      ]);
       expect(decoy.hits).toEqual([]);
     } finally {
       await target.close();

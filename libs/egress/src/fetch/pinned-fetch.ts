@@ -36,7 +36,8 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, NOT_MODIFIED]
 const ignore = (): void => undefined;
 
 function assertPositiveInteger(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`createPinnedFetch: ${name} must be a positive integer`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`createPinnedFetch: ${name} must be a positive integer`);
 }
 
 // A resolver that does not answer in time has not resolved the name, as a DNS timeout would not have.
@@ -115,7 +116,12 @@ export function createPinnedFetch(options: PinnedFetchOptions): PinnedFetch {
       release('complete');
       return new Response(null, head);
     }
-    const body = boundBody(response.body, { maxBytes: maxResponseBytes, origin, signal: init.signal, onSettled: release });
+    const body = boundBody(response.body, {
+      maxBytes: maxResponseBytes,
+      origin,
+      signal: init.signal,
+      onSettled: release,
+    });
     return new Response(body, head);
   };
 }

@@ -7,7 +7,11 @@ interface Answer {
   family?: number;
 }
 
-function ask(lookup: ReturnType<typeof createPinnedLookup>, hostname: string, options: LookupOptions): Answer {
+function ask(
+  lookup: ReturnType<typeof createPinnedLookup>,
+  hostname: string,
+  options: LookupOptions,
+): Answer {
   let answer: Answer | undefined;
   lookup(hostname, options, (error, address, family) => {
     answer = { error, address, family };
@@ -31,8 +35,16 @@ describe('createPinnedLookup', () => {
   });
 
   it('answers the first admitted address of the wanted family otherwise', () => {
-    expect(ask(lookup, 'API.example.', {})).toEqual({ error: null, address: '2606:2800:220:1::1', family: 6 });
-    expect(ask(lookup, 'api.example', { family: 4 })).toEqual({ error: null, address: '93.184.216.34', family: 4 });
+    expect(ask(lookup, 'API.example.', {})).toEqual({
+      error: null,
+      address: '2606:2800:220:1::1',
+      family: 6,
+    });
+    expect(ask(lookup, 'api.example', { family: 4 })).toEqual({
+      error: null,
+      address: '93.184.216.34',
+      family: 4,
+    });
     expect(ask(lookup, 'api.example', { family: 'IPv6', all: true }).address).toEqual([
       { address: '2606:2800:220:1::1', family: 6 },
     ]);

@@ -9,7 +9,11 @@ import { specialRangeClass, type RangeClass } from './special-ranges.js';
 
 export type DestinationRefusal = Extract<
   AdmissionRefusalReason,
-  'metadata_destination' | 'operator_denied' | 'loopback_destination' | 'reserved_destination' | 'private_destination'
+  | 'metadata_destination'
+  | 'operator_denied'
+  | 'loopback_destination'
+  | 'reserved_destination'
+  | 'private_destination'
 >;
 
 export type AddressVerdict =
@@ -56,7 +60,8 @@ function judgeView(view: View, policy: CompiledEgressPolicy): DestinationRefusal
       return 'reserved_destination';
     case 'private':
       // Both must hold: the operator's ceiling and the tenant's own choice.
-      return inAny(policy.operatorAllowedPrivate, view.address) && inAny(policy.tenantOptedInPrivate, view.address)
+      return inAny(policy.operatorAllowedPrivate, view.address) &&
+        inAny(policy.tenantOptedInPrivate, view.address)
         ? null
         : 'private_destination';
     case null:
@@ -66,7 +71,9 @@ function judgeView(view: View, policy: CompiledEgressPolicy): DestinationRefusal
 
 export function judgeAddress(address: IpAddress, policy: CompiledEgressPolicy): AddressVerdict {
   const views = viewsOf(address);
-  const refusals = views.map((view) => judgeView(view, policy)).filter((r): r is DestinationRefusal => r !== null);
+  const refusals = views
+    .map((view) => judgeView(view, policy))
+    .filter((r): r is DestinationRefusal => r !== null);
   const reason = mostSevere(refusals);
   if (reason !== null) return { ok: false, reason };
   return { ok: true, loopback: views.some((view) => view.rangeClass === 'loopback') };

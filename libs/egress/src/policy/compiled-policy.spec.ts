@@ -14,7 +14,10 @@ describe('checkEgressPolicy', () => {
     expect(
       checkEgressPolicy(
         policy({
-          operatorDenylist: { cidrs: ['10.9.0.0/16', 'fd00::/8'], hostnames: ['db.internal', '*.corp.example'] },
+          operatorDenylist: {
+            cidrs: ['10.9.0.0/16', 'fd00::/8'],
+            hostnames: ['db.internal', '*.corp.example'],
+          },
           operatorAllowedPrivateRanges: ['10.0.0.0/8'],
           tenantOptedInPrivateRanges: ['10.1.0.0/16'],
         }),

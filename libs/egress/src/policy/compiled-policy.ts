@@ -14,7 +14,8 @@ export interface CompiledEgressPolicy {
   readonly tenantOptedInPrivate: readonly CidrRange[];
 }
 
-export type EgressPolicyCheck = { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
+export type EgressPolicyCheck =
+  { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
 
 interface Compilation {
   readonly compiled: CompiledEgressPolicy;
@@ -47,8 +48,16 @@ function compile(policy: EgressPolicy): Compilation {
     deniedRanges: compileRanges('operatorDenylist.cidrs', policy.operatorDenylist.cidrs, problems),
     deniedHostnames,
     deniedSuffixes,
-    operatorAllowedPrivate: compileRanges('operatorAllowedPrivateRanges', policy.operatorAllowedPrivateRanges, problems),
-    tenantOptedInPrivate: compileRanges('tenantOptedInPrivateRanges', policy.tenantOptedInPrivateRanges, problems),
+    operatorAllowedPrivate: compileRanges(
+      'operatorAllowedPrivateRanges',
+      policy.operatorAllowedPrivateRanges,
+      problems,
+    ),
+    tenantOptedInPrivate: compileRanges(
+      'tenantOptedInPrivateRanges',
+      policy.tenantOptedInPrivateRanges,
+      problems,
+    ),
   };
   return { compiled, problems };
 }

@@ -5,8 +5,7 @@
 import { parseAddress, type IpAddress } from './cidr.js';
 
 export type ParsedHost =
-  | { readonly kind: 'ip'; readonly address: IpAddress }
-  | { readonly kind: 'name'; readonly name: string };
+  { readonly kind: 'ip'; readonly address: IpAddress } | { readonly kind: 'name'; readonly name: string };
 
 function reparseHostname(text: string): string | null {
   try {

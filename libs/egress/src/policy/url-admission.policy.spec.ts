@@ -50,13 +50,20 @@ function expectRefused(result: AdmissionResult, reason: string): void {
 }
 
 describe('admitUrl: schemes and URL shape', () => {
-  it.each(['not a url', '', 'https://', 'https://[::1', 'https://1.2.3.4.5/', 'https://4294967296/', 'https://08.0.0.1/', 'https://exa mple/', 'https://.../x'])(
-    'refuses %j as invalid_url without echoing it',
-    async (url) => {
-      const result = await admit(url);
-      expect(result).toEqual({ ok: false, reason: 'invalid_url', origin: null });
-    },
-  );
+  it.each([
+    'not a url',
+    '',
+    'https://',
+    'https://[::1',
+    'https://1.2.3.4.5/',
+    'https://4294967296/',
+    'https://08.0.0.1/',
+    'https://exa mple/',
+    'https://.../x',
+  ])('refuses %j as invalid_url without echoing it', async (url) => {
+    const result = await admit(url);
+    expect(result).toEqual({ ok: false, reason: 'invalid_url', origin: null });
+  });
 
   it.each([
     ['file:///etc/passwd', 'file://'],
@@ -71,29 +78,39 @@ describe('admitUrl: schemes and URL shape', () => {
     expect(await admit(url)).toEqual({ ok: false, reason: 'unsupported_scheme', origin });
   });
 
-  it.each(['http://public.example/', 'http://93.184.216.34/', 'HTTP://public.example:8080/x', 'http://127.0.0.1/', 'http://[::1]/'])(
-    'refuses %s as insecure_scheme without allowInsecureLoopback, before any lookup',
-    async (url) => {
-      const resolver = recordingResolver(names);
-      expectRefused(await admitUrl(url, strict, resolver), 'insecure_scheme');
-      expect(resolver.asked).toEqual([]);
-    },
-  );
+  it.each([
+    'http://public.example/',
+    'http://93.184.216.34/',
+    'HTTP://public.example:8080/x',
+    'http://127.0.0.1/',
+    'http://[::1]/',
+  ])('refuses %s as insecure_scheme without allowInsecureLoopback, before any lookup', async (url) => {
+    const resolver = recordingResolver(names);
+    expectRefused(await admitUrl(url, strict, resolver), 'insecure_scheme');
+    expect(resolver.asked).toEqual([]);
+  });
 
-  it.each(['http://public.example/', 'http://93.184.216.34/', 'http://[2606:2800:220:1:248:1893:25c8:1946]/', 'http://mixed-loop.example/'])(
+  it.each([
+    'http://public.example/',
+    'http://93.184.216.34/',
+    'http://[2606:2800:220:1:248:1893:25c8:1946]/',
+    'http://mixed-loop.example/',
+  ])(
     'refuses %s as insecure_scheme even with allowInsecureLoopback: http is for loopback only',
     async (url) => {
       expectRefused(await admit(url, devLoopback), 'insecure_scheme');
     },
   );
 
-  it.each(['https://user:secret@public.example/', 'https://user@public.example/', 'https://:secret@public.example/', 'https://a%40b:c@public.example/'])(
-    'refuses %s as credentials_in_url, naming the origin only',
-    async (url) => {
-      const result = await admit(url);
-      expect(result).toEqual({ ok: false, reason: 'credentials_in_url', origin: 'https://public.example:443' });
-    },
-  );
+  it.each([
+    'https://user:secret@public.example/',
+    'https://user@public.example/',
+    'https://:secret@public.example/',
+    'https://a%40b:c@public.example/',
+  ])('refuses %s as credentials_in_url, naming the origin only', async (url) => {
+    const result = await admit(url);
+    expect(result).toEqual({ ok: false, reason: 'credentials_in_url', origin: 'https://public.example:443' });
+  });
 });
 
 describe('admitUrl: loopback', () => {
@@ -198,7 +215,10 @@ describe('admitUrl: private and shared ranges', () => {
     expectRefused(await admit(url), 'private_destination');
   });
 
-  const tenOpen = withPolicy({ operatorAllowedPrivateRanges: ['10.0.0.0/8'], tenantOptedInPrivateRanges: ['10.0.0.0/8'] });
+  const tenOpen = withPolicy({
+    operatorAllowedPrivateRanges: ['10.0.0.0/8'],
+    tenantOptedInPrivateRanges: ['10.0.0.0/8'],
+  });
 
   it('admits a private range only where the operator allows it AND the tenant opted in', async () => {
     const operatorOnly = withPolicy({ operatorAllowedPrivateRanges: ['10.0.0.0/8'] });
@@ -222,7 +242,10 @@ describe('admitUrl: private and shared ranges', () => {
   });
 
   it('judges IPv4 carried in IPv6 against IPv4 opt-ins, and mapped CIDRs like their IPv4 form', async () => {
-    expect(await admit('https://[::ffff:10.1.2.3]/', tenOpen)).toMatchObject({ ok: true, addresses: ['::ffff:a01:203'] });
+    expect(await admit('https://[::ffff:10.1.2.3]/', tenOpen)).toMatchObject({
+      ok: true,
+      addresses: ['::ffff:a01:203'],
+    });
     expect(await admit('https://mapped-private.example/', tenOpen)).toMatchObject({ ok: true });
     const mappedCidrs = withPolicy({
       operatorAllowedPrivateRanges: ['::ffff:10.0.0.0/104'],
@@ -325,7 +348,10 @@ describe('admitUrl: cloud metadata', () => {
 
   it('refuses metadata hostnames without asking the resolver', async () => {
     const resolver = recordingResolver(names);
-    expectRefused(await admitUrl('https://metadata.google.internal/', strict, resolver), 'metadata_destination');
+    expectRefused(
+      await admitUrl('https://metadata.google.internal/', strict, resolver),
+      'metadata_destination',
+    );
     expect(resolver.asked).toEqual([]);
   });
 
@@ -335,7 +361,12 @@ describe('admitUrl: cloud metadata', () => {
       operatorAllowedPrivateRanges: ['0.0.0.0/0', '::/0'],
       tenantOptedInPrivateRanges: ['0.0.0.0/0', '::/0'],
     });
-    for (const url of ['https://169.254.169.254/', 'https://[fd00:ec2::254]/', 'https://100.100.100.200/', 'https://imds.example/']) {
+    for (const url of [
+      'https://169.254.169.254/',
+      'https://[fd00:ec2::254]/',
+      'https://100.100.100.200/',
+      'https://imds.example/',
+    ]) {
       expectRefused(await admit(url, everything), 'metadata_destination');
     }
   });
@@ -391,12 +422,15 @@ describe('admitUrl: operator denylist', () => {
 });
 
 describe('admitUrl: resolution', () => {
-  it.each(['https://nowhere.example/', 'https://empty.example/', 'https://garbage.example/', 'https://octal-answer.example/', 'https://short-answer.example/'])(
-    'refuses %s as unresolvable (no answer, or an answer it cannot read exactly)',
-    async (url) => {
-      expectRefused(await admit(url), 'unresolvable');
-    },
-  );
+  it.each([
+    'https://nowhere.example/',
+    'https://empty.example/',
+    'https://garbage.example/',
+    'https://octal-answer.example/',
+    'https://short-answer.example/',
+  ])('refuses %s as unresolvable (no answer, or an answer it cannot read exactly)', async (url) => {
+    expectRefused(await admit(url), 'unresolvable');
+  });
 
   it('asks the resolver for the normalized name and never for an address literal', async () => {
     const resolver = recordingResolver(names);
@@ -433,7 +467,11 @@ describe('admitUrl: admitted URLs', () => {
     ['https://Public.Example.:8443/mcp?x=1', 'https://public.example:8443', [PUBLIC_V4]],
     ['https://dual.example/', 'https://dual.example:443', [PUBLIC_V4, PUBLIC_V6]],
     ['https://93.184.216.34/', 'https://93.184.216.34:443', [PUBLIC_V4]],
-    ['https://[2606:2800:220:1:248:1893:25c8:1946]/', 'https://[2606:2800:220:1:248:1893:25c8:1946]:443', [PUBLIC_V6]],
+    [
+      'https://[2606:2800:220:1:248:1893:25c8:1946]/',
+      'https://[2606:2800:220:1:248:1893:25c8:1946]:443',
+      [PUBLIC_V6],
+    ],
     ['https://[::ffff:93.184.216.34]/', 'https://[::ffff:5db8:d822]:443', ['::ffff:5db8:d822']],
     ['https://[64:ff9b::93.184.216.34]/', 'https://[64:ff9b::5db8:d822]:443', ['64:ff9b::5db8:d822']],
   ])('admits %s as %s with its checked addresses', async (url, origin, addresses) => {
@@ -441,8 +479,13 @@ describe('admitUrl: admitted URLs', () => {
   });
 
   it('returns canonical address text whatever spelling the resolver used', async () => {
-    const resolver = recordingResolver({ 'v6.example': ['2606:2800:0220:0001:0248:1893:25C8:1946', PUBLIC_V4, PUBLIC_V4] });
-    expect(await admitUrl('https://v6.example/', strict, resolver)).toMatchObject({ ok: true, addresses: [PUBLIC_V6, PUBLIC_V4] });
+    const resolver = recordingResolver({
+      'v6.example': ['2606:2800:0220:0001:0248:1893:25C8:1946', PUBLIC_V4, PUBLIC_V4],
+    });
+    expect(await admitUrl('https://v6.example/', strict, resolver)).toMatchObject({
+      ok: true,
+      addresses: [PUBLIC_V6, PUBLIC_V4],
+    });
   });
 });
 
@@ -459,7 +502,8 @@ describe('admitUrl: what a refusal carries', () => {
       const result = await admit(url, policy);
       expect(result.ok).toBe(false);
       const text = JSON.stringify(result);
-      for (const leak of ['secret-path', 'hunter2', 'frag', 'user', '192.168.0.5']) expect(text).not.toContain(leak);
+      for (const leak of ['secret-path', 'hunter2', 'frag', 'user', '192.168.0.5'])
+        expect(text).not.toContain(leak);
       expect(Object.keys(result).sort()).toEqual(['ok', 'origin', 'reason']);
     }
     expect(await admit('https://private.example:8443/secret-path?token=hunter2')).toEqual({
@@ -471,6 +515,8 @@ describe('admitUrl: what a refusal carries', () => {
 
   it('throws on a policy that failed its boot check (a bug, not an input)', async () => {
     const broken = withPolicy({ tenantOptedInPrivateRanges: ['10.0.0.0/33'] });
-    await expect(admitUrl('https://public.example/', broken, recordingResolver(names))).rejects.toThrow(/not a CIDR/);
+    await expect(admitUrl('https://public.example/', broken, recordingResolver(names))).rejects.toThrow(
+      /not a CIDR/,
+    );
   });
 });

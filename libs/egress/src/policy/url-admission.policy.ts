@@ -42,7 +42,11 @@ async function addressesOf(name: string, resolver: Resolver): Promise<IpAddress[
   return parsed as IpAddress[];
 }
 
-export async function admitUrl(url: string, policy: EgressPolicy, resolver: Resolver): Promise<AdmissionResult> {
+export async function admitUrl(
+  url: string,
+  policy: EgressPolicy,
+  resolver: Resolver,
+): Promise<AdmissionResult> {
   const compiled = compileEgressPolicy(policy);
   const parsed = parseUrl(url);
   if (parsed === null) return refuse('invalid_url', null);
@@ -59,7 +63,8 @@ export async function admitUrl(url: string, policy: EgressPolicy, resolver: Reso
   if (host.kind === 'name') {
     if (isMetadataHostname(host.name)) return refuse('metadata_destination', origin);
     if (isDeniedHostname(compiled, host.name)) return refuse('operator_denied', origin);
-    if (isLocalhostName(host.name) && !compiled.allowInsecureLoopback) return refuse('loopback_destination', origin);
+    if (isLocalhostName(host.name) && !compiled.allowInsecureLoopback)
+      return refuse('loopback_destination', origin);
   }
   // http is only ever for loopback in development; without that switch no lookup is even made.
   if (scheme === 'http:' && !compiled.allowInsecureLoopback) return refuse('insecure_scheme', origin);

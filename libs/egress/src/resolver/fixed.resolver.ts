@@ -7,7 +7,9 @@ export function createFixedResolver(answers: Readonly<Record<string, readonly st
   return {
     resolve(hostname: string): Promise<ResolveResult> {
       const addresses = table.get(hostname);
-      return Promise.resolve(addresses === undefined ? { ok: false, reason: 'unresolvable' } : { ok: true, addresses });
+      return Promise.resolve(
+        addresses === undefined ? { ok: false, reason: 'unresolvable' } : { ok: true, addresses },
+      );
     },
   };
 }

@@ -2,7 +2,8 @@ import type { LookupAddress } from 'node:dns';
 import { createFixedResolver } from './fixed.resolver';
 import { createSystemResolver, type LookupAll } from './system.resolver';
 
-const dnsError = (code: string): Error => Object.assign(new Error(`getaddrinfo ${code} x`), { code, syscall: 'getaddrinfo' });
+const dnsError = (code: string): Error =>
+  Object.assign(new Error(`getaddrinfo ${code} x`), { code, syscall: 'getaddrinfo' });
 
 describe('createSystemResolver', () => {
   it('asks for every address in the order the resolver gave them', async () => {
@@ -20,10 +21,16 @@ describe('createSystemResolver', () => {
     expect(calls).toEqual([['api.example', { all: true, order: 'verbatim' }]]);
   });
 
-  it.each(['ENOTFOUND', 'ENODATA', 'EAI_AGAIN', 'EAI_FAIL', 'ESERVFAIL'])('maps %s to unresolvable', async (code) => {
-    const lookup: LookupAll = () => Promise.reject(dnsError(code));
-    expect(await createSystemResolver({ lookup }).resolve('nowhere.example')).toEqual({ ok: false, reason: 'unresolvable' });
-  });
+  it.each(['ENOTFOUND', 'ENODATA', 'EAI_AGAIN', 'EAI_FAIL', 'ESERVFAIL'])(
+    'maps %s to unresolvable',
+    async (code) => {
+      const lookup: LookupAll = () => Promise.reject(dnsError(code));
+      expect(await createSystemResolver({ lookup }).resolve('nowhere.example')).toEqual({
+        ok: false,
+        reason: 'unresolvable',
+      });
+    },
+  );
 
   it('throws what is not a DNS answer (a bug, not a name that does not resolve)', async () => {
     const lookup: LookupAll = () => Promise.reject(new TypeError('bad argument'));

@@ -5,7 +5,10 @@ import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { ResolveResult, Resolver } from './resolver.port.js';
 
-export type LookupAll = (hostname: string, options: { all: true; order: 'verbatim' }) => Promise<LookupAddress[]>;
+export type LookupAll = (
+  hostname: string,
+  options: { all: true; order: 'verbatim' },
+) => Promise<LookupAddress[]>;
 
 export interface SystemResolverOptions {
   /** For tests: stands in for `node:dns/promises` lookup. */
@@ -35,7 +38,8 @@ function isDnsFailure(error: unknown): boolean {
 }
 
 export function createSystemResolver(options: SystemResolverOptions = {}): Resolver {
-  const lookup: LookupAll = options.lookup ?? ((hostname, lookupOptions) => dnsLookup(hostname, lookupOptions));
+  const lookup: LookupAll =
+    options.lookup ?? ((hostname, lookupOptions) => dnsLookup(hostname, lookupOptions));
   return {
     async resolve(hostname: string): Promise<ResolveResult> {
       try {

@@ -13,7 +13,9 @@ export function recordingResolver(answers: Readonly<Record<string, readonly stri
     resolve(hostname: string): Promise<ResolveResult> {
       asked.push(hostname);
       const addresses = Object.hasOwn(answers, hostname) ? answers[hostname] : undefined;
-      return Promise.resolve(addresses === undefined ? { ok: false, reason: 'unresolvable' } : { ok: true, addresses });
+      return Promise.resolve(
+        addresses === undefined ? { ok: false, reason: 'unresolvable' } : { ok: true, addresses },
+      );
     },
   };
 }

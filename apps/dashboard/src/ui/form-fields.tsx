@@ -1,0 +1,138 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import styles from './form.module.css';
+
+// Labelled form controls. Every control has a visible <label>; hints and errors are tied to it with
+// aria-describedby, and a field with an error is aria-invalid, so screen readers read what to fix.
+
+export const formStyles = styles;
+
+function describedBy(id: string, hint: ReactNode, error: string | undefined): string | undefined {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return ids.length > 0 ? ids.join(' ') : undefined;
+}
+
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+};
+
+export function TextField({ id, label, hint, error, className, ...input }: TextFieldProps) {
+  return (
+    <div className={[styles.field, className].filter(Boolean).join(' ')}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+      </label>
+      <input
+        {...input}
+        id={id}
+        className={styles.input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      />
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span id={`${id}-error`} className={styles.error}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  id: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  hint?: ReactNode;
+  error?: string;
+  hideLabel?: boolean;
+};
+
+export function SelectField({ id, label, options, hint, error, hideLabel, ...select }: SelectFieldProps) {
+  return (
+    <div className={styles.field}>
+      <label className={hideLabel ? 'visually-hidden' : styles.label} htmlFor={id}>
+        {label}
+      </label>
+      <select
+        {...select}
+        id={id}
+        className={styles.select}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span id={`${id}-error`} className={styles.error}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** A group of checkboxes or radios with a legend (a fieldset, so the group has one accessible name). */
+export function ChoiceGroup({
+  legend,
+  hint,
+  error,
+  id,
+  children,
+}: {
+  legend: string;
+  hint?: ReactNode;
+  error?: string;
+  id: string;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset className={styles.fieldset} aria-describedby={describedBy(id, hint, error)}>
+      <legend>{legend}</legend>
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+      <div className={styles.choices}>{children}</div>
+      {error ? (
+        <span id={`${id}-error`} className={styles.error}>
+          {error}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}
+
+type ChoiceProps = InputHTMLAttributes<HTMLInputElement> & {
+  type: 'checkbox' | 'radio';
+  label: ReactNode;
+  description?: ReactNode;
+};
+
+export function Choice({ label, description, ...input }: ChoiceProps) {
+  return (
+    <label className={styles.choice}>
+      <input {...input} />
+      <span className={styles.choiceText}>
+        <span>{label}</span>
+        {description ? <span className={styles.hint}>{description}</span> : null}
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Capability } from '../server/capabilities';
+
+// The dashboard's areas. The shell lists them; later issues turn a "coming soon" entry into a real page by
+// changing its status, so the layout already has room for Servers, Approvals, Connections, Catalog, Gateway.
+
+export interface NavItem {
+  readonly href: string;
+  readonly label: string;
+  readonly summary: string;
+  /** Hidden from people without it (the page itself checks again on the server). */
+  readonly needs?: Capability;
+  readonly status: 'ready' | 'coming-soon';
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { href: '/', label: 'Overview', summary: 'Counts, recent activity and what needs attention.', status: 'ready' },
+  {
+    href: '/workspaces',
+    label: 'Workspaces',
+    summary: 'Repositories and projects that servers are approved for.',
+    needs: 'readWorkspaces',
+    status: 'ready',
+  },
+  {
+    href: '/members',
+    label: 'Members',
+    summary: 'People in this tenant and their roles.',
+    needs: 'readMembers',
+    status: 'ready',
+  },
+  {
+    href: '/tokens',
+    label: 'API tokens',
+    summary: 'Credentials for scripts, agents and workers.',
+    needs: 'readTokens',
+    status: 'ready',
+  },
+  {
+    href: '/audit',
+    label: 'Audit log',
+    summary: 'The hash-chained record of every change.',
+    needs: 'readAudit',
+    status: 'ready',
+  },
+  {
+    href: '/servers',
+    label: 'Servers',
+    summary: 'MCP server definitions per tier, resolved for a workspace.',
+    status: 'coming-soon',
+  },
+  {
+    href: '/approvals',
+    label: 'Approvals',
+    summary: 'Pending activations to approve or deny, and past decisions.',
+    status: 'coming-soon',
+  },
+  {
+    href: '/connections',
+    label: 'Connections',
+    summary: 'Leases, supervised upstream connections and OAuth sign-ins.',
+    status: 'coming-soon',
+  },
+  {
+    href: '/catalog',
+    label: 'Catalog',
+    summary: 'The admitted tools, prompts and resources of each workspace.',
+    status: 'coming-soon',
+  },
+  {
+    href: '/gateway',
+    label: 'Gateway',
+    summary: 'The MCP endpoint of each workspace and who is connected to it.',
+    status: 'coming-soon',
+  },
+];
+
+export function findComingSoon(slug: string): NavItem | undefined {
+  return NAV_ITEMS.find((item) => item.status === 'coming-soon' && item.href === `/${slug}`);
+}
