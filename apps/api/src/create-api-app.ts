@@ -16,6 +16,14 @@ import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
+import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
+import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { identitySettingsOf } from './auth/identity.config.js';
+import { createIdentityDeps } from './auth/identity.deps.js';
+import { resolvePrincipal } from './auth/resolve-principal.js';
+import { createCommandHandlers } from './commands/command-handlers.js';
+import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
 
@@ -81,6 +89,7 @@ export async function createApiApp(
       { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
     );
     app.useGlobalFilters(new ProblemJsonFilter(logger));
+    await registerIdentityAndCommands(app, { config, logger, database, redis });
     await app.init();
     return app;
   } catch (error) {
@@ -101,4 +110,38 @@ function roleCheckRefusal(error: unknown): BootRefusedError {
       cause: error,
     },
   );
+}
+
+type SurfaceDeps = {
+  config: ApiConfig;
+  logger: Logger;
+  database: ReturnType<typeof createDatabase>;
+  redis: ReturnType<typeof createRedisConnection>;
+};
+
+/**
+ * Sign-in routes and everything generated from the command registry (REST under /v1, OpenAPI at /docs,
+ * GraphQL at /graphql), registered on Nest's Fastify instance after Nest's own modules were created and
+ * before init, so routes collected through onRoute (the cross-tenant harness) see them all.
+ */
+async function registerIdentityAndCommands(app: NestFastifyApplication, deps: SurfaceDeps): Promise<void> {
+  const { config, logger, database, redis } = deps;
+  const settings = identitySettingsOf(config);
+  const identity = createIdentityDeps({
+    db: database,
+    redis,
+    logger,
+    nodeEnv: config.NODE_ENV,
+    trustedProxies: config.TRUSTED_PROXIES,
+    sessionPolicy: settings.sessionPolicy,
+    ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerAuthRoutes(fastify, identity);
+  const handlers = createCommandHandlers({ database, workerPools: settings.workerPools });
+  await registerAdminSurfaces(fastify, {
+    handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),
+    resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
+    logger,
+  });
 }

@@ -4,7 +4,7 @@ import type { ActiveEntry, EffectiveEntry } from './effective-entry';
 import { REDACTED } from './literal.masker';
 import { materializedDefinitionOf } from './materialized-access';
 import { MANAGED_MCP_JSON, PLUGIN_MCP_JSON, PROJECT_MCP_JSON, USER_MCP_JSON } from './mcp-json.fixtures';
-import { tierRank, type Tier } from './tier';
+import type { Tier } from './tier';
 
 const readable = (tier: Tier, origin: string, document: unknown): DefinitionSourceInput => ({
   tier,
@@ -401,6 +401,10 @@ function sourcesOf(slots: readonly Slot[]): DefinitionSourceInput[] {
   });
   return out;
 }
+
+/** The seed's order, written out here so the oracle shares nothing with the implementation. */
+const ORDER: readonly Tier[] = ['managed', 'local', 'project', 'user', 'plugin'];
+const tierRank = (tier: Tier): number => ORDER.indexOf(tier);
 
 /** The rule, written independently of the implementation: what status each name must have. */
 function expectedStatus(slots: readonly Slot[], name: string): string | null {

@@ -49,7 +49,7 @@ export function visibleText(value: MaterializedText): string {
   let out = '';
   let at = 0;
   for (const stretch of value.stretches) {
-    if (stretch.from !== 'unset') continue;
+    if (!stretch.secret && stretch.from !== 'unset') continue;
     out += `${value.value.slice(at, stretch.start)}\${${stretch.variable}}`;
     at = stretch.end;
   }

@@ -13,6 +13,7 @@ import {
   typeLabel,
 } from '@gatehouse/platform';
 import { z } from 'zod';
+import { identityConfigShape } from '../auth/identity.config.js';
 
 /** Every environment variable the API reads, parsed once at boot (see main.ts). */
 export const apiConfigSchema = z
@@ -43,6 +44,10 @@ export const apiConfigSchema = z
       .describe(
         'External base URL of the API (OAuth redirect URIs, links). https in production unless loopback.',
       ),
+    ...identityConfigShape(),
+    REDIS_KEY_PREFIX: typeLabel(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/), 'prefix')
+      .optional()
+      .describe('Namespace for the API\'s Redis keys (default `gatehouse:`); lets several deployments share a Redis.'),
     TRUSTED_PROXIES: ipListField()
       .default([])
       .describe(

@@ -1,0 +1,162 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { directoryFromMembers } from '../../../server/actor-directory';
+import {
+  getAuditHead,
+  listAuditEvents,
+  listMembers,
+  listTokens,
+  listWorkspaces,
+  verifyAuditChain,
+} from '../../../server/api-queries';
+import type { ApiResult } from '../../../server/api-client';
+import { collectAttention } from '../../../server/attention';
+import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
+import { AccessFailure } from '../../../ui/access-states';
+import { AuditTable } from '../../../ui/audit/audit-table';
+import { ButtonLink } from '../../../ui/button';
+import { EmptyState, Panel, ProblemCallout } from '../../../ui/feedback';
+import styles from '../../../ui/overview.module.css';
+import { PageHeader } from '../../../ui/page-header';
+import { StatCard } from '../../../ui/stat-card';
+
+export const metadata: Metadata = { title: 'Overview' };
+
+const COUNT_LIMIT = 200;
+
+function countOf<T>(result: ApiResult<{ items: readonly T[]; nextCursor: string | null }> | undefined, keep?: (item: T) => boolean) {
+  if (result === undefined || !result.ok) return undefined;
+  const items = keep ? result.data.items.filter(keep) : result.data.items;
+  return result.data.nextCursor === null ? String(items.length) : `${items.length}+`;
+}
+
+// Next.js requires a page as the module's default export.
+export default async function OverviewPage() {
+  const access = await pageAccess();
+  if (!access.ok) return <AccessFailure access={access} />;
+  const { session, can } = access;
+
+  // Independent reads in parallel; each section shows its own error.
+  const [workspaces, tokens, members, head, recent, verification] = await Promise.all([
+    can.readWorkspaces ? listWorkspaces({ limit: COUNT_LIMIT }) : undefined,
+    can.readTokens ? listTokens({ limit: COUNT_LIMIT }) : undefined,
+    can.readMembers ? listMembers({ limit: COUNT_LIMIT }) : undefined,
+    can.readAudit ? getAuditHead() : undefined,
+    can.readAudit ? listAuditEvents({ limit: 6 }) : undefined,
+    can.readAudit ? verifyAuditChain() : undefined,
+  ]);
+  for (const result of [workspaces, tokens, members, head, recent, verification]) {
+    if (result && !result.ok) redirectIfSessionEnded(result.problem);
+  }
+  const directory = directoryFromMembers(members?.ok ? members.data.items : []);
+
+  const attention = collectAttention({
+    now: new Date(),
+    verification: verification?.ok ? verification.data : undefined,
+    tokens: tokens?.ok ? tokens.data.items : undefined,
+    workspaces: workspaces?.ok && can.manageWorkspaces ? workspaces.data.items : undefined,
+  });
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title={`Welcome, ${session.user.displayName}`}
+        description={`An overview of ${session.tenant.name}: what it holds, what happened lately, and what needs attention.`}
+      />
+
+      <section aria-label="Counts" className={styles.stats}>
+        {can.readWorkspaces ? (
+          <StatCard
+            label="Workspaces"
+            href="/workspaces"
+            value={countOf(workspaces)}
+            note={workspaces?.ok ? `${countOf(workspaces, (w) => w.trusted)} trusted` : undefined}
+            problem={workspaces && !workspaces.ok ? workspaces.problem : undefined}
+          />
+        ) : null}
+        {can.readTokens ? (
+          <StatCard
+            label={can.createServiceTokens ? 'Active API tokens' : 'Your active API tokens'}
+            href="/tokens"
+            value={countOf(tokens, (t) => t.revokedAt === null)}
+            problem={tokens && !tokens.ok ? tokens.problem : undefined}
+          />
+        ) : null}
+        {can.readMembers ? (
+          <StatCard
+            label="Members"
+            href="/members"
+            value={countOf(members)}
+            problem={members && !members.ok ? members.problem : undefined}
+          />
+        ) : null}
+        {can.readAudit ? (
+          <StatCard
+            label="Audit events"
+            href="/audit"
+            value={head?.ok ? head.data.seq : undefined}
+            note={verification?.ok ? (verification.data.ok ? 'Chain verified' : 'Chain broken') : undefined}
+            problem={head && !head.ok ? head.problem : undefined}
+          />
+        ) : null}
+      </section>
+
+      <div className={styles.columns}>
+        {can.readAudit ? (
+          <Panel
+            id="recent-activity"
+            title="Recent activity"
+            description="The latest entries of the audit log."
+            actions={
+              <ButtonLink href="/audit" variant="secondary" size="small">
+                Open the audit log
+              </ButtonLink>
+            }
+          >
+            {recent && !recent.ok ? (
+              <ProblemCallout problem={recent.problem} context="Recent activity" />
+            ) : recent && recent.data.items.length > 0 ? (
+              <AuditTable events={recent.data.items} directory={directory} caption="Recent audit events" />
+            ) : (
+              <EmptyState title="No activity yet">
+                Changes to workspaces, members and tokens are recorded here as they happen.
+              </EmptyState>
+            )}
+          </Panel>
+        ) : (
+          <Panel id="getting-started" title="Getting started" description="What you can do with your role.">
+            <ul>
+              <li>
+                <Link href="/workspaces">Browse the workspaces</Link> servers are approved for.
+              </li>
+              <li>
+                <Link href="/tokens">See your API tokens</Link>; an owner or admin creates new ones.
+              </li>
+            </ul>
+          </Panel>
+        )}
+
+        <Panel id="needs-attention" title="Needs attention" description="Things to look at, most important first.">
+          {attention.length === 0 ? (
+            <EmptyState title="Nothing needs your attention">
+              Broken audit chains, expiring tokens and untrusted workspaces show up here, and so will pending
+              approvals once servers arrive.
+            </EmptyState>
+          ) : (
+            <ul className={styles.attention}>
+              {attention.map((item) => (
+                <li key={item.id} className={styles.attentionItem} data-tone={item.tone}>
+                  <span className="cell-stack">
+                    <strong>{item.title}</strong>
+                    <span className="muted">{item.detail}</span>
+                  </span>
+                  <Link href={item.href}>{item.linkLabel}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import type {
+  AuditEventView,
+  AuditHeadView,
+  AuditVerificationView,
+  MaintainerView,
+  MemberView,
+  Page,
+  TenantView,
+  TokenView,
+  WorkspaceView,
+} from '../views/api-views';
+import { callApi, type ApiResult } from './api-client';
+
+// The reads the pages make, one function per API command (REST paths of libs/commands' declarations).
+
+export interface ListArgs {
+  readonly cursor?: string | undefined;
+  readonly limit?: number;
+}
+
+export function getTenant(): Promise<ApiResult<TenantView>> {
+  return callApi({ method: 'GET', path: '/v1/tenant' });
+}
+
+export function listWorkspaces(args: ListArgs = {}): Promise<ApiResult<Page<WorkspaceView>>> {
+  return callApi({ method: 'GET', path: '/v1/workspaces', query: { cursor: args.cursor, limit: args.limit } });
+}
+
+export function getWorkspace(workspaceId: string): Promise<ApiResult<WorkspaceView>> {
+  return callApi({ method: 'GET', path: `/v1/workspaces/${encodeURIComponent(workspaceId)}` });
+}
+
+export function listMaintainers(workspaceId: string): Promise<ApiResult<Page<MaintainerView>>> {
+  return callApi({
+    method: 'GET',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/maintainers`,
+    query: { limit: 200 },
+  });
+}
+
+export function listMembers(args: ListArgs = {}): Promise<ApiResult<Page<MemberView>>> {
+  return callApi({ method: 'GET', path: '/v1/members', query: { cursor: args.cursor, limit: args.limit } });
+}
+
+export function listTokens(args: ListArgs & { includeRevoked?: boolean } = {}): Promise<ApiResult<Page<TokenView>>> {
+  return callApi({
+    method: 'GET',
+    path: '/v1/tokens',
+    query: { cursor: args.cursor, limit: args.limit, includeRevoked: args.includeRevoked ? 'true' : undefined },
+  });
+}
+
+export interface AuditFilters {
+  readonly actorId?: string | undefined;
+  readonly action?: string | undefined;
+  readonly targetType?: string | undefined;
+  readonly targetId?: string | undefined;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+export function listAuditEvents(args: ListArgs & AuditFilters = {}): Promise<ApiResult<Page<AuditEventView>>> {
+  return callApi({ method: 'GET', path: '/v1/audit-events', query: { ...args } });
+}
+
+export function getAuditHead(): Promise<ApiResult<AuditHeadView>> {
+  return callApi({ method: 'GET', path: '/v1/audit-events/head' });
+}
+
+export function verifyAuditChain(): Promise<ApiResult<AuditVerificationView>> {
+  return callApi({ method: 'GET', path: '/v1/audit-events/verify' });
+}

@@ -1,0 +1,80 @@
+import type { AuditVerificationView, TokenView, WorkspaceView } from '../views/api-views';
+
+// The overview's "needs attention" list. Each source looks at data the overview already loaded and returns
+// items; later issues add their own sources (pending approvals, failing connections, stale catalogs) here.
+
+export interface AttentionItem {
+  readonly id: string;
+  readonly tone: 'warning' | 'info';
+  readonly title: string;
+  readonly detail: string;
+  readonly href: string;
+  readonly linkLabel: string;
+}
+
+export interface AttentionInputs {
+  readonly now: Date;
+  readonly verification?: AuditVerificationView | undefined;
+  readonly tokens?: readonly TokenView[] | undefined;
+  readonly workspaces?: readonly WorkspaceView[] | undefined;
+}
+
+type AttentionSource = (inputs: AttentionInputs) => AttentionItem[];
+
+const EXPIRY_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+const brokenAuditChain: AttentionSource = ({ verification }) =>
+  verification && !verification.ok
+    ? [
+        {
+          id: 'audit-chain',
+          tone: 'warning',
+          title: 'The audit chain does not verify',
+          detail: `Row #${verification.firstBadSeq ?? '?'} fails (${verification.problem ?? 'unknown'}): audit rows were changed or removed outside Gatehouse.`,
+          href: '/audit',
+          linkLabel: 'Open the audit log',
+        },
+      ]
+    : [];
+
+const expiringTokens: AttentionSource = ({ tokens, now }) => {
+  const soon = (tokens ?? []).filter((token) => {
+    if (token.revokedAt !== null || token.expiresAt === null) return false;
+    const left = new Date(token.expiresAt).getTime() - now.getTime();
+    return left > 0 && left <= EXPIRY_WINDOW_MS;
+  });
+  return soon.length === 0
+    ? []
+    : [
+        {
+          id: 'tokens-expiring',
+          tone: 'warning',
+          title: `${soon.length} API ${soon.length === 1 ? 'token expires' : 'tokens expire'} within 7 days`,
+          detail: soon.map((token) => token.name).join(', '),
+          href: '/tokens',
+          linkLabel: 'Review tokens',
+        },
+      ];
+};
+
+const untrustedWorkspaces: AttentionSource = ({ workspaces }) => {
+  const untrusted = (workspaces ?? []).filter((workspace) => !workspace.trusted);
+  return untrusted.length === 0
+    ? []
+    : [
+        {
+          id: 'workspaces-untrusted',
+          tone: 'info',
+          title: `${untrusted.length} ${untrusted.length === 1 ? 'workspace is' : 'workspaces are'} untrusted`,
+          detail: 'Project, local and plugin server definitions are refused in an untrusted workspace.',
+          href: '/workspaces',
+          linkLabel: 'Review workspaces',
+        },
+      ];
+};
+
+export const ATTENTION_SOURCES: readonly AttentionSource[] = [brokenAuditChain, expiringTokens, untrustedWorkspaces];
+
+export function collectAttention(inputs: AttentionInputs): AttentionItem[] {
+  return ATTENTION_SOURCES.flatMap((source) => source(inputs));
+}
