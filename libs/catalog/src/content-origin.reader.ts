@@ -17,7 +17,10 @@ export type ContentOrigin = (typeof CONTENT_ORIGINS)[number];
 export type DeclaringPlane = 'deployment' | 'request';
 
 /** Reads `contentOrigin`. A word outside the vocabulary is refused, never folded to a class. */
-export function readContentOrigin(declared: unknown, plane: DeclaringPlane): OptionRead<ContentOrigin | undefined> {
+export function readContentOrigin(
+  declared: unknown,
+  plane: DeclaringPlane,
+): OptionRead<ContentOrigin | undefined> {
   if (declared === undefined) return { ok: true, value: undefined };
   if (plane !== 'deployment') return refuse('not_deployment_plane');
   if (typeof declared !== 'string') return refuse('wrong_type');

@@ -8,10 +8,19 @@ export type { ToolFaces, ToolFace, ToolPathTarget, ToolRenderHints, ToolRuleFace
 export { readContentOrigin, CONTENT_ORIGINS } from './content-origin.reader';
 export type { ContentOrigin, DeclaringPlane } from './content-origin.reader';
 export { readPrincipalHeader, isHeaderName, isProtocolOwnedHeader } from './principal-header.reader';
-export { readStartupTimeoutMs, STARTUP_TIMEOUT_MIN_MS, STARTUP_TIMEOUT_MAX_MS } from './startup-timeout.reader';
+export {
+  readStartupTimeoutMs,
+  STARTUP_TIMEOUT_MIN_MS,
+  STARTUP_TIMEOUT_MAX_MS,
+} from './startup-timeout.reader';
 export { readElicitation } from './elicitation.reader';
 export { readServerOptions, SERVER_OPTION_NAMES } from './server-options.reader';
-export type { ServerOptions, ServerOptionName, ServerOptionRefusal, ServerOptionsRead } from './server-options.reader';
+export type {
+  ServerOptions,
+  ServerOptionName,
+  ServerOptionRefusal,
+  ServerOptionsRead,
+} from './server-options.reader';
 export { MAX_OPTION_NAME_LENGTH } from './option-refusal';
 export type { OptionRead, OptionRefusal, OptionRefusalReason, OptionPath } from './option-refusal';
 export { isPlainRecord } from './plain-data';

@@ -35,7 +35,11 @@ describe('readContentOrigin', () => {
   });
 
   it('refuses any declaration from the request plane, even a legal word', () => {
-    expect(readContentOrigin('local', 'request')).toEqual({ ok: false, reason: 'not_deployment_plane', path: [] });
+    expect(readContentOrigin('local', 'request')).toEqual({
+      ok: false,
+      reason: 'not_deployment_plane',
+      path: [],
+    });
   });
 
   it('lets the request plane leave it absent', () => {
@@ -43,14 +47,21 @@ describe('readContentOrigin', () => {
   });
 
   it('refuses a word outside the vocabulary rather than folding it', () => {
-    expect(readContentOrigin('internal', 'deployment')).toEqual({ ok: false, reason: 'not_in_vocabulary', path: [] });
+    expect(readContentOrigin('internal', 'deployment')).toEqual({
+      ok: false,
+      reason: 'not_in_vocabulary',
+      path: [],
+    });
     expect(readContentOrigin(1, 'deployment')).toEqual({ ok: false, reason: 'wrong_type', path: [] });
   });
 });
 
 describe('readPrincipalHeader', () => {
   it('accepts a token header name', () => {
-    expect(readPrincipalHeader('X-Agent-Principal', ['X-Other'])).toEqual({ ok: true, value: 'X-Agent-Principal' });
+    expect(readPrincipalHeader('X-Agent-Principal', ['X-Other'])).toEqual({
+      ok: true,
+      value: 'X-Agent-Principal',
+    });
   });
 
   it.each([

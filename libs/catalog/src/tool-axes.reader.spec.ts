@@ -7,7 +7,11 @@ describe('readToolAxes', () => {
   });
 
   it('copies a legal declaration and drops empty per-tool objects', () => {
-    const declared = { search: { effect: 'read', egress: false }, wipe: { irreversibility: 'always' }, noop: {} };
+    const declared = {
+      search: { effect: 'read', egress: false },
+      wipe: { irreversibility: 'always' },
+      noop: {},
+    };
     const read = readToolAxes(declared);
     expect(read).toEqual({
       ok: true,
@@ -31,7 +35,12 @@ describe('readToolAxes', () => {
     ['an unknown member', { a: { effect: 'read', danger: 'low' } }, ['a', 'danger'], 'unknown_member'],
     ['a word outside the vocabulary', { a: { effect: 'readonly' } }, ['a', 'effect'], 'not_in_vocabulary'],
     ['a non-boolean egress', { a: { egress: 'false' } }, ['a', 'egress'], 'wrong_type'],
-    ['a bad irreversibility', { a: { irreversibility: 'sometimes' } }, ['a', 'irreversibility'], 'not_in_vocabulary'],
+    [
+      'a bad irreversibility',
+      { a: { irreversibility: 'sometimes' } },
+      ['a', 'irreversibility'],
+      'not_in_vocabulary',
+    ],
     ['a class instance', new Map([['a', {}]]), [], 'wrong_type'],
   ])('refuses %s naming the path', (_name, declared, path, reason) => {
     expect(readToolAxes(declared)).toEqual({ ok: false, reason, path });

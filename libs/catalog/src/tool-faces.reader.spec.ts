@@ -6,7 +6,11 @@ describe('readToolFaces', () => {
       write_file: {
         family: 'file-write',
         pathTarget: { param: 'path' },
-        renderHints: { displayName: 'Write file', summary: 'Writes a file', approvalCard: ['path', 'content'] },
+        renderHints: {
+          displayName: 'Write file',
+          summary: 'Writes a file',
+          approvalCard: ['path', 'content'],
+        },
         ruleFace: { keys: ['path'] },
       },
     };
@@ -23,16 +27,36 @@ describe('readToolFaces', () => {
     ['unknown face member', { t: { color: 'red' } }, ['t', 'color'], 'unknown_member'],
     ['bad family word', { t: { family: 'Write File' } }, ['t', 'family'], 'not_in_vocabulary'],
     ['pathTarget without param', { t: { pathTarget: {} } }, ['t', 'pathTarget', 'param'], 'wrong_type'],
-    ['pathTarget extra member', { t: { pathTarget: { param: 'p', x: 1 } } }, ['t', 'pathTarget', 'x'], 'unknown_member'],
-    ['empty approval card', { t: { renderHints: { approvalCard: [] } } }, ['t', 'renderHints', 'approvalCard'], 'empty_list'],
+    [
+      'pathTarget extra member',
+      { t: { pathTarget: { param: 'p', x: 1 } } },
+      ['t', 'pathTarget', 'x'],
+      'unknown_member',
+    ],
+    [
+      'empty approval card',
+      { t: { renderHints: { approvalCard: [] } } },
+      ['t', 'renderHints', 'approvalCard'],
+      'empty_list',
+    ],
     [
       'duplicate approval card key',
       { t: { renderHints: { approvalCard: ['a', 'a'] } } },
       ['t', 'renderHints', 'approvalCard', 1],
       'duplicate_name',
     ],
-    ['long display name', { t: { renderHints: { displayName: 'x'.repeat(129) } } }, ['t', 'renderHints', 'displayName'], 'too_long'],
-    ['ruleFace keys not a list', { t: { ruleFace: { keys: 'path' } } }, ['t', 'ruleFace', 'keys'], 'wrong_type'],
+    [
+      'long display name',
+      { t: { renderHints: { displayName: 'x'.repeat(129) } } },
+      ['t', 'renderHints', 'displayName'],
+      'too_long',
+    ],
+    [
+      'ruleFace keys not a list',
+      { t: { ruleFace: { keys: 'path' } } },
+      ['t', 'ruleFace', 'keys'],
+      'wrong_type',
+    ],
     ['empty tool name', { '': { family: 'x' } }, [''], 'empty_name'],
   ])('refuses %s', (_name, declared, path, reason) => {
     expect(readToolFaces(declared)).toEqual({ ok: false, reason, path });

@@ -69,7 +69,11 @@ function readText(value: unknown, path: OptionPath, max: number): OptionRead<str
   return { ok: true, value };
 }
 
-function unknownMember(record: Readonly<Record<string, unknown>>, known: ReadonlySet<string>, path: OptionPath) {
+function unknownMember(
+  record: Readonly<Record<string, unknown>>,
+  known: ReadonlySet<string>,
+  path: OptionPath,
+) {
   for (const member of Object.keys(record)) {
     if (!known.has(member)) return refuse('unknown_member', [...path, member]);
   }
@@ -80,8 +84,12 @@ function readFace(face: unknown, tool: string): OptionRead<ToolFace> {
   if (!isPlainRecord(face)) return refuse('wrong_type', [tool]);
   const unknown = unknownMember(face, FACE_MEMBERS, [tool]);
   if (unknown) return unknown;
-  const read: { family?: string; pathTarget?: ToolPathTarget; renderHints?: ToolRenderHints; ruleFace?: ToolRuleFace } =
-    {};
+  const read: {
+    family?: string;
+    pathTarget?: ToolPathTarget;
+    renderHints?: ToolRenderHints;
+    ruleFace?: ToolRuleFace;
+  } = {};
   if (Object.hasOwn(face, 'family')) {
     if (typeof face.family !== 'string') return refuse('wrong_type', [tool, 'family']);
     if (!FAMILY_PATTERN.test(face.family)) return refuse('not_in_vocabulary', [tool, 'family']);

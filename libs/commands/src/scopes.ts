@@ -44,8 +44,19 @@ const ADMIN_SCOPES: readonly Scope[] = [
 export const ROLE_SCOPES: Readonly<Record<MembershipRole, readonly Scope[]>> = Object.freeze({
   owner: ADMIN_SCOPES,
   admin: ADMIN_SCOPES,
-  approver: ['tenant:read', 'members:read', 'workspaces:read', 'tokens:read', 'audit:read', 'approvals:decide', 'catalog:read'],
-  member: ['tenant:read', 'workspaces:read', 'tokens:read', 'catalog:read'],
+  // tokens:write lets approvers and members mint and revoke their OWN user tokens (an approver deciding over
+  // the API needs one); the token use cases refuse them every other token.
+  approver: [
+    'tenant:read',
+    'members:read',
+    'workspaces:read',
+    'tokens:read',
+    'tokens:write',
+    'audit:read',
+    'approvals:decide',
+    'catalog:read',
+  ],
+  member: ['tenant:read', 'workspaces:read', 'tokens:read', 'tokens:write', 'catalog:read'],
 });
 
 /** The ceiling of each token kind: a scope outside it is refused when the token is created. */

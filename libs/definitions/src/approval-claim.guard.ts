@@ -16,7 +16,15 @@ function squash(key: string): string {
 
 /** Members of the format whose names mention trust but claim nothing: they ask for a check. */
 const NOT_A_CLAIM = new Set(['requirestrustedworkspace']);
-const CLAIM_FRAGMENTS = ['approv', 'trust', 'alwaysallow', 'autoallow', 'preauthori', 'allowlisted', 'whitelisted'];
+const CLAIM_FRAGMENTS = [
+  'approv',
+  'trust',
+  'alwaysallow',
+  'autoallow',
+  'preauthori',
+  'allowlisted',
+  'whitelisted',
+];
 
 export function claimsApprovalOrTrust(key: string): boolean {
   const squashed = squash(key);

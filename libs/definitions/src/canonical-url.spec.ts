@@ -4,7 +4,13 @@ import type { MaterializedText } from './variable.materializer';
 function text(value: string, secrets: [string, number, number][] = []): MaterializedText {
   return {
     value,
-    stretches: secrets.map(([variable, start, end]) => ({ start, end, variable, from: 'tenant', secret: true })),
+    stretches: secrets.map(([variable, start, end]) => ({
+      start,
+      end,
+      variable,
+      from: 'tenant',
+      secret: true,
+    })),
   };
 }
 
@@ -32,29 +38,50 @@ describe('canonicalizeHttpUrl', () => {
 
 describe('canonicalDefinitionUrl', () => {
   it('replaces secret stretches in the path with markers, stable under rotation', () => {
-    const a = canonicalDefinitionUrl(text('https://hooks.example.com/mcp/SECRET1/sse', [['HOOK_TOKEN', 30, 37]]));
-    const b = canonicalDefinitionUrl(text('https://hooks.example.com/mcp/other-secret-value/sse', [['HOOK_TOKEN', 30, 48]]));
+    const a = canonicalDefinitionUrl(
+      text('https://hooks.example.com/mcp/SECRET1/sse', [['HOOK_TOKEN', 30, 37]]),
+    );
+    const b = canonicalDefinitionUrl(
+      text('https://hooks.example.com/mcp/other-secret-value/sse', [['HOOK_TOKEN', 30, 48]]),
+    );
     expect(a).toEqual({
       ok: true,
-      canonical: { scheme: 'https', host: 'hooks.example.com', port: 443, path: '/mcp/<secret:HOOK_TOKEN>/sse' },
+      canonical: {
+        scheme: 'https',
+        host: 'hooks.example.com',
+        port: 443,
+        path: '/mcp/<secret:HOOK_TOKEN>/sse',
+      },
     });
     expect(b).toEqual(a);
   });
 
   it('ignores secrets in the query and the userinfo', () => {
-    const result = canonicalDefinitionUrl(text('https://u:pw@x.example.com/mcp?key=abc', [['PASSWORD', 10, 12], ['API_KEY', 35, 38]]));
-    expect(result).toEqual({ ok: true, canonical: { scheme: 'https', host: 'x.example.com', port: 443, path: '/mcp' } });
+    const result = canonicalDefinitionUrl(
+      text('https://u:pw@x.example.com/mcp?key=abc', [
+        ['PASSWORD', 10, 12],
+        ['API_KEY', 35, 38],
+      ]),
+    );
+    expect(result).toEqual({
+      ok: true,
+      canonical: { scheme: 'https', host: 'x.example.com', port: 443, path: '/mcp' },
+    });
   });
 
   it('refuses a secret in the host or the port', () => {
-    expect(canonicalDefinitionUrl(text('https://tenant-abc.example.com/mcp', [['TENANT_TOKEN', 8, 18]]))).toEqual({
+    expect(
+      canonicalDefinitionUrl(text('https://tenant-abc.example.com/mcp', [['TENANT_TOKEN', 8, 18]])),
+    ).toEqual({
       ok: false,
       reason: 'secret_in_url_authority',
     });
-    expect(canonicalDefinitionUrl(text('https://x.example.com:8443/mcp', [['PORT_SECRET', 22, 26]]))).toEqual({
-      ok: false,
-      reason: 'secret_in_url_authority',
-    });
+    expect(canonicalDefinitionUrl(text('https://x.example.com:8443/mcp', [['PORT_SECRET', 22, 26]]))).toEqual(
+      {
+        ok: false,
+        reason: 'secret_in_url_authority',
+      },
+    );
   });
 
   it('refuses a secret value that moves the real authority', () => {
@@ -70,10 +97,17 @@ describe('canonicalDefinitionUrl', () => {
     const literal = canonicalDefinitionUrl(text('https://x.example.com/%3Csecret:T%3E'));
     const secret = canonicalDefinitionUrl(text('https://x.example.com/abc', [['T', 22, 25]]));
     expect(literal.ok && secret.ok && literal.canonical.path !== secret.canonical.path).toBe(true);
-    const sentinelLiteral = canonicalDefinitionUrl(text('https://x.example.com/ghsecret0z/abc', [['API_TOKEN', 33, 36]]));
+    const sentinelLiteral = canonicalDefinitionUrl(
+      text('https://x.example.com/ghsecret0z/abc', [['API_TOKEN', 33, 36]]),
+    );
     expect(sentinelLiteral).toEqual({
       ok: true,
-      canonical: { scheme: 'https', host: 'x.example.com', port: 443, path: '/ghsecret0z/<secret:API_TOKEN>' },
+      canonical: {
+        scheme: 'https',
+        host: 'x.example.com',
+        port: 443,
+        path: '/ghsecret0z/<secret:API_TOKEN>',
+      },
     });
   });
 });

@@ -99,13 +99,18 @@ export function canonicalDefinitionUrl(url: MaterializedText): CanonicalUrlResul
   }
   let path = '';
   let from = 0;
-  for (let hit = shape.canonical.path.indexOf(base); hit >= 0; hit = shape.canonical.path.indexOf(base, from)) {
+  for (
+    let hit = shape.canonical.path.indexOf(base);
+    hit >= 0;
+    hit = shape.canonical.path.indexOf(base, from)
+  ) {
     let end = hit + base.length;
     while (end < shape.canonical.path.length && /[0-9]/.test(shape.canonical.path[end] as string)) end += 1;
     const k = Number(shape.canonical.path.slice(hit + base.length, end));
     const stretch = secrets[k];
     // The sentinel ends with `z`; anything else means the text was not ours after all (cannot happen, see above).
-    if (!stretch || shape.canonical.path[end] !== 'z') return { ok: false, reason: 'secret_in_url_authority' };
+    if (!stretch || shape.canonical.path[end] !== 'z')
+      return { ok: false, reason: 'secret_in_url_authority' };
     path += `${shape.canonical.path.slice(from, hit)}<secret:${stretch.variable}>`;
     from = end + 1;
   }

@@ -96,25 +96,47 @@ describe('decodeServerEntry: refusals name the path, never the value', () => {
     [{ command: 'x', args: ['${A B}'] }, 'invalid_variable_reference', ['args', 0]],
     [{ command: 'x', requiresTrustedWorkspace: 'yes' }, 'wrong_type', ['requiresTrustedWorkspace']],
     [{ type: 'http' }, 'missing_field', ['url']],
-    [{ type: 'http', url: 'https://x', headers: { 'Bad Header': 'v' } }, 'invalid_header_name', ['headers', '#0']],
-    [{ type: 'http', url: 'https://x', headers: { A: 'x\r\nInjected: 1' } }, 'invalid_header_value', ['headers', 'A']],
+    [
+      { type: 'http', url: 'https://x', headers: { 'Bad Header': 'v' } },
+      'invalid_header_name',
+      ['headers', '#0'],
+    ],
+    [
+      { type: 'http', url: 'https://x', headers: { A: 'x\r\nInjected: 1' } },
+      'invalid_header_value',
+      ['headers', 'A'],
+    ],
     [{ type: 'http', url: 'https://x', headers: { a: '1', A: '2' } }, 'duplicate_header', ['headers', 'A']],
-    [{ type: 'http', url: 'https://x', headersHelper: 'get-headers --json' }, 'wrong_type', ['headersHelper']],
+    [
+      { type: 'http', url: 'https://x', headersHelper: 'get-headers --json' },
+      'wrong_type',
+      ['headersHelper'],
+    ],
     [{ type: 'http', url: 'https://x', headersHelper: [] }, 'empty_value', ['headersHelper']],
     [{ type: 'http', url: 'https://x', oauth: { scopes: ['a b'] } }, 'wrong_type', ['oauth', 'scopes', 0]],
-    [{ type: 'http', url: 'https://x', oauth: { callbackPort: 8080 } }, 'unknown_key', ['oauth', 'callbackPort']],
+    [
+      { type: 'http', url: 'https://x', oauth: { callbackPort: 8080 } },
+      'unknown_key',
+      ['oauth', 'callbackPort'],
+    ],
     [{ command: 'x', timeout: 5 }, 'unknown_key', ['timeout']],
     [{ command: 'x', disabled: true }, 'unknown_key', ['disabled']],
   ])('%p -> %s', (raw, reason, path) => {
     expect(problemsOf(raw)).toContainEqual({ reason, path });
   });
 
-  it.each(['approved', 'autoApprove', 'alwaysAllow', 'trusted', 'trustLevel', 'preApproved', 'approval', 'isTrusted'])(
-    'refuses the approval/trust claim %s',
-    (key) => {
-      expect(problemsOf({ command: 'x', [key]: true })).toEqual([{ reason: 'approval_claim', path: [key] }]);
-    },
-  );
+  it.each([
+    'approved',
+    'autoApprove',
+    'alwaysAllow',
+    'trusted',
+    'trustLevel',
+    'preApproved',
+    'approval',
+    'isTrusted',
+  ])('refuses the approval/trust claim %s', (key) => {
+    expect(problemsOf({ command: 'x', [key]: true })).toEqual([{ reason: 'approval_claim', path: [key] }]);
+  });
 
   it('accepts requiresTrustedWorkspace: it asks for a check, it claims nothing', () => {
     const decoded = decode({ command: 'x', requiresTrustedWorkspace: true });
@@ -148,7 +170,9 @@ describe('decodeServerEntry: refusals name the path, never the value', () => {
     expect(problemsOf(json('{"command":"x","env":{"__proto__":{"A":"1"}}}'))).toEqual([
       { reason: 'forbidden_key', path: ['env', '__proto__'] },
     ]);
-    expect(problemsOf(json('{"command":"x","__proto__":"y"}'))).toEqual([{ reason: 'forbidden_key', path: ['__proto__'] }]);
+    expect(problemsOf(json('{"command":"x","__proto__":"y"}'))).toEqual([
+      { reason: 'forbidden_key', path: ['__proto__'] },
+    ]);
   });
 
   it('refuses nesting past the bound, and survives hostile depth without recursion', () => {
@@ -186,8 +210,13 @@ describe('decodeServerEntry: refusals name the path, never the value', () => {
 
 describe('decodeServerEntry: http details', () => {
   it('keeps the header helper as an exact argv, never expanded', () => {
-    const decoded = decode({ type: 'http', url: 'https://x.example.com', headersHelper: ['/usr/bin/get-token', '${NOT_EXPANDED}'] });
-    if (decoded.kind !== 'valid' || decoded.definition.transport.kind !== 'http') throw new Error('expected valid http');
+    const decoded = decode({
+      type: 'http',
+      url: 'https://x.example.com',
+      headersHelper: ['/usr/bin/get-token', '${NOT_EXPANDED}'],
+    });
+    if (decoded.kind !== 'valid' || decoded.definition.transport.kind !== 'http')
+      throw new Error('expected valid http');
     expect(decoded.definition.transport.headersHelper).toEqual(['/usr/bin/get-token', '${NOT_EXPANDED}']);
   });
 
@@ -197,7 +226,8 @@ describe('decodeServerEntry: http details', () => {
       url: 'https://x.example.com',
       oauth: { clientId: 'gh-app', scopes: ['repo', 'read:org'], allowSharedCredential: true },
     });
-    if (decoded.kind !== 'valid' || decoded.definition.transport.kind !== 'http') throw new Error('expected valid http');
+    if (decoded.kind !== 'valid' || decoded.definition.transport.kind !== 'http')
+      throw new Error('expected valid http');
     expect(decoded.definition.transport.oauth).toEqual({
       clientId: 'gh-app',
       scopes: ['repo', 'read:org'],
@@ -207,23 +237,49 @@ describe('decodeServerEntry: http details', () => {
 
   it('refuses a principal header that collides with a static header, in any case', () => {
     expect(
-      problemsOf({ type: 'http', url: 'https://x', headers: { 'x-principal': 'a' }, principalHeader: 'X-Principal' }),
-    ).toEqual([{ reason: 'invalid_option', option: 'principalHeader', detail: 'header_collision', path: ['principalHeader'] }]);
+      problemsOf({
+        type: 'http',
+        url: 'https://x',
+        headers: { 'x-principal': 'a' },
+        principalHeader: 'X-Principal',
+      }),
+    ).toEqual([
+      {
+        reason: 'invalid_option',
+        option: 'principalHeader',
+        detail: 'header_collision',
+        path: ['principalHeader'],
+      },
+    ]);
   });
 });
 
 describe('decodeServerEntry: per-server options go through the catalog readers', () => {
   it('one bad tool in toolAxes refuses the entry', () => {
-    expect(problemsOf({ command: 'x', toolAxes: { ok: { effect: 'read' }, bad: { effect: 'sometimes' } } })).toEqual([
-      { reason: 'invalid_option', option: 'toolAxes', detail: 'not_in_vocabulary', path: ['toolAxes', 'bad', 'effect'] },
+    expect(
+      problemsOf({ command: 'x', toolAxes: { ok: { effect: 'read' }, bad: { effect: 'sometimes' } } }),
+    ).toEqual([
+      {
+        reason: 'invalid_option',
+        option: 'toolAxes',
+        detail: 'not_in_vocabulary',
+        path: ['toolAxes', 'bad', 'effect'],
+      },
     ]);
   });
 
-  it.each([999, 2_147_483_648, 1500.5, '5000', null, 0, -1])('startupTimeoutMs %p refuses the entry', (value) => {
-    const problems = problemsOf({ command: 'x', startupTimeoutMs: value });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ reason: 'invalid_option', option: 'startupTimeoutMs', path: ['startupTimeoutMs'] });
-  });
+  it.each([999, 2_147_483_648, 1500.5, '5000', null, 0, -1])(
+    'startupTimeoutMs %p refuses the entry',
+    (value) => {
+      const problems = problemsOf({ command: 'x', startupTimeoutMs: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatchObject({
+        reason: 'invalid_option',
+        option: 'startupTimeoutMs',
+        path: ['startupTimeoutMs'],
+      });
+    },
+  );
 
   it.each([1000, 2_147_483_647])('startupTimeoutMs %p is accepted', (value) => {
     const decoded = decode({ command: 'x', startupTimeoutMs: value });
@@ -232,10 +288,17 @@ describe('decodeServerEntry: per-server options go through the catalog readers',
 
   it('accepts contentOrigin only from the managed tier', () => {
     expect(problemsOf({ command: 'x', contentOrigin: 'local' }, project)).toEqual([
-      { reason: 'invalid_option', option: 'contentOrigin', detail: 'not_deployment_plane', path: ['contentOrigin'] },
+      {
+        reason: 'invalid_option',
+        option: 'contentOrigin',
+        detail: 'not_deployment_plane',
+        path: ['contentOrigin'],
+      },
     ]);
     for (const tier of ['local', 'user', 'plugin'] as const) {
-      expect(decode({ command: 'x', contentOrigin: 'local' }, { tier, origin: `${tier}:o` }).kind).toBe('malformed');
+      expect(decode({ command: 'x', contentOrigin: 'local' }, { tier, origin: `${tier}:o` }).kind).toBe(
+        'malformed',
+      );
     }
     const decoded = decode({ command: 'x', contentOrigin: 'local' }, managed);
     expect(decoded.kind === 'valid' && decoded.definition.options.contentOrigin).toBe('local');
@@ -245,7 +308,12 @@ describe('decodeServerEntry: per-server options go through the catalog readers',
     const token = 'ghp_CANARY0123456789abcdefABCDEF0123456789';
     const problems = problemsOf({ command: 'x', toolAxes: { fine: {}, [token]: { effect: 'nope' } } });
     expect(problems).toEqual([
-      { reason: 'invalid_option', option: 'toolAxes', detail: 'not_in_vocabulary', path: ['toolAxes', '#1', 'effect'] },
+      {
+        reason: 'invalid_option',
+        option: 'toolAxes',
+        detail: 'not_in_vocabulary',
+        path: ['toolAxes', '#1', 'effect'],
+      },
     ]);
   });
 

@@ -25,14 +25,24 @@ export type RejectedTransport = 'sse' | 'ws';
 
 /** One entry of a document, decoded alone: a bad entry never blocks its siblings. */
 export type DecodedEntry =
-  | { readonly kind: 'valid'; readonly name: string; readonly source: SourceRef; readonly definition: ServerDefinition }
+  | {
+      readonly kind: 'valid';
+      readonly name: string;
+      readonly source: SourceRef;
+      readonly definition: ServerDefinition;
+    }
   | {
       readonly kind: 'malformed';
       readonly name: string;
       readonly source: SourceRef;
       readonly problems: readonly EntryProblem[];
     }
-  | { readonly kind: 'rejected'; readonly name: string; readonly source: SourceRef; readonly transport: RejectedTransport };
+  | {
+      readonly kind: 'rejected';
+      readonly name: string;
+      readonly source: SourceRef;
+      readonly transport: RejectedTransport;
+    };
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_KEYS = ['url', 'headers', 'headersHelper', 'oauth', 'principalHeader'] as const;
@@ -87,7 +97,12 @@ class ProblemList {
   }
 }
 
-function readTemplate(value: unknown, path: PathSegment[], problems: ProblemList, required: boolean): Template | null {
+function readTemplate(
+  value: unknown,
+  path: PathSegment[],
+  problems: ProblemList,
+  required: boolean,
+): Template | null {
   if (value === undefined) {
     if (required) problems.add({ reason: 'missing_field', path });
     return null;
@@ -156,7 +171,10 @@ function readKeyedTemplates(
     }
     const template = readLooseTemplate(value[key], path, problems);
     if (!template) continue;
-    if (field === 'headers' && template.some((part) => hasHeaderBreak(part.kind === 'text' ? part.text : (part.fallback ?? '')))) {
+    if (
+      field === 'headers' &&
+      template.some((part) => hasHeaderBreak(part.kind === 'text' ? part.text : (part.fallback ?? '')))
+    ) {
       problems.add({ reason: 'invalid_header_value', path });
       continue;
     }
@@ -197,8 +215,10 @@ function readOAuth(value: unknown, problems: ProblemList): OAuthSettings | null 
   }
   let clientId: string | null = null;
   if (value.clientId !== undefined) {
-    if (typeof value.clientId !== 'string') problems.add({ reason: 'wrong_type', path: ['oauth', 'clientId'] });
-    else if (value.clientId.length === 0) problems.add({ reason: 'empty_value', path: ['oauth', 'clientId'] });
+    if (typeof value.clientId !== 'string')
+      problems.add({ reason: 'wrong_type', path: ['oauth', 'clientId'] });
+    else if (value.clientId.length === 0)
+      problems.add({ reason: 'empty_value', path: ['oauth', 'clientId'] });
     else clientId = value.clientId;
   }
   let scopes: string[] = [];
@@ -224,7 +244,10 @@ function readOAuth(value: unknown, problems: ProblemList): OAuthSettings | null 
 
 type TransportKind = 'stdio' | 'http';
 
-function transportKindOf(raw: Readonly<Record<string, unknown>>, problems: ProblemList): TransportKind | null {
+function transportKindOf(
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): TransportKind | null {
   const type = raw.type;
   if (type === undefined) {
     if (raw.command !== undefined) return 'stdio';
@@ -241,7 +264,10 @@ function transportKindOf(raw: Readonly<Record<string, unknown>>, problems: Probl
   return null;
 }
 
-function decodeStdio(raw: Readonly<Record<string, unknown>>, problems: ProblemList): StdioTransportDefinition | null {
+function decodeStdio(
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): StdioTransportDefinition | null {
   for (const key of HTTP_KEYS) {
     if (raw[key] !== undefined) problems.add({ reason: 'mixed_transport_fields', path: [key] });
   }
@@ -262,7 +288,10 @@ function decodeStdio(raw: Readonly<Record<string, unknown>>, problems: ProblemLi
   return { kind: 'stdio', command, args, env, cwd };
 }
 
-function decodeHttp(raw: Readonly<Record<string, unknown>>, problems: ProblemList): HttpTransportDefinition | null {
+function decodeHttp(
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): HttpTransportDefinition | null {
   for (const key of STDIO_KEYS) {
     if (raw[key] !== undefined) problems.add({ reason: 'mixed_transport_fields', path: [key] });
   }
@@ -272,14 +301,20 @@ function decodeHttp(raw: Readonly<Record<string, unknown>>, problems: ProblemLis
   if (raw.headersHelper !== undefined) {
     // An exact argv, so the host can allow one command line rather than a program: a shell string is refused.
     headersHelper = readStringList(raw.headersHelper, ['headersHelper'], problems);
-    if (headersHelper && headersHelper.length === 0) problems.add({ reason: 'empty_value', path: ['headersHelper'] });
+    if (headersHelper && headersHelper.length === 0)
+      problems.add({ reason: 'empty_value', path: ['headersHelper'] });
   }
   const oauth = readOAuth(raw.oauth, problems);
   let principalHeader: string | null = null;
   const staticNames = isPlainRecord(raw.headers) ? Object.keys(raw.headers) : [];
   const principal = readPrincipalHeader(raw.principalHeader, staticNames);
   if (!principal.ok) {
-    problems.add({ reason: 'invalid_option', option: 'principalHeader', detail: principal.reason, path: ['principalHeader'] });
+    problems.add({
+      reason: 'invalid_option',
+      option: 'principalHeader',
+      detail: principal.reason,
+      path: ['principalHeader'],
+    });
   } else if (principal.value !== undefined) {
     principalHeader = principal.value;
   }
@@ -354,7 +389,8 @@ export function decodeServerEntry(name: string, raw: unknown, source: SourceRef)
   }
 
   const kind = transportKindOf(raw, problems);
-  const transport = kind === 'stdio' ? decodeStdio(raw, problems) : kind === 'http' ? decodeHttp(raw, problems) : null;
+  const transport =
+    kind === 'stdio' ? decodeStdio(raw, problems) : kind === 'http' ? decodeHttp(raw, problems) : null;
   const options = decodeOptions(raw, source, problems);
 
   if (!problems.empty || !transport || !options) {

@@ -20,7 +20,11 @@ describe('fingerprintDefinition', () => {
   const base = {
     command: 'npx',
     args: ['-y', 'pkg', '--token', '${API_TOKEN}'],
-    env: { GITHUB_TOKEN: 'ghp_literal_one_0123456789', NODE_OPTIONS: '--max-old-space-size=512', REGION: '${REGION}' },
+    env: {
+      GITHUB_TOKEN: 'ghp_literal_one_0123456789',
+      NODE_OPTIONS: '--max-old-space-size=512',
+      REGION: '${REGION}',
+    },
     cwd: '/srv/app',
   };
   const vars = { tenant: { API_TOKEN: 'first-secret', REGION: 'eu' } };
@@ -33,10 +37,16 @@ describe('fingerprintDefinition', () => {
   it('is stable when a credential rotates (variable, default or literal under a credential key)', () => {
     const rotated = clone(base);
     rotated.env.GITHUB_TOKEN = 'ghp_literal_two_9876543210';
-    expect(fingerprint(rotated, { tenant: { API_TOKEN: 'second-secret', REGION: 'eu' } })).toBe(fingerprint(base, vars));
-    expect(fingerprint({ command: 'x', args: ['${API_TOKEN:-a}'] })).toBe(fingerprint({ command: 'x', args: ['${API_TOKEN:-b}'] }));
+    expect(fingerprint(rotated, { tenant: { API_TOKEN: 'second-secret', REGION: 'eu' } })).toBe(
+      fingerprint(base, vars),
+    );
+    expect(fingerprint({ command: 'x', args: ['${API_TOKEN:-a}'] })).toBe(
+      fingerprint({ command: 'x', args: ['${API_TOKEN:-b}'] }),
+    );
     // Moving a secret to another scope is still a rotation of the same credential.
-    expect(fingerprint(base, { user: { API_TOKEN: 'mine' }, tenant: { REGION: 'eu' } })).toBe(fingerprint(base, vars));
+    expect(fingerprint(base, { user: { API_TOKEN: 'mine' }, tenant: { REGION: 'eu' } })).toBe(
+      fingerprint(base, vars),
+    );
   });
 
   it.each([
@@ -52,7 +62,9 @@ describe('fingerprintDefinition', () => {
   });
 
   it('changes when a non-secret variable changes', () => {
-    expect(fingerprint(base, { tenant: { API_TOKEN: 'first-secret', REGION: 'us' } })).not.toBe(fingerprint(base, vars));
+    expect(fingerprint(base, { tenant: { API_TOKEN: 'first-secret', REGION: 'us' } })).not.toBe(
+      fingerprint(base, vars),
+    );
   });
 
   it('hashes literal tokens exactly (the shape guess never blinds it)', () => {
@@ -62,15 +74,25 @@ describe('fingerprintDefinition', () => {
   });
 
   it('keeps fields apart even when their text spells the encoding', () => {
-    expect(fingerprint({ command: 'x', args: ['aS', 'b'] })).not.toBe(fingerprint({ command: 'x', args: ['a', 'Sb'] }));
-    expect(fingerprint({ command: 'x', args: ['a1:S', 'b'] })).not.toBe(fingerprint({ command: 'x', args: ['a', '1:Sb'] }));
+    expect(fingerprint({ command: 'x', args: ['aS', 'b'] })).not.toBe(
+      fingerprint({ command: 'x', args: ['a', 'Sb'] }),
+    );
+    expect(fingerprint({ command: 'x', args: ['a1:S', 'b'] })).not.toBe(
+      fingerprint({ command: 'x', args: ['a', '1:Sb'] }),
+    );
+    // Text that spells a whole element separator: only a length prefix keeps these apart.
+    expect(fingerprint({ command: 'x', args: ['a', 'X1:Sb'] })).not.toBe(
+      fingerprint({ command: 'x', args: ['aX1:S', 'b'] }),
+    );
   });
 
   it('does not depend on env or header order, or on header-name case', () => {
-    expect(fingerprint({ command: 'x', env: { A: '1', B: '2' } })).toBe(fingerprint({ command: 'x', env: { B: '2', A: '1' } }));
-    expect(fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': '1', 'X-B': '2' } })).toBe(
-      fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'x-b': '2', 'x-a': '1' } }),
+    expect(fingerprint({ command: 'x', env: { A: '1', B: '2' } })).toBe(
+      fingerprint({ command: 'x', env: { B: '2', A: '1' } }),
     );
+    expect(
+      fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': '1', 'X-B': '2' } }),
+    ).toBe(fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'x-b': '2', 'x-a': '1' } }));
   });
 
   it('keeps a secret marker apart from literal text that spells it', () => {
@@ -142,7 +164,10 @@ const shape: fc.Arbitrary<Shape> = fc.record({
     { LOG_LEVEL: template, NODE_OPTIONS: template, SESSION_TOKEN: template, API_KEY: template },
     { requiredKeys: [] },
   ),
-  cwd: fc.option(template.map((t) => `/w${t}`), { nil: null }),
+  cwd: fc.option(
+    template.map((t) => `/w${t}`),
+    { nil: null },
+  ),
   plainValues: fc.record({ MODE: anyValue, REGION: anyValue }),
   options: fc.record({
     startupTimeoutMs: fc.option(fc.integer({ min: 1000, max: 100_000 }), { nil: null }),
@@ -217,22 +242,54 @@ describe('fingerprint properties', () => {
 
   it('changes when text shifts between adjacent fields', () => {
     // Text made of the encoding's own tag letters, digits and separators, so a weak encoding would collide.
-    const unit = fc.constantFrom('S', 'M', 'X', 'K', 'L', 'N', 'T', 'F', 'I', '1', '2', ':', ';', 'a');
+    const unit = fc.constantFrom(
+      'S',
+      'M',
+      'X',
+      'K',
+      'L',
+      'N',
+      'T',
+      'F',
+      'I',
+      '1',
+      '2',
+      ':',
+      ';',
+      'a',
+      'X1:S',
+      'S1:',
+      'K3:env',
+    );
     const text = fc.string({ unit, maxLength: 8 });
     fc.assert(
       fc.property(text, fc.string({ unit, minLength: 1, maxLength: 8 }), text, (a, moved, c) => {
         // args [a+moved, c] vs [a, moved+c]
-        expect(fingerprint({ command: 'x', args: [a + moved, c] })).not.toBe(fingerprint({ command: 'x', args: [a, moved + c] }));
+        expect(fingerprint({ command: 'x', args: [a + moved, c] })).not.toBe(
+          fingerprint({ command: 'x', args: [a, moved + c] }),
+        );
         // an env key vs its value
         expect(fingerprint({ command: 'x', env: { K_A: `${moved}${c}` } })).not.toBe(
           fingerprint({ command: 'x', env: { K_A_X: c } }),
         );
         // the command vs its first argument
-        expect(fingerprint({ command: `x${moved}`, args: [c] })).not.toBe(fingerprint({ command: 'x', args: [moved + c] }));
+        expect(fingerprint({ command: `x${moved}`, args: [c] })).not.toBe(
+          fingerprint({ command: 'x', args: [moved + c] }),
+        );
         // a header value vs the next header's value
         expect(
-          fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': `v${moved}`, 'X-B': c } }),
-        ).not.toBe(fingerprint({ type: 'http', url: 'https://x.example.com', headers: { 'X-A': 'v', 'X-B': moved + c } }));
+          fingerprint({
+            type: 'http',
+            url: 'https://x.example.com',
+            headers: { 'X-A': `v${moved}`, 'X-B': c },
+          }),
+        ).not.toBe(
+          fingerprint({
+            type: 'http',
+            url: 'https://x.example.com',
+            headers: { 'X-A': 'v', 'X-B': moved + c },
+          }),
+        );
       }),
     );
   });

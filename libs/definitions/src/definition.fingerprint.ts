@@ -17,8 +17,15 @@ function byKey<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
  * Env and header maps: sorted (order decides nothing), each value a marker when its key is credential-shaped,
  * else its segments. Header names compare case-insensitively, so they are written lowercase.
  */
-function writeKeyed(enc: CanonicalEncoder, items: readonly MaterializedKeyed[], kind: 'env' | 'header'): void {
-  const keyOf = kind === 'header' ? (item: MaterializedKeyed) => item.key.toLowerCase() : (item: MaterializedKeyed) => item.key;
+function writeKeyed(
+  enc: CanonicalEncoder,
+  items: readonly MaterializedKeyed[],
+  kind: 'env' | 'header',
+): void {
+  const keyOf =
+    kind === 'header'
+      ? (item: MaterializedKeyed) => item.key.toLowerCase()
+      : (item: MaterializedKeyed) => item.key;
   const sorted = byKey(items, keyOf);
   enc.list(sorted.length);
   for (const item of sorted) {
@@ -95,7 +102,12 @@ export function fingerprintDefinition(definition: MaterializedDefinition): strin
       enc.field('headersHelper').textList(t.headersHelper);
       enc.field('oauth');
       if (!t.oauth) enc.absent();
-      else enc.list(3).optionalText(t.oauth.clientId).textList(t.oauth.scopes).bool(t.oauth.allowSharedCredential);
+      else
+        enc
+          .list(3)
+          .optionalText(t.oauth.clientId)
+          .textList(t.oauth.scopes)
+          .bool(t.oauth.allowSharedCredential);
       enc.field('principalHeader').optionalText(t.principalHeader);
       break;
     }

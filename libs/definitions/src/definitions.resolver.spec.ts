@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { resolveDefinitions, type DefinitionSourceInput, type ResolveInput, type ResolveResult } from './definitions.resolver';
+import {
+  resolveDefinitions,
+  type DefinitionSourceInput,
+  type ResolveInput,
+  type ResolveResult,
+} from './definitions.resolver';
 import type { ActiveEntry, EffectiveEntry } from './effective-entry';
 import { REDACTED } from './literal.masker';
 import { materializedDefinitionOf } from './materialized-access';
@@ -12,11 +17,20 @@ const readable = (tier: Tier, origin: string, document: unknown): DefinitionSour
   readability: 'readable',
   document: typeof document === 'string' ? document : JSON.stringify(document),
 });
-const unreadable = (tier: Tier, origin: string): DefinitionSourceInput => ({ tier, origin, readability: 'unreadable' });
+const unreadable = (tier: Tier, origin: string): DefinitionSourceInput => ({
+  tier,
+  origin,
+  readability: 'unreadable',
+});
 const servers = (entries: Record<string, unknown>) => ({ mcpServers: entries });
 
 function resolve(partial: Partial<ResolveInput> & Pick<ResolveInput, 'sources'>): ResolveResult {
-  return resolveDefinitions({ variables: {}, overlays: [], view: { kind: 'principal', userId: 'u1' }, ...partial });
+  return resolveDefinitions({
+    variables: {},
+    overlays: [],
+    view: { kind: 'principal', userId: 'u1' },
+    ...partial,
+  });
 }
 
 function entry(result: ResolveResult, name: string): EffectiveEntry {
@@ -37,14 +51,21 @@ describe('resolveDefinitions: Claude Code .mcp.json fixtures', () => {
     readable('plugin', 'plugin:weather', PLUGIN_MCP_JSON),
   ];
   const variables = {
-    tenant: { GITHUB_PAT: CANARY_PAT, SENTRY_AUTH_TOKEN: 'CanarySentry-1', SEARCH_TOKEN: 'CanarySearch-1', PG_PASSWORD: CANARY_PG },
+    tenant: {
+      GITHUB_PAT: CANARY_PAT,
+      SENTRY_AUTH_TOKEN: 'CanarySentry-1',
+      SEARCH_TOKEN: 'CanarySearch-1',
+      PG_PASSWORD: CANARY_PG,
+    },
     workspace: { DOCS_API_KEY: 'CanaryDocs-1' },
     user: { NOTES_API_KEY: 'CanaryNotes-1', HOME: '/home/u1' },
   };
   const result = resolve({ sources: fixtureSources, variables });
 
   it('lists every name with its status and winning tier', () => {
-    expect(result.entries.map((e) => [e.name, e.status, e.status === 'disabled' ? null : e.source.tier])).toEqual([
+    expect(
+      result.entries.map((e) => [e.name, e.status, e.status === 'disabled' ? null : e.source.tier]),
+    ).toEqual([
       ['company-search', 'resolved', 'managed'],
       ['filesystem', 'resolved', 'project'],
       ['github', 'resolved', 'project'],
@@ -61,12 +82,18 @@ describe('resolveDefinitions: Claude Code .mcp.json fixtures', () => {
 
   it('shadows whole entries: the project github beats the user one, the project filesystem the plugin one', () => {
     const github = entry(result, 'github');
-    expect(github.status === 'resolved' && github.shadowed).toEqual([{ source: { tier: 'user', origin: 'user:u1' }, state: 'valid' }]);
+    expect(github.status === 'resolved' && github.shadowed).toEqual([
+      { source: { tier: 'user', origin: 'user:u1' }, state: 'valid' },
+    ]);
     const fs = entry(result, 'filesystem');
-    expect(fs.status === 'resolved' && fs.shadowed).toEqual([{ source: { tier: 'plugin', origin: 'plugin:weather' }, state: 'valid' }]);
-    expect(fs.status === 'resolved' && fs.projection.transport.kind === 'stdio' && fs.projection.transport.commandLine).toBe(
-      'npx -y @modelcontextprotocol/server-filesystem /srv/repo',
-    );
+    expect(fs.status === 'resolved' && fs.shadowed).toEqual([
+      { source: { tier: 'plugin', origin: 'plugin:weather' }, state: 'valid' },
+    ]);
+    expect(
+      fs.status === 'resolved' &&
+        fs.projection.transport.kind === 'stdio' &&
+        fs.projection.transport.commandLine,
+    ).toBe('npx -y @modelcontextprotocol/server-filesystem /srv/repo');
   });
 
   it('applies env-var defaults and records where each variable came from', () => {
@@ -94,43 +121,66 @@ describe('resolveDefinitions: Claude Code .mcp.json fixtures', () => {
     const postgres = entry(result, 'postgres');
     // cwd reads ${HOME}, which this user sets.
     expect(postgres.status === 'resolved' && postgres.perUser).toBe(true);
-    expect(postgres.status === 'resolved' && postgres.projection.transport.kind === 'stdio' && postgres.projection.transport.cwd).toBe(
-      '/home/u1/tools',
-    );
+    expect(
+      postgres.status === 'resolved' &&
+        postgres.projection.transport.kind === 'stdio' &&
+        postgres.projection.transport.cwd,
+    ).toBe('/home/u1/tools');
   });
 
   it('keeps contentOrigin from the managed tier and shows the projection of every option', () => {
     const search = entry(result, 'company-search');
-    expect(search.status === 'resolved' && search.projection.options).toEqual({ elicitation: false, contentOrigin: 'local' });
+    expect(search.status === 'resolved' && search.projection.options).toEqual({
+      elicitation: false,
+      contentOrigin: 'local',
+    });
     expect(search.status === 'resolved' && search.projection.requiresTrustedWorkspace).toBe(true);
   });
 
   it('never prints a canary secret, while the lease builder can still get it deliberately', () => {
     const printed = JSON.stringify(result);
-    for (const value of [...Object.values(variables.tenant), ...Object.values(variables.workspace), 'CanaryNotes-1']) {
+    for (const value of [
+      ...Object.values(variables.tenant),
+      ...Object.values(variables.workspace),
+      'CanaryNotes-1',
+    ]) {
       expect(printed).not.toContain(value);
     }
     const github = entry(result, 'github');
     if (github.status !== 'resolved') throw new Error('resolved expected');
     const materialized = materializedDefinitionOf(github);
-    expect(materialized?.transport.kind === 'stdio' && materialized.transport.env[0]?.value.value).toBe(CANARY_PAT);
+    expect(materialized?.transport.kind === 'stdio' && materialized.transport.env[0]?.value.value).toBe(
+      CANARY_PAT,
+    );
     expect(materializedDefinitionOf({ ...github })).toBeUndefined();
   });
 
   it('reads the workspace alone from managed, project and plugin tiers with tenant and workspace variables', () => {
-    const workspace = resolveDefinitions({ sources: fixtureSources, variables, overlays: [], view: { kind: 'workspace' } });
+    const workspace = resolveDefinitions({
+      sources: fixtureSources,
+      variables,
+      overlays: [],
+      view: { kind: 'workspace' },
+    });
     expect(workspace.entries.map((e) => e.name)).not.toContain('notes');
     expect(workspace.problems).toEqual([
-      { source: { tier: 'user', origin: 'user:u1' }, reason: 'outside_view', path: [], severity: 'informational' },
+      {
+        source: { tier: 'user', origin: 'user:u1' },
+        reason: 'outside_view',
+        path: [],
+        severity: 'informational',
+      },
     ]);
     const github = entry(workspace, 'github');
     // The user's github no longer takes part: nothing is shadowed.
     expect(github.status === 'resolved' && github.shadowed).toEqual([]);
     // ${HOME} is a user variable only: the workspace view does not read it, and it has a default here.
     const postgres = entry(workspace, 'postgres');
-    expect(postgres.status === 'resolved' && postgres.projection.transport.kind === 'stdio' && postgres.projection.transport.cwd).toBe(
-      '/home/agent/tools',
-    );
+    expect(
+      postgres.status === 'resolved' &&
+        postgres.projection.transport.kind === 'stdio' &&
+        postgres.projection.transport.cwd,
+    ).toBe('/home/agent/tools');
     expect(postgres.status === 'resolved' && postgres.perUser).toBe(false);
   });
 });
@@ -138,16 +188,27 @@ describe('resolveDefinitions: Claude Code .mcp.json fixtures', () => {
 // ---- rules, one by one -------------------------------------------------------------------------------------
 
 describe('resolveDefinitions: variables', () => {
-  const doc = servers({ api: { command: 'run', args: ['--token', '${API_TOKEN}'], env: { MODE: '${MODE}' } } });
+  const doc = servers({
+    api: { command: 'run', args: ['--token', '${API_TOKEN}'], env: { MODE: '${MODE}' } },
+  });
 
   it('reports an unset variable with its exact field; the entry is unusable for activation', () => {
-    const result = resolve({ sources: [readable('project', 'project:ws', doc)], variables: { tenant: { MODE: 'a' } } });
+    const result = resolve({
+      sources: [readable('project', 'project:ws', doc)],
+      variables: { tenant: { MODE: 'a' } },
+    });
     const api = entry(result, 'api');
-    expect(api).toMatchObject({ status: 'unresolved', reason: 'unset_variable', unset: [{ path: ['args', 1], variable: 'API_TOKEN' }] });
-    expect(api.status === 'unresolved' && api.reason === 'unset_variable' && api.projection.transport.kind === 'stdio' && api.projection.transport.args).toEqual([
-      '--token',
-      '${API_TOKEN}',
-    ]);
+    expect(api).toMatchObject({
+      status: 'unresolved',
+      reason: 'unset_variable',
+      unset: [{ path: ['args', 1], variable: 'API_TOKEN' }],
+    });
+    expect(
+      api.status === 'unresolved' &&
+        api.reason === 'unset_variable' &&
+        api.projection.transport.kind === 'stdio' &&
+        api.projection.transport.args,
+    ).toEqual(['--token', '${API_TOKEN}']);
     expect('fingerprint' in api).toBe(false);
   });
 
@@ -155,20 +216,35 @@ describe('resolveDefinitions: variables', () => {
     const variables = { tenant: { MODE: 'a' }, user: { API_TOKEN: 't' } };
     const sources = [readable('project', 'project:ws', doc)];
     expect(entry(resolve({ sources, variables }), 'api').status).toBe('resolved');
-    expect(entry(resolveDefinitions({ sources, variables, overlays: [], view: { kind: 'workspace' } }), 'api')).toMatchObject({
+    expect(
+      entry(resolveDefinitions({ sources, variables, overlays: [], view: { kind: 'workspace' } }), 'api'),
+    ).toMatchObject({
       status: 'unresolved',
       reason: 'unset_variable',
     });
   });
 
   it('user over workspace over tenant', () => {
-    const sources = [readable('project', 'project:ws', servers({ s: { command: 'run', args: ['${MODE}'] } }))];
+    const sources = [
+      readable('project', 'project:ws', servers({ s: { command: 'run', args: ['${MODE}'] } })),
+    ];
     const argsOf = (r: ResolveResult) => {
       const e = entry(r, 's');
-      return e.status === 'resolved' && e.projection.transport.kind === 'stdio' ? e.projection.transport.args : null;
+      return e.status === 'resolved' && e.projection.transport.kind === 'stdio'
+        ? e.projection.transport.args
+        : null;
     };
-    expect(argsOf(resolve({ sources, variables: { tenant: { MODE: 't' }, workspace: { MODE: 'w' }, user: { MODE: 'u' } } }))).toEqual(['u']);
-    expect(argsOf(resolve({ sources, variables: { tenant: { MODE: 't' }, workspace: { MODE: 'w' } } }))).toEqual(['w']);
+    expect(
+      argsOf(
+        resolve({
+          sources,
+          variables: { tenant: { MODE: 't' }, workspace: { MODE: 'w' }, user: { MODE: 'u' } },
+        }),
+      ),
+    ).toEqual(['u']);
+    expect(
+      argsOf(resolve({ sources, variables: { tenant: { MODE: 't' }, workspace: { MODE: 'w' } } })),
+    ).toEqual(['w']);
     expect(argsOf(resolve({ sources, variables: { tenant: { MODE: 't' } } }))).toEqual(['t']);
   });
 
@@ -188,7 +264,13 @@ describe('resolveDefinitions: variables', () => {
       ],
       variables: { tenant: { TARGET: 'not a url', TENANT_TOKEN: 't', TEAM: 'a\nb' } },
     });
-    expect(result.entries.map((e) => [e.name, e.status, e.status === 'unresolved' && e.reason === 'invalid_value' ? e.valueProblems : null])).toEqual([
+    expect(
+      result.entries.map((e) => [
+        e.name,
+        e.status,
+        e.status === 'unresolved' && e.reason === 'invalid_value' ? e.valueProblems : null,
+      ]),
+    ).toEqual([
       ['badUrl', 'unresolved', [{ reason: 'invalid_url', path: ['url'] }]],
       ['ftp', 'unresolved', [{ reason: 'url_not_http', path: ['url'] }]],
       ['header', 'unresolved', [{ reason: 'invalid_header_value', path: ['headers', 'X-Team'] }]],
@@ -218,7 +300,11 @@ describe('resolveDefinitions: precedence', () => {
   });
 
   it('an unreadable managed origin blocks lower-tier names, not names another managed origin resolves', () => {
-    for (const broken of [unreadable('managed', 'managed:broken'), readable('managed', 'managed:broken', '{"mcpServers": 1}'), readable('managed', 'managed:broken', '{')]) {
+    for (const broken of [
+      unreadable('managed', 'managed:broken'),
+      readable('managed', 'managed:broken', '{"mcpServers": 1}'),
+      readable('managed', 'managed:broken', '{'),
+    ]) {
       const result = resolve({
         sources: [
           broken,
@@ -226,7 +312,10 @@ describe('resolveDefinitions: precedence', () => {
           readable('project', 'project:ws', servers({ kept: stdio('p'), lower: stdio('p') })),
         ],
       });
-      expect(entry(result, 'kept')).toMatchObject({ status: 'resolved', source: { tier: 'managed', origin: 'managed:ok' } });
+      expect(entry(result, 'kept')).toMatchObject({
+        status: 'resolved',
+        source: { tier: 'managed', origin: 'managed:ok' },
+      });
       expect(entry(result, 'lower')).toEqual({
         name: 'lower',
         source: { tier: 'project', origin: 'project:ws' },
@@ -235,7 +324,12 @@ describe('resolveDefinitions: precedence', () => {
         reason: 'managed_source_unreadable',
         unreadableOrigins: ['managed:broken'],
       });
-      expect(result.problems).toEqual([expect.objectContaining({ source: { tier: 'managed', origin: 'managed:broken' }, severity: 'blocking' })]);
+      expect(result.problems).toEqual([
+        expect.objectContaining({
+          source: { tier: 'managed', origin: 'managed:broken' },
+          severity: 'blocking',
+        }),
+      ]);
     }
   });
 
@@ -243,20 +337,42 @@ describe('resolveDefinitions: precedence', () => {
     const result = resolve({
       sources: [
         unreadable('project', 'project:ws'),
-        readable('plugin', 'plugin:p', '{"mcpServers": {"ok": {"command": "x"}, "bad name": {"command": "x"}}, "trusted": true}'),
+        readable(
+          'plugin',
+          'plugin:p',
+          '{"mcpServers": {"ok": {"command": "x"}, "bad name": {"command": "x"}}, "trusted": true}',
+        ),
       ],
     });
     expect(entry(result, 'ok').status).toBe('resolved');
     expect(result.problems).toEqual([
-      { source: { tier: 'project', origin: 'project:ws' }, reason: 'storage_unreadable', path: [], severity: 'informational' },
-      { source: { tier: 'plugin', origin: 'plugin:p' }, reason: 'approval_claim', path: ['trusted'], severity: 'informational' },
-      { source: { tier: 'plugin', origin: 'plugin:p' }, reason: 'invalid_server_name', path: ['mcpServers', '#1'], severity: 'informational' },
+      {
+        source: { tier: 'project', origin: 'project:ws' },
+        reason: 'storage_unreadable',
+        path: [],
+        severity: 'informational',
+      },
+      {
+        source: { tier: 'plugin', origin: 'plugin:p' },
+        reason: 'approval_claim',
+        path: ['trusted'],
+        severity: 'informational',
+      },
+      {
+        source: { tier: 'plugin', origin: 'plugin:p' },
+        reason: 'invalid_server_name',
+        path: ['mcpServers', '#1'],
+        severity: 'informational',
+      },
     ]);
   });
 
   it('two plugins defining one name fail closed', () => {
     const result = resolve({
-      sources: [readable('plugin', 'plugin:b', servers({ fs: stdio('b') })), readable('plugin', 'plugin:a', servers({ fs: stdio('a') }))],
+      sources: [
+        readable('plugin', 'plugin:b', servers({ fs: stdio('b') })),
+        readable('plugin', 'plugin:a', servers({ fs: stdio('a') })),
+      ],
     });
     expect(entry(result, 'fs')).toEqual({
       name: 'fs',
@@ -280,7 +396,7 @@ describe('resolveDefinitions: precedence', () => {
     expect(one.identity.key).not.toBe(two.identity.key);
   });
 
-  it('a principal view reads only that user\'s own user and local sources', () => {
+  it("a principal view reads only that user's own user and local sources", () => {
     const result = resolve({
       sources: [
         readable('user', 'user:u2', servers({ theirs: stdio('x') })),
@@ -297,21 +413,38 @@ describe('resolveDefinitions: precedence', () => {
 
   it('refuses a malformed source list as a bug', () => {
     expect(() => resolve({ sources: [readable('project', 'user:u1', servers({}))] })).toThrow(TypeError);
-    expect(() => resolve({ sources: [readable('project', 'project:a', servers({})), readable('project', 'project:a', servers({}))] })).toThrow(TypeError);
+    expect(() =>
+      resolve({
+        sources: [
+          readable('project', 'project:a', servers({})),
+          readable('project', 'project:a', servers({})),
+        ],
+      }),
+    ).toThrow(TypeError);
   });
 });
 
 describe('resolveDefinitions: disable overlays', () => {
-  const sources = [readable('project', 'project:ws', servers({ a: { command: 'x' }, b: { command: 'y', bogus: 1 } }))];
+  const sources = [
+    readable('project', 'project:ws', servers({ a: { command: 'x' }, b: { command: 'y', bogus: 1 } })),
+  ];
 
   it('keeps a disabled entry listed with its reason; clearing the overlay gives back an identical entry', () => {
     const plain = resolve({ sources });
-    const disabled = resolve({ sources, overlays: [{ serverName: 'a', scope: { kind: 'user', userId: 'u1' } }] });
-    expect(entry(disabled, 'a')).toEqual({ name: 'a', status: 'disabled', reason: 'disabled_by_user', entry: entry(plain, 'a') });
+    const disabled = resolve({
+      sources,
+      overlays: [{ serverName: 'a', scope: { kind: 'user', userId: 'u1' } }],
+    });
+    expect(entry(disabled, 'a')).toEqual({
+      name: 'a',
+      status: 'disabled',
+      reason: 'disabled_by_user',
+      entry: entry(plain, 'a'),
+    });
     expect(entry(disabled, 'b')).toEqual(entry(plain, 'b'));
   });
 
-  it('ignores another user\'s overlay and refuses an overlay naming an unknown server', () => {
+  it("ignores another user's overlay and refuses an overlay naming an unknown server", () => {
     const result = resolve({
       sources,
       overlays: [
@@ -320,7 +453,9 @@ describe('resolveDefinitions: disable overlays', () => {
       ],
     });
     expect(entry(result, 'a').status).toBe('resolved');
-    expect(result.overlayProblems).toEqual([{ reason: 'unknown_server', serverName: 'ghost', scope: { kind: 'workspace' } }]);
+    expect(result.overlayProblems).toEqual([
+      { reason: 'unknown_server', serverName: 'ghost', scope: { kind: 'workspace' } },
+    ]);
   });
 
   it('disables a non-resolved entry too, wrapping it unchanged', () => {
@@ -338,14 +473,19 @@ describe('resolveDefinitions: printing', () => {
         readable(
           'project',
           'project:ws',
-          servers({ s: { type: 'http', url: 'https://x-access-token:gho_0123456789abcdefABCDEF@api.example.com/mcp?access_token=abc' } }),
+          servers({
+            s: {
+              type: 'http',
+              url: 'https://x-access-token:gho_0123456789abcdefABCDEF@api.example.com/mcp?access_token=abc',
+            },
+          }),
         ),
       ],
     });
     const s = entry(result, 's');
-    expect(s.status === 'resolved' && s.projection.transport.kind === 'http' && s.projection.transport.url).toBe(
-      `https://${REDACTED}@api.example.com/mcp?access_token=${REDACTED}`,
-    );
+    expect(
+      s.status === 'resolved' && s.projection.transport.kind === 'http' && s.projection.transport.url,
+    ).toBe(`https://${REDACTED}@api.example.com/mcp?access_token=${REDACTED}`);
     expect(JSON.stringify(result)).not.toContain('gho_0123456789abcdefABCDEF');
   });
 });
@@ -354,7 +494,10 @@ describe('resolveDefinitions: printing', () => {
 
 const NAMES = ['alpha', 'beta', 'gamma'] as const;
 type Kind = 'valid' | 'malformed' | 'sse';
-type Slot = { kind: 'absent' } | { kind: 'unreadable' | 'invalid' } | { kind: 'doc'; entries: Partial<Record<string, Kind>> };
+type Slot =
+  | { kind: 'absent' }
+  | { kind: 'unreadable' | 'invalid' }
+  | { kind: 'doc'; entries: Partial<Record<string, Kind>> };
 
 const SLOTS: readonly { tier: Tier; origin: string }[] = [
   { tier: 'managed', origin: 'managed:m1' },
@@ -367,7 +510,9 @@ const SLOTS: readonly { tier: Tier; origin: string }[] = [
 ];
 
 const kindArb = fc.constantFrom<Kind>('valid', 'valid', 'malformed', 'sse');
-const docArb = fc.dictionary(fc.constantFrom(...NAMES), kindArb).map((entries): Slot => ({ kind: 'doc', entries }));
+const docArb = fc
+  .dictionary(fc.constantFrom(...NAMES), kindArb)
+  .map((entries): Slot => ({ kind: 'doc', entries }));
 const slotArb: fc.Arbitrary<Slot> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<Slot>({ kind: 'absent' }) },
   { weight: 1, arbitrary: fc.constantFrom<Slot>({ kind: 'unreadable' }, { kind: 'invalid' }) },
@@ -391,13 +536,13 @@ function sourcesOf(slots: readonly Slot[]): DefinitionSourceInput[] {
   slots.forEach((slot, i) => {
     const { tier, origin } = SLOTS[i] as { tier: Tier; origin: string };
     if (slot.kind === 'absent') return;
-    if (slot.kind === 'unreadable') out.push(unreadable(tier, origin));
-    else if (slot.kind === 'invalid') out.push(readable(tier, origin, '{"mcpServers": ['));
-    else {
+    if (slot.kind === 'doc') {
       const entries: Record<string, unknown> = {};
-      for (const [name, kind] of Object.entries(slot.entries)) entries[name] = entryFor(kind as Kind, origin, name);
+      for (const [name, kind] of Object.entries(slot.entries))
+        entries[name] = entryFor(kind as Kind, origin, name);
       out.push(readable(tier, origin, servers(entries)));
-    }
+    } else if (slot.kind === 'unreadable') out.push(unreadable(tier, origin));
+    else out.push(readable(tier, origin, '{"mcpServers": ['));
   });
   return out;
 }
@@ -412,15 +557,19 @@ function expectedStatus(slots: readonly Slot[], name: string): string | null {
   let managedUnreadable = false;
   slots.forEach((slot, i) => {
     const { tier } = SLOTS[i] as { tier: Tier };
-    if ((slot.kind === 'unreadable' || slot.kind === 'invalid') && tier === 'managed') managedUnreadable = true;
-    if (slot.kind === 'doc' && slot.entries[name]) candidates.push({ tier, kind: slot.entries[name] as Kind });
+    if ((slot.kind === 'unreadable' || slot.kind === 'invalid') && tier === 'managed')
+      managedUnreadable = true;
+    if (slot.kind === 'doc' && slot.entries[name])
+      candidates.push({ tier, kind: slot.entries[name] as Kind });
   });
   if (candidates.length === 0) return null;
   const best = Math.min(...candidates.map((c) => tierRank(c.tier)));
   const top = candidates.filter((c) => tierRank(c.tier) === best);
   if ((top[0] as { tier: Tier }).tier !== 'managed' && managedUnreadable) return 'blocked';
   if (top.length > 1) return 'unresolved:ambiguous_within_tier';
-  return { valid: 'resolved', malformed: 'unresolved:malformed', sse: 'rejected' }[(top[0] as { kind: Kind }).kind];
+  return { valid: 'resolved', malformed: 'unresolved:malformed', sse: 'rejected' }[
+    (top[0] as { kind: Kind }).kind
+  ];
 }
 
 function statusOf(e: ActiveEntry): string {
@@ -439,7 +588,10 @@ describe('precedence laws', () => {
         const result = resolve({ sources: sourcesOf(slots) });
         for (const name of NAMES) {
           const found = result.entries.find((e) => e.name === name);
-          expect({ name, status: found ? statusOf(found as ActiveEntry) : null }).toEqual({ name, status: expectedStatus(slots, name) });
+          expect({ name, status: found ? statusOf(found as ActiveEntry) : null }).toEqual({
+            name,
+            status: expectedStatus(slots, name),
+          });
         }
       }),
     );
@@ -450,7 +602,10 @@ describe('precedence laws', () => {
       fc.property(
         slotsArb.chain((slots) => {
           const sources = sourcesOf(slots);
-          return fc.tuple(fc.constant(sources), fc.shuffledSubarray(sources, { minLength: sources.length, maxLength: sources.length }));
+          return fc.tuple(
+            fc.constant(sources),
+            fc.shuffledSubarray(sources, { minLength: sources.length, maxLength: sources.length }),
+          );
         }),
         ([sources, shuffled]) => {
           expect(resolve({ sources: shuffled })).toEqual(resolve({ sources }));
@@ -461,21 +616,27 @@ describe('precedence laws', () => {
 
   it('adding a lower-tier source never changes a name a higher tier decides', () => {
     fc.assert(
-      fc.property(slotsArb, fc.constantFrom<Tier>('project', 'user', 'plugin'), docArb, (slots, tier, extra) => {
-        const sources = sourcesOf(slots);
-        const before = resolve({ sources });
-        const origin = tier === 'user' ? 'user:u1' : `${tier}:extra`;
-        if (sources.some((s) => s.origin === origin) || extra.kind !== 'doc') return;
-        const entries: Record<string, unknown> = {};
-        for (const [name, kind] of Object.entries(extra.entries)) entries[name] = entryFor(kind as Kind, origin, name);
-        const after = resolve({ sources: [...sources, readable(tier, origin, servers(entries))] });
-        for (const e of before.entries) {
-          const decidedBy = (e as ActiveEntry).source.tier;
-          if (tierRank(decidedBy) >= tierRank(tier)) continue;
-          const later = after.entries.find((x) => x.name === e.name);
-          expect(later && withoutShadowed(later)).toEqual(withoutShadowed(e));
-        }
-      }),
+      fc.property(
+        slotsArb,
+        fc.constantFrom<Tier>('project', 'user', 'plugin'),
+        docArb,
+        (slots, tier, extra) => {
+          const sources = sourcesOf(slots);
+          const before = resolve({ sources });
+          const origin = tier === 'user' ? 'user:u1' : `${tier}:extra`;
+          if (sources.some((s) => s.origin === origin) || extra.kind !== 'doc') return;
+          const entries: Record<string, unknown> = {};
+          for (const [name, kind] of Object.entries(extra.entries))
+            entries[name] = entryFor(kind as Kind, origin, name);
+          const after = resolve({ sources: [...sources, readable(tier, origin, servers(entries))] });
+          for (const e of before.entries) {
+            const decidedBy = (e as ActiveEntry).source.tier;
+            if (tierRank(decidedBy) >= tierRank(tier)) continue;
+            const later = after.entries.find((x) => x.name === e.name);
+            expect(later && withoutShadowed(later)).toEqual(withoutShadowed(e));
+          }
+        },
+      ),
     );
   });
 
@@ -486,7 +647,9 @@ describe('precedence laws', () => {
         const result = resolve({ sources });
         for (const e of result.entries) {
           if (e.status !== 'resolved') continue;
-          const alone = resolve({ sources: sources.filter((s) => s.tier === e.source.tier && s.origin === e.source.origin) });
+          const alone = resolve({
+            sources: sources.filter((s) => s.tier === e.source.tier && s.origin === e.source.origin),
+          });
           const solo = alone.entries.find((x) => x.name === e.name);
           expect(solo?.status === 'resolved' && solo.fingerprint).toBe(e.fingerprint);
           expect(solo?.status === 'resolved' && solo.identity).toEqual(e.identity);

@@ -1,12 +1,7 @@
 import type { PathSegment } from './decode-problem';
 import type { DecodedEntry } from './definition.decoder';
 import { fingerprintDefinition } from './definition.fingerprint';
-import {
-  disableReasons,
-  overlayApplies,
-  type DisableOverlay,
-  type OverlayProblem,
-} from './disable-overlay';
+import { disableReasons, overlayApplies, type DisableOverlay, type OverlayProblem } from './disable-overlay';
 import { decodeDefinitionDocument, type DocumentProblem } from './document.decoder';
 import type {
   ActiveEntry,
@@ -26,12 +21,18 @@ import { materializeDefinition, type VariableValues } from './variable.materiali
 
 /** One stored definition source, as the host read it. */
 export type DefinitionSourceInput =
-  | { readonly tier: Tier; readonly origin: string; readonly readability: 'readable'; readonly document: string }
+  | {
+      readonly tier: Tier;
+      readonly origin: string;
+      readonly readability: 'readable';
+      readonly document: string;
+    }
   | { readonly tier: Tier; readonly origin: string; readonly readability: 'unreadable' };
 
 /** For the workspace alone (managed, project, plugin; workspace overlays; tenant and workspace variables), or
  * for one principal (every tier of theirs, their overlays and variables too). */
-export type ResolveView = { readonly kind: 'workspace' } | { readonly kind: 'principal'; readonly userId: string };
+export type ResolveView =
+  { readonly kind: 'workspace' } | { readonly kind: 'principal'; readonly userId: string };
 
 export interface ResolveInput {
   readonly sources: readonly DefinitionSourceInput[];
@@ -70,7 +71,8 @@ function checkSources(sources: readonly DefinitionSourceInput[]): void {
   for (const source of sources) {
     // A malformed source list is the host's bug, not a definition problem: fail loudly.
     if (!isTier(source.tier)) throw new TypeError('definition source has an unknown tier');
-    if (!source.origin.startsWith(`${source.tier}:`)) throw new TypeError('definition source origin must start with its tier');
+    if (!source.origin.startsWith(`${source.tier}:`))
+      throw new TypeError('definition source origin must start with its tier');
     const key = `${source.tier}\u0000${source.origin}`;
     if (seen.has(key)) throw new TypeError('definition source listed twice');
     seen.add(key);
@@ -86,7 +88,11 @@ function isUserTier(tier: Tier): boolean {
 }
 
 /** Materializes, checks and describes the winning entry of a name. */
-function resolveWinner(winner: DecodedEntry, shadowed: ShadowedEntry[], variables: VariableValues): ActiveEntry {
+function resolveWinner(
+  winner: DecodedEntry,
+  shadowed: ShadowedEntry[],
+  variables: VariableValues,
+): ActiveEntry {
   const base = { name: winner.name, source: winner.source, shadowed };
   switch (winner.kind) {
     case 'malformed':
@@ -104,7 +110,14 @@ function resolveWinner(winner: DecodedEntry, shadowed: ShadowedEntry[], variable
   const projection = projectDefinition(materialization.definition);
   const perUser = isUserTier(winner.source.tier) || materialization.uses.some((use) => use.from === 'user');
   if (materialization.unset.length > 0) {
-    return { ...base, status: 'unresolved', reason: 'unset_variable', unset: materialization.unset, projection, perUser };
+    return {
+      ...base,
+      status: 'unresolved',
+      reason: 'unset_variable',
+      unset: materialization.unset,
+      projection,
+      perUser,
+    };
   }
   const valueProblems: ValueProblem[] = [...materialization.problems];
   const identity = securityIdentityOf(materialization.definition, winner.source);

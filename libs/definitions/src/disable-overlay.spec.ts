@@ -1,10 +1,13 @@
 import { checkDisableOverlay, disableReasons, overlayApplies, type DisableOverlay } from './disable-overlay';
 
 const ws = (serverName: string): DisableOverlay => ({ serverName, scope: { kind: 'workspace' } });
-const user = (serverName: string, userId: string): DisableOverlay => ({ serverName, scope: { kind: 'user', userId } });
+const user = (serverName: string, userId: string): DisableOverlay => ({
+  serverName,
+  scope: { kind: 'user', userId },
+});
 
 describe('disable overlays', () => {
-  it('apply per view: workspace overlays everywhere, a user overlay only in that user\'s view', () => {
+  it("apply per view: workspace overlays everywhere, a user overlay only in that user's view", () => {
     expect(overlayApplies(ws('a'), { kind: 'workspace' })).toBe(true);
     expect(overlayApplies(ws('a'), { kind: 'principal', userId: 'u1' })).toBe(true);
     expect(overlayApplies(user('a', 'u1'), { kind: 'principal', userId: 'u1' })).toBe(true);

@@ -3,7 +3,8 @@
  * touching its definition. A disabled entry stays listed with its reason, and the entry it wraps is exactly what
  * resolution gives without the overlay, so clearing the overlay gives back an identical entry.
  */
-export type OverlayScope = { readonly kind: 'workspace' } | { readonly kind: 'user'; readonly userId: string };
+export type OverlayScope =
+  { readonly kind: 'workspace' } | { readonly kind: 'user'; readonly userId: string };
 
 export interface DisableOverlay {
   readonly serverName: string;
@@ -21,7 +22,8 @@ export interface OverlayProblem {
 }
 
 /** The view an overlay applies in: the workspace view reads workspace overlays only; a principal's adds their own. */
-export type OverlayView = { readonly kind: 'workspace' } | { readonly kind: 'principal'; readonly userId: string };
+export type OverlayView =
+  { readonly kind: 'workspace' } | { readonly kind: 'principal'; readonly userId: string };
 
 /** Whether an overlay takes part in a view (another user's overlay never does). */
 export function overlayApplies(overlay: DisableOverlay, view: OverlayView): boolean {
@@ -38,7 +40,10 @@ export function overlayApplies(overlay: DisableOverlay, view: OverlayView): bool
 }
 
 /** Refuses an overlay that names a server the effective view does not list (checked when an overlay is written). */
-export function checkDisableOverlay(overlay: DisableOverlay, knownServerNames: ReadonlySet<string>): OverlayCheck {
+export function checkDisableOverlay(
+  overlay: DisableOverlay,
+  knownServerNames: ReadonlySet<string>,
+): OverlayCheck {
   return knownServerNames.has(overlay.serverName) ? { ok: true } : { ok: false, reason: 'unknown_server' };
 }
 

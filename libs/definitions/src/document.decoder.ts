@@ -45,7 +45,11 @@ export interface DocumentProblem {
 }
 
 export type DocumentDecode =
-  | { readonly readable: true; readonly entries: readonly DecodedEntry[]; readonly problems: readonly DocumentProblem[] }
+  | {
+      readonly readable: true;
+      readonly entries: readonly DecodedEntry[];
+      readonly problems: readonly DocumentProblem[];
+    }
   | { readonly readable: false; readonly problem: DocumentProblem };
 
 /**

@@ -47,7 +47,11 @@ export type UnresolvedEntry = EntryBase & { readonly status: 'unresolved' } & (
         readonly projection: RedactedProjection;
         readonly perUser: boolean;
       }
-    | { readonly reason: 'invalid_value'; readonly valueProblems: readonly ValueProblem[]; readonly projection: RedactedProjection }
+    | {
+        readonly reason: 'invalid_value';
+        readonly valueProblems: readonly ValueProblem[];
+        readonly projection: RedactedProjection;
+      }
     | { readonly reason: 'ambiguous_within_tier'; readonly contenders: readonly SourceRef[] }
   );
 

@@ -16,7 +16,8 @@ interface Node {
 /** Rendered only when a problem is reported, so the common (clean) walk builds no path strings. */
 function pathOf(node: Node | null): PathSegment[] {
   const path: PathSegment[] = [];
-  for (let at = node; at; at = at.parent) path.push(typeof at.key === 'number' ? at.key : keySegment(at.key, at.index));
+  for (let at = node; at; at = at.parent)
+    path.push(typeof at.key === 'number' ? at.key : keySegment(at.key, at.index));
   return path.reverse();
 }
 
@@ -27,7 +28,9 @@ function pathOf(node: Node | null): PathSegment[] {
  */
 export function checkEntryStructure(entry: Readonly<Record<string, unknown>>): EntryProblem[] {
   const problems: EntryProblem[] = [];
-  const stack: { value: object; depth: number; node: Node | null }[] = [{ value: entry, depth: 0, node: null }];
+  const stack: { value: object; depth: number; node: Node | null }[] = [
+    { value: entry, depth: 0, node: null },
+  ];
   while (stack.length > 0 && problems.length < MAX_PROBLEMS_PER_ENTRY) {
     const { value, depth, node } = stack.pop() as { value: object; depth: number; node: Node | null };
     const isArray = Array.isArray(value);

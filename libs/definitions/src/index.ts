@@ -64,7 +64,13 @@ export type { CanonicalHttpUrl, CanonicalUrlFailure, CanonicalUrlResult } from '
 export { decidePrecedence } from './tier-precedence';
 export type { PrecedenceDecision } from './tier-precedence';
 export { checkDisableOverlay, overlayApplies } from './disable-overlay';
-export type { DisableOverlay, DisableReason, OverlayCheck, OverlayProblem, OverlayScope } from './disable-overlay';
+export type {
+  DisableOverlay,
+  DisableReason,
+  OverlayCheck,
+  OverlayProblem,
+  OverlayScope,
+} from './disable-overlay';
 export { projectDefinition, visibleText } from './redacted.projection';
 export type { HttpProjection, KeysOnly, RedactedProjection, StdioProjection } from './redacted.projection';
 export { REDACTED, maskText, maskUrl, maskArgs } from './literal.masker';

@@ -19,16 +19,32 @@ describe('maskText', () => {
 
 describe('maskUrl', () => {
   it.each([
-    ['keeps scheme, host, port and path', 'https://mcp.example.com:8443/a/b', 'https://mcp.example.com:8443/a/b'],
-    ['masks the whole userinfo', 'https://x-access-token:abc@github.com/o/r', `https://${REDACTED}@github.com/o/r`],
+    [
+      'keeps scheme, host, port and path',
+      'https://mcp.example.com:8443/a/b',
+      'https://mcp.example.com:8443/a/b',
+    ],
+    [
+      'masks the whole userinfo',
+      'https://x-access-token:abc@github.com/o/r',
+      `https://${REDACTED}@github.com/o/r`,
+    ],
     ['masks a token-only userinfo', 'https://ghp_abc@github.com/', `https://${REDACTED}@github.com/`],
     [
       'masks credential-named query parameters only',
       'https://x.example.com/mcp?api_key=abc&region=eu&access%5Ftoken=zzz',
       `https://x.example.com/mcp?api_key=${REDACTED}&region=eu&access%5Ftoken=${REDACTED}`,
     ],
-    ['masks credential-named fragment parameters', 'https://x.example.com/cb#access_token=abc&state=1', `https://x.example.com/cb#access_token=${REDACTED}&state=1`],
-    ['masks a token-shaped path segment', 'https://actions.example.com/mcp/sk-abcdef0123456789abcdef/sse', `https://actions.example.com/mcp/${REDACTED}/sse`],
+    [
+      'masks credential-named fragment parameters',
+      'https://x.example.com/cb#access_token=abc&state=1',
+      `https://x.example.com/cb#access_token=${REDACTED}&state=1`,
+    ],
+    [
+      'masks a token-shaped path segment',
+      'https://actions.example.com/mcp/sk-abcdef0123456789abcdef/sse',
+      `https://actions.example.com/mcp/${REDACTED}/sse`,
+    ],
   ])('%s', (_name, input, expected) => {
     expect(maskUrl(input)).toBe(expected);
   });
@@ -36,7 +52,9 @@ describe('maskUrl', () => {
 
 describe('maskArgs', () => {
   it('masks the value after a credential-named flag, and URLs as URLs', () => {
-    expect(maskArgs(['--api-key', 'abc', '--verbose', '--token', '--next', 'https://u:p@h.example.com/x?token=t'])).toEqual([
+    expect(
+      maskArgs(['--api-key', 'abc', '--verbose', '--token', '--next', 'https://u:p@h.example.com/x?token=t']),
+    ).toEqual([
       '--api-key',
       REDACTED,
       '--verbose',

@@ -12,7 +12,13 @@ export const REDACTED = '[REDACTED]';
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'token', 'bot']);
 
 function isNameChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 45 ||
+    code === 95
+  );
 }
 
 function isSpace(code: number): boolean {
@@ -24,7 +30,15 @@ function endOfAssignedValue(text: string, from: number): number {
   let i = from;
   while (i < text.length) {
     const code = text.charCodeAt(i);
-    if (isSpace(code) || code === 38 /* & */ || code === 44 /* , */ || code === 59 /* ; */ || code === 34 || code === 39) break;
+    if (
+      isSpace(code) ||
+      code === 38 /* & */ ||
+      code === 44 /* , */ ||
+      code === 59 /* ; */ ||
+      code === 34 ||
+      code === 39
+    )
+      break;
     i += 1;
   }
   return i;

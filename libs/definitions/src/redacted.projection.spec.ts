@@ -36,20 +36,35 @@ describe('projectDefinition', () => {
   });
 
   it('shows a reference for a secret stretch wherever it stands', () => {
-    const projection = project({ command: 'run', args: ['--db=postgres://app:${DB_PASSWORD}@db/app'] }, { tenant: { DB_PASSWORD: 'pw' } });
-    expect(projection.transport.kind === 'stdio' && projection.transport.args).toEqual([`--db=postgres://${REDACTED}@db/app`]);
+    const projection = project(
+      { command: 'run', args: ['--db=postgres://app:${DB_PASSWORD}@db/app'] },
+      { tenant: { DB_PASSWORD: 'pw' } },
+    );
+    expect(projection.transport.kind === 'stdio' && projection.transport.args).toEqual([
+      `--db=postgres://${REDACTED}@db/app`,
+    ]);
   });
 
   it('tells "configured but redacted" from "none"', () => {
     const none = project({ type: 'http', url: 'https://x.example.com/mcp' });
-    const some = project({ type: 'http', url: 'https://x.example.com/mcp', headers: { Authorization: 'Bearer x' } });
+    const some = project({
+      type: 'http',
+      url: 'https://x.example.com/mcp',
+      headers: { Authorization: 'Bearer x' },
+    });
     expect(none.transport.kind === 'http' && none.transport.headers).toEqual({ state: 'none' });
-    expect(some.transport.kind === 'http' && some.transport.headers).toEqual({ state: 'redacted', keys: ['Authorization'] });
+    expect(some.transport.kind === 'http' && some.transport.headers).toEqual({
+      state: 'redacted',
+      keys: ['Authorization'],
+    });
   });
 
   it('masks URL userinfo and credential-named parameters, and secret stretches in the URL', () => {
     const projection = project(
-      { type: 'http', url: 'https://bot:${BOT_PASSWORD}@mcp.example.com/v1/${HOOK_SECRET}/mcp?key=${MAPS_KEY}&lang=en' },
+      {
+        type: 'http',
+        url: 'https://bot:${BOT_PASSWORD}@mcp.example.com/v1/${HOOK_SECRET}/mcp?key=${MAPS_KEY}&lang=en',
+      },
       { tenant: { BOT_PASSWORD: 'p', HOOK_SECRET: 'h', MAPS_KEY: 'k' } },
     );
     expect(projection.transport.kind === 'http' && projection.transport.url).toBe(
@@ -81,7 +96,9 @@ describe('projectDefinition', () => {
   });
 
   it('projects a large definition in linear time', () => {
-    const args = Array.from({ length: 100_000 }, (_, i) => (i % 3 === 0 ? '--api-key' : `value-${i}=\${REGION}`));
+    const args = Array.from({ length: 100_000 }, (_, i) =>
+      i % 3 === 0 ? '--api-key' : `value-${i}=\${REGION}`,
+    );
     const projection = project({ command: 'x', args }, { tenant: { REGION: 'r'.repeat(10) } });
     expect(projection.transport.kind === 'stdio' && projection.transport.args.length).toBe(100_000);
   });
@@ -107,7 +124,9 @@ const stdioEntry = fc.record({
 });
 const httpEntry = fc.record({
   type: fc.constant('http'),
-  url: fc.tuple(text, text, text).map(([path, query, user]) => `https://${user ? `u${user}@` : ''}mcp.example.com/${path}?q=${query}`),
+  url: fc
+    .tuple(text, text, text)
+    .map(([path, query, user]) => `https://${user ? `u${user}@` : ''}mcp.example.com/${path}?q=${query}`),
   headers: fc.dictionary(fc.constantFrom('Authorization', 'X-Api-Key', 'X-Team'), text),
 });
 
@@ -120,7 +139,7 @@ describe('projection property', () => {
         secretValue,
         secretValue,
         fc.constantFrom('principal', 'workspace'),
-        (entries, secretVars, literalSecret, defaultSecret) => {
+        (entries, secretVars, literalSecret, defaultSecret, view) => {
           const servers: Record<string, unknown> = {};
           entries.forEach((entry, i) => {
             const e = JSON.parse(JSON.stringify(entry)) as Record<string, unknown>;
@@ -128,17 +147,27 @@ describe('projection property', () => {
               const map = e[field] as Record<string, string> | undefined;
               if (!map) continue;
               for (const key of Object.keys(map)) {
-                if (['API_KEY', 'AUTH_TOKEN', 'Authorization', 'X-Api-Key'].includes(key)) map[key] = literalSecret;
+                if (['API_KEY', 'AUTH_TOKEN', 'Authorization', 'X-Api-Key'].includes(key))
+                  map[key] = literalSecret;
               }
             }
             // SESSION_SECRET is never set: its default is the secret.
-            servers[`s${i}`] = JSON.parse(JSON.stringify(e).split('${SESSION_SECRET}').join(`\${SESSION_SECRET:-${defaultSecret}}`));
+            servers[`s${i}`] = JSON.parse(
+              JSON.stringify(e).split('${SESSION_SECRET}').join(`\${SESSION_SECRET:-${defaultSecret}}`),
+            );
           });
           const result = resolveDefinitions({
-            sources: [{ tier: 'project', origin: 'project:ws', readability: 'readable', document: JSON.stringify({ mcpServers: servers }) }],
+            sources: [
+              {
+                tier: 'project',
+                origin: 'project:ws',
+                readability: 'readable',
+                document: JSON.stringify({ mcpServers: servers }),
+              },
+            ],
             variables: { tenant: { ...secretVars, REGION: 'eu' }, user: { API_TOKEN: secretVars.API_TOKEN } },
             overlays: [],
-            view: { kind: 'principal', userId: 'u1' },
+            view: view === 'principal' ? { kind: 'principal', userId: 'u1' } : { kind: 'workspace' },
           });
           const printed = JSON.stringify(result);
           for (const secret of [...Object.values(secretVars), literalSecret, defaultSecret]) {

@@ -7,7 +7,8 @@ import type { MaterializedDefinition, MaterializedKeyed, MaterializedText } from
  * Env and header KEYS, never values: the key alone tells servers apart, and a value there is too often a
  * credential of no recognisable shape. `none` and `redacted` stay distinguishable answers.
  */
-export type KeysOnly = { readonly state: 'none' } | { readonly state: 'redacted'; readonly keys: readonly string[] };
+export type KeysOnly =
+  { readonly state: 'none' } | { readonly state: 'redacted'; readonly keys: readonly string[] };
 
 export interface StdioProjection {
   readonly kind: 'stdio';
@@ -58,7 +59,10 @@ export function visibleText(value: MaterializedText): string {
 
 function keysOnly(items: readonly MaterializedKeyed[]): KeysOnly {
   if (items.length === 0) return { state: 'none' };
-  return { state: 'redacted', keys: items.map((item) => (isCredentialShapedLiteral(item.key) ? REDACTED : item.key)) };
+  return {
+    state: 'redacted',
+    keys: items.map((item) => (isCredentialShapedLiteral(item.key) ? REDACTED : item.key)),
+  };
 }
 
 // Quote what would not read as one word; `$`, braces and brackets stay bare so `${NAME}` and the mask read plainly.
@@ -105,7 +109,11 @@ export function projectDefinition(definition: MaterializedDefinition): RedactedP
         headers: keysOnly(t.headers),
         headersHelper: t.headersHelper ? maskArgs(t.headersHelper) : null,
         oauth: t.oauth
-          ? { clientId: t.oauth.clientId, scopes: t.oauth.scopes, allowSharedCredential: t.oauth.allowSharedCredential }
+          ? {
+              clientId: t.oauth.clientId,
+              scopes: t.oauth.scopes,
+              allowSharedCredential: t.oauth.allowSharedCredential,
+            }
           : null,
         principalHeader: t.principalHeader,
       };
@@ -115,5 +123,9 @@ export function projectDefinition(definition: MaterializedDefinition): RedactedP
       throw new Error(`unknown transport ${String(unreachable)}`);
     }
   }
-  return { transport, requiresTrustedWorkspace: definition.requiresTrustedWorkspace, options: definition.options };
+  return {
+    transport,
+    requiresTrustedWorkspace: definition.requiresTrustedWorkspace,
+    options: definition.options,
+  };
 }

@@ -28,10 +28,34 @@ const GLUED_WORDS = [
 ];
 
 /** Words that make a name credential-shaped only as a whole word (`KEY` in `API_KEY`, not in `KEYBOARD`). */
-const WHOLE_WORDS = new Set(['KEY', 'KEYS', 'PAT', 'AUTH', 'PASS', 'PWD', 'CREDS', 'DSN', 'SIGNATURE', 'SIG', 'JWT', 'OTP']);
+const WHOLE_WORDS = new Set([
+  'KEY',
+  'KEYS',
+  'PAT',
+  'AUTH',
+  'PASS',
+  'PWD',
+  'CREDS',
+  'DSN',
+  'SIGNATURE',
+  'SIG',
+  'JWT',
+  'OTP',
+]);
 
 /** Connection URLs of data stores carry a password in their userinfo. */
-const STORE_WORDS = new Set(['DATABASE', 'DB', 'POSTGRES', 'POSTGRESQL', 'PG', 'MYSQL', 'MONGO', 'MONGODB', 'REDIS', 'AMQP']);
+const STORE_WORDS = new Set([
+  'DATABASE',
+  'DB',
+  'POSTGRES',
+  'POSTGRESQL',
+  'PG',
+  'MYSQL',
+  'MONGO',
+  'MONGODB',
+  'REDIS',
+  'AMQP',
+]);
 
 function isUpper(code: number): boolean {
   return code >= 65 && code <= 90;

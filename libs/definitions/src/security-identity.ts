@@ -1,9 +1,5 @@
 import { CanonicalEncoder } from './canonical.encoder';
-import {
-  canonicalDefinitionUrl,
-  formatCanonicalUrl,
-  type CanonicalUrlFailure,
-} from './canonical-url';
+import { canonicalDefinitionUrl, formatCanonicalUrl, type CanonicalUrlFailure } from './canonical-url';
 import { maskArgs, maskArgument, maskText, maskUrl } from './literal.masker';
 import { formatCommandLine, visibleText } from './redacted.projection';
 import type { SourceRef } from './tier';
@@ -41,7 +37,10 @@ export type SecurityIdentityResult =
 const IDENTITY_DOMAIN = 'gatehouse.security-identity.v1';
 
 /** Computes the security identity of a materialized definition from a source. */
-export function securityIdentityOf(definition: MaterializedDefinition, source: SourceRef): SecurityIdentityResult {
+export function securityIdentityOf(
+  definition: MaterializedDefinition,
+  source: SourceRef,
+): SecurityIdentityResult {
   const enc = new CanonicalEncoder(IDENTITY_DOMAIN);
   enc.field('tier').text(source.tier).field('origin').text(source.origin);
   const t = definition.transport;

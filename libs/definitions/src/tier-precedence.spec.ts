@@ -3,7 +3,12 @@ import { decidePrecedence } from './tier-precedence';
 import type { SourceRef, Tier } from './tier';
 
 function malformed(tier: Tier, origin = `${tier}:o`): DecodedEntry {
-  return { kind: 'malformed', name: 'srv', source: { tier, origin }, problems: [{ reason: 'unknown_key', path: ['x'] }] };
+  return {
+    kind: 'malformed',
+    name: 'srv',
+    source: { tier, origin },
+    problems: [{ reason: 'unknown_key', path: ['x'] }],
+  };
 }
 function rejected(tier: Tier, origin = `${tier}:o`): DecodedEntry {
   return { kind: 'rejected', name: 'srv', source: { tier, origin }, transport: 'sse' };
@@ -55,10 +60,17 @@ describe('decidePrecedence', () => {
   });
 
   it('fails closed when two origins of the winning tier define the name', () => {
-    const decision = decidePrecedence([valid('plugin', 'plugin:b'), valid('plugin', 'plugin:a'), valid('plugin', 'plugin:c')], []);
+    const decision = decidePrecedence(
+      [valid('plugin', 'plugin:b'), valid('plugin', 'plugin:a'), valid('plugin', 'plugin:c')],
+      [],
+    );
     expect(decision.kind).toBe('ambiguous');
-    if (decision.kind === 'ambiguous') expect(sources(decision.contenders).map((s) => s.origin)).toEqual(['plugin:a', 'plugin:b', 'plugin:c']);
-    const higher = decidePrecedence([valid('plugin', 'plugin:b'), valid('plugin', 'plugin:a'), valid('user')], []);
+    if (decision.kind === 'ambiguous')
+      expect(sources(decision.contenders).map((s) => s.origin)).toEqual(['plugin:a', 'plugin:b', 'plugin:c']);
+    const higher = decidePrecedence(
+      [valid('plugin', 'plugin:b'), valid('plugin', 'plugin:a'), valid('user')],
+      [],
+    );
     expect(higher.kind === 'winner' && higher.winner.source.tier).toBe('user');
   });
 

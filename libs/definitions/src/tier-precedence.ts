@@ -45,7 +45,12 @@ export function decidePrecedence(
   const top = sorted.slice(0, split);
   const shadowed = sorted.slice(split);
   if (topTier !== 'managed' && unreadableManagedOrigins.length > 0) {
-    return { kind: 'blocked', wouldWin: top, shadowed, unreadableManagedOrigins: [...unreadableManagedOrigins].sort() };
+    return {
+      kind: 'blocked',
+      wouldWin: top,
+      shadowed,
+      unreadableManagedOrigins: [...unreadableManagedOrigins].sort(),
+    };
   }
   if (top.length > 1) return { kind: 'ambiguous', contenders: top, shadowed };
   return { kind: 'winner', winner: top[0] as DecodedEntry, shadowed };

@@ -42,7 +42,10 @@ describe('materializeDefinition', () => {
   });
 
   it('uses the default when no scope sets the variable, and a set empty value when one does', () => {
-    const m = materialize({ command: 'run', args: ['${A:-fallback}', '${B:-fallback}'] }, { tenant: { B: '' } });
+    const m = materialize(
+      { command: 'run', args: ['${A:-fallback}', '${B:-fallback}'] },
+      { tenant: { B: '' } },
+    );
     if (m.definition.transport.kind !== 'stdio') throw new Error('stdio expected');
     expect(m.definition.transport.args.map((a) => a.value)).toEqual(['fallback', '']);
     expect(m.definition.transport.args[0]?.stretches[0]?.from).toBe('default');
@@ -68,7 +71,12 @@ describe('materializeDefinition', () => {
 
   it('reports each unset variable without default with its exact field, never as an empty string', () => {
     const stdio = materialize(
-      { command: '${BIN}', args: ['ok', '--x=${MISSING_ARG}'], env: { TOKEN: '${GH_TOKEN}' }, cwd: '${ROOT}/x' },
+      {
+        command: '${BIN}',
+        args: ['ok', '--x=${MISSING_ARG}'],
+        env: { TOKEN: '${GH_TOKEN}' },
+        cwd: '${ROOT}/x',
+      },
       {},
     );
     expect(stdio.unset).toEqual([
@@ -83,7 +91,10 @@ describe('materializeDefinition', () => {
     ]);
     expect(stdio.problems).toEqual([]);
 
-    const http = materialize({ type: 'http', url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${T}' } }, {});
+    const http = materialize(
+      { type: 'http', url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${T}' } },
+      {},
+    );
     expect(http.unset).toEqual([
       { path: ['url'], variable: 'HOST' },
       { path: ['headers', 'Authorization'], variable: 'T' },
@@ -91,7 +102,10 @@ describe('materializeDefinition', () => {
   });
 
   it('never reads prototype members as variables', () => {
-    const m = materialize({ command: 'run', args: ['${constructor}', '${toString}', '${__proto__}'] }, { tenant: {} });
+    const m = materialize(
+      { command: 'run', args: ['${constructor}', '${toString}', '${__proto__}'] },
+      { tenant: {} },
+    );
     expect(m.unset.map((u) => u.variable)).toEqual(['constructor', 'toString', '__proto__']);
   });
 

@@ -126,7 +126,8 @@ class Materializer {
   }
 
   text(template: Template, path: readonly PathSegment[]): MaterializedText {
-    if (template.length === 1 && template[0]?.kind === 'text') return { value: template[0].text, stretches: [] };
+    if (template.length === 1 && template[0]?.kind === 'text')
+      return { value: template[0].text, stretches: [] };
     let value = '';
     const stretches: Stretch[] = [];
     for (const part of template) {
@@ -145,11 +146,23 @@ class Materializer {
         from = 'default';
       } else {
         this.unset.push({ path, variable: part.name });
-        stretches.push({ start: value.length, end: value.length, variable: part.name, from: 'unset', secret });
+        stretches.push({
+          start: value.length,
+          end: value.length,
+          variable: part.name,
+          from: 'unset',
+          secret,
+        });
         continue;
       }
       this.used.set(`${part.name}\u0000${from}`, { variable: part.name, from });
-      stretches.push({ start: value.length, end: value.length + produced.length, variable: part.name, from, secret });
+      stretches.push({
+        start: value.length,
+        end: value.length + produced.length,
+        variable: part.name,
+        from,
+        secret,
+      });
       value += produced;
     }
     return { value, stretches };
@@ -174,7 +187,10 @@ class Materializer {
  * view passes no user variables). Every stretch records which variable produced it and from where, and whether
  * it is secret; every consumer (fingerprint, identity, projection, lease) reads that record.
  */
-export function materializeDefinition(definition: ServerDefinition, variables: VariableValues): Materialization {
+export function materializeDefinition(
+  definition: ServerDefinition,
+  variables: VariableValues,
+): Materialization {
   const m = new Materializer(variables);
   const t = definition.transport;
   let transport: MaterializedStdio | MaterializedHttp;
@@ -201,7 +217,11 @@ export function materializeDefinition(definition: ServerDefinition, variables: V
     };
   }
   return {
-    definition: { transport, requiresTrustedWorkspace: definition.requiresTrustedWorkspace, options: definition.options },
+    definition: {
+      transport,
+      requiresTrustedWorkspace: definition.requiresTrustedWorkspace,
+      options: definition.options,
+    },
     unset: m.unset,
     problems: m.problems,
     uses: m.uses,

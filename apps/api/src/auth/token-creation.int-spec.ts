@@ -159,9 +159,14 @@ describe('POST /v1/tokens: creation rules', () => {
     });
   });
 
-  it('refuses members (no tokens:write) before any rule runs', async () => {
-    const response = await createToken(member, { name: 'mine', kind: 'user', scopes: ['catalog:read'] });
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ code: 'forbidden_scope' });
+  it('lets a member mint their own user token within their role, and nothing more', async () => {
+    const own = await createToken(member, { name: 'mine', kind: 'user', scopes: ['catalog:read'] });
+    expect(own.statusCode).toBe(201);
+    const agent = await createToken(member, { name: 'agent', kind: 'agent', scopes: ['catalog:read'] });
+    expect(agent.statusCode).toBe(403);
+    expect(agent.json()).toMatchObject({ code: 'forbidden_scope' });
+    const beyond = await createToken(member, { name: 'more', kind: 'user', scopes: ['members:write'] });
+    expect(beyond.statusCode).toBe(403);
+    expect(beyond.json()).toMatchObject({ code: 'forbidden_scope' });
   });
 });

@@ -500,9 +500,14 @@ const CASES: readonly CommandCase[] = [
           workspaceIds: [(await workspace()).id],
         },
       })),
-      refusal('a member (no tokens:write)', 403, 'forbidden_scope', async () => ({
+      refusal('a member asking for an agent token', 403, 'forbidden_scope', async () => ({
         token: tokens.member,
-        input: { name: unique('u'), kind: 'user', scopes: ['tenant:read'] },
+        input: {
+          name: unique('u'),
+          kind: 'agent',
+          scopes: ['catalog:read'],
+          workspaceIds: [(await workspace()).id],
+        },
       })),
       refusal('another tenant’s workspace binding', 404, 'not_found', async () => ({
         token: tokens.admin,

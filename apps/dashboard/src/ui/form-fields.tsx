@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { ComponentProps, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 import styles from './form.module.css';
 
 // Labelled form controls. Every control has a visible <label>; hints and errors are tied to it with
@@ -11,7 +11,7 @@ function describedBy(id: string, hint: ReactNode, error: string | undefined): st
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
-type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+type TextFieldProps = ComponentProps<'input'> & {
   id: string;
   label: string;
   hint?: ReactNode;

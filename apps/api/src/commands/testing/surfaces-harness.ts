@@ -12,7 +12,7 @@ import {
   type TestTenant,
   type TestUser,
 } from '@gatehouse/testing';
-import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuthRoutes } from '../../auth/auth.routes';
 import { createIdentityDeps, type IdentityDeps } from '../../auth/identity.deps';
@@ -134,6 +134,3 @@ export { createTestTenant };
 export function bearer(token: string | undefined): Record<string, string> {
   return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
-
-export type Injected = LightMyRequestResponse;
-export type InjectRequest = InjectOptions;

@@ -8,7 +8,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'auth.logout': 'Signed out',
   'tenant.create': 'Created the tenant',
   'tenant.rename': 'Renamed the tenant',
-  'user.create': 'Created an account',
+  'users.passwordReset': 'Reset a password',
   'members.add': 'Added a member',
   'members.changeRole': 'Changed a member’s role',
   'members.remove': 'Removed a member',

@@ -1,0 +1,117 @@
+import type { Metadata } from 'next';
+import { listMembers } from '../../../server/api-queries';
+import { removeMemberAction } from '../../../server/actions/member.actions';
+import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
+import { AccessFailure } from '../../../ui/access-states';
+import { ConfirmAction } from '../../../ui/confirm-action';
+import { DataTable, type TableColumn } from '../../../ui/data-table';
+import { DateTime } from '../../../ui/date-time';
+import { Badge, EmptyState, Panel, ProblemCallout } from '../../../ui/feedback';
+import { AddMemberForm } from '../../../ui/members/add-member-form';
+import { MemberRoleForm } from '../../../ui/members/member-role-form';
+import { ROLE_SUMMARIES } from '../../../ui/members/roles';
+import { PageHeader } from '../../../ui/page-header';
+import { Pager } from '../../../ui/pager';
+import { readPageCursor, type SearchParams } from '../../../ui/paging';
+
+export const metadata: Metadata = { title: 'Members' };
+
+// Next.js requires a page as the module's default export.
+export default async function MembersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const access = await pageAccess('readMembers');
+  if (!access.ok) return <AccessFailure access={access} />;
+  const { can, session } = access;
+  const current = readPageCursor(await searchParams);
+  const result = await listMembers({ cursor: current.cursor, limit: 50 });
+  if (!result.ok) redirectIfSessionEnded(result.problem);
+
+  const columns: TableColumn[] = [
+    { id: 'name', label: 'Name', sortable: true },
+    { id: 'email', label: 'Email', sortable: true },
+    { id: 'role', label: 'Role', sortable: true },
+    { id: 'joined', label: 'Joined', sortable: true },
+    ...(can.manageMembers ? [{ id: 'actions', label: 'Actions', hideLabel: true }] : []),
+  ];
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title="Members"
+        description="People with a role in this tenant. Roles decide what each person may do; API tokens never exceed their creator’s role."
+      />
+      {can.manageMembers ? (
+        <Panel
+          id="add-member"
+          title="Add a member"
+          description="The account must exist already (operators create accounts with the gatehouse CLI)."
+        >
+          <AddMemberForm />
+        </Panel>
+      ) : null}
+      <Panel id="roles" title="Roles" headingLevel={2}>
+        <ul>
+          {Object.entries(ROLE_SUMMARIES).map(([role, summary]) => (
+            <li key={role}>
+              <strong>{role}</strong>: {summary}
+            </li>
+          ))}
+        </ul>
+      </Panel>
+      {!result.ok ? (
+        <ProblemCallout problem={result.problem} context="Members could not be loaded" />
+      ) : result.data.items.length === 0 ? (
+        <EmptyState title="No members">Add a member above to give an account access to this tenant.</EmptyState>
+      ) : (
+        <DataTable
+          caption="Members"
+          columns={columns}
+          initialSort={{ column: 'name', direction: 'ascending' }}
+          rows={result.data.items.map((member) => {
+            const isYou = member.userId === session.user.id;
+            return {
+              id: member.userId,
+              cells: [
+                <span key="n">
+                  {member.displayName}
+                  {isYou ? <span className="muted"> (you)</span> : null}
+                </span>,
+                member.email,
+                can.manageMembers ? (
+                  <MemberRoleForm key="r" userId={member.userId} role={member.role} name={member.displayName} />
+                ) : (
+                  <Badge key="r" tone="accent">
+                    {member.role}
+                  </Badge>
+                ),
+                <DateTime key="j" value={member.joinedAt} />,
+                ...(can.manageMembers
+                  ? [
+                      <ConfirmAction
+                        key="x"
+                        trigger="Remove"
+                        triggerVariant="dangerOutline"
+                        title={`Remove ${member.displayName} from ${session.tenant.name}?`}
+                        description={
+                          <p>
+                            Their sessions and API tokens in this tenant are revoked at once. Their account stays; an
+                            admin can add it again later.
+                          </p>
+                        }
+                        confirmLabel="Remove member"
+                        confirmVariant="danger"
+                        action={removeMemberAction}
+                        fields={{ userId: member.userId }}
+                      />,
+                    ]
+                  : []),
+              ],
+              sort: [member.displayName, member.email, member.role, member.joinedAt, null],
+              search: `${member.displayName} ${member.email} ${member.role}`,
+            };
+          })}
+          footer={<Pager path="/members" current={current} nextCursor={result.data.nextCursor} label="Member pages" />}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,220 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { actorDirectory } from '../../../../server/actor-directory';
+import { getWorkspace, listAuditEvents, listMaintainers } from '../../../../server/api-queries';
+import { bumpWorkspaceGenerationAction, setWorkspaceTrustAction } from '../../../../server/actions/workspace.actions';
+import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
+import { AccessFailure, PageProblem } from '../../../../ui/access-states';
+import { AuditTable } from '../../../../ui/audit/audit-table';
+import { ButtonLink } from '../../../../ui/button';
+import { ConfirmAction } from '../../../../ui/confirm-action';
+import { DateTime } from '../../../../ui/date-time';
+import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '../../../../ui/feedback';
+import styles from '../../../../ui/overview.module.css';
+import { PageHeader } from '../../../../ui/page-header';
+import { firstParam, type SearchParams } from '../../../../ui/paging';
+import { RenameWorkspaceForm } from '../../../../ui/workspaces/rename-workspace-form';
+
+export const metadata: Metadata = { title: 'Workspace' };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Next.js requires a page as the module's default export.
+export default async function WorkspacePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const access = await pageAccess('readWorkspaces');
+  if (!access.ok) return <AccessFailure access={access} />;
+  const { can } = access;
+  const { workspaceId } = await params;
+  if (!UUID.test(workspaceId)) notFound();
+  const created = firstParam(await searchParams, 'created') === '1';
+
+  const [workspace, maintainers, events, directory] = await Promise.all([
+    getWorkspace(workspaceId),
+    listMaintainers(workspaceId),
+    can.readAudit ? listAuditEvents({ targetType: 'workspace', targetId: workspaceId, limit: 10 }) : undefined,
+    actorDirectory(can),
+  ]);
+  if (!workspace.ok) {
+    redirectIfSessionEnded(workspace.problem);
+    if (workspace.problem.status === 404) notFound();
+    return <PageProblem problem={workspace.problem} title="This workspace could not be loaded" />;
+  }
+  const ws = workspace.data;
+
+  return (
+    <div className="stack">
+      <PageHeader
+        breadcrumb={<Link href="/workspaces">Workspaces</Link>}
+        title={ws.name}
+        description={ws.repositoryIdentity ? `Repository ${ws.repositoryIdentity}` : 'No repository recorded.'}
+        actions={
+          <>
+            <Badge tone={ws.trusted ? 'positive' : 'caution'}>{ws.trusted ? 'Trusted' : 'Untrusted'}</Badge>
+            <Badge>Generation {ws.generation}</Badge>
+          </>
+        }
+      />
+      {created ? (
+        <Callout tone="success" title="Workspace created" live>
+          <p>
+            It is untrusted until you mark it trusted below.
+            {can.createServiceTokens ? ' Agents reach it with an agent token bound to it.' : ''}
+          </p>
+        </Callout>
+      ) : null}
+
+      <Panel id="workspace-details" title="Details">
+        <dl className={styles.definition}>
+          <dt>Id</dt>
+          <dd>
+            <code>{ws.id}</code>
+          </dd>
+          <dt>Repository</dt>
+          <dd>{ws.repositoryIdentity ? <code>{ws.repositoryIdentity}</code> : <span className="muted">None</span>}</dd>
+          <dt>Generation</dt>
+          <dd>{ws.generation}</dd>
+          <dt>Created</dt>
+          <dd>
+            <DateTime value={ws.createdAt} />
+          </dd>
+          <dt>Updated</dt>
+          <dd>
+            <DateTime value={ws.updatedAt} />
+          </dd>
+        </dl>
+      </Panel>
+
+      {can.manageWorkspaces ? (
+        <Panel id="workspace-settings" title="Settings" description="Changes are recorded in the audit log.">
+          <div className="stack">
+            <RenameWorkspaceForm workspaceId={ws.id} name={ws.name} />
+            <div className="stack-sm">
+              <h3>Trust</h3>
+              <p className="muted">
+                {ws.trusted
+                  ? 'Trusted: server definitions from the repository itself (project, local and plugin sources) are considered, each still needing approval.'
+                  : 'Untrusted: only managed definitions apply here; project, local and plugin sources are refused.'}
+              </p>
+              <div>
+                <ConfirmAction
+                  trigger={ws.trusted ? 'Mark as untrusted' : 'Mark as trusted'}
+                  triggerVariant={ws.trusted ? 'dangerOutline' : 'secondary'}
+                  title={ws.trusted ? `Mark ${ws.name} as untrusted?` : `Mark ${ws.name} as trusted?`}
+                  description={
+                    ws.trusted ? (
+                      <>
+                        <p>Marking the workspace untrusted:</p>
+                        <ul>
+                          <li>refuses its project, local and plugin server definitions from now on;</li>
+                          <li>ends the leases and connections that depend on them within a second;</li>
+                          <li>keeps managed (tenant-wide) definitions working.</li>
+                        </ul>
+                      </>
+                    ) : (
+                      <>
+                        <p>Marking the workspace trusted:</p>
+                        <ul>
+                          <li>lets the repository’s own project, local and plugin server definitions be considered;</li>
+                          <li>does not approve any of them: each still needs an approver’s decision.</li>
+                        </ul>
+                        <p>Only do this for a repository whose contents you have checked.</p>
+                      </>
+                    )
+                  }
+                  confirmLabel={ws.trusted ? 'Mark as untrusted' : 'Mark as trusted'}
+                  confirmVariant={ws.trusted ? 'danger' : 'primary'}
+                  action={setWorkspaceTrustAction}
+                  fields={{ workspaceId: ws.id, trusted: ws.trusted ? 'false' : 'true' }}
+                />
+              </div>
+            </div>
+            <div className="stack-sm">
+              <h3>Generation</h3>
+              <p className="muted">
+                Approvals are bound to a generation. Start a new one when the repository changed hands or its
+                server definitions need a fresh review.
+              </p>
+              <div>
+                <ConfirmAction
+                  trigger="Start a new generation"
+                  triggerVariant="dangerOutline"
+                  title={`Start generation ${ws.generation + 1} of ${ws.name}?`}
+                  description={
+                    <>
+                      <p>
+                        Every approval bound to generation {ws.generation} becomes stale at once: the servers they
+                        admitted stop until an approver approves them again for generation {ws.generation + 1}.
+                      </p>
+                      <p>This cannot be undone.</p>
+                    </>
+                  }
+                  confirmLabel={`Start generation ${ws.generation + 1}`}
+                  confirmVariant="danger"
+                  action={bumpWorkspaceGenerationAction}
+                  fields={{ workspaceId: ws.id, expectedGeneration: String(ws.generation) }}
+                />
+              </div>
+            </div>
+          </div>
+        </Panel>
+      ) : null}
+
+      <Panel
+        id="workspace-maintainers"
+        title="Maintainers"
+        description="Maintainers write the workspace’s project-level server definitions."
+      >
+        {!maintainers.ok ? (
+          <ProblemCallout problem={maintainers.problem} context="Maintainers could not be loaded" />
+        ) : maintainers.data.items.length === 0 ? (
+          <EmptyState title="No maintainers">
+            {can.manageWorkspaces
+              ? 'Add maintainers over the API (POST /v1/workspaces/:id/maintainers) for now; the dashboard gains a picker with the servers screens.'
+              : 'An owner or admin names the maintainers of a workspace.'}
+          </EmptyState>
+        ) : (
+          <ul>
+            {maintainers.data.items.map((maintainer) => (
+              <li key={maintainer.userId}>
+                {maintainer.displayName} <span className="muted">({maintainer.email})</span>, since{' '}
+                <DateTime value={maintainer.since} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+
+      {events ? (
+        <Panel
+          id="workspace-activity"
+          title="Activity"
+          description="Audit events about this workspace, newest first."
+          actions={
+            <ButtonLink
+              href={`/audit?targetType=workspace&targetId=${ws.id}`}
+              variant="secondary"
+              size="small"
+            >
+              All events in the audit log
+            </ButtonLink>
+          }
+        >
+          {!events.ok ? (
+            <ProblemCallout problem={events.problem} context="Activity could not be loaded" />
+          ) : events.data.items.length === 0 ? (
+            <EmptyState title="No activity yet">Changes to this workspace will be listed here.</EmptyState>
+          ) : (
+            <AuditTable events={events.data.items} directory={directory} caption={`Audit events of ${ws.name}`} />
+          )}
+        </Panel>
+      ) : null}
+    </div>
+  );
+}

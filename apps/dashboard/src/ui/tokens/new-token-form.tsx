@@ -1,0 +1,154 @@
+'use client';
+
+import { useActionState, useEffect, useRef, useState } from 'react';
+import { fieldError } from '../../server/action-state';
+import { createTokenAction, type CreateTokenState } from '../../server/actions/token.actions';
+import { KIND_SCOPE_CEILING, KIND_SUMMARIES, TENANT_TOKEN_KINDS, type TenantTokenKind } from '../../views/token-kinds';
+import { ActionFeedback } from '../action-feedback';
+import { ButtonLink } from '../button';
+import { CopyButton } from '../copy-button';
+import { Callout } from '../feedback';
+import { Choice, ChoiceGroup, SelectField, TextField, formStyles } from '../form-fields';
+import { SubmitButton } from '../submit-button';
+
+const INITIAL: CreateTokenState = { status: 'idle' };
+
+const EXPIRY_OPTIONS = [
+  { value: '30', label: '30 days' },
+  { value: '7', label: '7 days' },
+  { value: '90', label: '90 days' },
+  { value: '365', label: '1 year' },
+  { value: '', label: 'Never' },
+];
+
+export function NewTokenForm({
+  heldScopes,
+  allowServiceKinds,
+  workspaces,
+}: {
+  /** The creator's own scopes: a user token never carries more. */
+  heldScopes: readonly string[];
+  allowServiceKinds: boolean;
+  workspaces: readonly { id: string; name: string }[];
+}) {
+  const [state, action] = useActionState(createTokenAction, INITIAL);
+  const [kind, setKind] = useState<TenantTokenKind>('user');
+  const secretRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (state.status === 'created') secretRef.current?.focus();
+  }, [state]);
+
+  if (state.status === 'created') {
+    return (
+      <div className="stack-sm" data-token-created>
+        <Callout tone="warning" title="Copy your new token now" live>
+          <p>This is the only time its secret is shown. Gatehouse keeps only a hash; if you lose it, revoke the token and create another.</p>
+        </Callout>
+        <TextField
+          ref={secretRef}
+          id="token-secret"
+          label={`Secret of ${state.token.name}`}
+          value={state.secret}
+          readOnly
+          className="mono"
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <CopyButton value={state.secret} label="Copy token" />
+        <p className="muted">
+          Send it as <code>Authorization: Bearer &lt;token&gt;</code>. It is listed as <code>{state.token.prefix}…</code>
+          {state.token.expiresAt ? ` and expires ${new Date(state.token.expiresAt).toUTCString()}` : ' and does not expire'}.
+        </p>
+        <div className={formStyles.actions}>
+          <ButtonLink href="/tokens" variant="primary">
+            Done
+          </ButtonLink>
+        </div>
+      </div>
+    );
+  }
+
+  const ceiling = KIND_SCOPE_CEILING[kind];
+  const offered = kind === 'user' ? ceiling.filter((scope) => heldScopes.includes(scope)) : ceiling;
+  const kinds = TENANT_TOKEN_KINDS.filter((candidate) => candidate === 'user' || allowServiceKinds);
+
+  return (
+    <form action={action} className={formStyles.form}>
+      <ActionFeedback state={state} context="The token was not created" />
+      <TextField
+        id="token-name"
+        name="name"
+        label="Name"
+        required
+        maxLength={100}
+        hint="What uses it, e.g. “ci-deploy” or “laptop-cli”."
+        error={fieldError(state, 'name')}
+      />
+      <ChoiceGroup id="token-kind" legend="Kind" error={fieldError(state, 'kind')}>
+        {kinds.map((candidate) => (
+          <Choice
+            key={candidate}
+            type="radio"
+            name="kind"
+            value={candidate}
+            checked={kind === candidate}
+            onChange={() => setKind(candidate)}
+            label={candidate}
+            description={KIND_SUMMARIES[candidate]}
+          />
+        ))}
+      </ChoiceGroup>
+      <ChoiceGroup
+        id="token-scopes"
+        legend="Scopes"
+        hint={kind === 'user' ? 'At most the scopes you hold yourself.' : `What a ${kind} token may ever hold.`}
+        error={fieldError(state, 'scopes')}
+      >
+        {offered.map((scope) => (
+          <Choice key={`${kind}-${scope}`} type="checkbox" name="scopes" value={scope} label={<code>{scope}</code>} />
+        ))}
+      </ChoiceGroup>
+      {kind !== 'user' ? (
+        <ChoiceGroup
+          id="token-workspaces"
+          legend="Workspaces"
+          hint={kind === 'agent' ? 'Required: the workspaces the agent works in.' : 'Optional: limit the worker to these workspaces.'}
+          error={fieldError(state, 'workspaceIds')}
+        >
+          {workspaces.length === 0 ? (
+            <span className="muted">No workspaces yet: create one first.</span>
+          ) : (
+            workspaces.map((workspace) => (
+              <Choice key={workspace.id} type="checkbox" name="workspaceIds" value={workspace.id} label={workspace.name} />
+            ))
+          )}
+        </ChoiceGroup>
+      ) : null}
+      {kind === 'worker' ? (
+        <TextField
+          id="token-pool"
+          name="pool"
+          label="Worker pool"
+          defaultValue="default"
+          required
+          hint="A pool the operator opened to this tenant (WORKER_POOLS)."
+          error={fieldError(state, 'pool')}
+        />
+      ) : null}
+      <SelectField
+        id="token-expiry"
+        name="expiresInDays"
+        label="Expires after"
+        options={EXPIRY_OPTIONS}
+        defaultValue="30"
+        error={fieldError(state, 'expiresInDays')}
+      />
+      <div className={formStyles.actions}>
+        <SubmitButton pendingLabel="Creating…">Create token</SubmitButton>
+        <ButtonLink href="/tokens" variant="ghost">
+          Cancel
+        </ButtonLink>
+      </div>
+    </form>
+  );
+}

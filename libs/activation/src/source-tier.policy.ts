@@ -1,0 +1,40 @@
+import { assertNever } from './assert-never';
+import type { SourceTier } from './activation.types';
+
+/**
+ * Whether approvals of this tier's entries also bind to the workspace's repository identity and generation.
+ * Managed sources are the tenant's own policy and user sources are the user's own: neither lives in a
+ * repository, so neither changes when the workspace's code does. Every other tier arrives with (or beside) the
+ * workspace, so its approval holds only for the repository and generation it was given for.
+ */
+export function bindsToWorkspace(tier: SourceTier): boolean {
+  switch (tier) {
+    case 'managed':
+    case 'user':
+      return false;
+    case 'local':
+    case 'project':
+    case 'plugin':
+      return true;
+    default:
+      return assertNever(tier);
+  }
+}
+
+/**
+ * Whether entries of this tier are refused in an untrusted workspace whatever they declare: project, local and
+ * plugin sources are content the workspace brought along, which an untrusted workspace does not get to run.
+ */
+export function needsTrustedWorkspace(tier: SourceTier): boolean {
+  switch (tier) {
+    case 'managed':
+    case 'user':
+      return false;
+    case 'local':
+    case 'project':
+    case 'plugin':
+      return true;
+    default:
+      return assertNever(tier);
+  }
+}
