@@ -125,7 +125,8 @@ async function main(): Promise<void> {
     }
   }
   if (args.repeat > 1) {
-    for (const o of outcomes) if (o.section) log(`${o.name}: median ratio ${o.section.ratio.value.toFixed(3)}`);
+    for (const o of outcomes)
+      if (o.section) log(`${o.name}: median ratio ${o.section.ratio.value.toFixed(3)}`);
   }
 
   const argv = process.argv.slice(2).join(' ');

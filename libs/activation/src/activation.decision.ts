@@ -44,8 +44,16 @@ export type ActivationDecision =
       /** A lease based on this decision expires no later than this. */
       readonly expiresAt: Date | null;
     }
-  | { readonly state: 'denied'; readonly reasons: readonly ActivationReason[]; readonly matchedApprovalId: string }
-  | { readonly state: 'revoked'; readonly reasons: readonly ActivationReason[]; readonly matchedApprovalId: string }
+  | {
+      readonly state: 'denied';
+      readonly reasons: readonly ActivationReason[];
+      readonly matchedApprovalId: string;
+    }
+  | {
+      readonly state: 'revoked';
+      readonly reasons: readonly ActivationReason[];
+      readonly matchedApprovalId: string;
+    }
   | {
       readonly state: 'stale';
       readonly reasons: readonly ActivationReason[];

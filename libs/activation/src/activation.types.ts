@@ -53,4 +53,5 @@ export interface ActivationWorkspace {
 }
 
 /** Whom the decision is for: the workspace alone (managed, project and plugin tiers), or one user. */
-export type ActivationView = { readonly kind: 'workspace' } | { readonly kind: 'principal'; readonly userId: string };
+export type ActivationView =
+  { readonly kind: 'workspace' } | { readonly kind: 'principal'; readonly userId: string };

@@ -1,7 +1,7 @@
 // Hashing is not I/O: node:crypto's sha256 is a pure function of its input, so this stays a pure lib.
 import { createHash } from 'node:crypto';
 import type { ActivationEntry, ActivationView, ActivationWorkspace, EntrySource } from './activation.types';
-import { bindsToWorkspace } from './source-tier.policy';
+import { bindsToWorkspace, isPrincipalBound } from './source-tier.policy';
 
 /**
  * The exact identity an approval (and an approval request) is bound to. Every field must match for an approval
@@ -68,14 +68,15 @@ export function approvalIdentityOf(
   view: ActivationView,
 ): ApprovalIdentityResult {
   if (!entry.usable) return { ok: false, reason: 'entry_unusable' };
-  if (entry.perUser && view.kind !== 'principal') return { ok: false, reason: 'principal_required' };
+  const principalBound = isPrincipalBound(entry);
+  if (principalBound && view.kind !== 'principal') return { ok: false, reason: 'principal_required' };
   const bound = bindsToWorkspace(entry.source.tier);
   const fields = {
     serverName: entry.name,
     source: { tier: entry.source.tier, origin: entry.source.origin },
     definitionFingerprint: entry.fingerprint,
     securityIdentity: entry.securityIdentity,
-    principalUserId: entry.perUser && view.kind === 'principal' ? view.userId : null,
+    principalUserId: principalBound && view.kind === 'principal' ? view.userId : null,
     repositoryIdentity: bound ? workspace.repositoryIdentity : null,
     workspaceGeneration: bound ? workspace.generation : null,
   };

@@ -38,3 +38,25 @@ export function needsTrustedWorkspace(tier: SourceTier): boolean {
       return assertNever(tier);
   }
 }
+
+/**
+ * Whether approvals of this entry are per user. User and local sources are a user's own, so their entries are
+ * always per user even if the caller's flag says otherwise (fail closed); other entries are per user when they
+ * depend on a user's tiers or variables.
+ */
+export function isPrincipalBound(entry: {
+  readonly source: { readonly tier: SourceTier };
+  readonly perUser: boolean;
+}): boolean {
+  switch (entry.source.tier) {
+    case 'user':
+    case 'local':
+      return true;
+    case 'managed':
+    case 'project':
+    case 'plugin':
+      return entry.perUser;
+    default:
+      return assertNever(entry.source.tier);
+  }
+}

@@ -19,6 +19,9 @@ export interface UnitOfWorkOptions {
 
 export type UnitOfWork<T> = (tx: TenantTx) => Promise<T>;
 
+/** A tagged-template raw query (Prisma's `$queryRaw`): values are always bound parameters, never spliced. */
+export type LookupQuery = <R>(strings: TemplateStringsArray, ...values: unknown[]) => Promise<R[]>;
+
 export interface Database {
   /** Runs `fn` in one transaction with app.tenant_id set: row-level security shows only that tenant's rows. */
   withTenant<T>(tenantId: string, fn: UnitOfWork<T>, options?: UnitOfWorkOptions): Promise<T>;
@@ -33,10 +36,20 @@ export interface Database {
     options?: UnitOfWorkOptions,
   ): Promise<T>;
   /**
-   * A transaction with no tenant: every tenant table is empty. Only for the SECURITY DEFINER lookups
-   * (gh_auth_token, gh_auth_session, gh_auth_login, gh_tenant_ids, gh_tenant_id_by_slug).
+   * A transaction with no tenant: every tenant table is empty. For definer calls that must share a transaction
+   * with something else; a single definer call is cheaper through `lookup`.
    */
   withoutTenant<T>(fn: UnitOfWork<T>, options?: UnitOfWorkOptions): Promise<T>;
+  /**
+   * A SECURITY DEFINER lookup as ONE statement on a pooled connection, outside any transaction: one round trip
+   * instead of four (BEGIN, set_config, the call, COMMIT) on the authenticated hot path. No tenant is set and
+   * none is left over from an earlier unit of work, because withTenant's set_config(..., true) ends with its
+   * transaction (row-level-security.int-spec.ts proves it on a one-connection pool). Only for calls of the gh_*
+   * definer functions (gh_auth_token, gh_auth_session, gh_auth_login, gh_tenant_ids, gh_tenant_id_by_slug):
+   * they read as gatehouse_auth, whose policies do not depend on app.tenant_id, so the answer is the same
+   * whatever the connection's state; model queries belong in withTenant.
+   */
+  lookup<T>(fn: (query: LookupQuery) => Promise<T>): Promise<T>;
   /** Round trip to Postgres (readiness). */
   ping(): Promise<void>;
   /** Throws UnsafeDatabaseRoleError (one-line message) when the connected role would not be held by RLS. */
@@ -59,12 +72,16 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
     );
   }
 
+  const query: LookupQuery = <R>(strings: TemplateStringsArray, ...values: unknown[]) =>
+    prisma.$queryRaw<R[]>(strings, ...values);
+
   return {
     // async, so a bad id rejects like any other failure instead of throwing synchronously.
     withTenant: async (tenantId, fn, opts) => run(contextId('tenantId', tenantId), '', fn, opts),
     withTenantAndUser: async (tenantId, userId, fn, opts) =>
       run(contextId('tenantId', tenantId), contextId('userId', userId), fn, opts),
     withoutTenant: async (fn, opts) => run('', '', fn, opts),
+    lookup: async (fn) => fn(query),
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

@@ -1,6 +1,6 @@
 // Public surface of @gatehouse/db. The only lib that imports Prisma; others get `TenantTx` and the model types.
 export { createDatabase } from './database';
-export type { CreateDatabaseOptions, Database, UnitOfWork, UnitOfWorkOptions } from './database';
+export type { CreateDatabaseOptions, Database, LookupQuery, UnitOfWork, UnitOfWorkOptions } from './database';
 export type { TenantTx } from './tenancy/prisma-client';
 export { InvalidContextIdError, isUuid } from './tenancy/tenant-context';
 export { UnsafeDatabaseRoleError } from './tenancy/role-safety.check';

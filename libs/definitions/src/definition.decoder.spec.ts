@@ -21,6 +21,20 @@ function json(text: string): unknown {
 }
 
 describe('decodeServerEntry: transports', () => {
+  it('parses references into parts', () => {
+    const decoded = decode({ command: 'npx', args: ['--region=${REGION:-eu}'] });
+    expect(
+      decoded.kind === 'valid' &&
+        decoded.definition.transport.kind === 'stdio' &&
+        decoded.definition.transport.args,
+    ).toEqual([
+      [
+        { kind: 'text', text: '--region=' },
+        { kind: 'variable', name: 'REGION', fallback: 'eu' },
+      ],
+    ]);
+  });
+
   it('decodes a stdio entry without type (the .mcp.json default)', () => {
     const decoded = decode({ command: 'npx', args: ['-y', 'pkg'], env: { A: '1' }, cwd: '/srv' });
     expect(decoded).toEqual({
@@ -30,10 +44,11 @@ describe('decodeServerEntry: transports', () => {
       definition: {
         transport: {
           kind: 'stdio',
-          command: [{ kind: 'text', text: 'npx' }],
-          args: [[{ kind: 'text', text: '-y' }], [{ kind: 'text', text: 'pkg' }]],
-          env: [{ key: 'A', value: [{ kind: 'text', text: '1' }] }],
-          cwd: [{ kind: 'text', text: '/srv' }],
+          // Reference-free values stay plain strings; values with references become parts.
+          command: 'npx',
+          args: ['-y', 'pkg'],
+          env: [{ key: 'A', value: '1' }],
+          cwd: '/srv',
         },
         requiresTrustedWorkspace: false,
         options: { elicitation: false },

@@ -116,25 +116,13 @@ function readTemplate(
     return null;
   }
   const parsed = parseTemplate(value);
-  if (!parsed.ok) {
-    problems.add({ reason: 'invalid_variable_reference', path });
-    return null;
-  }
-  return parsed.template;
+  if (!parsed) problems.add({ reason: 'invalid_variable_reference', path });
+  return parsed;
 }
 
-/** A string field that may be empty (an argument, an env or header value). */
-function readLooseTemplate(value: unknown, path: PathSegment[], problems: ProblemList): Template | null {
-  if (typeof value !== 'string') {
-    problems.add({ reason: 'wrong_type', path });
-    return null;
-  }
-  const parsed = parseTemplate(value);
-  if (!parsed.ok) {
-    problems.add({ reason: 'invalid_variable_reference', path });
-    return null;
-  }
-  return parsed.template;
+function headerBreakIn(template: Template): boolean {
+  if (typeof template === 'string') return hasHeaderBreak(template);
+  return template.some((part) => hasHeaderBreak(part.kind === 'text' ? part.text : (part.fallback ?? '')));
 }
 
 function readKeyedTemplates(
@@ -152,30 +140,38 @@ function readKeyedTemplates(
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i] as string;
-    const path = [field, keySegment(key, i)];
+    // The path is rendered only for a problem: rendering checks the key's shape, which the clean path never needs.
+    const refuse = (reason: EntryProblem['reason']) =>
+      problems.add({ reason, path: [field, keySegment(key, i)] });
     if (field === 'env' && !ENV_NAME.test(key)) {
-      problems.add({ reason: 'invalid_env_name', path });
+      refuse('invalid_env_name');
       continue;
     }
     if (field === 'headers') {
       if (!isHeaderName(key)) {
-        problems.add({ reason: 'invalid_header_name', path });
+        refuse('invalid_header_name');
         continue;
       }
       const lower = key.toLowerCase();
       if (seen.has(lower)) {
-        problems.add({ reason: 'duplicate_header', path });
+        refuse('duplicate_header');
         continue;
       }
       seen.add(lower);
     }
-    const template = readLooseTemplate(value[key], path, problems);
-    if (!template) continue;
-    if (
-      field === 'headers' &&
-      template.some((part) => hasHeaderBreak(part.kind === 'text' ? part.text : (part.fallback ?? '')))
-    ) {
-      problems.add({ reason: 'invalid_header_value', path });
+    // A value may be empty (an argument, an env or header value), unlike the fields readTemplate reads.
+    const raw = value[key];
+    if (typeof raw !== 'string') {
+      refuse('wrong_type');
+      continue;
+    }
+    const template = parseTemplate(raw);
+    if (template === null) {
+      refuse('invalid_variable_reference');
+      continue;
+    }
+    if (field === 'headers' && headerBreakIn(template)) {
+      refuse('invalid_header_value');
       continue;
     }
     out.push({ key, value: template });
@@ -277,8 +273,14 @@ function decodeStdio(
     if (!Array.isArray(raw.args)) problems.add({ reason: 'wrong_type', path: ['args'] });
     else {
       for (let i = 0; i < raw.args.length; i += 1) {
-        const arg = readLooseTemplate(raw.args[i], ['args', i], problems);
-        if (arg) args.push(arg);
+        const item: unknown = raw.args[i];
+        const arg = typeof item === 'string' ? parseTemplate(item) : null;
+        if (arg !== null) args.push(arg);
+        else
+          problems.add({
+            reason: typeof item === 'string' ? 'invalid_variable_reference' : 'wrong_type',
+            path: ['args', i],
+          });
       }
     }
   }

@@ -5,14 +5,6 @@ import type { MaterializedDefinition, MaterializedKeyed } from './variable.mater
 /** Bump when the encoding changes: every approval bound to an older fingerprint then goes stale, as it must. */
 const FINGERPRINT_DOMAIN = 'gatehouse.definition-fingerprint.v1';
 
-function byKey<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
-  return [...items].sort((a, b) => {
-    const ka = keyOf(a);
-    const kb = keyOf(b);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
-  });
-}
-
 /**
  * Env and header maps: sorted (order decides nothing), each value a marker when its key is credential-shaped,
  * else its segments. Header names compare case-insensitively, so they are written lowercase.
@@ -22,14 +14,11 @@ function writeKeyed(
   items: readonly MaterializedKeyed[],
   kind: 'env' | 'header',
 ): void {
-  const keyOf =
-    kind === 'header'
-      ? (item: MaterializedKeyed) => item.key.toLowerCase()
-      : (item: MaterializedKeyed) => item.key;
-  const sorted = byKey(items, keyOf);
-  enc.list(sorted.length);
-  for (const item of sorted) {
-    const key = keyOf(item);
+  // Keys computed once, then sorted (order decides nothing); code-unit order, like every sort in the encoding.
+  const keyed = items.map((item) => ({ key: kind === 'header' ? item.key.toLowerCase() : item.key, item }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  enc.list(keyed.length);
+  for (const { key, item } of keyed) {
     enc.text(key);
     if (item.secretKey) enc.marker(`${kind}:${key}`);
     else enc.materialized(item.value);

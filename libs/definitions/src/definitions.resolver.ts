@@ -12,7 +12,7 @@ import type {
   UnresolvedEntry,
   ValueProblem,
 } from './effective-entry';
-import { attachMaterialized } from './materialized-access';
+import { createResolvedEntry } from './materialized-access';
 import { projectDefinition } from './redacted.projection';
 import { securityIdentityOf } from './security-identity';
 import { decidePrecedence } from './tier-precedence';
@@ -120,7 +120,7 @@ function resolveWinner(
     };
   }
   const valueProblems: ValueProblem[] = [...materialization.problems];
-  const identity = securityIdentityOf(materialization.definition, winner.source);
+  const identity = securityIdentityOf(materialization.definition, winner.source, projection);
   if (!identity.ok) valueProblems.push({ reason: identity.reason, path: ['url'] as PathSegment[] });
   if (valueProblems.length > 0 || !identity.ok) {
     return { ...base, status: 'unresolved', reason: 'invalid_value', valueProblems, projection };
@@ -134,8 +134,7 @@ function resolveWinner(
     perUser,
     variables: materialization.uses,
   };
-  attachMaterialized(resolved, materialization.definition);
-  return resolved;
+  return createResolvedEntry(resolved, materialization.definition);
 }
 
 function resolveName(

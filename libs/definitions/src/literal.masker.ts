@@ -73,8 +73,14 @@ function allNameChars(text: string): boolean {
   return true;
 }
 
-/** Masks credential-shaped literals in free text (an argument, a cwd, a path). */
+/** Masks credential-shaped literals in free text (an argument, a cwd, a path). Unchanged text is returned as is. */
 export function maskText(text: string): string {
+  const out = maskWords(text);
+  // Equal text: hand back the original rather than a freshly built copy, so results retain less memory.
+  return out === text ? text : out;
+}
+
+function maskWords(text: string): string {
   let out = '';
   let i = 0;
   const n = text.length;

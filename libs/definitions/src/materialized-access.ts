@@ -3,16 +3,33 @@ import type { MaterializedDefinition } from './variable.materializer';
 
 /**
  * A resolved entry's materialized definition holds secret values (the only thing that does). It is kept off the
- * entry, in a module-private WeakMap, so serializing, logging or inspecting a resolution result can never reach a
- * secret: whoever needs the values (the lease builder) asks for them by name, deliberately.
+ * entry's visible members, in a private class field, so serializing, logging, inspecting (even with
+ * `showHidden`), spreading or structured-cloning a resolution result can never reach a secret: whoever needs the
+ * values (the lease builder) asks for them deliberately with {@link materializedDefinitionOf}. (A private field
+ * rather than a WeakMap: with 10,000 entries the ephemeron bookkeeping showed up in garbage collection.)
  */
-const materialized = new WeakMap<ResolvedEntry, MaterializedDefinition>();
+class ResolvedEntryObject {
+  readonly #materialized: MaterializedDefinition;
 
-export function attachMaterialized(entry: ResolvedEntry, definition: MaterializedDefinition): void {
-  materialized.set(entry, definition);
+  constructor(fields: ResolvedEntry, materialized: MaterializedDefinition) {
+    Object.assign(this, fields);
+    this.#materialized = materialized;
+  }
+
+  static materializedOf(entry: object): MaterializedDefinition | undefined {
+    return #materialized in entry ? (entry as ResolvedEntryObject).#materialized : undefined;
+  }
+}
+
+/** A resolved entry carrying its materialized definition out of sight. */
+export function createResolvedEntry(
+  fields: ResolvedEntry,
+  materialized: MaterializedDefinition,
+): ResolvedEntry {
+  return new ResolvedEntryObject(fields, materialized) as unknown as ResolvedEntry;
 }
 
 /** The materialized definition (secrets included) of an entry this lib resolved; undefined for any other object. */
 export function materializedDefinitionOf(entry: ResolvedEntry): MaterializedDefinition | undefined {
-  return materialized.get(entry);
+  return ResolvedEntryObject.materializedOf(entry);
 }

@@ -49,12 +49,14 @@ export function visibleText(value: MaterializedText): string {
   if (value.stretches.length === 0) return value.value;
   let out = '';
   let at = 0;
+  let replaced = false;
   for (const stretch of value.stretches) {
     if (!stretch.secret && stretch.from !== 'unset') continue;
     out += `${value.value.slice(at, stretch.start)}\${${stretch.variable}}`;
     at = stretch.end;
+    replaced = true;
   }
-  return out + value.value.slice(at);
+  return replaced ? out + value.value.slice(at) : value.value;
 }
 
 function keysOnly(items: readonly MaterializedKeyed[]): KeysOnly {

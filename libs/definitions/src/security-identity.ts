@@ -1,7 +1,7 @@
 import { CanonicalEncoder } from './canonical.encoder';
 import { canonicalDefinitionUrl, formatCanonicalUrl, type CanonicalUrlFailure } from './canonical-url';
-import { maskArgs, maskArgument, maskText, maskUrl } from './literal.masker';
-import { formatCommandLine, visibleText } from './redacted.projection';
+import { maskUrl } from './literal.masker';
+import { projectDefinition, type RedactedProjection } from './redacted.projection';
 import type { SourceRef } from './tier';
 import type { MaterializedDefinition } from './variable.materializer';
 
@@ -36,10 +36,16 @@ export type SecurityIdentityResult =
 
 const IDENTITY_DOMAIN = 'gatehouse.security-identity.v1';
 
-/** Computes the security identity of a materialized definition from a source. */
+/**
+ * Computes the security identity of a materialized definition from a source.
+ *
+ * @param projection the definition's redacted projection when the caller already has it (the stdio display is
+ *   its command line and cwd); computed here otherwise.
+ */
 export function securityIdentityOf(
   definition: MaterializedDefinition,
   source: SourceRef,
+  projection?: RedactedProjection,
 ): SecurityIdentityResult {
   const enc = new CanonicalEncoder(IDENTITY_DOMAIN);
   enc.field('tier').text(source.tier).field('origin').text(source.origin);
@@ -53,8 +59,9 @@ export function securityIdentityOf(
       enc.field('cwd');
       if (t.cwd) enc.materialized(t.cwd);
       else enc.absent();
-      const line = formatCommandLine(maskArgument(visibleText(t.command)), maskArgs(t.args.map(visibleText)));
-      const display = t.cwd ? `${line} (cwd ${maskText(visibleText(t.cwd))})` : line;
+      const shown = (projection ?? projectDefinition(definition)).transport;
+      if (shown.kind !== 'stdio') throw new Error('projection of another definition');
+      const display = shown.cwd === null ? shown.commandLine : `${shown.commandLine} (cwd ${shown.cwd})`;
       return {
         ok: true,
         identity: { key: `sid:v1:${enc.digest()}`, source, transport: 'stdio', display },

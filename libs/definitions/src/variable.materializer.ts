@@ -93,6 +93,9 @@ export interface Materialization {
   readonly uses: readonly VariableUse[];
 }
 
+/** Shared by every all-literal value (most of them): one fewer allocation per field. */
+const NO_STRETCHES: readonly Stretch[] = Object.freeze([]);
+
 // Memoized: the same few variable names recur across thousands of entries. Bounded, so hostile names cannot grow it.
 const shapeCache = new Map<string, boolean>();
 const SHAPE_CACHE_LIMIT = 4096;
@@ -117,17 +120,19 @@ function lookup(record: Readonly<Record<string, string>> | undefined, name: stri
 class Materializer {
   readonly unset: UnsetVariable[] = [];
   readonly problems: MaterializeProblem[] = [];
-  private readonly used = new Map<string, VariableUse>();
+  readonly uses: VariableUse[] = [];
 
   constructor(private readonly variables: VariableValues) {}
 
-  get uses(): VariableUse[] {
-    return [...this.used.values()];
+  private use(variable: string, from: VariableScope | 'default'): void {
+    // A definition reads a handful of variables: a scan beats a map here.
+    for (const known of this.uses) if (known.variable === variable && known.from === from) return;
+    this.uses.push({ variable, from });
   }
 
-  text(template: Template, path: readonly PathSegment[]): MaterializedText {
-    if (template.length === 1 && template[0]?.kind === 'text')
-      return { value: template[0].text, stretches: [] };
+  /** @param path where the text sits, or how to render it (only needed to report an unset variable). */
+  text(template: Template, path: readonly PathSegment[] | (() => readonly PathSegment[])): MaterializedText {
+    if (typeof template === 'string') return { value: template, stretches: NO_STRETCHES };
     let value = '';
     const stretches: Stretch[] = [];
     for (const part of template) {
@@ -145,7 +150,7 @@ class Materializer {
         produced = part.fallback;
         from = 'default';
       } else {
-        this.unset.push({ path, variable: part.name });
+        this.unset.push({ path: typeof path === 'function' ? path() : path, variable: part.name });
         stretches.push({
           start: value.length,
           end: value.length,
@@ -155,7 +160,7 @@ class Materializer {
         });
         continue;
       }
-      this.used.set(`${part.name}\u0000${from}`, { variable: part.name, from });
+      this.use(part.name, from);
       stretches.push({
         start: value.length,
         end: value.length + produced.length,
@@ -169,14 +174,17 @@ class Materializer {
   }
 
   keyed(items: readonly KeyedTemplate[], field: 'env' | 'headers'): MaterializedKeyed[] {
-    return items.map((item, index) => {
-      const path = [field, keySegment(item.key, index)];
+    const out: MaterializedKeyed[] = [];
+    for (let index = 0; index < items.length; index += 1) {
+      const item = items[index] as KeyedTemplate;
+      const path = () => [field, keySegment(item.key, index)];
       const value = this.text(item.value, path);
       if (field === 'headers' && /[\r\n\0]/.test(value.value)) {
-        this.problems.push({ reason: 'invalid_header_value', path });
+        this.problems.push({ reason: 'invalid_header_value', path: path() });
       }
-      return { key: item.key, value, secretKey: secretName(item.key) };
-    });
+      out.push({ key: item.key, value, secretKey: secretName(item.key) });
+    }
+    return out;
   }
 }
 

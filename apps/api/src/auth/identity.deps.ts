@@ -8,7 +8,6 @@ import type { AuthDeps } from './resolve-principal';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './session-policy';
 import { SignInUseCase } from './sign-in.use-case';
 import { SignOutUseCase } from './sign-out.use-case';
-import { TenantDirectory } from './tenant-directory';
 
 /** Everything the identity routes and `resolvePrincipal` need, built once per process. */
 export interface IdentityDeps {
@@ -42,7 +41,6 @@ export function createIdentityDeps(options: CreateIdentityDepsOptions): Identity
   const now = options.now;
   const auth: AuthDeps = {
     db: options.db,
-    tenants: new TenantDirectory(options.db),
     sessionPolicy,
     ...(now ? { now } : {}),
   };

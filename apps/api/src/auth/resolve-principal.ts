@@ -14,16 +14,16 @@ import { sha256 } from './opaque-secret';
 import type { PlatformPrincipal, Principal, TenantPrincipal } from './principal';
 import { sessionIdFromCookieHeader } from './session-cookie';
 import { absoluteDeadline, extendedDeadline, type SessionPolicy } from './session-policy';
-import type { TenantDirectory } from './tenant-directory';
 
 // Who is calling. A request authenticates with EITHER `Authorization: Bearer <token>` OR the session cookie:
 // when an Authorization header is present the cookie is ignored, so a bad token never falls back to a
 // browser's session. Every refusal (unknown, revoked, expired, malformed, user disabled, membership gone)
-// is the same `null`, which callers turn into one 401 `unauthenticated`.
+// is the same `null`, which callers turn into one 401 `unauthenticated`. Each credential costs ONE statement
+// (gh_auth_token / gh_auth_session through Database.lookup, no transaction): the definer function returns the
+// tenant's slug and the user's current role and disabled_at with the credential itself.
 
 export interface AuthDeps {
   readonly db: Database;
-  readonly tenants: TenantDirectory;
   readonly sessionPolicy: SessionPolicy;
   readonly now?: () => Date;
 }
@@ -107,14 +107,12 @@ async function principalOfToken(secret: string, deps: AuthDeps): Promise<Princip
   if (token === null || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now))
     return null;
   if (token.kind === 'gateway') return token.tenantId === null ? platformPrincipal(token) : null;
-  if (token.tenantId === null) return null;
-  const tenantSlug = await deps.tenants.slugOf(token.tenantId);
-  if (tenantSlug === null) return null;
+  if (token.tenantId === null || token.tenantSlug === null) return null;
 
   const base = {
     type: 'tenant' as const,
     tenantId: token.tenantId,
-    tenantSlug,
+    tenantSlug: token.tenantSlug,
     via: token.kind,
     sessionId: null,
     tokenId: token.id,
@@ -124,18 +122,11 @@ async function principalOfToken(secret: string, deps: AuthDeps): Promise<Princip
   if (token.kind !== 'user') {
     return { ...base, userId: null, role: null, scopes: intersect(token.scopes, KIND_SCOPES[token.kind]) };
   }
-  if (token.userId === null) return null;
-  // The user's CURRENT role: a demoted user's tokens lose power at once, a removed member's stop working.
-  const userId = token.userId;
-  const membership = await deps.db.withTenant(token.tenantId, (tx) =>
-    tx.membership.findUnique({
-      where: { tenantId_userId: { tenantId: token.tenantId as string, userId } },
-      select: { role: true, user: { select: { disabledAt: true } } },
-    }),
-  );
-  if (membership === null || membership.user.disabledAt !== null) return null;
-  const scopes = intersect(intersect(token.scopes, KIND_SCOPES.user), ROLE_SCOPES[membership.role]);
-  return { ...base, userId, role: membership.role, scopes };
+  // The user's CURRENT role (read with the token, in the same statement): a demoted user's tokens lose power at
+  // once, a removed member's (role null) and a disabled user's stop working.
+  if (token.userId === null || token.role === null || token.userDisabledAt !== null) return null;
+  const scopes = intersect(intersect(token.scopes, KIND_SCOPES.user), ROLE_SCOPES[token.role]);
+  return { ...base, userId: token.userId, role: token.role, scopes };
 }
 
 function platformPrincipal(token: TokenLookup): PlatformPrincipal {
@@ -153,8 +144,6 @@ async function resolveSessionCookie(sessionId: string, deps: AuthDeps): Promise<
   const now = deps.now?.() ?? new Date();
   // gh_auth_session already refused rows past expires_at; this catches a policy shortened since sign-in.
   if (absoluteDeadline(session.createdAt, deps.sessionPolicy) <= now) return null;
-  const tenantSlug = await deps.tenants.slugOf(session.tenantId);
-  if (tenantSlug === null) return null;
 
   let expiresAt = session.expiresAt;
   const next = extendedDeadline(session.createdAt, session.expiresAt, now, deps.sessionPolicy);
@@ -168,7 +157,7 @@ async function resolveSessionCookie(sessionId: string, deps: AuthDeps): Promise<
   const principal: TenantPrincipal = {
     type: 'tenant',
     tenantId: session.tenantId,
-    tenantSlug,
+    tenantSlug: session.tenantSlug,
     userId: session.userId,
     role: session.role,
     via: 'session',

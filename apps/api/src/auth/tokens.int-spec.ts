@@ -190,6 +190,27 @@ describe('a user token follows the current role of its user', () => {
     expect((await probe(`Bearer ${secret}`)).json().principal).toBeNull();
     expect((await probeWrite(`Bearer ${secret}`)).statusCode).toBe(401);
   });
+
+  it('stops working once its user is disabled, and a role in ANOTHER tenant never stands in', async () => {
+    const member = await createTestUser(h.db, acme.id, { role: 'member' });
+    const { secret } = await mint(member, { kind: 'user', scopes: ['tenant:read'] });
+    expect((await probe(`Bearer ${secret}`)).json().principal).toMatchObject({ userId: member.id });
+
+    // Owner of another tenant, then removed from acme: the token (acme's) must not pick up globex's role.
+    const globex = await createTestTenant(h.db);
+    await h.asSuperuser(
+      "INSERT INTO memberships (id, tenant_id, user_id, role) VALUES ($1, $2, $3, 'owner')",
+      [randomUUID(), globex.id, member.id],
+    );
+    await h.db.withTenant(acme.id, (tx) => tx.membership.deleteMany({ where: { userId: member.id } }));
+    expect((await probe(`Bearer ${secret}`)).json().principal).toBeNull();
+
+    const other = await createTestUser(h.db, acme.id, { role: 'admin' });
+    const second = await mint(other, { kind: 'user', scopes: ['tenant:read'] });
+    expect((await probe(`Bearer ${second.secret}`)).json().principal).toMatchObject({ userId: other.id });
+    await h.asSuperuser('UPDATE users SET disabled_at = now() WHERE id = $1', [other.id]);
+    expect((await probe(`Bearer ${second.secret}`)).json().principal).toBeNull();
+  });
 });
 
 describe('refused tokens', () => {

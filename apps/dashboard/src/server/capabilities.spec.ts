@@ -13,14 +13,14 @@ const ADMIN_SCOPES = [
   'approvals:decide',
   'catalog:read',
 ];
-const MEMBER_SCOPES = ['tenant:read', 'workspaces:read', 'tokens:read', 'catalog:read'];
+const MEMBER_SCOPES = ['tenant:read', 'workspaces:read', 'tokens:read', 'tokens:write', 'catalog:read'];
 
 describe('capabilitiesOf', () => {
   it('gives an owner every admin capability', () => {
     expect(Object.values(capabilitiesOf(ADMIN_SCOPES, 'owner')).every(Boolean)).toBe(true);
   });
 
-  it('gives a member read access to workspaces and their own tokens, and nothing admin', () => {
+  it('gives a member read access to workspaces and their own user tokens, and nothing admin', () => {
     expect(capabilitiesOf(MEMBER_SCOPES, 'member')).toEqual({
       readTenant: true,
       readWorkspaces: true,
@@ -28,7 +28,7 @@ describe('capabilitiesOf', () => {
       readMembers: false,
       manageMembers: false,
       readTokens: true,
-      createTokens: false,
+      createTokens: true,
       createServiceTokens: false,
       readAudit: false,
     });

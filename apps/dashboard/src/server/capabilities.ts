@@ -12,6 +12,7 @@ export interface Capabilities {
   readonly readMembers: boolean;
   readonly manageMembers: boolean;
   readonly readTokens: boolean;
+  /** Every role mints user tokens for itself (within its own scopes) and revokes its own tokens. */
   readonly createTokens: boolean;
   /** Agent and worker tokens are minted by owners and admins only (the API's token-creation policy). */
   readonly createServiceTokens: boolean;
@@ -44,7 +45,7 @@ export const CAPABILITY_NEEDS: Readonly<Record<Capability, string>> = Object.fre
   readMembers: 'Viewing members needs the members:read scope (owners, admins and approvers).',
   manageMembers: 'Adding members and changing roles needs the members:write scope (owners and admins).',
   readTokens: 'Viewing API tokens needs the tokens:read scope.',
-  createTokens: 'Creating and revoking API tokens needs the tokens:write scope (owners and admins).',
+  createTokens: 'Creating and revoking API tokens needs the tokens:write scope.',
   createServiceTokens: 'Agent and worker tokens are created by owners and admins.',
   readAudit: 'Reading the audit log needs the audit:read scope (owners, admins and approvers).',
 });

@@ -1,21 +1,18 @@
-const FORMAT = new Intl.DateTimeFormat('en-GB', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZone: 'UTC',
-  hour12: false,
-});
-
-/** A timestamp as the server renders it: one format, in UTC (logs and the audit chain are in UTC too). */
+/**
+ * A timestamp as the server renders it: one unambiguous format (ISO date, 24-hour time) in UTC, like the
+ * API's logs and the audit chain, so what the dashboard shows can be matched against them.
+ */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${FORMAT.format(date)} UTC`;
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 export function DateTime({ value, fallback = '—' }: { value: string | null; fallback?: string }) {
   if (value === null) return <span className="muted">{fallback}</span>;
-  return <time dateTime={value}>{formatDateTime(value)}</time>;
+  return (
+    <time dateTime={value} className="nowrap">
+      {formatDateTime(value)}
+    </time>
+  );
 }

@@ -1,4 +1,4 @@
-import { nextPage, pageHref, previousPage, readPageCursor } from './paging';
+import { nextPage, pageHref, previousPage, readPageCursor, readPageSize } from './paging';
 
 describe('cursor paging in the URL', () => {
   it('walks forward and back through the trail', () => {
@@ -26,5 +26,13 @@ describe('cursor paging in the URL', () => {
   it('drops cursors that are not of the opaque shape', () => {
     expect(readPageCursor({ cursor: '../x' })).toEqual({ cursor: undefined, trail: [] });
     expect(readPageCursor({ cursor: 'ok', trail: 'A.<b>.C' })).toEqual({ cursor: 'ok', trail: ['A', 'C'] });
+  });
+});
+
+describe('page size', () => {
+  it('accepts only the offered sizes', () => {
+    expect(readPageSize({ limit: '10' })).toBe(10);
+    expect(readPageSize({ limit: '7' })).toBe(50);
+    expect(readPageSize({})).toBe(50);
   });
 });

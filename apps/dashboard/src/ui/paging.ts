@@ -18,6 +18,15 @@ export function firstParam(params: SearchParams, name: string): string | undefin
   return Array.isArray(value) ? value[0] : value;
 }
 
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Rows per page from `?limit=`, one of PAGE_SIZES (anything else: the default). */
+export function readPageSize(params: SearchParams): number {
+  const value = Number(firstParam(params, 'limit'));
+  return (PAGE_SIZES as readonly number[]).includes(value) ? value : DEFAULT_PAGE_SIZE;
+}
+
 export function readPageCursor(params: SearchParams): PageCursor {
   const cursor = firstParam(params, 'cursor');
   if (cursor === undefined || !CURSOR_SHAPE.test(cursor)) return { cursor: undefined, trail: [] };

@@ -20,6 +20,7 @@ let db: Database;
 let admin: Client;
 let a: TenantRows;
 let b: TenantRows;
+let c: TenantRows;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -28,6 +29,7 @@ beforeAll(async () => {
   await admin.connect();
   a = await seedTenantRows(db, 'alpha');
   b = await seedTenantRows(db, 'bravo');
+  c = await seedTenantRows(db, 'charlie');
 });
 
 afterAll(async () => {
@@ -54,6 +56,9 @@ describe('definer lookups', () => {
       workspaceIds: [],
       prefix: 'gh_u_abc',
       revokedAt: null,
+      tenantSlug: b.slug,
+      role: 'owner',
+      userDisabledAt: null,
     });
     expect(token?.lastUsedAt).toBeInstanceOf(Date);
     const again = await findTokenBySecretHash(db, b.tokenSecretHash);
@@ -89,6 +94,9 @@ describe('definer lookups', () => {
       tenantId: null,
       kind: 'gateway',
       pool: 'edge',
+      tenantSlug: null,
+      role: null,
+      userDisabledAt: null,
     });
     expect(await revokeGatewayToken({ ownerUrl: testDb.ownerUrl, id })).toBe(true);
     expect(await revokeGatewayToken({ ownerUrl: testDb.ownerUrl, id })).toBe(false);
@@ -96,10 +104,25 @@ describe('definer lookups', () => {
     expect((await findTokenBySecretHash(db, secretHash))?.revokedAt).toBeInstanceOf(Date);
   });
 
-  it('gh_auth_session returns live sessions only, with the role in the session tenant', async () => {
+  it("gh_auth_token returns the user's CURRENT role and disabled_at, not the ones at minting", async () => {
+    // As the superuser (subject to no policy), as another admin's command would.
+    await admin.query("UPDATE memberships SET role = 'member' WHERE id = $1", [c.membershipId]);
+    expect(await findTokenBySecretHash(db, c.tokenSecretHash)).toMatchObject({ role: 'member' });
+    await admin.query('UPDATE users SET disabled_at = now() WHERE id = $1', [c.userId]);
+    expect((await findTokenBySecretHash(db, c.tokenSecretHash))?.userDisabledAt).toBeInstanceOf(Date);
+    await admin.query('DELETE FROM memberships WHERE id = $1', [c.membershipId]);
+    expect(await findTokenBySecretHash(db, c.tokenSecretHash)).toMatchObject({
+      id: c.tokenId,
+      tenantSlug: c.slug,
+      role: null,
+    });
+  });
+
+  it('gh_auth_session returns live sessions only, with the slug of and the role in the session tenant', async () => {
     expect(await findLiveSessionBySecretHash(db, b.sessionSecretHash)).toMatchObject({
       id: b.sessionId,
       tenantId: b.tenantId,
+      tenantSlug: b.slug,
       userId: b.userId,
       userDisabledAt: null,
       role: 'owner',
@@ -122,7 +145,7 @@ describe('definer lookups', () => {
   });
 
   it('lists tenant ids and finds a tenant by slug without a tenant set', async () => {
-    expect((await listTenantIds(db)).sort()).toEqual([a.tenantId, b.tenantId].sort());
+    expect((await listTenantIds(db)).sort()).toEqual([a.tenantId, b.tenantId, c.tenantId].sort());
     expect(await findTenantIdBySlug(db, b.slug)).toBe(b.tenantId);
     expect(await findTenantIdBySlug(db, 'no-such-tenant')).toBeNull();
   });

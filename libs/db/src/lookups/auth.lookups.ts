@@ -1,10 +1,14 @@
 import type { Database } from '../database';
 import type { MembershipRole, TokenKind } from '../generated/enums';
 
-// Typed wrappers over the SECURITY DEFINER functions of migration 20261130010100_row_level_security: the only
-// reads that happen before a tenant is known. Each runs in a unit of work with no tenant set.
+// Typed wrappers over the SECURITY DEFINER functions of migrations 20261130010100_row_level_security and
+// 20261130020000_auth_lookup_context: the only reads that happen before a tenant is known. Each is one statement
+// through Database.lookup (no transaction, no tenant set): authentication costs one round trip.
 
-/** A token's non-secret columns, whatever its state: callers decide (and audit) revoked and expired. */
+/**
+ * A token's non-secret columns, whatever its state (callers decide and audit revoked and expired), with what is
+ * needed to build its principal without a second query.
+ */
 export interface TokenLookup {
   id: string;
   tenantId: string | null;
@@ -20,6 +24,12 @@ export interface TokenLookup {
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** The slug of the token's tenant; null for a tenantless (gateway) token. */
+  tenantSlug: string | null;
+  /** The token user's CURRENT role in the token's tenant; null without a user or once the membership is gone. */
+  role: MembershipRole | null;
+  /** When the token's user was disabled; null when enabled or when the token has no user. */
+  userDisabledAt: Date | null;
 }
 
 /** A live (not revoked, not expired) session, with what is needed to refuse it without a second query. */
@@ -27,6 +37,7 @@ export interface SessionLookup {
   id: string;
   tenantId: string;
   userId: string;
+  tenantSlug: string;
   csrfHash: Uint8Array;
   createdAt: Date;
   lastSeenAt: Date;
@@ -58,6 +69,9 @@ interface TokenRow {
   last_used_at: Date | null;
   expires_at: Date | null;
   revoked_at: Date | null;
+  tenant_slug: string | null;
+  role: MembershipRole | null;
+  user_disabled_at: Date | null;
 }
 
 interface SessionRow {
@@ -70,6 +84,7 @@ interface SessionRow {
   expires_at: Date;
   user_disabled_at: Date | null;
   role: MembershipRole | null;
+  tenant_slug: string;
 }
 
 interface LoginRow {
@@ -86,9 +101,7 @@ export async function findTokenBySecretHash(
   db: Database,
   secretHash: Uint8Array,
 ): Promise<TokenLookup | null> {
-  const rows = await db.withoutTenant(
-    (tx) => tx.$queryRaw<TokenRow[]>`SELECT * FROM gh_auth_token(${secretHash})`,
-  );
+  const rows = await db.lookup((query) => query<TokenRow>`SELECT * FROM gh_auth_token(${secretHash})`);
   const r = rows[0];
   if (!r) return null;
   return {
@@ -106,6 +119,9 @@ export async function findTokenBySecretHash(
     lastUsedAt: r.last_used_at,
     expiresAt: r.expires_at,
     revokedAt: r.revoked_at,
+    tenantSlug: r.tenant_slug,
+    role: r.role,
+    userDisabledAt: r.user_disabled_at,
   };
 }
 
@@ -114,15 +130,14 @@ export async function findLiveSessionBySecretHash(
   db: Database,
   secretHash: Uint8Array,
 ): Promise<SessionLookup | null> {
-  const rows = await db.withoutTenant(
-    (tx) => tx.$queryRaw<SessionRow[]>`SELECT * FROM gh_auth_session(${secretHash})`,
-  );
+  const rows = await db.lookup((query) => query<SessionRow>`SELECT * FROM gh_auth_session(${secretHash})`);
   const r = rows[0];
   if (!r) return null;
   return {
     id: r.id,
     tenantId: r.tenant_id,
     userId: r.user_id,
+    tenantSlug: r.tenant_slug,
     csrfHash: r.csrf_hash,
     createdAt: r.created_at,
     lastSeenAt: r.last_seen_at,
@@ -134,9 +149,7 @@ export async function findLiveSessionBySecretHash(
 
 /** A login by exact email (normalize before storing and looking up); null for an unknown email. */
 export async function findLoginByEmail(db: Database, email: string): Promise<LoginLookup | null> {
-  const rows = await db.withoutTenant(
-    (tx) => tx.$queryRaw<LoginRow[]>`SELECT * FROM gh_auth_login(${email})`,
-  );
+  const rows = await db.lookup((query) => query<LoginRow>`SELECT * FROM gh_auth_login(${email})`);
   const first = rows[0];
   if (!first) return null;
   const memberships: LoginLookup['memberships'] = [];
@@ -155,15 +168,13 @@ export async function findLoginByEmail(db: Database, email: string): Promise<Log
 
 /** Every tenant id (jobs that walk all tenants, one withTenant each). */
 export async function listTenantIds(db: Database): Promise<string[]> {
-  const rows = await db.withoutTenant(
-    (tx) => tx.$queryRaw<{ id: string }[]>`SELECT id FROM gh_tenant_ids() AS id`,
-  );
+  const rows = await db.lookup((query) => query<{ id: string }>`SELECT id FROM gh_tenant_ids() AS id`);
   return rows.map((r) => r.id);
 }
 
 export async function findTenantIdBySlug(db: Database, slug: string): Promise<string | null> {
-  const rows = await db.withoutTenant(
-    (tx) => tx.$queryRaw<{ id: string | null }[]>`SELECT gh_tenant_id_by_slug(${slug}) AS id`,
+  const rows = await db.lookup(
+    (query) => query<{ id: string | null }>`SELECT gh_tenant_id_by_slug(${slug}) AS id`,
   );
   return rows[0]?.id ?? null;
 }

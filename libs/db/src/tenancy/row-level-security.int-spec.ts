@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
-import { createDatabase, type Database } from '../database';
+import { createDatabase, type Database, type LookupQuery } from '../database';
 import { insertGatewayToken } from '../operator/gateway-token.operator';
 import { seedTenantRows, type TenantRows } from './tenant-rows.test-fixture';
 
@@ -320,6 +320,47 @@ describe('Database.withTenant (Prisma)', () => {
         (tx) => tx.$queryRaw<{ t: string | null }[]>`SELECT current_setting('app.tenant_id', true) AS t`,
       );
       expect(raw[0]?.t ?? '').toBe('');
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('runs a lookup outside any transaction on a connection that just served a tenant, with no tenant set', async () => {
+    const single = createDatabase({ url: testDb.appUrl, poolMax: 1 });
+    type Context = { pid: number; tenant: string | null; user: string | null };
+    // pg_backend_pid() proves the lookup ran on the very connection the unit of work had used.
+    const contextOf = async (query: LookupQuery) =>
+      (
+        await query<Context>`SELECT pg_backend_pid() AS pid, current_setting('app.tenant_id', true) AS tenant,
+                                    current_setting('app.user_id', true) AS "user"`
+      )[0];
+    try {
+      const inside = await single.withTenantAndUser(a.tenantId, a.userId, (tx) =>
+        contextOf(<R>(strings: TemplateStringsArray, ...values: unknown[]) =>
+          tx.$queryRaw<R[]>(strings, ...values),
+        ),
+      );
+      expect(inside).toMatchObject({ tenant: a.tenantId, user: a.userId });
+      const after = await single.lookup(contextOf);
+      expect(after?.pid).toBe(inside?.pid);
+      expect(after?.tenant ?? '').toBe('');
+      expect(after?.user ?? '').toBe('');
+
+      // A unit of work that fails rolls back, and its tenant goes with it.
+      await expect(
+        single.withTenant(b.tenantId, async () => {
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      const afterFailure = await single.lookup(contextOf);
+      expect(afterFailure?.pid).toBe(inside?.pid);
+      expect(afterFailure?.tenant ?? '').toBe('');
+
+      // A lookup is no way around row-level security: tables read directly show nothing.
+      const counts = await single.lookup(
+        (query) => query<{ n: number }>`SELECT count(*)::int AS n FROM workspaces`,
+      );
+      expect(counts[0]?.n).toBe(0);
     } finally {
       await single.close();
     }

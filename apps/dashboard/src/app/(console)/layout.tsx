@@ -30,6 +30,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         Skip to content
       </a>
       <aside className={styles.sidebar}>
+        <div className={styles.sidebarInner}>
         <a className={styles.brand} href="/overview">
           <span className={styles.brandMark} aria-hidden="true">
             G
@@ -69,6 +70,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             </ul>
           </div>
         </nav>
+        </div>
       </aside>
       <div className={styles.column}>
         <header className={styles.topbar}>

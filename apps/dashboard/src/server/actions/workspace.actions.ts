@@ -2,7 +2,7 @@
 
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
-import type { WorkspaceView } from '../../views/api-views';
+import type { MaintainerView, WorkspaceView } from '../../views/api-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -80,4 +80,38 @@ export async function bumpWorkspaceGenerationAction(
   if (!result.ok) return failure(result.problem);
   refresh();
   return success(`Generation ${result.data.generation} started.`);
+}
+
+export async function addMaintainerAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const refusal = await refuseUnless('manageWorkspaces');
+  if (refusal) return refused(refusal);
+  const workspaceId = idField(form, 'workspaceId');
+  if (workspaceId === undefined) return missingWorkspace();
+  const userId = idField(form, 'userId');
+  if (userId === undefined) {
+    return failure(invalidInputProblem([{ path: 'userId', message: 'Choose a member.' }]));
+  }
+  const result = await callApi<MaintainerView>({
+    method: 'POST',
+    path: `/v1/workspaces/${workspaceId}/maintainers`,
+    body: { userId },
+  });
+  if (!result.ok) return failure(result.problem);
+  refresh();
+  return success(`${result.data.displayName} now maintains this workspace.`);
+}
+
+export async function removeMaintainerAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const refusal = await refuseUnless('manageWorkspaces');
+  if (refusal) return refused(refusal);
+  const workspaceId = idField(form, 'workspaceId');
+  const userId = idField(form, 'userId');
+  if (workspaceId === undefined || userId === undefined) return missingWorkspace();
+  const result = await callApi<{ removed: boolean }>({
+    method: 'DELETE',
+    path: `/v1/workspaces/${workspaceId}/maintainers/${userId}`,
+  });
+  if (!result.ok) return failure(result.problem);
+  refresh();
+  return success('Maintainer removed.');
 }

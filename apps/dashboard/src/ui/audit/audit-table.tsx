@@ -1,11 +1,11 @@
+import type { ReactNode } from 'react';
 import type { AuditEventView } from '../../views/api-views';
 import { DataTable, type TableColumn, type TableRow } from '../data-table';
-import { formatDateTime } from '../date-time';
+import { DateTime } from '../date-time';
 import { Badge } from '../feedback';
 import { actionLabel, actorLabel, targetLabel, type ActorDirectory } from './audit-labels';
-import type { ReactNode } from 'react';
 
-const COLUMNS: readonly TableColumn[] = [
+const FULL: readonly TableColumn[] = [
   { id: 'seq', label: '#', sortable: true, numeric: true },
   { id: 'when', label: 'When', sortable: true },
   { id: 'actor', label: 'Actor', sortable: true },
@@ -14,22 +14,51 @@ const COLUMNS: readonly TableColumn[] = [
   { id: 'outcome', label: 'Outcome', sortable: true },
 ];
 
-export function auditRows(events: readonly AuditEventView[], directory: ActorDirectory): TableRow[] {
+/** For narrow places (the overview): what happened, by whom, when. */
+const COMPACT: readonly TableColumn[] = [
+  { id: 'when', label: 'When', sortable: true },
+  { id: 'actor', label: 'Actor', sortable: true },
+  { id: 'action', label: 'What', sortable: true },
+];
+
+function actionCell(event: AuditEventView, target: string, withTarget: boolean) {
+  return (
+    <span className="cell-stack">
+      <span>
+        {actionLabel(event.action)}
+        {withTarget ? <span className="muted"> · {target}</span> : null}
+        {event.outcome !== 'success' ? (
+          <>
+            {' '}
+            <Badge tone="negative">{event.outcome}</Badge>
+          </>
+        ) : null}
+      </span>
+      <code className="muted">{event.action}</code>
+    </span>
+  );
+}
+
+export function auditRows(events: readonly AuditEventView[], directory: ActorDirectory, compact: boolean): TableRow[] {
   return events.map((event) => {
     const actor = actorLabel(event, directory);
     const target = targetLabel(event);
+    const search = [actor, event.action, actionLabel(event.action), target, event.targetId ?? '', event.outcome].join(' ');
+    if (compact) {
+      return {
+        id: event.id,
+        cells: [<DateTime key="t" value={event.occurredAt} />, actor, actionCell(event, target, true)],
+        sort: [event.occurredAt, actor, event.action],
+        search,
+      };
+    }
     return {
       id: event.id,
       cells: [
         event.seq,
-        <time key="t" dateTime={event.occurredAt}>
-          {formatDateTime(event.occurredAt)}
-        </time>,
+        <DateTime key="t" value={event.occurredAt} />,
         actor,
-        <span key="a" className="cell-stack">
-          <span>{actionLabel(event.action)}</span>
-          <code className="muted">{event.action}</code>
-        </span>,
+        actionCell(event, target, false),
         <span key="g" title={event.targetId ?? undefined}>
           {target}
         </span>,
@@ -38,7 +67,7 @@ export function auditRows(events: readonly AuditEventView[], directory: ActorDir
         </Badge>,
       ],
       sort: [event.seq, event.occurredAt, actor, event.action, target, event.outcome],
-      search: [actor, event.action, actionLabel(event.action), target, event.targetId ?? '', event.outcome].join(' '),
+      search,
     };
   });
 }
@@ -48,18 +77,20 @@ export function AuditTable({
   directory,
   caption,
   footer,
+  compact = false,
 }: {
   events: readonly AuditEventView[];
   directory: ActorDirectory;
   caption: string;
   footer?: ReactNode;
+  compact?: boolean;
 }) {
   return (
     <DataTable
       caption={caption}
-      columns={COLUMNS}
-      rows={auditRows(events, directory)}
-      initialSort={{ column: 'seq', direction: 'descending' }}
+      columns={compact ? COMPACT : FULL}
+      rows={auditRows(events, directory, compact)}
+      initialSort={{ column: compact ? 'when' : 'seq', direction: 'descending' }}
       footer={footer}
     />
   );

@@ -12,7 +12,7 @@ import { SelectField, TextField, formStyles } from '../../../ui/form-fields';
 import styles from '../../../ui/overview.module.css';
 import { PageHeader } from '../../../ui/page-header';
 import { Pager } from '../../../ui/pager';
-import { readPageCursor, type SearchParams } from '../../../ui/paging';
+import { DEFAULT_PAGE_SIZE, readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -40,10 +40,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { can } = access;
   const params = await searchParams;
   const current = readPageCursor(params);
+  const pageSize = readPageSize(params);
   const filters = readAuditFilters(params);
 
   const [events, head, verification, directory] = await Promise.all([
-    listAuditEvents({ cursor: current.cursor, limit: 50, ...toApiFilters(filters) }),
+    listAuditEvents({ cursor: current.cursor, limit: pageSize, ...toApiFilters(filters) }),
     getAuditHead(),
     verifyAuditChain(),
     actorDirectory(can),
@@ -100,6 +101,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
       <Panel id="audit-filters" title="Filters" description="Times are in UTC.">
         <form method="get" action="/audit" className="stack-sm" role="search" aria-label="Audit events">
+          {pageSize !== DEFAULT_PAGE_SIZE ? <input type="hidden" name="limit" value={pageSize} /> : null}
           <div className={formStyles.inline}>
             {actors.length > 0 ? (
               <SelectField
@@ -171,6 +173,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               path="/audit"
               keep={filtersAsParams(filters)}
               current={current}
+              pageSize={pageSize}
               nextCursor={events.data.nextCursor}
               label="Audit event pages"
             />

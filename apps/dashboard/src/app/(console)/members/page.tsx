@@ -12,7 +12,7 @@ import { MemberRoleForm } from '../../../ui/members/member-role-form';
 import { ROLE_SUMMARIES } from '../../../ui/members/roles';
 import { PageHeader } from '../../../ui/page-header';
 import { Pager } from '../../../ui/pager';
-import { readPageCursor, type SearchParams } from '../../../ui/paging';
+import { readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
 
 export const metadata: Metadata = { title: 'Members' };
 
@@ -21,8 +21,10 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
   const access = await pageAccess('readMembers');
   if (!access.ok) return <AccessFailure access={access} />;
   const { can, session } = access;
-  const current = readPageCursor(await searchParams);
-  const result = await listMembers({ cursor: current.cursor, limit: 50 });
+  const params = await searchParams;
+  const current = readPageCursor(params);
+  const pageSize = readPageSize(params);
+  const result = await listMembers({ cursor: current.cursor, limit: pageSize });
   if (!result.ok) redirectIfSessionEnded(result.problem);
 
   const columns: TableColumn[] = [
@@ -109,7 +111,15 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
               search: `${member.displayName} ${member.email} ${member.role}`,
             };
           })}
-          footer={<Pager path="/members" current={current} nextCursor={result.data.nextCursor} label="Member pages" />}
+          footer={
+            <Pager
+              path="/members"
+              current={current}
+              pageSize={pageSize}
+              nextCursor={result.data.nextCursor}
+              label="Member pages"
+            />
+          }
         />
       )}
     </div>

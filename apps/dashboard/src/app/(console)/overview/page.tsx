@@ -116,7 +116,7 @@ export default async function OverviewPage() {
             {recent && !recent.ok ? (
               <ProblemCallout problem={recent.problem} context="Recent activity" />
             ) : recent && recent.data.items.length > 0 ? (
-              <AuditTable events={recent.data.items} directory={directory} caption="Recent audit events" />
+              <AuditTable compact events={recent.data.items} directory={directory} caption="Recent audit events" />
             ) : (
               <EmptyState title="No activity yet">
                 Changes to workspaces, members and tokens are recorded here as they happen.
@@ -130,7 +130,7 @@ export default async function OverviewPage() {
                 <Link href="/workspaces">Browse the workspaces</Link> servers are approved for.
               </li>
               <li>
-                <Link href="/tokens">See your API tokens</Link>; an owner or admin creates new ones.
+                <Link href="/tokens">Create an API token</Link> for scripts and the CLI that act as you.
               </li>
             </ul>
           </Panel>

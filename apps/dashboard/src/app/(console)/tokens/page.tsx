@@ -12,7 +12,7 @@ import { DateTime } from '../../../ui/date-time';
 import { Badge, EmptyState, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
 import { PageHeader } from '../../../ui/page-header';
 import { Pager } from '../../../ui/pager';
-import { firstParam, readPageCursor, type SearchParams } from '../../../ui/paging';
+import { firstParam, readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
 
 export const metadata: Metadata = { title: 'API tokens' };
 
@@ -29,8 +29,9 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
   const { can } = access;
   const params = await searchParams;
   const current = readPageCursor(params);
+  const pageSize = readPageSize(params);
   const includeRevoked = firstParam(params, 'revoked') === '1';
-  const result = await listTokens({ cursor: current.cursor, limit: 50, includeRevoked });
+  const result = await listTokens({ cursor: current.cursor, limit: pageSize, includeRevoked });
   if (!result.ok) redirectIfSessionEnded(result.problem);
   const now = new Date();
 
@@ -72,9 +73,11 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
         <ProblemCallout problem={result.problem} context="Tokens could not be loaded" />
       ) : result.data.items.length === 0 && current.cursor === undefined ? (
         <EmptyState title="No API tokens yet" action={createButton}>
-          {can.createTokens
+          {can.createServiceTokens
             ? 'Create a user token for scripts and the CLI, an agent token for an agent runtime bound to workspaces, or a worker token for a worker pool.'
-            : 'An owner or admin of this tenant creates API tokens. Ask one if a script of yours needs to call Gatehouse.'}
+            : can.createTokens
+              ? 'Create a user token when a script or the CLI should act as you. It holds at most your own scopes.'
+              : 'Your role cannot create API tokens. Ask an owner or admin of this tenant if a script of yours needs one.'}
         </EmptyState>
       ) : (
         <DataTable
@@ -134,6 +137,7 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
               path="/tokens"
               keep={{ revoked: includeRevoked ? '1' : undefined }}
               current={current}
+              pageSize={pageSize}
               nextCursor={result.data.nextCursor}
               label="Token pages"
             />

@@ -9,7 +9,7 @@ import { DateTime } from '../../../ui/date-time';
 import { Badge, EmptyState, ProblemCallout } from '../../../ui/feedback';
 import { PageHeader } from '../../../ui/page-header';
 import { Pager } from '../../../ui/pager';
-import { readPageCursor, type SearchParams } from '../../../ui/paging';
+import { readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
 
 export const metadata: Metadata = { title: 'Workspaces' };
 
@@ -26,8 +26,10 @@ export default async function WorkspacesPage({ searchParams }: { searchParams: P
   const access = await pageAccess('readWorkspaces');
   if (!access.ok) return <AccessFailure access={access} />;
   const { can } = access;
-  const current = readPageCursor(await searchParams);
-  const result = await listWorkspaces({ cursor: current.cursor, limit: 50 });
+  const params = await searchParams;
+  const current = readPageCursor(params);
+  const pageSize = readPageSize(params);
+  const result = await listWorkspaces({ cursor: current.cursor, limit: pageSize });
   if (!result.ok) redirectIfSessionEnded(result.problem);
 
   const createButton = can.manageWorkspaces ? (
@@ -88,7 +90,13 @@ export default async function WorkspacesPage({ searchParams }: { searchParams: P
             search: `${workspace.name} ${workspace.repositoryIdentity ?? ''} ${workspace.trusted ? 'trusted' : 'untrusted'}`,
           }))}
           footer={
-            <Pager path="/workspaces" current={current} nextCursor={result.data.nextCursor} label="Workspace pages" />
+            <Pager
+              path="/workspaces"
+              current={current}
+              pageSize={pageSize}
+              nextCursor={result.data.nextCursor}
+              label="Workspace pages"
+            />
           }
         />
       )}

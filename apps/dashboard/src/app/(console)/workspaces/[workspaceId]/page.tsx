@@ -1,9 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { actorDirectory } from '../../../../server/actor-directory';
-import { getWorkspace, listAuditEvents, listMaintainers } from '../../../../server/api-queries';
-import { bumpWorkspaceGenerationAction, setWorkspaceTrustAction } from '../../../../server/actions/workspace.actions';
+import { directoryFromMembers } from '../../../../server/actor-directory';
+import { getWorkspace, listAuditEvents, listMaintainers, listMembers } from '../../../../server/api-queries';
+import {
+  bumpWorkspaceGenerationAction,
+  removeMaintainerAction,
+  setWorkspaceTrustAction,
+} from '../../../../server/actions/workspace.actions';
 import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
 import { AccessFailure, PageProblem } from '../../../../ui/access-states';
 import { AuditTable } from '../../../../ui/audit/audit-table';
@@ -14,6 +18,7 @@ import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '../../../../u
 import styles from '../../../../ui/overview.module.css';
 import { PageHeader } from '../../../../ui/page-header';
 import { firstParam, type SearchParams } from '../../../../ui/paging';
+import { AddMaintainerForm } from '../../../../ui/workspaces/add-maintainer-form';
 import { RenameWorkspaceForm } from '../../../../ui/workspaces/rename-workspace-form';
 
 export const metadata: Metadata = { title: 'Workspace' };
@@ -35,18 +40,26 @@ export default async function WorkspacePage({
   if (!UUID.test(workspaceId)) notFound();
   const created = firstParam(await searchParams, 'created') === '1';
 
-  const [workspace, maintainers, events, directory] = await Promise.all([
+  const [workspace, maintainers, events, members] = await Promise.all([
     getWorkspace(workspaceId),
     listMaintainers(workspaceId),
     can.readAudit ? listAuditEvents({ targetType: 'workspace', targetId: workspaceId, limit: 10 }) : undefined,
-    actorDirectory(can),
+    can.readMembers ? listMembers({ limit: 200 }) : undefined,
   ]);
+  const directory = directoryFromMembers(members?.ok ? members.data.items : []);
   if (!workspace.ok) {
     redirectIfSessionEnded(workspace.problem);
     if (workspace.problem.status === 404) notFound();
     return <PageProblem problem={workspace.problem} title="This workspace could not be loaded" />;
   }
   const ws = workspace.data;
+  const maintainerIds = new Set(maintainers.ok ? maintainers.data.items.map((m) => m.userId) : []);
+  const candidates =
+    members?.ok && can.manageWorkspaces
+      ? members.data.items
+          .filter((member) => !maintainerIds.has(member.userId))
+          .map((member) => ({ userId: member.userId, label: `${member.displayName} (${member.email})` }))
+      : [];
 
   return (
     <div className="stack">
@@ -176,19 +189,38 @@ export default async function WorkspacePage({
         ) : maintainers.data.items.length === 0 ? (
           <EmptyState title="No maintainers">
             {can.manageWorkspaces
-              ? 'Add maintainers over the API (POST /v1/workspaces/:id/maintainers) for now; the dashboard gains a picker with the servers screens.'
+              ? 'Name the members who review this repository’s own server definitions: pick one below.'
               : 'An owner or admin names the maintainers of a workspace.'}
           </EmptyState>
         ) : (
-          <ul>
+          <ul className={styles.attention}>
             {maintainers.data.items.map((maintainer) => (
-              <li key={maintainer.userId}>
-                {maintainer.displayName} <span className="muted">({maintainer.email})</span>, since{' '}
-                <DateTime value={maintainer.since} />
+              <li key={maintainer.userId} className={styles.listRow}>
+                <span className="cell-stack">
+                  <span>{maintainer.displayName}</span>
+                  <span className="muted">
+                    {maintainer.email} · since <DateTime value={maintainer.since} />
+                  </span>
+                </span>
+                {can.manageWorkspaces ? (
+                  <ConfirmAction
+                    trigger="Remove"
+                    triggerVariant="dangerOutline"
+                    title={`Remove ${maintainer.displayName} as a maintainer?`}
+                    description={
+                      <p>They stay a member of the tenant but no longer write this workspace’s project sources.</p>
+                    }
+                    confirmLabel="Remove maintainer"
+                    confirmVariant="danger"
+                    action={removeMaintainerAction}
+                    fields={{ workspaceId: ws.id, userId: maintainer.userId }}
+                  />
+                ) : null}
               </li>
             ))}
           </ul>
         )}
+        {can.manageWorkspaces && members?.ok ? <AddMaintainerForm workspaceId={ws.id} candidates={candidates} /> : null}
       </Panel>
 
       {events ? (
@@ -211,7 +243,7 @@ export default async function WorkspacePage({
           ) : events.data.items.length === 0 ? (
             <EmptyState title="No activity yet">Changes to this workspace will be listed here.</EmptyState>
           ) : (
-            <AuditTable events={events.data.items} directory={directory} caption={`Audit events of ${ws.name}`} />
+            <AuditTable compact events={events.data.items} directory={directory} caption={`Audit events of ${ws.name}`} />
           )}
         </Panel>
       ) : null}

@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPOSITORY_ROOT } from './dashboard-stack.harness';
+
+// Debian's chromium driven by playwright-core (never a downloaded browser), axe-core injected into pages,
+// and screenshots under test-output/screenshots/.
+
+export const SCREENSHOT_DIR = join(REPOSITORY_ROOT, 'test-output', 'screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface AxeFinding {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly targets: string[];
+}
+
+type AxeWindow = { axe?: { run(context: Document | Element, options: object): Promise<axe.AxeResults> } };
+
+/**
+ * Runs axe-core on the page as it is now; returns the serious and critical violations. `within` limits the
+ * check to one element: an open modal dialog, whose inert, dimmed background is not what the person reads.
+ */
+export async function seriousA11yViolations(page: Page, within?: string): Promise<AxeFinding[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as AxeWindow).axe !== 'undefined');
+  if (!loaded) await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async (selector) => {
+    const runner = (window as unknown as AxeWindow).axe;
+    if (runner === undefined) throw new Error('axe-core did not load');
+    const context = selector === null ? document : document.querySelector(selector);
+    if (context === null) throw new Error(`nothing matches ${selector}`);
+    const results = await runner.run(context, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+  }, within ?? null);
+  return violations.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical');
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}

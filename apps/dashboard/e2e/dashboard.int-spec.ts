@@ -1,0 +1,442 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, screenshot, seriousA11yViolations } from './browser.harness';
+import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
+
+// The dashboard in a real browser against the real API: sign-in, workspaces, tokens, the audit log, a member's
+// limits, the API-down states, both themes, and axe-core on every page. The tests share one browser and run in
+// order (each builds on what the previous one created), like a person working through the dashboard.
+
+type Theme = 'light' | 'dark';
+const THEMES: readonly Theme[] = ['light', 'dark'];
+const SETUP_TIMEOUT_MS = 300_000;
+const FLOW_TIMEOUT_MS = 120_000;
+
+let stack: DashboardStack;
+let browser: Browser;
+let owner: BrowserContext;
+let ownerPage: Page;
+let workspacePath = '';
+
+beforeAll(async () => {
+  stack = await startDashboardStack();
+  browser = await launchBrowser();
+  owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await owner.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.dashboardUrl });
+  ownerPage = await owner.newPage();
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+}, 60_000);
+
+function url(path: string, base = stack.dashboardUrl): string {
+  return `${base}${path}`;
+}
+
+/** Axe on the page as it is, failing with the page's name and the findings. */
+async function expectAccessible(page: Page, label: string, within?: string): Promise<void> {
+  const violations = await seriousA11yViolations(page, within);
+  expect({ page: label, violations }).toEqual({ page: label, violations: [] });
+}
+
+/**
+ * Opens `path`, waits for the page's heading, then in each theme (the operating system's preference, switched
+ * live; no theme cookie is set) checks accessibility and writes a screenshot.
+ */
+async function capture(page: Page, path: string, name: string, base = stack.dashboardUrl): Promise<void> {
+  const response = await page.goto(url(path, base));
+  expect(response?.status()).toBeLessThan(500);
+  await page.locator('h1').first().waitFor();
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expectAccessible(page, `${name} (${theme})`);
+    await screenshot(page, `${name}-${theme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function signIn(page: Page, person: Person, base = stack.dashboardUrl): Promise<void> {
+  await page.goto(url('/sign-in', base));
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/overview$/);
+}
+
+function mainNav(page: Page) {
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+async function apiStatus(path: string, headers: Record<string, string>): Promise<number> {
+  return (await fetch(`${stack.apiUrl}${path}`, { headers })).status;
+}
+
+describe('dashboard in a browser', () => {
+  it(
+    'sends a signed-out visitor to sign-in and signs the owner in, keeping every secret out of page scripts',
+    async () => {
+      const page = ownerPage;
+      await page.goto(url('/overview'));
+      await page.waitForURL(/\/sign-in$/);
+      await capture(page, '/sign-in', 'sign-in');
+
+      // A field the form checks itself, shown where it happened.
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.locator('[data-problem-code="validation_failed"]').textContent()).resolves.toContain(
+        'Enter your email address.',
+      );
+
+      await signIn(page, stack.owner);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome, Olivia Owner');
+
+      // The browser holds only the dashboard's httpOnly cookies: no API cookie, nothing readable by scripts.
+      const cookies = await owner.cookies();
+      expect(cookies.map((cookie) => cookie.name).sort()).toEqual(['gh_dash_csrf', 'gh_dash_session']);
+      expect(cookies.every((cookie) => cookie.httpOnly && cookie.sameSite === 'Lax')).toBe(true);
+      await expect(page.evaluate(() => document.cookie)).resolves.toBe('');
+      const html = await page.content();
+      for (const cookie of cookies) expect(html).not.toContain(cookie.value);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'creates a workspace, shows its audit event, and shows a refusal with the API code where it happened',
+    async () => {
+      const page = ownerPage;
+      await mainNav(page).getByRole('link', { name: 'Workspaces' }).click();
+      await page.getByRole('heading', { name: 'No workspaces yet' }).waitFor();
+      await capture(page, '/workspaces', 'workspaces-empty');
+
+      await page.getByRole('link', { name: 'New workspace' }).first().click();
+      await page.waitForURL(/\/workspaces\/new$/);
+      await page.getByLabel('Name', { exact: true }).fill('platform');
+      await page.getByLabel('Repository (optional)').fill('github.com/acme/platform');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page.waitForURL(/\/workspaces\/[0-9a-f-]{36}\?created=1$/);
+      workspacePath = new URL(page.url()).pathname;
+      await page.getByText('Workspace created').waitFor();
+
+      const activity = page.locator('#workspace-activity');
+      await activity.getByText('Created a workspace').waitFor();
+      await expect(activity.textContent()).resolves.toContain('Olivia Owner');
+
+      await page.goto(url('/audit?action=workspaces.create'));
+      await page.getByRole('table', { name: 'Audit events' }).getByText('workspaces.create').waitFor();
+      await expect(page.getByRole('table', { name: 'Audit events' }).locator('tbody tr').count()).resolves.toBe(1);
+
+      // The same name again: the API's 409 `conflict`, shown in the form that caused it.
+      await page.goto(url('/workspaces/new'));
+      await page.getByLabel('Name', { exact: true }).fill('platform');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      const problem = page.locator('[data-problem-code="conflict"]');
+      await problem.waitFor();
+      await expect(problem.textContent()).resolves.toContain('conflict');
+      await expectAccessible(page, 'new workspace with an error');
+      await screenshot(page, 'workspace-new-error-light');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'renames the workspace, marks it trusted and starts a new generation through confirmations',
+    async () => {
+      const page = ownerPage;
+      await page.goto(url(workspacePath));
+      await page.getByLabel('Name', { exact: true }).fill('platform-core');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByText('Renamed to platform-core.').waitFor();
+      await page.getByRole('heading', { level: 1, name: 'platform-core' }).waitFor();
+
+      await page.getByRole('button', { name: 'Mark as trusted' }).click();
+      const trustDialog = page.getByRole('alertdialog');
+      await trustDialog.waitFor();
+      await expect(trustDialog.textContent()).resolves.toContain('does not approve any of them');
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expectAccessible(page, `trust confirmation (${theme})`, '[role="alertdialog"]');
+        await screenshot(page, `workspace-trust-dialog-${theme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await trustDialog.getByRole('button', { name: 'Mark as trusted' }).click();
+      await trustDialog.waitFor({ state: 'hidden' });
+      await page.getByText('The workspace is now trusted.').waitFor();
+      await page.getByRole('button', { name: 'Mark as untrusted' }).waitFor();
+
+      await page.getByRole('button', { name: 'Start a new generation' }).click();
+      const bumpDialog = page.getByRole('alertdialog');
+      await expect(bumpDialog.textContent()).resolves.toContain('becomes stale');
+      await bumpDialog.getByRole('button', { name: 'Start generation 2' }).click();
+      await bumpDialog.waitFor({ state: 'hidden' });
+      await page.getByText('Generation 2', { exact: true }).waitFor();
+
+      // Maintainers: a member of the tenant, picked from a list.
+      await page.getByLabel('Member', { exact: true }).selectOption({ label: `Max Member (${stack.member.email})` });
+      await page.getByRole('button', { name: 'Add maintainer' }).click();
+      await page.getByText('Max Member now maintains this workspace.').waitFor();
+
+      // Escape cancels a confirmation without doing anything.
+      await page.getByRole('button', { name: 'Start a new generation' }).click();
+      await page.getByRole('alertdialog').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('alertdialog').waitFor({ state: 'hidden' });
+      await page.getByText('Generation 2', { exact: true }).waitFor();
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'creates API tokens, shows the secret once with a copy button, and revokes one',
+    async () => {
+      const page = ownerPage;
+      await mainNav(page).getByRole('link', { name: 'API tokens' }).click();
+      await page.getByRole('heading', { name: 'No API tokens yet' }).waitFor();
+      await page.getByRole('link', { name: 'New token' }).first().click();
+      await page.waitForURL(/\/tokens\/new$/);
+
+      await page.getByLabel('Name', { exact: true }).fill('ci-deploy');
+      await page.getByLabel('workspaces:read').check();
+      await page.getByLabel('tokens:read').check();
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const secretField = page.getByLabel('Secret of ci-deploy');
+      await secretField.waitFor();
+      const secret = await secretField.inputValue();
+      expect(secret).toMatch(/^ghu_[A-Za-z0-9]+$/);
+      await expectAccessible(page, 'token secret');
+      await screenshot(page, 'token-created-light');
+
+      await page.getByRole('button', { name: 'Copy token' }).click();
+      await page.getByText('Copied to the clipboard.').waitFor();
+      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(secret);
+      // It is a real token of this tenant.
+      await expect(apiStatus('/v1/me', { authorization: `Bearer ${secret}` })).resolves.toBe(200);
+
+      // An agent token: the kind changes which scopes are offered, and binds workspaces.
+      await page.goto(url('/tokens/new'));
+      await page.getByLabel('Name', { exact: true }).fill('assistant');
+      await page.getByRole('radio', { name: /^agent/ }).check();
+      await expect(page.getByLabel('tokens:read').count()).resolves.toBe(0);
+      await page.getByLabel('catalog:read').check();
+      await page.getByLabel('gateway:use').check();
+      await page.getByLabel('platform-core').check();
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await expect(page.getByLabel('Secret of assistant').inputValue()).resolves.toMatch(/^gha_/);
+
+      // Once gone from the screen, the secret is nowhere: the list shows prefixes only.
+      await page.getByRole('link', { name: 'Done' }).click();
+      await page.waitForURL(/\/tokens$/);
+      const tokens = page.getByRole('table', { name: 'API tokens' });
+      await tokens.getByText('ci-deploy').waitFor();
+      expect(await page.content()).not.toContain(secret);
+
+      const row = tokens.locator('tbody tr', { hasText: 'ci-deploy' });
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      const dialog = page.getByRole('alertdialog');
+      await expect(dialog.textContent()).resolves.toContain('refused from now on');
+      await dialog.getByRole('button', { name: 'Revoke token' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await tokens.locator('tbody tr', { hasText: 'ci-deploy' }).waitFor({ state: 'detached' });
+      await expect(apiStatus('/v1/me', { authorization: `Bearer ${secret}` })).resolves.toBe(401);
+
+      await page.getByRole('link', { name: 'Show revoked tokens' }).click();
+      await page.waitForURL(/\/tokens\?revoked=1$/);
+      await tokens.locator('tbody tr', { hasText: 'ci-deploy' }).getByText('Revoked', { exact: true }).waitFor();
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'filters, sorts and pages the audit log, and shows the verified chain',
+    async () => {
+      const page = ownerPage;
+      await page.goto(url('/audit?limit=10'));
+      await page.getByText('Chain intact').waitFor();
+      const table = page.getByRole('table', { name: 'Audit events' });
+      const rows = table.locator('tbody tr');
+      await expect(rows.count()).resolves.toBe(10);
+      const firstSeq = Number(await rows.first().locator('td').first().textContent());
+
+      await page.getByRole('link', { name: 'Next page' }).click();
+      await page.waitForURL(/cursor=/);
+      const nextSeq = Number(await rows.first().locator('td').first().textContent());
+      expect(nextSeq).toBe(firstSeq - 10);
+      await page.getByRole('link', { name: 'Previous' }).click();
+      await page.waitForURL((address) => !address.search.includes('cursor='));
+      await expect(rows.first().locator('td').first().textContent()).resolves.toBe(String(firstSeq));
+
+      // Sorting and the page filter work in the browser on the rows of the page.
+      const actorHeader = table.getByRole('columnheader', { name: /Actor/ });
+      await actorHeader.getByRole('button').click();
+      await expect(actorHeader.getAttribute('aria-sort')).resolves.toBe('ascending');
+      await actorHeader.getByRole('button').click();
+      await expect(actorHeader.getAttribute('aria-sort')).resolves.toBe('descending');
+      await page.getByLabel('Filter this page').fill('tokens.create');
+      await expect(rows.count()).resolves.toBe(2);
+
+      // The API's filters: a GET form, so the filtered view is a link.
+      await page.getByLabel('Action', { exact: true }).fill('tokens.revoke');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/action=tokens\.revoke/);
+      await expect(rows.count()).resolves.toBe(1);
+      await page.getByLabel('Target type').selectOption('workspace');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByRole('heading', { name: 'No events match these filters' }).waitFor();
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'renders every page in light and dark with no serious accessibility violations, and remembers a theme choice',
+    async () => {
+      const page = ownerPage;
+      const pages: [string, string][] = [
+        ['/overview', 'overview'],
+        ['/workspaces', 'workspaces'],
+        [workspacePath, 'workspace'],
+        ['/workspaces/new', 'workspace-new'],
+        ['/members', 'members'],
+        ['/tokens', 'tokens'],
+        ['/tokens/new', 'token-new'],
+        ['/audit', 'audit'],
+        ['/servers', 'coming-soon-servers'],
+        ['/no-such-page', 'not-found'],
+      ];
+      for (const [path, name] of pages) await capture(page, path, name);
+
+      // The theme switch, kept in a cookie the server reads, wins over the system preference.
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.goto(url('/overview'));
+      await page.getByRole('button', { name: 'Dark' }).click();
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await page.reload();
+      await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expectAccessible(page, 'overview with the dark theme chosen');
+      await page.getByRole('button', { name: 'System' }).click();
+      await page.waitForFunction(() => document.documentElement.dataset.theme === undefined);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'signs out, ending the API session too',
+    async () => {
+      const page = ownerPage;
+      const session = (await owner.cookies()).find((cookie) => cookie.name === 'gh_dash_session');
+      expect(session).toBeDefined();
+      await expect(apiStatus('/v1/auth/session', { cookie: `gh_session=${session?.value}` })).resolves.toBe(200);
+
+      await page.goto(url('/overview'));
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/sign-in\?reason=signed-out$/);
+      await page.getByText('You are signed out.').waitFor();
+      await expect(owner.cookies()).resolves.toEqual([]);
+      await expect(apiStatus('/v1/auth/session', { cookie: `gh_session=${session?.value}` })).resolves.toBe(401);
+
+      await page.goto(url('/tokens'));
+      await page.waitForURL(/\/sign-in$/);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  describe('a member without admin rights', () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      page = await context.newPage();
+    });
+
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it(
+      'does not see admin actions',
+      async () => {
+        await signIn(page, stack.member);
+        const nav = mainNav(page);
+        await nav.getByRole('link', { name: 'Workspaces' }).waitFor();
+        await expect(nav.getByRole('link', { name: 'API tokens' }).count()).resolves.toBe(1);
+        await expect(nav.getByRole('link', { name: 'Members' }).count()).resolves.toBe(0);
+        await expect(nav.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
+        await capture(page, '/overview', 'member-overview');
+
+        await page.goto(url('/workspaces'));
+        await page.getByRole('link', { name: 'platform-core' }).waitFor();
+        await expect(page.getByRole('link', { name: 'New workspace' }).count()).resolves.toBe(0);
+
+        await page.goto(url(workspacePath));
+        await page.getByRole('heading', { level: 1, name: 'platform-core' }).waitFor();
+        await page.locator('#workspace-maintainers').getByText('Max Member').waitFor();
+        for (const action of ['Rename', 'Mark as untrusted', 'Start a new generation', 'Add maintainer', 'Remove']) {
+          await expect(page.getByRole('button', { name: action }).count()).resolves.toBe(0);
+        }
+        await capture(page, workspacePath, 'member-workspace');
+
+        // Members mint user tokens for themselves only: no agent or worker kinds, and only their own scopes.
+        await page.goto(url('/tokens'));
+        await page.getByRole('heading', { name: 'No API tokens yet' }).waitFor();
+        await capture(page, '/tokens', 'member-tokens');
+        await page.getByRole('link', { name: 'New token' }).first().click();
+        await page.waitForURL(/\/tokens\/new$/);
+        await expect(page.getByRole('radio').count()).resolves.toBe(1);
+        await expect(page.getByRole('radio', { name: /^agent/ }).count()).resolves.toBe(0);
+        await expect(page.getByLabel('members:write').count()).resolves.toBe(0);
+        await page.getByLabel('workspaces:read').waitFor();
+        await capture(page, '/tokens/new', 'member-token-new');
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'cannot reach admin pages by URL: a clear "not allowed" page',
+      async () => {
+        for (const path of ['/workspaces/new', '/members', '/audit']) {
+          await page.goto(url(path));
+          await page.getByRole('heading', { level: 1, name: 'Not allowed' }).waitFor();
+          await expect(page.locator('[data-problem-code="forbidden_scope"]').count()).resolves.toBe(1);
+          await expect(page.getByRole('button', { name: 'Create workspace' }).count()).resolves.toBe(0);
+          await expect(page.getByRole('table').count()).resolves.toBe(0);
+        }
+        await capture(page, '/members', 'member-not-allowed');
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'sees a clear error state on every page while the API is down, never a crash',
+      async () => {
+        // The same browser session (cookies are per host, not per port) on a dashboard whose API is gone.
+        const down = stack.apiDownDashboardUrl;
+        for (const path of ['/overview', '/workspaces', workspacePath, '/tokens', '/members', '/audit', '/servers']) {
+          const response = await page.goto(url(path, down));
+          expect(response?.status()).toBe(200);
+          const problem = page.locator('[data-problem-code="api_unreachable"]');
+          await problem.waitFor();
+          await expect(problem.textContent()).resolves.toContain('The Gatehouse API is unreachable');
+        }
+        await capture(page, '/overview', 'api-down-overview', down);
+        await capture(page, '/workspaces', 'api-down-workspaces', down);
+
+        // Signing in says the same, in the form.
+        const fresh = await browser.newContext();
+        const signInPage = await fresh.newPage();
+        try {
+          await signInPage.goto(url('/sign-in', down));
+          await signInPage.getByLabel('Email').fill(stack.member.email);
+          await signInPage.getByLabel('Password').fill(stack.member.password);
+          await signInPage.getByRole('button', { name: 'Sign in' }).click();
+          await signInPage.locator('[data-problem-code="api_unreachable"]').waitFor();
+          await expectAccessible(signInPage, 'sign-in with the API down');
+          await screenshot(signInPage, 'api-down-sign-in-light');
+        } finally {
+          await fresh.close();
+        }
+      },
+      FLOW_TIMEOUT_MS,
+    );
+  });
+});

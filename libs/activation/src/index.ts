@@ -1,0 +1,57 @@
+// Public surface of @gatehouse/activation (pure: no I/O, no process state, no framework). Exact-identity
+// activation decisions, the approval identity, who may decide, the projection diff, and the ports the API
+// implements (approval store, admission, audit).
+export { SOURCE_TIERS } from './activation.types';
+export type {
+  ActivationEntry,
+  ActivationView,
+  ActivationWorkspace,
+  EntrySource,
+  SourceTier,
+  UnusableEntry,
+  UnusableStatus,
+  UsableEntry,
+} from './activation.types';
+export { bindsToWorkspace, isPrincipalBound, needsTrustedWorkspace } from './source-tier.policy';
+
+export { decideActivation } from './activation.decider';
+export { ACTIVATION_REASONS, ACTIVATION_STATES } from './activation.decision';
+export type { ActivationDecision, ActivationReason, ActivationState } from './activation.decision';
+export { STALE_FIELDS, matchesExactly } from './approval.match';
+export type { StaleField } from './approval.match';
+export type { ApprovalDecisionKind, ApprovalRecord } from './approval.record';
+
+export { approvalIdentityOf } from './approval-identity';
+export type { ApprovalIdentity, ApprovalIdentityRefusal, ApprovalIdentityResult } from './approval-identity';
+
+export { canDecide, DECIDE_SCOPE } from './decision-authority.check';
+export type {
+  CanDecideInput,
+  Decider,
+  DeciderRole,
+  DecisionAuthority,
+  DecisionRefusal,
+  DecisionRequest,
+  DecisionVerb,
+} from './decision-authority.check';
+export { decisionMatchesReview } from './review.check';
+export type { ReviewCheck, ReviewComparison, ReviewedField } from './review.check';
+
+export { diffProjections } from './projection.diff';
+export type { ProjectionChange } from './projection.diff';
+
+export type { AdmissionAnswer, AdmissionPort, AdmissionQuery } from './ports/admission.port';
+export type {
+  ApprovalQuery,
+  ApprovalRequestRecord,
+  ApprovalRequestStatus,
+  ApprovalRequestTrigger,
+  ApprovalStorePort,
+  OpenRequestInput,
+  OpenRequestResult,
+  RecordDecisionInput,
+  RecordDecisionResult,
+  RevokeInput,
+  RevokeResult,
+} from './ports/approval-store.port';
+export type { ActivationAuditEvent, ActivationAuditPort } from './ports/activation-audit.port';
