@@ -25,6 +25,7 @@ import { resolvePrincipal } from './auth/resolve-principal.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
 import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
+import { createDefinitionCipher } from './definitions/definition-cipher.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
@@ -138,7 +139,11 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   });
   const fastify = app.getHttpAdapter().getInstance();
   registerAuthRoutes(fastify, identity);
-  const handlers = createCommandHandlers({ database, workerPools: settings.workerPools });
+  const handlers = createCommandHandlers({
+    database,
+    workerPools: settings.workerPools,
+    definitionCipher: createDefinitionCipher(config, logger),
+  });
   await registerAdminSurfaces(fastify, {
     handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),

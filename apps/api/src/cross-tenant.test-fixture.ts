@@ -29,6 +29,8 @@ export interface TenantWorld {
   readonly workspace: { readonly id: string; readonly name: string };
   readonly token: { readonly id: string; readonly prefix: string; readonly secret: string };
   readonly headHash: string;
+  /** A managed definition source of the tenant (its ciphertext is never opened: B is refused before). */
+  readonly definitionSource: { readonly id: string; readonly origin: string };
 }
 
 export interface CrossTenantWorld {
@@ -62,6 +64,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
   });
   if (!owner.ok || !maintainer.ok) throw new Error(`fixture: users of ${label}`);
   const workspace = { id: randomUUID(), name: `ws-${label}-${unique}` };
+  const definitionSource = { id: randomUUID(), origin: `managed:policy-${label}-${unique}` };
   const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
     await tx.workspace.create({ data: { id: workspace.id, tenantId, name: workspace.name } });
     await tx.workspaceMember.create({
@@ -81,6 +84,16 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
       outcome: 'success',
       data: { name: workspace.name },
     });
+    await tx.definitionSource.create({
+      data: {
+        id: definitionSource.id,
+        tenantId,
+        tier: 'managed',
+        origin: definitionSource.origin,
+        documentCt: new Uint8Array([1, 2, 3]),
+        readability: 'readable',
+      },
+    });
     return { ...minted, link: appended };
   });
   return {
@@ -92,6 +105,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     workspace,
     token: { id: token.id, prefix: token.prefix, secret },
     headHash: link.hash,
+    definitionSource,
   };
 }
 
@@ -149,6 +163,8 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.token.id,
     a.token.prefix,
     a.headHash,
+    a.definitionSource.id,
+    a.definitionSource.origin,
   ];
 }
 
@@ -248,6 +264,66 @@ export function routeCases(
     },
     { route: 'GET /v1/audit-events/head', url: '/v1/audit-events/head', expect: 'no_victim_data' },
     { route: 'GET /v1/audit-events/verify', url: '/v1/audit-events/verify', expect: 'no_victim_data' },
+    { route: 'GET /v1/definition-sources', url: '/v1/definition-sources', expect: 'no_victim_data' },
+    {
+      route: 'GET /v1/definition-sources',
+      url: `/v1/definition-sources?workspaceId=${a.workspace.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/definition-sources/:sourceId',
+      url: `/v1/definition-sources/${a.definitionSource.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'PUT /v1/definition-sources',
+      url: '/v1/definition-sources',
+      payload: { tier: 'project', workspaceId: a.workspace.id, document: { mcpServers: {} } },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/definition-sources/import',
+      url: '/v1/definition-sources/import',
+      payload: { tier: 'local', workspaceId: a.workspace.id, content: '{"mcpServers":{}}' },
+      expect: 'not_found',
+    },
+    {
+      route: 'DELETE /v1/definition-sources/:sourceId',
+      url: `/v1/definition-sources/${a.definitionSource.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/definition-variables',
+      url: `/v1/definition-variables?scope=workspace&workspaceId=${a.workspace.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'PUT /v1/definition-variables/:name',
+      url: '/v1/definition-variables/API_TOKEN',
+      payload: { scope: 'workspace', workspaceId: a.workspace.id, value: 'bravo-value' },
+      expect: 'not_found',
+    },
+    {
+      route: 'DELETE /v1/definition-variables/:name',
+      url: `/v1/definition-variables/API_TOKEN?scope=workspace&workspaceId=${a.workspace.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'PUT /v1/workspaces/:workspaceId/disabled-servers/:serverName',
+      url: `${ws}/disabled-servers/github`,
+      payload: { scope: 'workspace' },
+      expect: 'not_found',
+    },
+    {
+      route: 'DELETE /v1/workspaces/:workspaceId/disabled-servers/:serverName',
+      url: `${ws}/disabled-servers/github?scope=user`,
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/workspaces/:workspaceId/effective-definitions',
+      url: `${ws}/effective-definitions?view=workspace`,
+      expect: 'not_found',
+    },
     {
       route: 'GET /v1/auth/session',
       url: '/v1/auth/session',
@@ -337,6 +413,32 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       '{ items { id seq actorId targetId data hash } nextCursor }',
     ),
     visible('auditHead', 'auditHead', '{ tenantId seq hash at }'),
+    visible('definitionSources', 'definitionSources', '{ items { id tier origin workspaceId ownerUserId } }'),
+    notFound('definitionSource', `definitionSource(input: { sourceId: "${a.definitionSource.id}" })`, 'query'),
+    notFound(
+      'putDefinitionSource',
+      `putDefinitionSource(input: { tier: "project", ${wsInput}, document: { mcpServers: {} } })`,
+    ),
+    notFound(
+      'importDefinitionSource',
+      `importDefinitionSource(input: { tier: "local", ${wsInput}, content: "{}" })`,
+    ),
+    notFound('deleteDefinitionSource', `deleteDefinitionSource(input: { sourceId: "${a.definitionSource.id}" })`),
+    notFound('definitionVariables', `definitionVariables(input: { scope: "workspace", ${wsInput} })`, 'query'),
+    notFound(
+      'setDefinitionVariable',
+      `setDefinitionVariable(input: { scope: "workspace", ${wsInput}, name: "API_TOKEN", value: "x" })`,
+    ),
+    notFound(
+      'unsetDefinitionVariable',
+      `unsetDefinitionVariable(input: { scope: "workspace", ${wsInput}, name: "API_TOKEN" })`,
+    ),
+    notFound('setDisableOverlay', `setDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "user" })`),
+    notFound(
+      'clearDisableOverlay',
+      `clearDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "workspace" })`,
+    ),
+    notFound('effectiveDefinitions', `effectiveDefinitions(input: { ${wsInput} })`, 'query'),
     visible(
       'verifyAuditChain',
       'verifyAuditChain',

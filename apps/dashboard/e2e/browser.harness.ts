@@ -38,6 +38,7 @@ type AxeWindow = { axe?: { run(context: Document | Element, options: object): Pr
  * check to one element: an open modal dialog, whose inert, dimmed background is not what the person reads.
  */
 export async function seriousA11yViolations(page: Page, within?: string): Promise<AxeFinding[]> {
+  const started = Date.now();
   const loaded = await page.evaluate(() => typeof (window as unknown as AxeWindow).axe !== 'undefined');
   if (!loaded) await page.addScriptTag({ content: axe.source });
   const violations = await page.evaluate(async (selector) => {
@@ -53,10 +54,13 @@ export async function seriousA11yViolations(page: Page, within?: string): Promis
       targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
     }));
   }, within ?? null);
+  if (process.env.E2E_TIMING) process.stdout.write(`axe ${Date.now() - started} ms\n`);
   return violations.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical');
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
+  const started = Date.now();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  if (process.env.E2E_TIMING) process.stdout.write(`shot ${Date.now() - started} ms\n`);
 }

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { createTestDatabase, createTestRedisPrefix, testRedisUrl, type TestDatabase } from '@gatehouse/testing';
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  testRedisUrl,
+  type TestDatabase,
+} from '@gatehouse/testing';
 import { runProcess, startProcess, type RunningProcess } from './child-process.harness';
 import { dashboardBuildIsStale } from './dashboard-build.harness';
 
@@ -49,7 +54,11 @@ function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 const node = process.execPath;
 
-async function seed(database: TestDatabase, tenant: DashboardStack['tenant'], people: Person[]): Promise<void> {
+async function seed(
+  database: TestDatabase,
+  tenant: DashboardStack['tenant'],
+  people: Person[],
+): Promise<void> {
   const cli = (args: string[], password?: string) =>
     runProcess({
       name: `gatehouse ${args[1] ?? ''}`,
@@ -96,7 +105,14 @@ function startDashboard(name: string, port: number, apiUrl: string): Promise<Run
   return startProcess({
     name,
     command: join(REPOSITORY_ROOT, 'node_modules', '.bin', 'next'),
-    args: ['start', join(REPOSITORY_ROOT, 'apps', 'dashboard'), '--port', String(port), '--hostname', '127.0.0.1'],
+    args: [
+      'start',
+      join(REPOSITORY_ROOT, 'apps', 'dashboard'),
+      '--port',
+      String(port),
+      '--hostname',
+      '127.0.0.1',
+    ],
     cwd: REPOSITORY_ROOT,
     env: baseEnv({ NEXT_TELEMETRY_DISABLED: '1', API_URL: apiUrl }),
     ready: /Ready in/,
@@ -175,7 +191,8 @@ export async function startDashboardStack(): Promise<DashboardStack> {
       tenant,
       owner,
       member,
-      logs: () => processes.map((running) => `--- ${running.name}\n${running.output().slice(-3000)}`).join('\n'),
+      logs: () =>
+        processes.map((running) => `--- ${running.name}\n${running.output().slice(-3000)}`).join('\n'),
       stop,
     };
   } catch (error) {

@@ -40,6 +40,12 @@ async function expectAccessible(page: Page, label: string, within?: string): Pro
   expect({ page: label, violations }).toEqual({ page: label, violations: [] });
 }
 
+/** Emulates the system colour scheme and waits until the colours stopped transitioning. */
+async function switchTheme(page: Page, theme: Theme): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+}
+
 /**
  * Opens `path`, waits for the page's heading, then in each theme (the operating system's preference, switched
  * live; no theme cookie is set) checks accessibility and writes a screenshot.
@@ -49,7 +55,7 @@ async function capture(page: Page, path: string, name: string, base = stack.dash
   expect(response?.status()).toBeLessThan(500);
   await page.locator('h1').first().waitFor();
   for (const theme of THEMES) {
-    await page.emulateMedia({ colorScheme: theme });
+    await switchTheme(page, theme);
     await expectAccessible(page, `${name} (${theme})`);
     await screenshot(page, `${name}-${theme}`);
   }
@@ -88,7 +94,9 @@ describe('dashboard in a browser', () => {
       );
 
       await signIn(page, stack.owner);
-      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome, Olivia Owner');
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'Welcome, Olivia Owner',
+      );
 
       // The browser holds only the dashboard's httpOnly cookies: no API cookie, nothing readable by scripts.
       const cookies = await owner.cookies();
@@ -124,7 +132,9 @@ describe('dashboard in a browser', () => {
 
       await page.goto(url('/audit?action=workspaces.create'));
       await page.getByRole('table', { name: 'Audit events' }).getByText('workspaces.create').waitFor();
-      await expect(page.getByRole('table', { name: 'Audit events' }).locator('tbody tr').count()).resolves.toBe(1);
+      await expect(
+        page.getByRole('table', { name: 'Audit events' }).locator('tbody tr').count(),
+      ).resolves.toBe(1);
 
       // The same name again: the API's 409 `conflict`, shown in the form that caused it.
       await page.goto(url('/workspaces/new'));
@@ -154,7 +164,7 @@ describe('dashboard in a browser', () => {
       await trustDialog.waitFor();
       await expect(trustDialog.textContent()).resolves.toContain('does not approve any of them');
       for (const theme of THEMES) {
-        await page.emulateMedia({ colorScheme: theme });
+        await switchTheme(page, theme);
         await expectAccessible(page, `trust confirmation (${theme})`, '[role="alertdialog"]');
         await screenshot(page, `workspace-trust-dialog-${theme}`);
       }
@@ -172,7 +182,9 @@ describe('dashboard in a browser', () => {
       await page.getByText('Generation 2', { exact: true }).waitFor();
 
       // Maintainers: a member of the tenant, picked from a list.
-      await page.getByLabel('Member', { exact: true }).selectOption({ label: `Max Member (${stack.member.email})` });
+      await page
+        .getByLabel('Member', { exact: true })
+        .selectOption({ label: `Max Member (${stack.member.email})` });
       await page.getByRole('button', { name: 'Add maintainer' }).click();
       await page.getByText('Max Member now maintains this workspace.').waitFor();
 
@@ -210,7 +222,7 @@ describe('dashboard in a browser', () => {
       await page.getByText('Copied to the clipboard.').waitFor();
       await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(secret);
       // It is a real token of this tenant.
-      await expect(apiStatus('/v1/me', { authorization: `Bearer ${secret}` })).resolves.toBe(200);
+      await expect(apiStatus('/v1/workspaces', { authorization: `Bearer ${secret}` })).resolves.toBe(200);
 
       // An agent token: the kind changes which scopes are offered, and binds workspaces.
       await page.goto(url('/tokens/new'));
@@ -237,11 +249,14 @@ describe('dashboard in a browser', () => {
       await dialog.getByRole('button', { name: 'Revoke token' }).click();
       await dialog.waitFor({ state: 'hidden' });
       await tokens.locator('tbody tr', { hasText: 'ci-deploy' }).waitFor({ state: 'detached' });
-      await expect(apiStatus('/v1/me', { authorization: `Bearer ${secret}` })).resolves.toBe(401);
+      await expect(apiStatus('/v1/workspaces', { authorization: `Bearer ${secret}` })).resolves.toBe(401);
 
       await page.getByRole('link', { name: 'Show revoked tokens' }).click();
       await page.waitForURL(/\/tokens\?revoked=1$/);
-      await tokens.locator('tbody tr', { hasText: 'ci-deploy' }).getByText('Revoked', { exact: true }).waitFor();
+      await tokens
+        .locator('tbody tr', { hasText: 'ci-deploy' })
+        .getByText('Revoked', { exact: true })
+        .waitFor();
     },
     FLOW_TIMEOUT_MS,
   );
@@ -311,7 +326,9 @@ describe('dashboard in a browser', () => {
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
       await page.reload();
       await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
-      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe(
+        'true',
+      );
       await expectAccessible(page, 'overview with the dark theme chosen');
       await page.getByRole('button', { name: 'System' }).click();
       await page.waitForFunction(() => document.documentElement.dataset.theme === undefined);
@@ -325,14 +342,18 @@ describe('dashboard in a browser', () => {
       const page = ownerPage;
       const session = (await owner.cookies()).find((cookie) => cookie.name === 'gh_dash_session');
       expect(session).toBeDefined();
-      await expect(apiStatus('/v1/auth/session', { cookie: `gh_session=${session?.value}` })).resolves.toBe(200);
+      await expect(apiStatus('/v1/auth/session', { cookie: `gh_session=${session?.value}` })).resolves.toBe(
+        200,
+      );
 
       await page.goto(url('/overview'));
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/\/sign-in\?reason=signed-out$/);
       await page.getByText('You are signed out.').waitFor();
       await expect(owner.cookies()).resolves.toEqual([]);
-      await expect(apiStatus('/v1/auth/session', { cookie: `gh_session=${session?.value}` })).resolves.toBe(401);
+      await expect(apiStatus('/v1/auth/session', { cookie: `gh_session=${session?.value}` })).resolves.toBe(
+        401,
+      );
 
       await page.goto(url('/tokens'));
       await page.waitForURL(/\/sign-in$/);
@@ -371,7 +392,13 @@ describe('dashboard in a browser', () => {
         await page.goto(url(workspacePath));
         await page.getByRole('heading', { level: 1, name: 'platform-core' }).waitFor();
         await page.locator('#workspace-maintainers').getByText('Max Member').waitFor();
-        for (const action of ['Rename', 'Mark as untrusted', 'Start a new generation', 'Add maintainer', 'Remove']) {
+        for (const action of [
+          'Rename',
+          'Mark as untrusted',
+          'Start a new generation',
+          'Add maintainer',
+          'Remove',
+        ]) {
           await expect(page.getByRole('button', { name: action }).count()).resolves.toBe(0);
         }
         await capture(page, workspacePath, 'member-workspace');
@@ -411,7 +438,15 @@ describe('dashboard in a browser', () => {
       async () => {
         // The same browser session (cookies are per host, not per port) on a dashboard whose API is gone.
         const down = stack.apiDownDashboardUrl;
-        for (const path of ['/overview', '/workspaces', workspacePath, '/tokens', '/members', '/audit', '/servers']) {
+        for (const path of [
+          '/overview',
+          '/workspaces',
+          workspacePath,
+          '/tokens',
+          '/members',
+          '/audit',
+          '/servers',
+        ]) {
           const response = await page.goto(url(path, down));
           expect(response?.status()).toBe(200);
           const problem = page.locator('[data-problem-code="api_unreachable"]');

@@ -31,3 +31,23 @@ export {
 export { listTokens, createToken, revokeToken, tokenView } from './definitions/token.commands';
 export { listAuditEvents, getAuditHead, verifyAuditChain, auditEventView, auditHeadView } from './definitions/audit.commands';
 export { whoAmI } from './definitions/me.commands';
+export {
+  DEFINITION_TIERS,
+  definitionTier,
+  definitionSourceView,
+  definitionSourceSummary,
+  definitionVariableState,
+  disableOverlayView,
+  effectiveDefinitionEntry,
+  listDefinitionSources,
+  getDefinitionSource,
+  putDefinitionSource,
+  importDefinitionSource,
+  deleteDefinitionSource,
+  listDefinitionVariables,
+  setDefinitionVariable,
+  unsetDefinitionVariable,
+  setDisableOverlay,
+  clearDisableOverlay,
+  getEffectiveDefinitions,
+} from './definitions/definition-source.commands';

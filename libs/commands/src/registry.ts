@@ -1,5 +1,18 @@
 import type { CommandDefinition } from './command';
 import { listAuditEvents, getAuditHead, verifyAuditChain } from './definitions/audit.commands';
+import {
+  clearDisableOverlay,
+  deleteDefinitionSource,
+  getDefinitionSource,
+  getEffectiveDefinitions,
+  importDefinitionSource,
+  listDefinitionSources,
+  listDefinitionVariables,
+  putDefinitionSource,
+  setDefinitionVariable,
+  setDisableOverlay,
+  unsetDefinitionVariable,
+} from './definitions/definition-source.commands';
 import { whoAmI } from './definitions/me.commands';
 import { addMember, changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
 import { getTenant, renameTenant } from './definitions/tenant.commands';
@@ -40,4 +53,15 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   listAuditEvents,
   getAuditHead,
   verifyAuditChain,
+  listDefinitionSources,
+  getDefinitionSource,
+  putDefinitionSource,
+  importDefinitionSource,
+  deleteDefinitionSource,
+  listDefinitionVariables,
+  setDefinitionVariable,
+  unsetDefinitionVariable,
+  setDisableOverlay,
+  clearDisableOverlay,
+  getEffectiveDefinitions,
 ] as CommandDefinition[]);

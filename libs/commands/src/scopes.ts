@@ -16,6 +16,10 @@ export const SCOPES = [
   'leases:write',
   'snapshots:write',
   'tokens:introspect',
+  // Server definitions: every role reads; owner/admin/approver/member write, and the definition use cases then
+  // enforce the tier rules (DESIGN.md trust model: managed/plugin admins, project maintainers, user/local self).
+  'definitions:read',
+  'definitions:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -38,6 +42,8 @@ const ADMIN_SCOPES: readonly Scope[] = [
   'audit:read',
   'approvals:decide',
   'catalog:read',
+  'definitions:read',
+  'definitions:write',
 ];
 
 /** The scopes a person holds through their role in a tenant (sessions, and the ceiling of their user tokens). */
@@ -55,8 +61,18 @@ export const ROLE_SCOPES: Readonly<Record<MembershipRole, readonly Scope[]>> = O
     'audit:read',
     'approvals:decide',
     'catalog:read',
+    'definitions:read',
+    'definitions:write',
   ],
-  member: ['tenant:read', 'workspaces:read', 'tokens:read', 'tokens:write', 'catalog:read'],
+  member: [
+    'tenant:read',
+    'workspaces:read',
+    'tokens:read',
+    'tokens:write',
+    'catalog:read',
+    'definitions:read',
+    'definitions:write',
+  ],
 });
 
 /** The ceiling of each token kind: a scope outside it is refused when the token is created. */

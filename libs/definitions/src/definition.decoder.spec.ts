@@ -216,6 +216,15 @@ describe('decodeServerEntry: refusals name the path, never the value', () => {
     expect(problemsOf({ command: 'x', env })).toHaveLength(MAX_PROBLEMS_PER_ENTRY);
   });
 
+  it('refuses containers that are not plain data', () => {
+    expect(problemsOf({ command: 'x', env: new Map([['A', '1']]) })).toEqual([
+      { reason: 'wrong_type', path: ['env'] },
+    ]);
+    expect(problemsOf({ command: 'x', args: [new Date(0)] })).toEqual([
+      { reason: 'wrong_type', path: ['args', 0] },
+    ]);
+  });
+
   it('refuses a non-object entry', () => {
     expect(problemsOf('npx -y pkg')).toEqual([{ reason: 'not_an_object', path: [] }]);
     expect(problemsOf(null)).toEqual([{ reason: 'not_an_object', path: [] }]);

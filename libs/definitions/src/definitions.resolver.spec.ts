@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { inspect } from 'node:util';
 import {
   resolveDefinitions,
   type DefinitionSourceInput,
@@ -139,12 +140,16 @@ describe('resolveDefinitions: Claude Code .mcp.json fixtures', () => {
 
   it('never prints a canary secret, while the lease builder can still get it deliberately', () => {
     const printed = JSON.stringify(result);
+    const inspected = inspect(result, { showHidden: true, depth: null });
+    const cloned = JSON.stringify(structuredClone(result));
     for (const value of [
       ...Object.values(variables.tenant),
       ...Object.values(variables.workspace),
       'CanaryNotes-1',
     ]) {
       expect(printed).not.toContain(value);
+      expect(inspected).not.toContain(value);
+      expect(cloned).not.toContain(value);
     }
     const github = entry(result, 'github');
     if (github.status !== 'resolved') throw new Error('resolved expected');

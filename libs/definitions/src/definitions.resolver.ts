@@ -6,7 +6,6 @@ import { decodeDefinitionDocument, type DocumentProblem } from './document.decod
 import type {
   ActiveEntry,
   EffectiveEntry,
-  ResolvedEntry,
   ShadowedEntry,
   SourceProblem,
   UnresolvedEntry,
@@ -125,16 +124,20 @@ function resolveWinner(
   if (valueProblems.length > 0 || !identity.ok) {
     return { ...base, status: 'unresolved', reason: 'invalid_value', valueProblems, projection };
   }
-  const resolved: ResolvedEntry = {
-    ...base,
-    status: 'resolved',
-    fingerprint: fingerprintDefinition(materialization.definition),
-    identity: identity.identity,
-    projection,
-    perUser,
-    variables: materialization.uses,
-  };
-  return createResolvedEntry(resolved, materialization.definition);
+  return createResolvedEntry(
+    {
+      name: winner.name,
+      source: winner.source,
+      shadowed,
+      status: 'resolved',
+      fingerprint: fingerprintDefinition(materialization.definition),
+      identity: identity.identity,
+      projection,
+      perUser,
+      variables: materialization.uses,
+    },
+    materialization.definition,
+  );
 }
 
 function resolveName(

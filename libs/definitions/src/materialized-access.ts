@@ -8,11 +8,28 @@ import type { MaterializedDefinition } from './variable.materializer';
  * values (the lease builder) asks for them deliberately with {@link materializedDefinitionOf}. (A private field
  * rather than a WeakMap: with 10,000 entries the ephemeron bookkeeping showed up in garbage collection.)
  */
-class ResolvedEntryObject {
+class ResolvedEntryObject implements ResolvedEntry {
+  readonly name: string;
+  readonly source: ResolvedEntry['source'];
+  readonly shadowed: ResolvedEntry['shadowed'];
+  readonly status = 'resolved' as const;
+  readonly fingerprint: string;
+  readonly identity: ResolvedEntry['identity'];
+  readonly projection: ResolvedEntry['projection'];
+  readonly perUser: boolean;
+  readonly variables: ResolvedEntry['variables'];
   readonly #materialized: MaterializedDefinition;
 
   constructor(fields: ResolvedEntry, materialized: MaterializedDefinition) {
-    Object.assign(this, fields);
+    // Fields assigned one by one, in one order: every entry shares one object shape.
+    this.name = fields.name;
+    this.source = fields.source;
+    this.shadowed = fields.shadowed;
+    this.fingerprint = fields.fingerprint;
+    this.identity = fields.identity;
+    this.projection = fields.projection;
+    this.perUser = fields.perUser;
+    this.variables = fields.variables;
     this.#materialized = materialized;
   }
 
@@ -26,7 +43,7 @@ export function createResolvedEntry(
   fields: ResolvedEntry,
   materialized: MaterializedDefinition,
 ): ResolvedEntry {
-  return new ResolvedEntryObject(fields, materialized) as unknown as ResolvedEntry;
+  return new ResolvedEntryObject(fields, materialized);
 }
 
 /** The materialized definition (secrets included) of an entry this lib resolved; undefined for any other object. */

@@ -10,7 +10,7 @@ import { compareSources } from './tier';
  *   resolve from a LOWER tier fails closed. A name a readable managed origin defines is unaffected.
  * - `ambiguous`: two origins of the winning tier (two managed policies, two plugins) define the name. Neither
  *   outranks the other and picking by name order would be arbitrary, so the name fails closed (unresolved) and
- *   still shadows the lower tiers (docs/decisions/0012-definition-precedence.md).
+ *   still shadows the lower tiers (docs/decisions/0015-definition-precedence.md).
  *
  * The decision depends only on the set of entries, never on their order.
  */

@@ -1,4 +1,15 @@
 import {
+  clearDisableOverlay,
+  deleteDefinitionSource,
+  getDefinitionSource,
+  getEffectiveDefinitions,
+  importDefinitionSource,
+  listDefinitionSources,
+  listDefinitionVariables,
+  putDefinitionSource,
+  setDefinitionVariable,
+  setDisableOverlay,
+  unsetDefinitionVariable,
   addMember,
   addWorkspaceMaintainer,
   bumpWorkspaceGeneration,
@@ -27,6 +38,18 @@ import { GetAuditHeadUseCase } from '../audit/get-audit-head.use-case';
 import { ListAuditEventsUseCase } from '../audit/list-audit-events.use-case';
 import { VerifyAuditChainUseCase } from '../audit/verify-audit-chain.use-case';
 import type { WorkerPools } from '../auth/pool-config';
+import { ClearDisableOverlayUseCase } from '../definitions/clear-disable-overlay.use-case';
+import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DeleteDefinitionSourceUseCase } from '../definitions/delete-definition-source.use-case';
+import { GetDefinitionSourceUseCase } from '../definitions/get-definition-source.use-case';
+import { GetEffectiveDefinitionsUseCase } from '../definitions/get-effective-definitions.use-case';
+import { ImportDefinitionSourceUseCase } from '../definitions/import-definition-source.use-case';
+import { ListDefinitionSourcesUseCase } from '../definitions/list-definition-sources.use-case';
+import { ListDefinitionVariablesUseCase } from '../definitions/list-definition-variables.use-case';
+import { PutDefinitionSourceUseCase } from '../definitions/put-definition-source.use-case';
+import { SetDefinitionVariableUseCase } from '../definitions/set-definition-variable.use-case';
+import { SetDisableOverlayUseCase } from '../definitions/set-disable-overlay.use-case';
+import { UnsetDefinitionVariableUseCase } from '../definitions/unset-definition-variable.use-case';
 import type { CommandHandlers } from './command-handler';
 import { AddWorkspaceMaintainerUseCase } from './maintainers/add-workspace-maintainer.use-case';
 import { ListWorkspaceMaintainersUseCase } from './maintainers/list-workspace-maintainers.use-case';
@@ -52,6 +75,11 @@ export interface CommandHandlerDeps {
   readonly database: Database;
   /** The operator's WORKER_POOLS (identity config): which pools a worker token may name. */
   readonly workerPools: WorkerPools;
+  /**
+   * Seals definition documents and variable values (createDefinitionCipher: the operator's key ring). Without it,
+   * the definition commands fail as a wiring bug when they would encrypt or decrypt (building stays I/O-free).
+   */
+  readonly definitionCipher?: DefinitionCipher;
 }
 
 /**
@@ -61,6 +89,7 @@ export interface CommandHandlerDeps {
  */
 export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers {
   const db = deps.database;
+  const cipher = deps.definitionCipher ?? new DefinitionCipher(undefined);
   return Object.freeze({
     [whoAmI.name]: new GetMeUseCase(db),
     [getTenant.name]: new GetTenantUseCase(db),
@@ -84,5 +113,16 @@ export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers
     [listAuditEvents.name]: new ListAuditEventsUseCase(db),
     [getAuditHead.name]: new GetAuditHeadUseCase(db),
     [verifyAuditChain.name]: new VerifyAuditChainUseCase(db),
+    [listDefinitionSources.name]: new ListDefinitionSourcesUseCase(db),
+    [getDefinitionSource.name]: new GetDefinitionSourceUseCase(db, cipher),
+    [putDefinitionSource.name]: new PutDefinitionSourceUseCase(db, cipher),
+    [importDefinitionSource.name]: new ImportDefinitionSourceUseCase(db, cipher),
+    [deleteDefinitionSource.name]: new DeleteDefinitionSourceUseCase(db),
+    [listDefinitionVariables.name]: new ListDefinitionVariablesUseCase(db),
+    [setDefinitionVariable.name]: new SetDefinitionVariableUseCase(db, cipher),
+    [unsetDefinitionVariable.name]: new UnsetDefinitionVariableUseCase(db),
+    [setDisableOverlay.name]: new SetDisableOverlayUseCase(db, cipher),
+    [clearDisableOverlay.name]: new ClearDisableOverlayUseCase(db),
+    [getEffectiveDefinitions.name]: new GetEffectiveDefinitionsUseCase(db, cipher),
   });
 }

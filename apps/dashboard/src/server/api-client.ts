@@ -55,7 +55,10 @@ export async function callApi<T>(call: ApiCall): Promise<ApiResult<T>> {
   if ((call.auth ?? 'session') === 'session') {
     const credentials = await readSessionCredentials();
     if (credentials === null) {
-      return { ok: false, problem: problemFromResponse(401, { code: 'unauthenticated', title: 'Signed out' }) };
+      return {
+        ok: false,
+        problem: problemFromResponse(401, { code: 'unauthenticated', title: 'Signed out' }),
+      };
     }
     request['cookie'] = `gh_session=${credentials.sessionId}`;
     if (call.method !== 'GET') request['x-csrf-token'] = credentials.csrfToken;

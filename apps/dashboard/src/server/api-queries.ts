@@ -23,7 +23,11 @@ export function getTenant(): Promise<ApiResult<TenantView>> {
 }
 
 export function listWorkspaces(args: ListArgs = {}): Promise<ApiResult<Page<WorkspaceView>>> {
-  return callApi({ method: 'GET', path: '/v1/workspaces', query: { cursor: args.cursor, limit: args.limit } });
+  return callApi({
+    method: 'GET',
+    path: '/v1/workspaces',
+    query: { cursor: args.cursor, limit: args.limit },
+  });
 }
 
 export function getWorkspace(workspaceId: string): Promise<ApiResult<WorkspaceView>> {
@@ -42,11 +46,17 @@ export function listMembers(args: ListArgs = {}): Promise<ApiResult<Page<MemberV
   return callApi({ method: 'GET', path: '/v1/members', query: { cursor: args.cursor, limit: args.limit } });
 }
 
-export function listTokens(args: ListArgs & { includeRevoked?: boolean } = {}): Promise<ApiResult<Page<TokenView>>> {
+export function listTokens(
+  args: ListArgs & { includeRevoked?: boolean } = {},
+): Promise<ApiResult<Page<TokenView>>> {
   return callApi({
     method: 'GET',
     path: '/v1/tokens',
-    query: { cursor: args.cursor, limit: args.limit, includeRevoked: args.includeRevoked ? 'true' : undefined },
+    query: {
+      cursor: args.cursor,
+      limit: args.limit,
+      includeRevoked: args.includeRevoked ? 'true' : undefined,
+    },
   });
 }
 
@@ -59,7 +69,9 @@ export interface AuditFilters {
   readonly to?: string | undefined;
 }
 
-export function listAuditEvents(args: ListArgs & AuditFilters = {}): Promise<ApiResult<Page<AuditEventView>>> {
+export function listAuditEvents(
+  args: ListArgs & AuditFilters = {},
+): Promise<ApiResult<Page<AuditEventView>>> {
   return callApi({ method: 'GET', path: '/v1/audit-events', query: { ...args } });
 }
 

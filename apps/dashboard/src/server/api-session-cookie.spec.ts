@@ -5,7 +5,10 @@ const ID = 'Ck-0BfWo4wM5a9lo5YaOr6aRKvWPGoR8iT78NjB3fjE';
 describe('apiSessionCookieFrom', () => {
   it('reads the session id and lifetime of the API cookie', () => {
     expect(
-      apiSessionCookieFrom(['other=1; Path=/', `gh_session=${ID}; Max-Age=43199; Path=/; HttpOnly; SameSite=Lax`]),
+      apiSessionCookieFrom([
+        'other=1; Path=/',
+        `gh_session=${ID}; Max-Age=43199; Path=/; HttpOnly; SameSite=Lax`,
+      ]),
     ).toEqual({ sessionId: ID, maxAgeSeconds: 43199 });
   });
 

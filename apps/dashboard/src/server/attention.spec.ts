@@ -29,7 +29,14 @@ describe('collectAttention', () => {
   it('names a broken audit chain with its first bad row', () => {
     const items = collectAttention({
       now,
-      verification: { ok: false, checkedRows: 9, headSeq: 9, headHash: 'a'.repeat(64), firstBadSeq: 4, problem: 'hash_mismatch' },
+      verification: {
+        ok: false,
+        checkedRows: 9,
+        headSeq: 9,
+        headHash: 'a'.repeat(64),
+        firstBadSeq: 4,
+        problem: 'hash_mismatch',
+      },
     });
     expect(items).toHaveLength(1);
     expect(items[0]?.detail).toContain('#4');

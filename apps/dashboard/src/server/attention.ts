@@ -73,7 +73,11 @@ const untrustedWorkspaces: AttentionSource = ({ workspaces }) => {
       ];
 };
 
-export const ATTENTION_SOURCES: readonly AttentionSource[] = [brokenAuditChain, expiringTokens, untrustedWorkspaces];
+export const ATTENTION_SOURCES: readonly AttentionSource[] = [
+  brokenAuditChain,
+  expiringTokens,
+  untrustedWorkspaces,
+];
 
 export function collectAttention(inputs: AttentionInputs): AttentionItem[] {
   return ATTENTION_SOURCES.flatMap((source) => source(inputs));

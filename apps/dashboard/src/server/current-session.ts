@@ -51,7 +51,8 @@ export async function pageAccess(needs?: Capability): Promise<PageAccess> {
     case 'unavailable':
       return { ok: false, reason: 'unavailable', problem: lookup.problem };
     case 'signed-in':
-      if (needs !== undefined && !lookup.can[needs]) return { ok: false, reason: 'not_allowed', capability: needs };
+      if (needs !== undefined && !lookup.can[needs])
+        return { ok: false, reason: 'not_allowed', capability: needs };
       return { ok: true, session: lookup.session, can: lookup.can };
   }
 }

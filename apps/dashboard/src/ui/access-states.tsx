@@ -30,13 +30,20 @@ export function NotAllowed({ capability }: { capability: Capability }) {
 }
 
 /** A page whose data could not be loaded: what failed, its code, and how to try again. */
-export function PageProblem({ problem, title = 'This page could not be loaded' }: { problem: ApiProblem; title?: string }) {
+export function PageProblem({
+  problem,
+  title = 'This page could not be loaded',
+}: {
+  problem: ApiProblem;
+  title?: string;
+}) {
   return (
     <div className="stack" data-page-state="problem">
       <PageHeader title={title} />
       <ProblemCallout problem={problem} />
       <p className="muted">
-        Nothing was changed. Reload the page to try again{problem.code === 'api_unreachable' ? ' once the API is back' : ''}.
+        Nothing was changed. Reload the page to try again
+        {problem.code === 'api_unreachable' ? ' once the API is back' : ''}.
       </p>
     </div>
   );

@@ -20,7 +20,11 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
         {label}
       </Button>
       <span role="status" aria-live="polite" className="muted">
-        {status === 'copied' ? 'Copied to the clipboard.' : status === 'failed' ? 'Copy failed: select the text and copy it.' : ''}
+        {status === 'copied'
+          ? 'Copied to the clipboard.'
+          : status === 'failed'
+            ? 'Copy failed: select the text and copy it.'
+            : ''}
       </span>
     </span>
   );

@@ -61,7 +61,8 @@ export function DataTable({
 
   const visible = useMemo(() => {
     const needle = query.trim().toLowerCase();
-    const matched = needle === '' ? [...rows] : rows.filter((row) => row.search.toLowerCase().includes(needle));
+    const matched =
+      needle === '' ? [...rows] : rows.filter((row) => row.search.toLowerCase().includes(needle));
     const index = sort ? columns.findIndex((column) => column.id === sort.column) : -1;
     if (sort && index >= 0) {
       const sign = sort.direction === 'ascending' ? 1 : -1;
@@ -118,7 +119,11 @@ export function DataTable({
                     className={column.numeric ? styles.numeric : undefined}
                   >
                     {column.sortable ? (
-                      <button type="button" className={styles.sortButton} onClick={() => toggleSort(column.id)}>
+                      <button
+                        type="button"
+                        className={styles.sortButton}
+                        onClick={() => toggleSort(column.id)}
+                      >
                         {column.label}
                         <span className={styles.sortIcon} aria-hidden="true">
                           {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : '↕'}
@@ -145,7 +150,10 @@ export function DataTable({
               visible.map((row) => (
                 <tr key={row.id}>
                   {row.cells.map((cell, index) => (
-                    <td key={columns[index]?.id ?? index} className={columns[index]?.numeric ? styles.numeric : undefined}>
+                    <td
+                      key={columns[index]?.id ?? index}
+                      className={columns[index]?.numeric ? styles.numeric : undefined}
+                    >
                       {cell}
                     </td>
                   ))}

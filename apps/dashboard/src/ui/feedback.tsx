@@ -57,7 +57,15 @@ export function Badge({ tone = 'neutral', children }: { tone?: BadgeTone; childr
 }
 
 /** What an empty list says: what it is for, and what to do next. */
-export function EmptyState({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className={styles.empty}>
       <h3>{title}</h3>

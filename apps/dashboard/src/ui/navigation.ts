@@ -13,7 +13,12 @@ export interface NavItem {
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
-  { href: '/overview', label: 'Overview', summary: 'Counts, recent activity and what needs attention.', status: 'ready' },
+  {
+    href: '/overview',
+    label: 'Overview',
+    summary: 'Counts, recent activity and what needs attention.',
+    status: 'ready',
+  },
   {
     href: '/workspaces',
     label: 'Workspaces',

@@ -37,7 +37,11 @@ export function Pager({
         {PAGE_SIZES.map((size) => (
           <Link
             key={size}
-            href={pageHref(path, { ...keep, limit: size === DEFAULT_PAGE_SIZE ? undefined : String(size) }, { cursor: undefined, trail: [] })}
+            href={pageHref(
+              path,
+              { ...keep, limit: size === DEFAULT_PAGE_SIZE ? undefined : String(size) },
+              { cursor: undefined, trail: [] },
+            )}
             aria-current={size === pageSize ? 'true' : undefined}
             aria-label={`${size} rows per page`}
             className={styles.sizeLink}

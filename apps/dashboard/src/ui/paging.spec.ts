@@ -16,7 +16,11 @@ describe('cursor paging in the URL', () => {
   });
 
   it('round-trips through the URL and keeps the filters', () => {
-    const href = pageHref('/audit', { action: 'workspaces.create', actor: undefined }, { cursor: 'C', trail: ['A', 'B'] });
+    const href = pageHref(
+      '/audit',
+      { action: 'workspaces.create', actor: undefined },
+      { cursor: 'C', trail: ['A', 'B'] },
+    );
     expect(href).toBe('/audit?action=workspaces.create&cursor=C&trail=A.B');
     const params = Object.fromEntries(new URL(href, 'http://x').searchParams);
     expect(readPageCursor(params)).toEqual({ cursor: 'C', trail: ['A', 'B'] });

@@ -45,13 +45,20 @@ export function nextPage(current: PageCursor, nextCursor: string): PageCursor {
 export function previousPage(current: PageCursor): PageCursor | undefined {
   if (current.cursor === undefined) return undefined;
   const last = current.trail[current.trail.length - 1];
-  return last === undefined ? { cursor: undefined, trail: [] } : { cursor: last, trail: current.trail.slice(0, -1) };
+  return last === undefined
+    ? { cursor: undefined, trail: [] }
+    : { cursor: last, trail: current.trail.slice(0, -1) };
 }
 
 /** The URL of a page of `path`, keeping the list's other parameters (filters). */
-export function pageHref(path: string, keep: Readonly<Record<string, string | undefined>>, page: PageCursor): string {
+export function pageHref(
+  path: string,
+  keep: Readonly<Record<string, string | undefined>>,
+  page: PageCursor,
+): string {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(keep)) if (value !== undefined && value !== '') query.set(name, value);
+  for (const [name, value] of Object.entries(keep))
+    if (value !== undefined && value !== '') query.set(name, value);
   if (page.cursor !== undefined) query.set('cursor', page.cursor);
   if (page.trail.length > 0) query.set('trail', page.trail.join('.'));
   const text = query.toString();

@@ -8,7 +8,8 @@ import { PageHeader } from '../../ui/page-header';
 // themselves with the API's code). In production Next.js passes only a digest, which matches the server log.
 // Next.js requires an error boundary as the module's default export.
 export default function ConsoleError({ error, retry }: { error: unknown; retry: () => void }) {
-  const digest = error instanceof Error && 'digest' in error ? String((error as { digest?: unknown }).digest) : undefined;
+  const digest =
+    error instanceof Error && 'digest' in error ? String((error as { digest?: unknown }).digest) : undefined;
   return (
     <div className="stack">
       <PageHeader title="Something went wrong" />
@@ -17,7 +18,9 @@ export default function ConsoleError({ error, retry }: { error: unknown; retry: 
           code: 'dashboard_error',
           title: 'This page failed to render',
           status: null,
-          detail: digest ? `Reference ${digest} (in the dashboard’s server log).` : 'See the dashboard’s server log.',
+          detail: digest
+            ? `Reference ${digest} (in the dashboard’s server log).`
+            : 'See the dashboard’s server log.',
           errors: [],
           tenants: [],
         }}

@@ -31,45 +31,45 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </a>
       <aside className={styles.sidebar}>
         <div className={styles.sidebarInner}>
-        <a className={styles.brand} href="/overview">
-          <span className={styles.brandMark} aria-hidden="true">
-            G
-          </span>
-          Gatehouse
-        </a>
-        <nav aria-label="Main" className="stack">
-          <div className={styles.navGroup}>
-            <p className={styles.navHeading} id="nav-manage">
-              Manage
-            </p>
-            <ul className={styles.navList} aria-labelledby="nav-manage">
-              {visible
-                .filter((item) => item.status === 'ready')
-                .map((item) => (
-                  <li key={item.href}>
-                    <NavLink href={item.href}>{item.label}</NavLink>
-                  </li>
-                ))}
-            </ul>
-          </div>
-          <div className={styles.navGroup}>
-            <p className={styles.navHeading} id="nav-soon">
-              Coming soon
-            </p>
-            <ul className={styles.navList} aria-labelledby="nav-soon">
-              {visible
-                .filter((item) => item.status === 'coming-soon')
-                .map((item) => (
-                  <li key={item.href}>
-                    <NavLink href={item.href} muted>
-                      {item.label}
-                      <span className={styles.soonTag}>Soon</span>
-                    </NavLink>
-                  </li>
-                ))}
-            </ul>
-          </div>
-        </nav>
+          <a className={styles.brand} href="/overview">
+            <span className={styles.brandMark} aria-hidden="true">
+              G
+            </span>
+            Gatehouse
+          </a>
+          <nav aria-label="Main" className="stack">
+            <div className={styles.navGroup}>
+              <p className={styles.navHeading} id="nav-manage">
+                Manage
+              </p>
+              <ul className={styles.navList} aria-labelledby="nav-manage">
+                {visible
+                  .filter((item) => item.status === 'ready')
+                  .map((item) => (
+                    <li key={item.href}>
+                      <NavLink href={item.href}>{item.label}</NavLink>
+                    </li>
+                  ))}
+              </ul>
+            </div>
+            <div className={styles.navGroup}>
+              <p className={styles.navHeading} id="nav-soon">
+                Coming soon
+              </p>
+              <ul className={styles.navList} aria-labelledby="nav-soon">
+                {visible
+                  .filter((item) => item.status === 'coming-soon')
+                  .map((item) => (
+                    <li key={item.href}>
+                      <NavLink href={item.href} muted>
+                        {item.label}
+                        <span className={styles.soonTag}>Soon</span>
+                      </NavLink>
+                    </li>
+                  ))}
+              </ul>
+            </div>
+          </nav>
         </div>
       </aside>
       <div className={styles.column}>

@@ -42,7 +42,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             Gatehouse
           </span>
           <h1>Sign in</h1>
-          <p className="muted">Manage the MCP servers your organization allows, its workspaces, members and tokens.</p>
+          <p className="muted">
+            Manage the MCP servers your organization allows, its workspaces, members and tokens.
+          </p>
         </div>
         {notice ? (
           <Callout tone={notice.tone} live>

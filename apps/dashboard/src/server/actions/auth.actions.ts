@@ -50,5 +50,9 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
 export async function signOutAction(): Promise<void> {
   const result = await callApi<undefined>({ method: 'POST', path: '/v1/auth/logout', body: {} });
   await clearSessionCredentials();
-  redirect(result.ok || result.problem.status === 401 ? '/sign-in?reason=signed-out' : '/sign-in?reason=signed-out-locally');
+  redirect(
+    result.ok || result.problem.status === 401
+      ? '/sign-in?reason=signed-out'
+      : '/sign-in?reason=signed-out-locally',
+  );
 }

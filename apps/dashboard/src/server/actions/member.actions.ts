@@ -22,7 +22,9 @@ export async function addMemberAction(_previous: ActionState, form: FormData): P
   });
   if (!result.ok) return failure(result.problem);
   refresh();
-  return success(`${result.data.displayName} is now ${result.data.role === 'admin' ? 'an' : 'a'} ${result.data.role}.`);
+  return success(
+    `${result.data.displayName} is now ${result.data.role === 'admin' ? 'an' : 'a'} ${result.data.role}.`,
+  );
 }
 
 export async function changeMemberRoleAction(_previous: ActionState, form: FormData): Promise<ActionState> {
@@ -37,7 +39,9 @@ export async function changeMemberRoleAction(_previous: ActionState, form: FormD
   });
   if (!result.ok) return failure(result.problem);
   refresh();
-  return success(`${result.data.displayName} is now ${result.data.role === 'admin' ? 'an' : 'a'} ${result.data.role}.`);
+  return success(
+    `${result.data.displayName} is now ${result.data.role === 'admin' ? 'an' : 'a'} ${result.data.role}.`,
+  );
 }
 
 export async function removeMemberAction(_previous: ActionState, form: FormData): Promise<ActionState> {

@@ -9,5 +9,6 @@ export async function setThemeAction(form: FormData): Promise<void> {
   if (typeof choice !== 'string' || !isThemeChoice(choice)) return;
   const store = await cookies();
   if (choice === 'system') store.delete(THEME_COOKIE);
-  else store.set(THEME_COOKIE, choice, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 400 * 24 * 3600 });
+  else
+    store.set(THEME_COOKIE, choice, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 400 * 24 * 3600 });
 }

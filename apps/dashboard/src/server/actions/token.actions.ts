@@ -17,7 +17,10 @@ export type CreateTokenState =
   | ActionState
   | { readonly status: 'created'; readonly token: TokenView; readonly secret: string; readonly at: number };
 
-export async function createTokenAction(_previous: CreateTokenState, form: FormData): Promise<CreateTokenState> {
+export async function createTokenAction(
+  _previous: CreateTokenState,
+  form: FormData,
+): Promise<CreateTokenState> {
   const refusal = await refuseUnless('createTokens');
   if (refusal) return failure(refusal);
   const kind = textField(form, 'kind');

@@ -2,7 +2,11 @@ import { hasFilters, readAuditFilters, toApiFilters } from './audit-filters';
 
 describe('audit filters', () => {
   it('turns URL parameters into the API query, times as UTC', () => {
-    const values = readAuditFilters({ action: 'workspaces.create', from: '2026-11-01T08:30', targetType: 'workspace' });
+    const values = readAuditFilters({
+      action: 'workspaces.create',
+      from: '2026-11-01T08:30',
+      targetType: 'workspace',
+    });
     expect(toApiFilters(values)).toEqual({
       actorId: undefined,
       action: 'workspaces.create',

@@ -39,11 +39,22 @@ function actionCell(event: AuditEventView, target: string, withTarget: boolean) 
   );
 }
 
-export function auditRows(events: readonly AuditEventView[], directory: ActorDirectory, compact: boolean): TableRow[] {
+export function auditRows(
+  events: readonly AuditEventView[],
+  directory: ActorDirectory,
+  compact: boolean,
+): TableRow[] {
   return events.map((event) => {
     const actor = actorLabel(event, directory);
     const target = targetLabel(event);
-    const search = [actor, event.action, actionLabel(event.action), target, event.targetId ?? '', event.outcome].join(' ');
+    const search = [
+      actor,
+      event.action,
+      actionLabel(event.action),
+      target,
+      event.targetId ?? '',
+      event.outcome,
+    ].join(' ');
     if (compact) {
       return {
         id: event.id,

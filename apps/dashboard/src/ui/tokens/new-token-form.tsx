@@ -3,7 +3,12 @@
 import { useActionState, useEffect, useRef, useState } from 'react';
 import { fieldError } from '../../server/action-state';
 import { createTokenAction, type CreateTokenState } from '../../server/actions/token.actions';
-import { KIND_SCOPE_CEILING, KIND_SUMMARIES, TENANT_TOKEN_KINDS, type TenantTokenKind } from '../../views/token-kinds';
+import {
+  KIND_SCOPE_CEILING,
+  KIND_SUMMARIES,
+  TENANT_TOKEN_KINDS,
+  type TenantTokenKind,
+} from '../../views/token-kinds';
 import { ActionFeedback } from '../action-feedback';
 import { ButtonLink } from '../button';
 import { CopyButton } from '../copy-button';
@@ -43,7 +48,10 @@ export function NewTokenForm({
     return (
       <div className="stack-sm" data-token-created>
         <Callout tone="warning" title="Copy your new token now" live>
-          <p>This is the only time its secret is shown. Gatehouse keeps only a hash; if you lose it, revoke the token and create another.</p>
+          <p>
+            This is the only time its secret is shown. Gatehouse keeps only a hash; if you lose it, revoke the
+            token and create another.
+          </p>
         </Callout>
         <TextField
           ref={secretRef}
@@ -56,8 +64,12 @@ export function NewTokenForm({
         />
         <CopyButton value={state.secret} label="Copy token" />
         <p className="muted">
-          Send it as <code>Authorization: Bearer &lt;token&gt;</code>. It is listed as <code>{state.token.prefix}…</code>
-          {state.token.expiresAt ? ` and expires ${new Date(state.token.expiresAt).toUTCString()}` : ' and does not expire'}.
+          Send it as <code>Authorization: Bearer &lt;token&gt;</code>. It is listed as{' '}
+          <code>{state.token.prefix}…</code>
+          {state.token.expiresAt
+            ? ` and expires ${new Date(state.token.expiresAt).toUTCString()}`
+            : ' and does not expire'}
+          .
         </p>
         <div className={formStyles.actions}>
           <ButtonLink href="/tokens" variant="primary">
@@ -101,25 +113,43 @@ export function NewTokenForm({
       <ChoiceGroup
         id="token-scopes"
         legend="Scopes"
-        hint={kind === 'user' ? 'At most the scopes you hold yourself.' : `What a ${kind} token may ever hold.`}
+        hint={
+          kind === 'user' ? 'At most the scopes you hold yourself.' : `What a ${kind} token may ever hold.`
+        }
         error={fieldError(state, 'scopes')}
       >
         {offered.map((scope) => (
-          <Choice key={`${kind}-${scope}`} type="checkbox" name="scopes" value={scope} label={<code>{scope}</code>} />
+          <Choice
+            key={`${kind}-${scope}`}
+            type="checkbox"
+            name="scopes"
+            value={scope}
+            label={<code>{scope}</code>}
+          />
         ))}
       </ChoiceGroup>
       {kind !== 'user' ? (
         <ChoiceGroup
           id="token-workspaces"
           legend="Workspaces"
-          hint={kind === 'agent' ? 'Required: the workspaces the agent works in.' : 'Optional: limit the worker to these workspaces.'}
+          hint={
+            kind === 'agent'
+              ? 'Required: the workspaces the agent works in.'
+              : 'Optional: limit the worker to these workspaces.'
+          }
           error={fieldError(state, 'workspaceIds')}
         >
           {workspaces.length === 0 ? (
             <span className="muted">No workspaces yet: create one first.</span>
           ) : (
             workspaces.map((workspace) => (
-              <Choice key={workspace.id} type="checkbox" name="workspaceIds" value={workspace.id} label={workspace.name} />
+              <Choice
+                key={workspace.id}
+                type="checkbox"
+                name="workspaceIds"
+                value={workspace.id}
+                label={workspace.name}
+              />
             ))
           )}
         </ChoiceGroup>

@@ -32,8 +32,8 @@ export default async function ComingSoonPage({ params }: Params) {
           </ButtonLink>
         }
       >
-        This area arrives with the next releases of Gatehouse. Workspaces, members, API tokens and the audit log are
-        ready today.
+        This area arrives with the next releases of Gatehouse. Workspaces, members, API tokens and the audit
+        log are ready today.
       </EmptyState>
     </div>
   );

@@ -59,7 +59,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         description="Every change in this tenant, append-only. Each row carries the hash of the one before it, so a changed or removed row breaks the chain."
       />
 
-      <Panel id="chain-status" title="Chain status" description="Recomputed from the first row each time this page loads.">
+      <Panel
+        id="chain-status"
+        title="Chain status"
+        description="Recomputed from the first row each time this page loads."
+      >
         {!verification.ok ? (
           <ProblemCallout problem={verification.problem} context="The chain could not be verified" />
         ) : verification.data.ok ? (
@@ -73,8 +77,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <Callout tone="warning" title={`Chain broken at row #${verification.data.firstBadSeq ?? '?'}`}>
               <p>
                 Row #{verification.data.firstBadSeq ?? '?'} fails:{' '}
-                {PROBLEM_TEXT[verification.data.problem ?? ''] ?? verification.data.problem}. Rows from there on cannot
-                be relied on; restore them from a backup and compare with your exported checkpoints.
+                {PROBLEM_TEXT[verification.data.problem ?? ''] ?? verification.data.problem}. Rows from there
+                on cannot be relied on; restore them from a backup and compare with your exported checkpoints.
               </p>
             </Callout>
           </div>
@@ -91,7 +95,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </dd>
             <dt>Checkpoint</dt>
             <dd className="muted">
-              Keep the head outside Gatehouse (GET /v1/audit-events/head) to detect deletion of the newest rows.
+              Keep the head outside Gatehouse (GET /v1/audit-events/head) to detect deletion of the newest
+              rows.
             </dd>
           </dl>
         ) : (
@@ -112,7 +117,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 defaultValue={filters.actor}
               />
             ) : (
-              <TextField id="filter-actor" name="actor" label="Actor (user id)" defaultValue={filters.actor} />
+              <TextField
+                id="filter-actor"
+                name="actor"
+                label="Actor (user id)"
+                defaultValue={filters.actor}
+              />
             )}
             <TextField
               id="filter-action"
@@ -128,8 +138,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               options={TARGET_TYPES}
               defaultValue={filters.targetType}
             />
-            <TextField id="filter-target-id" name="targetId" label="Target id" defaultValue={filters.targetId} />
-            <TextField id="filter-from" name="from" type="datetime-local" label="From" defaultValue={filters.from} />
+            <TextField
+              id="filter-target-id"
+              name="targetId"
+              label="Target id"
+              defaultValue={filters.targetId}
+            />
+            <TextField
+              id="filter-from"
+              name="from"
+              type="datetime-local"
+              label="From"
+              defaultValue={filters.from}
+            />
             <TextField id="filter-to" name="to" type="datetime-local" label="To" defaultValue={filters.to} />
           </div>
           <div className={formStyles.actions}>

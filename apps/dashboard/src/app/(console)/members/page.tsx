@@ -62,7 +62,9 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
       {!result.ok ? (
         <ProblemCallout problem={result.problem} context="Members could not be loaded" />
       ) : result.data.items.length === 0 ? (
-        <EmptyState title="No members">Add a member above to give an account access to this tenant.</EmptyState>
+        <EmptyState title="No members">
+          Add a member above to give an account access to this tenant.
+        </EmptyState>
       ) : (
         <DataTable
           caption="Members"
@@ -79,7 +81,12 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
                 </span>,
                 member.email,
                 can.manageMembers ? (
-                  <MemberRoleForm key="r" userId={member.userId} role={member.role} name={member.displayName} />
+                  <MemberRoleForm
+                    key="r"
+                    userId={member.userId}
+                    role={member.role}
+                    name={member.displayName}
+                  />
                 ) : (
                   <Badge key="r" tone="accent">
                     {member.role}
@@ -95,8 +102,8 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
                         title={`Remove ${member.displayName} from ${session.tenant.name}?`}
                         description={
                           <p>
-                            Their sessions and API tokens in this tenant are revoked at once. Their account stays; an
-                            admin can add it again later.
+                            Their sessions and API tokens in this tenant are revoked at once. Their account
+                            stays; an admin can add it again later.
                           </p>
                         }
                         confirmLabel="Remove member"

@@ -24,7 +24,10 @@ export const metadata: Metadata = { title: 'Overview' };
 
 const COUNT_LIMIT = 200;
 
-function countOf<T>(result: ApiResult<{ items: readonly T[]; nextCursor: string | null }> | undefined, keep?: (item: T) => boolean) {
+function countOf<T>(
+  result: ApiResult<{ items: readonly T[]; nextCursor: string | null }> | undefined,
+  keep?: (item: T) => boolean,
+) {
   if (result === undefined || !result.ok) return undefined;
   const items = keep ? result.data.items.filter(keep) : result.data.items;
   return result.data.nextCursor === null ? String(items.length) : `${items.length}+`;
@@ -116,7 +119,12 @@ export default async function OverviewPage() {
             {recent && !recent.ok ? (
               <ProblemCallout problem={recent.problem} context="Recent activity" />
             ) : recent && recent.data.items.length > 0 ? (
-              <AuditTable compact events={recent.data.items} directory={directory} caption="Recent audit events" />
+              <AuditTable
+                compact
+                events={recent.data.items}
+                directory={directory}
+                caption="Recent audit events"
+              />
             ) : (
               <EmptyState title="No activity yet">
                 Changes to workspaces, members and tokens are recorded here as they happen.
@@ -136,7 +144,11 @@ export default async function OverviewPage() {
           </Panel>
         )}
 
-        <Panel id="needs-attention" title="Needs attention" description="Things to look at, most important first.">
+        <Panel
+          id="needs-attention"
+          title="Needs attention"
+          description="Things to look at, most important first."
+        >
           {attention.length === 0 ? (
             <EmptyState title="Nothing needs your attention">
               Broken audit chains, expiring tokens and untrusted workspaces show up here, and so will pending

@@ -18,7 +18,8 @@ export const metadata: Metadata = { title: 'API tokens' };
 
 function statusOf(token: TokenView, now: Date): { label: string; tone: BadgeTone } {
   if (token.revokedAt !== null) return { label: 'Revoked', tone: 'negative' };
-  if (token.expiresAt !== null && new Date(token.expiresAt) <= now) return { label: 'Expired', tone: 'caution' };
+  if (token.expiresAt !== null && new Date(token.expiresAt) <= now)
+    return { label: 'Expired', tone: 'caution' };
   return { label: 'Active', tone: 'positive' };
 }
 
@@ -110,9 +111,9 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
                           title={`Revoke ${token.name}?`}
                           description={
                             <p>
-                              Requests with <code>{token.prefix}…</code> are refused from now on, and its holders drop
-                              their leases within a second. This cannot be undone; create a new token if it is still
-                              needed.
+                              Requests with <code>{token.prefix}…</code> are refused from now on, and its
+                              holders drop their leases within a second. This cannot be undone; create a new
+                              token if it is still needed.
                             </p>
                           }
                           confirmLabel="Revoke token"
@@ -128,7 +129,16 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
                     ]
                   : []),
               ],
-              sort: [token.name, token.prefix, token.kind, null, token.lastUsedAt, token.expiresAt, status.label, null],
+              sort: [
+                token.name,
+                token.prefix,
+                token.kind,
+                null,
+                token.lastUsedAt,
+                token.expiresAt,
+                status.label,
+                null,
+              ],
               search: `${token.name} ${token.prefix} ${token.kind} ${token.scopes.join(' ')} ${status.label}`,
             };
           })}

@@ -48,10 +48,7 @@ export default async function WorkspacesPage({ searchParams }: { searchParams: P
       {!result.ok ? (
         <ProblemCallout problem={result.problem} context="Workspaces could not be loaded" />
       ) : result.data.items.length === 0 && current.cursor === undefined ? (
-        <EmptyState
-          title="No workspaces yet"
-          action={createButton}
-        >
+        <EmptyState title="No workspaces yet" action={createButton}>
           {can.manageWorkspaces
             ? 'Create a workspace for each repository whose agents should use MCP servers. It starts untrusted; mark it trusted once you have checked its repository.'
             : 'An owner or admin of this tenant creates workspaces. Ask one to add the repository you work on.'}

@@ -15,7 +15,8 @@ export default async function NewTokenPage() {
   if (!access.ok) return <AccessFailure access={access} />;
   const { can, session } = access;
   // Agent and worker tokens are bound to workspaces: offer the tenant's (first 200; the API checks each id).
-  const workspaces = can.createServiceTokens && can.readWorkspaces ? await listWorkspaces({ limit: 200 }) : undefined;
+  const workspaces =
+    can.createServiceTokens && can.readWorkspaces ? await listWorkspaces({ limit: 200 }) : undefined;
   if (workspaces && !workspaces.ok) redirectIfSessionEnded(workspaces.problem);
   return (
     <div className="stack">

@@ -43,7 +43,9 @@ export default async function WorkspacePage({
   const [workspace, maintainers, events, members] = await Promise.all([
     getWorkspace(workspaceId),
     listMaintainers(workspaceId),
-    can.readAudit ? listAuditEvents({ targetType: 'workspace', targetId: workspaceId, limit: 10 }) : undefined,
+    can.readAudit
+      ? listAuditEvents({ targetType: 'workspace', targetId: workspaceId, limit: 10 })
+      : undefined,
     can.readMembers ? listMembers({ limit: 200 }) : undefined,
   ]);
   const directory = directoryFromMembers(members?.ok ? members.data.items : []);
@@ -66,7 +68,9 @@ export default async function WorkspacePage({
       <PageHeader
         breadcrumb={<Link href="/workspaces">Workspaces</Link>}
         title={ws.name}
-        description={ws.repositoryIdentity ? `Repository ${ws.repositoryIdentity}` : 'No repository recorded.'}
+        description={
+          ws.repositoryIdentity ? `Repository ${ws.repositoryIdentity}` : 'No repository recorded.'
+        }
         actions={
           <>
             <Badge tone={ws.trusted ? 'positive' : 'caution'}>{ws.trusted ? 'Trusted' : 'Untrusted'}</Badge>
@@ -90,7 +94,13 @@ export default async function WorkspacePage({
             <code>{ws.id}</code>
           </dd>
           <dt>Repository</dt>
-          <dd>{ws.repositoryIdentity ? <code>{ws.repositoryIdentity}</code> : <span className="muted">None</span>}</dd>
+          <dd>
+            {ws.repositoryIdentity ? (
+              <code>{ws.repositoryIdentity}</code>
+            ) : (
+              <span className="muted">None</span>
+            )}
+          </dd>
           <dt>Generation</dt>
           <dd>{ws.generation}</dd>
           <dt>Created</dt>
@@ -134,7 +144,10 @@ export default async function WorkspacePage({
                       <>
                         <p>Marking the workspace trusted:</p>
                         <ul>
-                          <li>lets the repository’s own project, local and plugin server definitions be considered;</li>
+                          <li>
+                            lets the repository’s own project, local and plugin server definitions be
+                            considered;
+                          </li>
                           <li>does not approve any of them: each still needs an approver’s decision.</li>
                         </ul>
                         <p>Only do this for a repository whose contents you have checked.</p>
@@ -162,8 +175,9 @@ export default async function WorkspacePage({
                   description={
                     <>
                       <p>
-                        Every approval bound to generation {ws.generation} becomes stale at once: the servers they
-                        admitted stop until an approver approves them again for generation {ws.generation + 1}.
+                        Every approval bound to generation {ws.generation} becomes stale at once: the servers
+                        they admitted stop until an approver approves them again for generation{' '}
+                        {ws.generation + 1}.
                       </p>
                       <p>This cannot be undone.</p>
                     </>
@@ -208,7 +222,9 @@ export default async function WorkspacePage({
                     triggerVariant="dangerOutline"
                     title={`Remove ${maintainer.displayName} as a maintainer?`}
                     description={
-                      <p>They stay a member of the tenant but no longer write this workspace’s project sources.</p>
+                      <p>
+                        They stay a member of the tenant but no longer write this workspace’s project sources.
+                      </p>
                     }
                     confirmLabel="Remove maintainer"
                     confirmVariant="danger"
@@ -220,7 +236,9 @@ export default async function WorkspacePage({
             ))}
           </ul>
         )}
-        {can.manageWorkspaces && members?.ok ? <AddMaintainerForm workspaceId={ws.id} candidates={candidates} /> : null}
+        {can.manageWorkspaces && members?.ok ? (
+          <AddMaintainerForm workspaceId={ws.id} candidates={candidates} />
+        ) : null}
       </Panel>
 
       {events ? (
@@ -243,7 +261,12 @@ export default async function WorkspacePage({
           ) : events.data.items.length === 0 ? (
             <EmptyState title="No activity yet">Changes to this workspace will be listed here.</EmptyState>
           ) : (
-            <AuditTable compact events={events.data.items} directory={directory} caption={`Audit events of ${ws.name}`} />
+            <AuditTable
+              compact
+              events={events.data.items}
+              directory={directory}
+              caption={`Audit events of ${ws.name}`}
+            />
           )}
         </Panel>
       ) : null}

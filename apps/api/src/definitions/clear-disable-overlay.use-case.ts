@@ -1,0 +1,37 @@
+import type { CommandInput, clearDisableOverlay } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
+
+/** `definitions.overlays.clear`: the entry comes back exactly as resolution gives it. Idempotent. */
+export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisableOverlay> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof clearDisableOverlay>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      const userId = input.scope === 'user' ? callerUserId(principal) : null;
+      if (userId === null) await assertMayWriteWorkspaceSetting(tx, principal, workspace.id, 'overlays');
+      const deleted = await tx.disableOverlay.deleteMany({
+        where: {
+          workspaceId: workspace.id,
+          holder: userId === null ? 'workspace' : `user:${userId}`,
+          serverName: input.serverName,
+        },
+      });
+      if (deleted.count > 0) {
+        await appendAuditEvent(tx, {
+          actor: auditActorOf(principal),
+          action: 'definitions.overlays.clear',
+          target: { type: 'workspace', id: workspace.id },
+          outcome: 'success',
+          data: { scope: input.scope, serverName: input.serverName },
+        });
+      }
+      return { workspaceId: workspace.id, scope: input.scope, serverName: input.serverName, disabled: false, reason: null };
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import type { CommandInput, deleteDefinitionSource } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { conflict, notFound } from '../commands/command-problems';
+import { assertMayWriteSource, mayReadSource, type DefinitionTierName } from './definition-access';
+
+/** `definitions.sources.delete`: same write rules as put; `expectedVersion`, when given, must match. */
+export class DeleteDefinitionSourceUseCase implements UseCaseFor<typeof deleteDefinitionSource> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof deleteDefinitionSource>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const row = await tx.definitionSource.findUnique({ where: { id: input.sourceId } });
+      const tier = row?.tier as DefinitionTierName;
+      if (row === null || !mayReadSource(principal, { ...row, tier })) throw notFound('definition source');
+      await assertMayWriteSource(tx, principal, { ...row, tier });
+      if (input.expectedVersion !== undefined && input.expectedVersion !== row.version)
+        throw conflict('The source changed since you read it; read it again.');
+      const deleted = await tx.definitionSource.deleteMany({ where: { id: row.id, version: row.version } });
+      if (deleted.count !== 1) throw conflict('The source changed since you read it; read it again.');
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'definitions.sources.delete',
+        target: { type: 'definition_source', id: row.id },
+        outcome: 'success',
+        data: { tier: row.tier, origin: row.origin, version: row.version },
+      });
+      return { deleted: true };
+    });
+  }
+}

@@ -1,0 +1,152 @@
+import type { CommandOutput, getEffectiveDefinitions } from '@gatehouse/commands';
+import type { TenantTx } from '@gatehouse/db';
+import {
+  resolveDefinitions,
+  type ActiveEntry,
+  type DefinitionSourceInput,
+  type DisableOverlay,
+  type EffectiveEntry,
+  type ResolveResult,
+  type ResolveView,
+} from '@gatehouse/definitions';
+import type { DefinitionCipher } from './definition-cipher';
+import { plain, sourceRefOf } from './definition-source.view';
+
+export type EffectiveView = CommandOutput<typeof getEffectiveDefinitions>;
+type EntryOut = EffectiveView['entries'][number];
+
+/**
+ * Reads what one view of a workspace resolves from: tenant-wide sources, the workspace's project source and, for
+ * a principal, that user's user source and local source of this workspace; tenant and workspace variables (and
+ * the user's own); the workspace's overlays (and the user's own). Another user's rows are never read.
+ */
+export async function resolveWorkspaceView(
+  tx: TenantTx,
+  cipher: DefinitionCipher,
+  args: { tenantId: string; workspaceId: string; userId: string | null },
+): Promise<ResolveResult> {
+  const { tenantId, workspaceId, userId } = args;
+  const sourceRows = await tx.definitionSource.findMany({
+    where: {
+      OR: [
+        { tier: { in: ['managed', 'plugin'] } },
+        { tier: 'project', workspaceId },
+        ...(userId === null
+          ? []
+          : [
+              { tier: 'user' as const, ownerUserId: userId },
+              { tier: 'local' as const, workspaceId, ownerUserId: userId },
+            ]),
+      ],
+    },
+    orderBy: { origin: 'asc' },
+  });
+  const sources: DefinitionSourceInput[] = sourceRows.map((row) => {
+    const text = cipher.openDocument(row, row.documentCt);
+    const ref = sourceRefOf(row);
+    return text === undefined
+      ? { ...ref, readability: 'unreadable' }
+      : { ...ref, readability: 'readable', document: text };
+  });
+
+  const holders = ['tenant', `workspace:${workspaceId}`, ...(userId === null ? [] : [`user:${userId}`])];
+  const variableRows = await tx.definitionVariable.findMany({ where: { holder: { in: holders } } });
+  const variables: { tenant: Record<string, string>; workspace: Record<string, string>; user: Record<string, string> } =
+    { tenant: {}, workspace: {}, user: {} };
+  for (const row of variableRows) {
+    const value = cipher.openValue({ id: row.id, tenantId }, row.valueCt);
+    // A value that cannot be opened counts as unset: the entry then reports the variable, never a wrong value.
+    if (value !== undefined) Object.defineProperty(variables[row.scope], row.name, { value, enumerable: true });
+  }
+
+  const overlayRows = await tx.disableOverlay.findMany({
+    where: { workspaceId, holder: { in: ['workspace', ...(userId === null ? [] : [`user:${userId}`])] } },
+  });
+  const overlays: DisableOverlay[] = overlayRows.map((row) => ({
+    serverName: row.serverName,
+    scope: row.userId === null ? { kind: 'workspace' } : { kind: 'user', userId: row.userId },
+  }));
+
+  const view: ResolveView = userId === null ? { kind: 'workspace' } : { kind: 'principal', userId };
+  return resolveDefinitions({ sources, variables, overlays, view });
+}
+
+function describeActive(entry: ActiveEntry): Omit<EntryOut, 'name' | 'status' | 'reason'> {
+  const base = {
+    source: { ...entry.source },
+    shadowed: entry.shadowed.map((s) => ({ source: { ...s.source }, state: s.state })),
+    fingerprint: null,
+    identity: null,
+    projection: null,
+    perUser: null,
+    problems: [],
+  };
+  switch (entry.status) {
+    case 'resolved':
+      return {
+        ...base,
+        fingerprint: entry.fingerprint,
+        identity: plain(entry.identity),
+        projection: plain(entry.projection),
+        perUser: entry.perUser,
+      };
+    case 'unresolved':
+      switch (entry.reason) {
+        case 'malformed':
+          return { ...base, problems: entry.problems.map((p) => plain(p)) };
+        case 'unset_variable':
+          return {
+            ...base,
+            projection: plain(entry.projection),
+            perUser: entry.perUser,
+            problems: entry.unset.map((u) => plain({ reason: 'unset_variable', variable: u.variable, path: u.path })),
+          };
+        case 'invalid_value':
+          return { ...base, projection: plain(entry.projection), problems: entry.valueProblems.map((p) => plain(p)) };
+        case 'ambiguous_within_tier':
+          return { ...base, problems: [plain({ reason: 'ambiguous_within_tier', contenders: entry.contenders })] };
+        default: {
+          const unreachable: never = entry;
+          throw new Error(`unknown unresolved entry ${String(unreachable)}`);
+        }
+      }
+    case 'blocked':
+      return { ...base, problems: [plain({ reason: entry.reason, unreadableOrigins: entry.unreadableOrigins })] };
+    case 'rejected':
+      return { ...base, problems: [plain({ reason: entry.reason, transport: entry.transport })] };
+    default: {
+      const unreachable: never = entry;
+      throw new Error(`unknown entry ${String(unreachable)}`);
+    }
+  }
+}
+
+function describe(entry: EffectiveEntry): EntryOut {
+  if (entry.status === 'disabled') {
+    const inner = describeActive(entry.entry);
+    const innerReason = entry.entry.status === 'resolved' ? null : entry.entry.reason;
+    return {
+      name: entry.name,
+      status: 'disabled',
+      reason: entry.reason,
+      ...inner,
+      problems: [plain({ reason: 'disabled_entry', status: entry.entry.status, entryReason: innerReason }), ...inner.problems],
+    };
+  }
+  return {
+    name: entry.name,
+    status: entry.status,
+    reason: entry.status === 'resolved' ? null : entry.reason,
+    ...describeActive(entry),
+  };
+}
+
+export function toEffectiveView(workspaceId: string, result: ResolveResult): EffectiveView {
+  return {
+    workspaceId,
+    view: result.view.kind,
+    entries: result.entries.map(describe),
+    problems: result.problems.map((p) => plain(p)),
+    overlayProblems: result.overlayProblems.map((p) => plain(p)),
+  };
+}

@@ -1,0 +1,24 @@
+import type { CommandInput, getDefinitionSource } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { notFound } from '../commands/command-problems';
+import { mayReadSource, type DefinitionTierName } from './definition-access';
+import type { DefinitionCipher } from './definition-cipher';
+import { toSourceView } from './definition-source.view';
+
+/** `definitions.sources.get`: redacted projections per entry and the source's problems; never the document. */
+export class GetDefinitionSourceUseCase implements UseCaseFor<typeof getDefinitionSource> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof getDefinitionSource>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const row = await tx.definitionSource.findUnique({ where: { id: input.sourceId } });
+      if (row === null || !mayReadSource(principal, { ...row, tier: row.tier as DefinitionTierName }))
+        throw notFound('definition source');
+      return toSourceView(row, this.cipher.openDocument(row, row.documentCt));
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import type { CommandInput, getEffectiveDefinitions } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { callerUserId } from './definition-access';
+import type { DefinitionCipher } from './definition-cipher';
+import { resolveWorkspaceView, toEffectiveView } from './effective-definitions.loader';
+
+/**
+ * `definitions.effective`: the workspace alone (managed, project, plugin), or the caller as principal (every
+ * tier, their variables and overlays). Never another user's view: the principal is always the caller.
+ */
+export class GetEffectiveDefinitionsUseCase implements UseCaseFor<typeof getEffectiveDefinitions> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof getEffectiveDefinitions>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      const userId = input.view === 'principal' ? callerUserId(principal) : null;
+      const result = await resolveWorkspaceView(tx, this.cipher, {
+        tenantId: principal.tenantId,
+        workspaceId: workspace.id,
+        userId,
+      });
+      return toEffectiveView(workspace.id, result);
+    });
+  }
+}

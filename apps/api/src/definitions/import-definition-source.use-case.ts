@@ -1,0 +1,23 @@
+import type { CommandInput, importDefinitionSource } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import type { DefinitionCipher } from './definition-cipher';
+import { writeDefinitionSource } from './write-definition-source';
+
+/** `definitions.sources.import`: the text of a `.mcp.json` file, stored as written (see writeDefinitionSource). */
+export class ImportDefinitionSourceUseCase implements UseCaseFor<typeof importDefinitionSource> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof importDefinitionSource>>) {
+    const { content, ...target } = input;
+    return writeDefinitionSource(this.db, this.cipher, {
+      principal,
+      input: target,
+      document: { kind: 'text', text: content },
+      action: 'definitions.sources.import',
+    });
+  }
+}

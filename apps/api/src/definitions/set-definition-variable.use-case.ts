@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { CommandInput, setDefinitionVariable } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import type { DefinitionCipher } from './definition-cipher';
+import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
+
+/** `definitions.variables.set`: encrypts the value under its row's identity; answers only "set". */
+export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefinitionVariable> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDefinitionVariable>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const holder = await variableHolderOf(tx, principal, input);
+      await assertMayWriteVariables(tx, principal, holder);
+      const tenantId = principal.tenantId;
+      const existing = await tx.definitionVariable.findUnique({
+        where: { tenantId_holder_name: { tenantId, holder: holder.holder, name: input.name } },
+        select: { id: true },
+      });
+      const id = existing?.id ?? randomUUID();
+      const valueCt = this.cipher.sealValue({ id, tenantId }, input.value);
+      const row =
+        existing === null
+          ? await tx.definitionVariable.create({
+              data: {
+                id,
+                tenantId,
+                scope: holder.scope,
+                holder: holder.holder,
+                workspaceId: holder.workspaceId,
+                userId: holder.userId,
+                name: input.name,
+                valueCt,
+                updatedBy: principal.userId,
+              },
+            })
+          : await tx.definitionVariable.update({ where: { id }, data: { valueCt, updatedBy: principal.userId } });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'definitions.variables.set',
+        target: { type: 'definition_variable', id: row.id },
+        outcome: 'success',
+        data: { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name, replaced: existing !== null },
+      });
+      return {
+        scope: holder.scope,
+        workspaceId: holder.workspaceId,
+        name: input.name,
+        set: true,
+        updatedAt: row.updatedAt.toISOString(),
+      };
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { CommandInput, setDisableOverlay } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { checkDisableOverlay } from '@gatehouse/definitions';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { ValidationProblemError } from '../commands/command-problems';
+import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
+import type { DefinitionCipher } from './definition-cipher';
+import { resolveWorkspaceView } from './effective-definitions.loader';
+
+/**
+ * `definitions.overlays.set`: a workspace overlay (admins, maintainers) or the caller's own. The server must be
+ * listed by the view the overlay applies in (the workspace view, or the caller's), else it is refused.
+ */
+export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOverlay> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDisableOverlay>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      const userId = input.scope === 'user' ? callerUserId(principal) : null;
+      if (userId === null) await assertMayWriteWorkspaceSetting(tx, principal, workspace.id, 'overlays');
+      const view = await resolveWorkspaceView(tx, this.cipher, {
+        tenantId: principal.tenantId,
+        workspaceId: workspace.id,
+        userId,
+      });
+      const known = new Set(view.entries.map((entry) => entry.name));
+      const scope = userId === null ? ({ kind: 'workspace' } as const) : ({ kind: 'user', userId } as const);
+      const check = checkDisableOverlay({ serverName: input.serverName, scope }, known);
+      if (!check.ok) {
+        throw new ValidationProblemError(
+          [{ path: 'serverName', message: 'names no server in this view' }],
+          'An overlay can only disable a server the effective view lists.',
+        );
+      }
+      const holder = userId === null ? 'workspace' : `user:${userId}`;
+      const reason = input.reason === undefined || input.reason === '' ? null : input.reason;
+      const row = await tx.disableOverlay.upsert({
+        where: {
+          tenantId_workspaceId_holder_serverName: {
+            tenantId: principal.tenantId,
+            workspaceId: workspace.id,
+            holder,
+            serverName: input.serverName,
+          },
+        },
+        create: {
+          id: randomUUID(),
+          tenantId: principal.tenantId,
+          scope: input.scope,
+          holder,
+          workspaceId: workspace.id,
+          userId,
+          serverName: input.serverName,
+          reason,
+          createdBy: principal.userId,
+        },
+        update: { reason },
+      });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'definitions.overlays.set',
+        target: { type: 'workspace', id: workspace.id },
+        outcome: 'success',
+        data: { scope: input.scope, serverName: input.serverName },
+      });
+      return { workspaceId: workspace.id, scope: input.scope, serverName: row.serverName, disabled: true, reason: row.reason };
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import type { CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
+
+/** `definitions.variables.unset`: idempotent; audited only when something was unset. */
+export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDefinitionVariable> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof unsetDefinitionVariable>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const holder = await variableHolderOf(tx, principal, input);
+      await assertMayWriteVariables(tx, principal, holder);
+      const existing = await tx.definitionVariable.findUnique({
+        where: { tenantId_holder_name: { tenantId: principal.tenantId, holder: holder.holder, name: input.name } },
+        select: { id: true },
+      });
+      if (existing !== null) {
+        await tx.definitionVariable.delete({ where: { id: existing.id } });
+        await appendAuditEvent(tx, {
+          actor: auditActorOf(principal),
+          action: 'definitions.variables.unset',
+          target: { type: 'definition_variable', id: existing.id },
+          outcome: 'success',
+          data: { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name },
+        });
+      }
+      return { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name, set: false, updatedAt: null };
+    });
+  }
+}

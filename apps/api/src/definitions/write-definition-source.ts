@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { definitionSourceView } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { decodeDefinitionDocument } from '@gatehouse/definitions';
+import type { z } from 'zod';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import type { TenantPrincipal } from '../auth/principal';
+import { auditActorOf } from '../commands/audit-actor';
+import { conflict, ValidationProblemError } from '../commands/command-problems';
+import { isUniqueViolation } from '../commands/unique-violation';
+import { assertMayWriteSource, sourceTargetOf, type SourceTargetInput } from './definition-access';
+import type { DefinitionCipher } from './definition-cipher';
+import { restorePlaceholders } from './definition-placeholder.restore';
+import { problemsOf, toSourceView } from './definition-source.view';
+
+export interface WriteSourceInput extends SourceTargetInput {
+  readonly expectedVersion?: number | undefined;
+}
+
+/** The document as sent: a parsed JSON object (put) or the text of a file (import). */
+export type SentDocument = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'text'; readonly text: string };
+
+function parseText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ValidationProblemError([{ path: 'content', message: 'is not JSON' }], 'The document is not readable.');
+  }
+}
+
+/**
+ * Put and import: checks who may write the tier, applies optimistic concurrency (`expectedVersion`), keeps stored
+ * values sent back as their placeholder, refuses an unreadable document (bad entries are kept and reported: each
+ * entry decodes alone), encrypts the document and audits the write (origin, version, counts; never content).
+ * Writing a source never creates or changes an approval.
+ */
+export async function writeDefinitionSource(
+  db: Database,
+  cipher: DefinitionCipher,
+  args: { principal: TenantPrincipal; input: WriteSourceInput; document: SentDocument; action: string },
+): Promise<z.infer<typeof definitionSourceView>> {
+  const { principal, input } = args;
+  try {
+    return await db.withTenant(principal.tenantId, async (tx) => {
+      const target = await sourceTargetOf(tx, principal, input);
+      await assertMayWriteSource(tx, principal, target);
+      const existing = await tx.definitionSource.findUnique({
+        where: { tenantId_origin: { tenantId: principal.tenantId, origin: target.origin } },
+      });
+      if (existing === null && input.expectedVersion !== undefined)
+        throw conflict('The source does not exist (yet); omit expectedVersion to create it.');
+      if (existing !== null && input.expectedVersion === undefined)
+        throw conflict('The source exists; send expectedVersion (its current version) to replace it.');
+      if (existing !== null && existing.version !== input.expectedVersion)
+        throw conflict('The source changed since you read it; read it again and resend.');
+
+      const sent = args.document.kind === 'value' ? args.document.value : parseText(args.document.text);
+      const storedText = existing === null ? undefined : cipher.openDocument(existing, existing.documentCt);
+      const stored = storedText === undefined ? undefined : safeParse(storedText);
+      const restored = restorePlaceholders(sent, stored);
+      if (!restored.ok) {
+        throw new ValidationProblemError(
+          restored.paths.map((path) => ({
+            path: `document.${path}`,
+            message: 'holds a redaction placeholder that does not match the stored value here; send the full value',
+          })),
+        );
+      }
+      const text =
+        args.document.kind === 'text' && restored.value === sent ? args.document.text : JSON.stringify(restored.value);
+
+      const decoded = decodeDefinitionDocument(text, { tier: target.tier, origin: target.origin });
+      if (!decoded.readable) {
+        throw new ValidationProblemError(
+          [{ path: ['document', ...decoded.problem.path].join('.'), message: decoded.problem.reason }],
+          'The document is not a readable `{ "mcpServers": { … } }` source.',
+        );
+      }
+      const id = existing?.id ?? randomUUID();
+      const documentCt = cipher.sealDocument({ id, tenantId: principal.tenantId }, text);
+      const common = {
+        documentCt,
+        readability: 'readable',
+        problems: problemsOf(decoded) as object[],
+        updatedBy: principal.userId,
+      };
+      let row;
+      if (existing === null) {
+        row = await tx.definitionSource.create({
+          data: {
+            id,
+            tenantId: principal.tenantId,
+            tier: target.tier,
+            origin: target.origin,
+            workspaceId: target.workspaceId,
+            ownerUserId: target.ownerUserId,
+            ...common,
+          },
+        });
+      } else {
+        const updated = await tx.definitionSource.updateMany({
+          where: { id, version: existing.version },
+          data: { ...common, version: existing.version + 1 },
+        });
+        if (updated.count !== 1) throw conflict('The source changed since you read it; read it again and resend.');
+        row = await tx.definitionSource.findUniqueOrThrow({ where: { id } });
+      }
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: args.action,
+        target: { type: 'definition_source', id: row.id },
+        outcome: 'success',
+        data: {
+          tier: row.tier,
+          origin: row.origin,
+          version: row.version,
+          entries: decoded.entries.length,
+          problems: decoded.problems.length,
+        },
+      });
+      return toSourceView(row, text);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('The source was created meanwhile; read it and resend with its version.');
+    throw error;
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
