@@ -55,6 +55,20 @@ function load(options: LoadOptions): Promise<LoadSummary> {
   });
 }
 
+/** A load run plus the CPU this process (the servers; the load generator is a child) spent on it. */
+interface MeasuredLoad extends LoadSummary {
+  readonly cpuMsPerRequest: number;
+}
+
+// The servers' CPU per request moves much less with other work on the machine than requests/s, which on a
+// shared, loaded machine swings with whatever else is running.
+async function measuredLoad(options: LoadOptions): Promise<MeasuredLoad> {
+  const before = process.cpuUsage();
+  const summary = await load(options);
+  const used = process.cpuUsage(before);
+  return { ...summary, cpuMsPerRequest: (used.user + used.system) / 1000 / Math.max(1, summary.requests) };
+}
+
 function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
@@ -161,12 +175,12 @@ export async function benchAuthThroughput(
     }
 
     const run = (url: string, h: Record<string, string>, seconds: number) =>
-      load({ url, headers: h, connections: CONNECTIONS, durationSeconds: seconds });
+      measuredLoad({ url, headers: h, connections: CONNECTIONS, durationSeconds: seconds });
     // Warm-up (JIT, pools, prepared statements), then alternate the two targets.
     await run(plainUrl, {}, 1);
     await run(apiUrl, headers, 1);
-    const baseline: LoadSummary[] = [];
-    const authed: LoadSummary[] = [];
+    const baseline: MeasuredLoad[] = [];
+    const authed: MeasuredLoad[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       ctx.log(`auth-throughput: round ${round + 1}/${ROUNDS}`);
       baseline.push(await run(plainUrl, {}, ctx.durationSeconds));
@@ -176,7 +190,7 @@ export async function benchAuthThroughput(
       if (s.non2xx > 0 || s.errors > 0)
         throw new Error(`auth-throughput: ${s.non2xx} non-2xx answers, ${s.errors} errors under load`);
     }
-    const mean = (xs: LoadSummary[], f: (s: LoadSummary) => number) =>
+    const mean = (xs: MeasuredLoad[], f: (s: MeasuredLoad) => number) =>
       xs.reduce((sum, s) => sum + f(s), 0) / xs.length;
     const apiRate = mean(authed, (s) => s.requestsPerSecond);
     const plainRate = mean(baseline, (s) => s.requestsPerSecond);
@@ -187,17 +201,32 @@ export async function benchAuthThroughput(
         'lookup by hash, scopes, RLS transaction, zod in and out, request logging at info to a null sink, metrics) ' +
         'versus an unauthenticated plain Fastify route returning the same rows from one pg query as the same role. ' +
         `autocannon in a separate process, ${CONNECTIONS} connections, ${ctx.durationSeconds} s per run, ${ROUNDS} ` +
-        'alternating rounds (mean), over loopback.',
+        'alternating rounds (mean), over loopback. Server CPU per request is the CPU time of the process serving ' +
+        "both routes during each run divided by the requests answered (PostgreSQL's own CPU not included).",
       rows: [
         { label: 'plain Fastify + pg: requests/s', value: fixed(plainRate) },
         {
           label: 'plain Fastify + pg: latency p50 / p99 (ms)',
           value: `${fixed(mean(baseline, (s) => s.latencyP50Ms))} / ${fixed(mean(baseline, (s) => s.latencyP99Ms))}`,
         },
+        {
+          label: 'plain Fastify + pg: server CPU per request (ms)',
+          value: fixed(
+            mean(baseline, (s) => s.cpuMsPerRequest),
+            2,
+          ),
+        },
         { label: 'full API, authenticated: requests/s', value: fixed(apiRate) },
         {
           label: 'full API, authenticated: latency p50 / p99 (ms)',
           value: `${fixed(mean(authed, (s) => s.latencyP50Ms))} / ${fixed(mean(authed, (s) => s.latencyP99Ms))}`,
+        },
+        {
+          label: 'full API, authenticated: server CPU per request (ms)',
+          value: fixed(
+            mean(authed, (s) => s.cpuMsPerRequest),
+            2,
+          ),
         },
       ],
       ratio: { label: 'authenticated API / plain route (requests/s)', value: apiRate / plainRate },
