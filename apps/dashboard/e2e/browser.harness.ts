@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { REPOSITORY_ROOT } from './dashboard-stack.harness';
 
 // Debian's chromium driven by playwright-core (never a downloaded browser), axe-core injected into pages,
@@ -24,6 +24,16 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A browser context (own cookies) whose pages all carry axe-core from their first script on: injecting it
+ * into each page after load costs more than letting every navigation evaluate it.
+ */
+export async function newTestContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript({ content: axe.source });
+  return context;
+}
+
 export interface AxeFinding {
   readonly id: string;
   readonly impact: string | null;
@@ -39,11 +49,9 @@ type AxeWindow = { axe?: { run(context: Document | Element, options: object): Pr
  */
 export async function seriousA11yViolations(page: Page, within?: string): Promise<AxeFinding[]> {
   const started = Date.now();
-  const loaded = await page.evaluate(() => typeof (window as unknown as AxeWindow).axe !== 'undefined');
-  if (!loaded) await page.addScriptTag({ content: axe.source });
   const violations = await page.evaluate(async (selector) => {
     const runner = (window as unknown as AxeWindow).axe;
-    if (runner === undefined) throw new Error('axe-core did not load');
+    if (runner === undefined) throw new Error('axe-core is not in the page: open it through newTestContext');
     const context = selector === null ? document : document.querySelector(selector);
     if (context === null) throw new Error(`nothing matches ${selector}`);
     const results = await runner.run(context, { resultTypes: ['violations'] });

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations } from './browser.harness';
+import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
 import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
 
 // The dashboard in a real browser against the real API: sign-in, workspaces, tokens, the audit log, a member's
@@ -9,7 +9,8 @@ import { startDashboardStack, type DashboardStack, type Person } from './dashboa
 type Theme = 'light' | 'dark';
 const THEMES: readonly Theme[] = ['light', 'dark'];
 const SETUP_TIMEOUT_MS = 300_000;
-const FLOW_TIMEOUT_MS = 120_000;
+// Generous: on a busy two-core machine a page with axe can take seconds; a hang still fails.
+const FLOW_TIMEOUT_MS = 180_000;
 
 let stack: DashboardStack;
 let browser: Browser;
@@ -20,7 +21,7 @@ let workspacePath = '';
 beforeAll(async () => {
   stack = await startDashboardStack();
   browser = await launchBrowser();
-  owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  owner = await newTestContext(browser);
   await owner.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.dashboardUrl });
   ownerPage = await owner.newPage();
 }, SETUP_TIMEOUT_MS);
@@ -301,34 +302,39 @@ describe('dashboard in a browser', () => {
     FLOW_TIMEOUT_MS,
   );
 
+  // Every page of the owner, in both themes, with axe-core (the member's and the API-down pages follow below).
+  const PAGES: readonly { name: string; path: () => string }[] = [
+    { name: 'overview', path: () => '/overview' },
+    { name: 'workspaces', path: () => '/workspaces' },
+    { name: 'workspace', path: () => workspacePath },
+    { name: 'workspace-new', path: () => '/workspaces/new' },
+    { name: 'members', path: () => '/members' },
+    { name: 'tokens', path: () => '/tokens' },
+    { name: 'token-new', path: () => '/tokens/new' },
+    { name: 'audit', path: () => '/audit' },
+    { name: 'coming-soon-servers', path: () => '/servers' },
+    { name: 'not-found', path: () => '/no-such-page' },
+  ];
+
+  it.each(PAGES)(
+    'renders $name in light and dark with no serious accessibility violations',
+    async ({ name, path }) => {
+      await capture(ownerPage, path(), name);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
   it(
-    'renders every page in light and dark with no serious accessibility violations, and remembers a theme choice',
+    'remembers a theme chosen with the switch, over the system preference',
     async () => {
       const page = ownerPage;
-      const pages: [string, string][] = [
-        ['/overview', 'overview'],
-        ['/workspaces', 'workspaces'],
-        [workspacePath, 'workspace'],
-        ['/workspaces/new', 'workspace-new'],
-        ['/members', 'members'],
-        ['/tokens', 'tokens'],
-        ['/tokens/new', 'token-new'],
-        ['/audit', 'audit'],
-        ['/servers', 'coming-soon-servers'],
-        ['/no-such-page', 'not-found'],
-      ];
-      for (const [path, name] of pages) await capture(page, path, name);
-
-      // The theme switch, kept in a cookie the server reads, wins over the system preference.
       await page.emulateMedia({ colorScheme: 'light' });
       await page.goto(url('/overview'));
       await page.getByRole('button', { name: 'Dark' }).click();
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
       await page.reload();
       await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
-      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe(
-        'true',
-      );
+      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe('true');
       await expectAccessible(page, 'overview with the dark theme chosen');
       await page.getByRole('button', { name: 'System' }).click();
       await page.waitForFunction(() => document.documentElement.dataset.theme === undefined);
@@ -366,7 +372,7 @@ describe('dashboard in a browser', () => {
     let page: Page;
 
     beforeAll(async () => {
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      context = await newTestContext(browser);
       page = await context.newPage();
     });
 
@@ -457,7 +463,7 @@ describe('dashboard in a browser', () => {
         await capture(page, '/workspaces', 'api-down-workspaces', down);
 
         // Signing in says the same, in the form.
-        const fresh = await browser.newContext();
+        const fresh = await newTestContext(browser);
         const signInPage = await fresh.newPage();
         try {
           await signInPage.goto(url('/sign-in', down));
