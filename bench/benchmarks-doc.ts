@@ -17,8 +17,13 @@ export interface RunNote {
   readonly machine: string;
 }
 
-// A hand-written `### History` block (before/after numbers of a change) survives a merge of its section.
+// A hand-written `### History` block at the end of a section (before/after numbers of a change) survives every
+// rerun of its bench, full or merged.
 const HISTORY_HEADING = '### History';
+
+// Under each heading, so a section is found by its bench's name even when the title changed or the bench failed
+// (a failed bench has no title to look for).
+const anchorOf = (name: string) => `<!-- bench: ${name} -->`;
 
 function ratioRow(o: BenchOutcome): string {
   return o.section
@@ -26,23 +31,29 @@ function ratioRow(o: BenchOutcome): string {
     : `| ${o.name} | not run | ${o.error ?? ''} |`;
 }
 
-function sectionLines(o: BenchOutcome, note?: RunNote): string[] {
-  const lines = [`## ${o.section?.title ?? o.name}`, ''];
+function sectionLines(o: BenchOutcome, history: readonly string[], note?: RunNote): string[] {
+  const lines = [`## ${o.section?.title ?? o.name}`, '', anchorOf(o.name), ''];
   if (note) {
     lines.push(`Last run on its own: ${note.command}, ${note.date}. Machine: ${note.machine}.`, '');
   }
   if (!o.section) {
     lines.push(`Not run: ${o.error ?? 'unknown error'}`);
-    return lines;
+  } else {
+    lines.push(o.section.method, '', '| measure | value |', '|---|---|');
+    for (const row of o.section.rows) lines.push(`| ${row.label} | ${row.value} |`);
+    lines.push(`| **${o.section.ratio.label}** | **${o.section.ratio.value.toFixed(3)}** |`);
   }
-  lines.push(o.section.method, '', '| measure | value |', '|---|---|');
-  for (const row of o.section.rows) lines.push(`| ${row.label} | ${row.value} |`);
-  lines.push(`| **${o.section.ratio.label}** | **${o.section.ratio.value.toFixed(3)}** |`);
+  if (history.length > 0) lines.push('', ...history);
   return lines;
 }
 
-/** The whole document, from a run of every bench. */
-export function renderBenchmarks(outcomes: readonly BenchOutcome[], note: RunNote): string {
+/** The whole document, from a run of every bench; History blocks are taken over from `existing`. */
+export function renderBenchmarks(
+  outcomes: readonly BenchOutcome[],
+  note: RunNote,
+  existing: string | null = null,
+): string {
+  const old = existing === null ? [] : existing.split('\n');
   const lines = [
     '# Benchmarks',
     '',
@@ -60,7 +71,7 @@ export function renderBenchmarks(outcomes: readonly BenchOutcome[], note: RunNot
     '|---|---|---|',
     ...outcomes.map(ratioRow),
   ];
-  for (const o of outcomes) lines.push('', ...sectionLines(o));
+  for (const o of outcomes) lines.push('', ...sectionLines(o, historyOf(old, o)));
   return `${lines.join('\n')}\n`;
 }
 
@@ -92,18 +103,38 @@ function replaceRatioRow(lines: string[], o: BenchOutcome): string[] {
   return last < 0 ? lines : [...lines.slice(0, last + 1), ratioRow(o), ...lines.slice(last + 1)];
 }
 
-function replaceSection(lines: string[], o: BenchOutcome, note: RunNote): string[] {
+function sectionStart(lines: readonly string[], o: BenchOutcome): number {
+  const anchor = lines.findIndex((line) => line.trim() === anchorOf(o.name));
+  if (anchor >= 0) {
+    for (let i = anchor; i >= 0; i -= 1) if (lines[i]?.startsWith('## ')) return i;
+  }
   const headings = new Set([`## ${o.name}`, ...(o.section ? [`## ${o.section.title}`] : [])]);
-  const start = lines.findIndex((line) => headings.has(line.trim()));
-  const fresh = sectionLines(o, note);
-  if (start < 0) return [...lines, '', ...fresh];
-  let end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
-  if (end < 0) end = lines.length;
-  const old = lines.slice(start, end);
-  const historyAt = old.findIndex((line) => line.trim() === HISTORY_HEADING);
-  const kept = historyAt < 0 ? [] : ['', ...trimBlankEnd(old.slice(historyAt))];
+  return lines.findIndex((line) => headings.has(line.trim()));
+}
+
+/** [start, end) of the bench's section, or null when the document has none. */
+function sectionRange(lines: readonly string[], o: BenchOutcome): [number, number] | null {
+  const start = sectionStart(lines, o);
+  if (start < 0) return null;
+  const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
+  return [start, end < 0 ? lines.length : end];
+}
+
+function historyOf(lines: readonly string[], o: BenchOutcome): string[] {
+  const range = sectionRange(lines, o);
+  if (range === null) return [];
+  const section = lines.slice(range[0], range[1]);
+  const at = section.findIndex((line) => line.trim() === HISTORY_HEADING);
+  return at < 0 ? [] : trimBlankEnd(section.slice(at));
+}
+
+function replaceSection(lines: string[], o: BenchOutcome, note: RunNote): string[] {
+  const fresh = sectionLines(o, historyOf(lines, o), note);
+  const range = sectionRange(lines, o);
+  if (range === null) return [...lines, '', ...fresh];
+  const [start, end] = range;
   const tail = end < lines.length ? [''] : [];
-  return [...lines.slice(0, start), ...fresh, ...kept, ...tail, ...lines.slice(end)];
+  return [...lines.slice(0, start), ...fresh, ...tail, ...lines.slice(end)];
 }
 
 function trimBlankEnd(lines: string[]): string[] {

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     const existing = await readFile(target, 'utf8').catch(() => null);
     const markdown =
       args.names.length === 0 || existing === null
-        ? renderBenchmarks(outcomes, note)
+        ? renderBenchmarks(outcomes, note, existing)
         : mergeBenchmarks(existing, outcomes, note);
     // Formatted like every other file, so `prettier --check .` stays clean after a bench run.
     await writeFile(target, await format(markdown, { ...(await resolveConfig(target)), parser: 'markdown' }));

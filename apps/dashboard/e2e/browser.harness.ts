@@ -48,7 +48,6 @@ type AxeWindow = { axe?: { run(context: Document | Element, options: object): Pr
  * check to one element: an open modal dialog, whose inert, dimmed background is not what the person reads.
  */
 export async function seriousA11yViolations(page: Page, within?: string): Promise<AxeFinding[]> {
-  const started = Date.now();
   const violations = await page.evaluate(async (selector) => {
     const runner = (window as unknown as AxeWindow).axe;
     if (runner === undefined) throw new Error('axe-core is not in the page: open it through newTestContext');
@@ -62,13 +61,15 @@ export async function seriousA11yViolations(page: Page, within?: string): Promis
       targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
     }));
   }, within ?? null);
-  if (process.env.E2E_TIMING) process.stdout.write(`axe ${Date.now() - started} ms\n`);
   return violations.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical');
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  const started = Date.now();
+/** The whole page by default; `fullPage: false` for a modal, whose overlay covers the viewport only. */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-  if (process.env.E2E_TIMING) process.stdout.write(`shot ${Date.now() - started} ms\n`);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.fullPage ?? true });
 }

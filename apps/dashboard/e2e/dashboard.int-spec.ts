@@ -167,7 +167,7 @@ describe('dashboard in a browser', () => {
       for (const theme of THEMES) {
         await switchTheme(page, theme);
         await expectAccessible(page, `trust confirmation (${theme})`, '[role="alertdialog"]');
-        await screenshot(page, `workspace-trust-dialog-${theme}`);
+        await screenshot(page, `workspace-trust-dialog-${theme}`, { fullPage: false });
       }
       await page.emulateMedia({ colorScheme: 'light' });
       await trustDialog.getByRole('button', { name: 'Mark as trusted' }).click();
@@ -334,7 +334,9 @@ describe('dashboard in a browser', () => {
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
       await page.reload();
       await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
-      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe(
+        'true',
+      );
       await expectAccessible(page, 'overview with the dark theme chosen');
       await page.getByRole('button', { name: 'System' }).click();
       await page.waitForFunction(() => document.documentElement.dataset.theme === undefined);

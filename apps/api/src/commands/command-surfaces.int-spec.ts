@@ -86,6 +86,62 @@ function refusal(label: string, status: number, code: string, setup: Refusal['se
   return { label, status, code, setup };
 }
 
+/** Rows the definition cases need, written through the API itself (documents and values are sealed on the way). */
+async function seed(command: string, input: Input, token = tokens.admin): Promise<Input> {
+  const result = await callCommand('rest', h.app, command, input, token);
+  expectSuccess(result);
+  return result.output;
+}
+
+/** An http server and a stdio server whose env holds a literal the projections must mask. */
+function serversDocument(apiKey = 'literal-key'): Input {
+  return {
+    mcpServers: {
+      github: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' },
+      tools: { type: 'stdio', command: 'npx', args: ['-y', 'tools-mcp'], env: { API_KEY: apiKey } },
+    },
+  };
+}
+
+/**
+ * A managed source is tenant-wide and wins over every project source, so its servers are named after it: the
+ * managed sources these cases leave behind never shadow another case's `github` or `tools`.
+ */
+function managedDocument(name: string, apiKey = 'literal-key'): Input {
+  return {
+    mcpServers: {
+      [`${name}-http`]: { type: 'http', url: 'https://mcp.example.test/mcp' },
+      [`${name}-stdio`]: {
+        type: 'stdio',
+        command: 'npx',
+        args: ['-y', 'tools-mcp'],
+        env: { API_KEY: apiKey },
+      },
+    },
+  };
+}
+
+async function managedSource(): Promise<{ id: string; name: string }> {
+  const name = unique('policy');
+  const source = await seed('definitions.sources.put', {
+    tier: 'managed',
+    name,
+    document: managedDocument(name),
+  });
+  return { id: source.id as string, name };
+}
+
+/** The owner's own local source in a fresh workspace: anyone else must find it missing. */
+async function ownerLocalSource(): Promise<{ id: string; workspaceId: string }> {
+  const ws = await workspace();
+  const source = await seed(
+    'definitions.sources.import',
+    { tier: 'local', workspaceId: ws.id, content: JSON.stringify(serversDocument()) },
+    tokens.owner,
+  );
+  return { id: source.id as string, workspaceId: ws.id };
+}
+
 const CASES: readonly CommandCase[] = [
   {
     command: 'me.get',
@@ -591,6 +647,406 @@ const CASES: readonly CommandCase[] = [
       refusal('a malformed checkpoint hash', 400, 'validation_failed', async () => ({
         token: tokens.owner,
         input: { checkpointSeq: 1, checkpointHash: 'zz' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.sources.put',
+    happy: async () => {
+      const name = unique('policy');
+      return {
+        token: tokens.admin,
+        input: { tier: 'managed', name, document: managedDocument(name, 'literal-key') },
+        verify: (out) => {
+          expect(out).toMatchObject({
+            tier: 'managed',
+            origin: `managed:${name}`,
+            version: 1,
+            readability: 'readable',
+          });
+          const states = (out.entries as { name: string; state: string }[]).map((e) => [e.name, e.state]);
+          expect(states).toEqual(
+            expect.arrayContaining([
+              [`${name}-http`, 'valid'],
+              [`${name}-stdio`, 'valid'],
+            ]),
+          );
+          expect(JSON.stringify(out)).not.toContain('literal-key');
+        },
+      };
+    },
+    refusals: [
+      refusal('a member writing a managed source', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { tier: 'managed', name: unique('policy'), document: managedDocument(unique('policy')) },
+      })),
+      refusal('a stale expectedVersion', 409, 'conflict', async () => {
+        const source = await managedSource();
+        return {
+          token: tokens.admin,
+          input: {
+            tier: 'managed',
+            name: source.name,
+            expectedVersion: 2,
+            document: managedDocument(source.name),
+          },
+        };
+      }),
+      refusal('a placeholder that does not match the stored value', 400, 'validation_failed', async () => {
+        const source = await managedSource();
+        return {
+          token: tokens.admin,
+          input: {
+            tier: 'managed',
+            name: source.name,
+            expectedVersion: 1,
+            document: managedDocument(source.name, 'prefix-[REDACTED]'),
+          },
+        };
+      }),
+    ],
+  },
+  {
+    command: 'definitions.sources.import',
+    happy: async () => {
+      const ws = await workspace();
+      return {
+        token: tokens.admin,
+        input: { tier: 'project', workspaceId: ws.id, content: JSON.stringify(serversDocument(), null, 2) },
+        verify: (out) =>
+          expect(out).toMatchObject({
+            tier: 'project',
+            origin: `project:${ws.id}`,
+            workspaceId: ws.id,
+            version: 1,
+          }),
+      };
+    },
+    refusals: [
+      refusal('content that is not JSON', 400, 'validation_failed', async () => ({
+        token: tokens.admin,
+        input: { tier: 'project', workspaceId: (await workspace()).id, content: '{ "mcpServers": ' },
+      })),
+      refusal('a member who maintains no such workspace', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: {
+          tier: 'project',
+          workspaceId: (await workspace()).id,
+          content: JSON.stringify(serversDocument()),
+        },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: {
+          tier: 'project',
+          workspaceId: globexWorkspaceId,
+          content: JSON.stringify(serversDocument()),
+        },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.sources.get',
+    happy: async () => {
+      const source = await managedSource();
+      return {
+        token: tokens.member,
+        input: { sourceId: source.id },
+        verify: (out) => {
+          expect(out).toMatchObject({
+            id: source.id,
+            tier: 'managed',
+            origin: `managed:${source.name}`,
+            version: 1,
+          });
+          expect(JSON.stringify(out)).not.toContain('literal-key');
+        },
+      };
+    },
+    refusals: [
+      refusal('another user’s local source', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { sourceId: (await ownerLocalSource()).id },
+      })),
+      refusal('a malformed id', 400, 'validation_failed', async () => ({
+        token: tokens.member,
+        input: { sourceId: 'not-a-uuid' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.sources.list',
+    happy: async () => {
+      const managed = await managedSource();
+      const othersLocal = await ownerLocalSource();
+      return {
+        token: tokens.member,
+        input: { workspaceId: othersLocal.workspaceId },
+        verify: (out) => {
+          const ids = (out.items as { id: string }[]).map((s) => s.id);
+          expect(ids).toContain(managed.id);
+          expect(ids).not.toContain(othersLocal.id);
+        },
+      };
+    },
+    refusals: [
+      refusal('an agent token (no definitions:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.agent,
+        input: {},
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.sources.delete',
+    happy: async () => {
+      const source = await managedSource();
+      return {
+        token: tokens.admin,
+        input: { sourceId: source.id, expectedVersion: 1 },
+        verify: async (out) => {
+          expect(out).toEqual({ deleted: true });
+          const after = await callCommand(
+            'rest',
+            h.app,
+            'definitions.sources.get',
+            { sourceId: source.id },
+            tokens.admin,
+          );
+          expect(after).toMatchObject({ ok: false, status: 404, code: 'not_found' });
+        },
+      };
+    },
+    refusals: [
+      refusal('another user’s local source', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { sourceId: (await ownerLocalSource()).id },
+      })),
+      refusal('a member deleting a managed source', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { sourceId: (await managedSource()).id },
+      })),
+      refusal('a stale expectedVersion', 409, 'conflict', async () => ({
+        token: tokens.admin,
+        input: { sourceId: (await managedSource()).id, expectedVersion: 3 },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.variables.set',
+    happy: async () => {
+      const ws = await workspace();
+      return {
+        token: tokens.admin,
+        input: { scope: 'workspace', workspaceId: ws.id, name: 'GITHUB_TOKEN', value: 'variable-secret' },
+        verify: (out) => {
+          expect(out).toMatchObject({
+            scope: 'workspace',
+            workspaceId: ws.id,
+            name: 'GITHUB_TOKEN',
+            set: true,
+          });
+          expect(JSON.stringify(out)).not.toContain('variable-secret');
+        },
+      };
+    },
+    refusals: [
+      refusal('a member setting a tenant variable', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { scope: 'tenant', name: 'X_SETTING', value: 'v' },
+      })),
+      refusal('a workspaceId on a user variable', 400, 'validation_failed', async () => ({
+        token: tokens.member,
+        input: { scope: 'user', workspaceId: (await workspace()).id, name: 'X_SETTING', value: 'v' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { scope: 'workspace', workspaceId: globexWorkspaceId, name: 'X_SETTING', value: 'v' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.variables.unset',
+    happy: async () => {
+      const ws = await workspace();
+      await seed('definitions.variables.set', {
+        scope: 'workspace',
+        workspaceId: ws.id,
+        name: 'API_KEY',
+        value: 'v',
+      });
+      return {
+        token: tokens.admin,
+        input: { scope: 'workspace', workspaceId: ws.id, name: 'API_KEY' },
+        verify: async (out) => {
+          expect(out).toMatchObject({ scope: 'workspace', workspaceId: ws.id, name: 'API_KEY', set: false });
+          const listed = await seed('definitions.variables.list', { scope: 'workspace', workspaceId: ws.id });
+          expect(listed.items).toEqual([]);
+        },
+      };
+    },
+    refusals: [
+      refusal('a member who maintains no such workspace', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { scope: 'workspace', workspaceId: (await workspace()).id, name: 'API_KEY' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { scope: 'workspace', workspaceId: globexWorkspaceId, name: 'API_KEY' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.variables.list',
+    happy: async () => {
+      const ws = await workspace();
+      await seed('definitions.variables.set', {
+        scope: 'workspace',
+        workspaceId: ws.id,
+        name: 'API_KEY',
+        value: 'v',
+      });
+      return {
+        token: tokens.member,
+        input: { scope: 'workspace', workspaceId: ws.id },
+        verify: (out) =>
+          expect((out.items as { name: string; set: boolean }[]).map((v) => [v.name, v.set])).toEqual([
+            ['API_KEY', true],
+          ]),
+      };
+    },
+    refusals: [
+      refusal('a workspace scope without a workspaceId', 400, 'validation_failed', async () => ({
+        token: tokens.member,
+        input: { scope: 'workspace' },
+      })),
+      refusal('an agent token (no definitions:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.agent,
+        input: { scope: 'tenant' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.overlays.set',
+    happy: async () => {
+      const ws = await workspace();
+      await seed('definitions.sources.put', {
+        tier: 'project',
+        workspaceId: ws.id,
+        document: serversDocument(),
+      });
+      return {
+        token: tokens.admin,
+        input: { workspaceId: ws.id, serverName: 'github', scope: 'workspace', reason: 'rotating' },
+        verify: (out) =>
+          expect(out).toEqual({
+            workspaceId: ws.id,
+            scope: 'workspace',
+            serverName: 'github',
+            disabled: true,
+            reason: 'rotating',
+          }),
+      };
+    },
+    refusals: [
+      refusal('a server the effective view does not list', 400, 'validation_failed', async () => {
+        const ws = await workspace();
+        await seed('definitions.sources.put', {
+          tier: 'project',
+          workspaceId: ws.id,
+          document: serversDocument(),
+        });
+        return { token: tokens.admin, input: { workspaceId: ws.id, serverName: 'nope', scope: 'workspace' } };
+      }),
+      refusal('a member who maintains no such workspace', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await workspace()).id, serverName: 'github', scope: 'workspace' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { workspaceId: globexWorkspaceId, serverName: 'github', scope: 'workspace' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.overlays.clear',
+    happy: async () => {
+      const ws = await workspace();
+      await seed('definitions.sources.put', {
+        tier: 'project',
+        workspaceId: ws.id,
+        document: serversDocument(),
+      });
+      await seed('definitions.overlays.set', {
+        workspaceId: ws.id,
+        serverName: 'github',
+        scope: 'workspace',
+      });
+      return {
+        token: tokens.admin,
+        input: { workspaceId: ws.id, serverName: 'github', scope: 'workspace' },
+        verify: async (out) => {
+          expect(out).toMatchObject({
+            workspaceId: ws.id,
+            serverName: 'github',
+            disabled: false,
+            reason: null,
+          });
+          const view = await seed('definitions.effective', { workspaceId: ws.id, view: 'workspace' });
+          const github = (view.entries as { name: string; status: string }[]).find(
+            (e) => e.name === 'github',
+          );
+          expect(github?.status).toBe('resolved');
+        },
+      };
+    },
+    refusals: [
+      refusal('a member who maintains no such workspace', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await workspace()).id, serverName: 'github', scope: 'workspace' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { workspaceId: globexWorkspaceId, serverName: 'github', scope: 'workspace' },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.effective',
+    happy: async () => {
+      const ws = await workspace();
+      await seed('definitions.sources.put', {
+        tier: 'project',
+        workspaceId: ws.id,
+        document: serversDocument(),
+      });
+      return {
+        token: tokens.member,
+        input: { workspaceId: ws.id, view: 'principal' },
+        verify: (out) => {
+          expect(out).toMatchObject({ workspaceId: ws.id, view: 'principal' });
+          const entries = out.entries as { name: string; status: string; source: { origin: string } }[];
+          // Other cases' managed sources are tenant-wide and show up too; this workspace's own servers are these.
+          const own = entries.filter((e) => !e.source.origin.startsWith('managed:'));
+          expect(own.map((e) => [e.name, e.status, e.source.origin]).sort()).toEqual([
+            ['github', 'resolved', `project:${ws.id}`],
+            ['tools', 'resolved', `project:${ws.id}`],
+          ]);
+          expect(JSON.stringify(out)).not.toContain('literal-key');
+        },
+      };
+    },
+    refusals: [
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+      refusal('an agent token (no definitions:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.agent,
+        input: { workspaceId: (await workspace()).id },
       })),
     ],
   },

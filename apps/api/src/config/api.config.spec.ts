@@ -26,6 +26,9 @@ describe('apiConfigSchema', () => {
         REDIS_URL: 'redis://127.0.0.1:6379',
         PUBLIC_URL: 'http://127.0.0.1:4000',
         TRUSTED_PROXIES: [],
+        WORKER_POOLS: { default: { tenants: '*' } },
+        SESSION_IDLE_MINUTES: 30,
+        SESSION_ABSOLUTE_HOURS: 12,
       },
     });
   });
@@ -88,6 +91,10 @@ describe('apiConfigSchema', () => {
       'GATEHOUSE_KEYS',
       'GATEHOUSE_ACTIVE_KEY_ID',
       'PUBLIC_URL',
+      'WORKER_POOLS',
+      'SESSION_IDLE_MINUTES',
+      'SESSION_ABSOLUTE_HOURS',
+      'REDIS_KEY_PREFIX',
       'TRUSTED_PROXIES',
     ]);
     expect(secretConfigKeys(apiConfigSchema)).toEqual(['DATABASE_URL', 'REDIS_URL', 'GATEHOUSE_KEYS']);

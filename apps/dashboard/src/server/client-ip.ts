@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
  * read `proxyHops` entries from the right: each reverse proxy in front of the dashboard appends the address it
  * saw, and whatever stands further left was written by the client. With no proxy in front (hops 0) a client
  * that sends its own X-Forwarded-For can choose the address; the API's per-account throttle still holds, and
- * docs/decisions/0013-dashboard-design-system.md says to put the dashboard behind a proxy in production.
+ * docs/decisions/0016-dashboard-design-system.md says to put the dashboard behind a proxy in production.
  * Returns undefined when there is no usable address (the API then uses the dashboard's own).
  */
 export function clientIpFromForwardedFor(header: string | null, proxyHops: number): string | undefined {

@@ -46,6 +46,7 @@ export function DataTable({
   filterLabel = 'Filter this page',
   initialSort,
   footer,
+  filterable = true,
 }: {
   caption: string;
   columns: readonly TableColumn[];
@@ -53,6 +54,8 @@ export function DataTable({
   filterLabel?: string;
   initialSort?: { column: string; direction: Direction };
   footer?: ReactNode;
+  /** Off for short lists (a few recent events), where a filter box is only noise. */
+  filterable?: boolean;
 }) {
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ column: string; direction: Direction } | undefined>(initialSort);
@@ -87,23 +90,25 @@ export function DataTable({
 
   return (
     <div className={styles.wrapper}>
-      <div className={styles.toolbar}>
-        <div className={styles.filter}>
-          <label htmlFor={filterId}>{filterLabel}</label>
-          <input
-            id={filterId}
-            type="search"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-            autoComplete="off"
-          />
+      {filterable ? (
+        <div className={styles.toolbar}>
+          <div className={styles.filter}>
+            <label htmlFor={filterId}>{filterLabel}</label>
+            <input
+              id={filterId}
+              type="search"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              autoComplete="off"
+            />
+          </div>
+          <p className={styles.count} role="status" aria-live="polite">
+            {query.trim() === ''
+              ? `${rows.length} ${rows.length === 1 ? 'row' : 'rows'} on this page`
+              : `${visible.length} of ${rows.length} rows on this page match`}
+          </p>
         </div>
-        <p className={styles.count} role="status" aria-live="polite">
-          {query.trim() === ''
-            ? `${rows.length} ${rows.length === 1 ? 'row' : 'rows'} on this page`
-            : `${visible.length} of ${rows.length} rows on this page match`}
-        </p>
-      </div>
+      ) : null}
       <div className={styles.scroll} role="region" aria-labelledby={captionId} tabIndex={0}>
         <table className={styles.table}>
           <caption id={captionId}>{caption}</caption>

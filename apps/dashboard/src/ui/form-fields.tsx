@@ -16,9 +16,11 @@ type TextFieldProps = ComponentProps<'input'> & {
   label: string;
   hint?: ReactNode;
   error?: string;
+  /** Monospaced value (tokens, ids). */
+  mono?: boolean;
 };
 
-export function TextField({ id, label, hint, error, className, ...input }: TextFieldProps) {
+export function TextField({ id, label, hint, error, className, mono, ...input }: TextFieldProps) {
   return (
     <div className={[styles.field, className].filter(Boolean).join(' ')}>
       <label className={styles.label} htmlFor={id}>
@@ -27,7 +29,7 @@ export function TextField({ id, label, hint, error, className, ...input }: TextF
       <input
         {...input}
         id={id}
-        className={styles.input}
+        className={mono ? `${styles.input} mono` : styles.input}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
       />

@@ -25,7 +25,10 @@ export function createPrismaClient(options: PrismaClientOptions): PooledPrismaCl
   // idle-connection timers behind; ending the pool ourselves is the only complete shutdown.
   const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 10 });
   pool.on('error', (error) => options.onPoolError?.(error));
-  const adapter = new PrismaPg(pool, { onPoolError: options.onPoolError, onConnectionError: options.onPoolError });
+  const adapter = new PrismaPg(pool, {
+    onPoolError: options.onPoolError,
+    onConnectionError: options.onPoolError,
+  });
   const prisma = new PrismaClient({ adapter });
   let closing: Promise<void> | undefined;
   return {

@@ -202,6 +202,18 @@ describe('tenant A context', () => {
         'INSERT INTO audit_heads (tenant_id, seq, hash) VALUES ($1, 9, $2)',
         [b.tenantId, randomBytes(32)],
       ],
+      definition_sources: [
+        "INSERT INTO definition_sources (id, tenant_id, tier, origin, document_ct, readability) VALUES ($1, $2, 'managed', 'managed:sneaky', $3, 'readable')",
+        [randomUUID(), b.tenantId, randomBytes(32)],
+      ],
+      definition_variables: [
+        "INSERT INTO definition_variables (id, tenant_id, scope, holder, name, value_ct) VALUES ($1, $2, 'tenant', 'tenant', 'SNEAKY', $3)",
+        [randomUUID(), b.tenantId, randomBytes(32)],
+      ],
+      disable_overlays: [
+        "INSERT INTO disable_overlays (id, tenant_id, scope, holder, workspace_id, server_name) VALUES ($1, $2, 'workspace', 'workspace', $3, 'x')",
+        [randomUUID(), b.tenantId, b.workspaceId],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],

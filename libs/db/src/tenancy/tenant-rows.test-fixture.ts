@@ -80,6 +80,34 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
       },
     });
     await tx.auditHead.create({ data: { tenantId, seq: 1n, hash: new Uint8Array(randomBytes(32)) } });
+    // Ciphertext columns hold random bytes here: these tests are about row visibility, not encryption.
+    await tx.definitionSource.create({
+      data: {
+        tenantId,
+        tier: 'managed',
+        origin: `managed:${label}-policy`,
+        documentCt: new Uint8Array(randomBytes(48)),
+        readability: 'readable',
+      },
+    });
+    await tx.definitionVariable.create({
+      data: {
+        tenantId,
+        scope: 'tenant',
+        holder: 'tenant',
+        name: 'REGION',
+        valueCt: new Uint8Array(randomBytes(48)),
+      },
+    });
+    await tx.disableOverlay.create({
+      data: {
+        tenantId,
+        scope: 'workspace',
+        holder: 'workspace',
+        workspaceId: rows.workspaceId,
+        serverName: 'github',
+      },
+    });
   });
   return rows;
 }

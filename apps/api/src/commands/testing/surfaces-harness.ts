@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { ROLE_SCOPES, type MembershipRole, type Scope, type TokenKind } from '@gatehouse/commands';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, installProblemJsonHandlers } from '@gatehouse/platform';
 import {
@@ -21,6 +23,7 @@ import { DEFAULT_WORKER_POOLS } from '../../auth/pool-config';
 import { resolvePrincipal } from '../../auth/resolve-principal';
 import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { TEST_HASHER } from '../../auth/testing/identity-harness';
+import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { createCommandHandlers } from '../command-handlers';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
 
@@ -61,7 +64,11 @@ export async function createSurfacesHarness(): Promise<SurfacesHarness> {
   installProblemJsonHandlers(app, logger);
   registerAuthRoutes(app, identity);
   await registerAdminSurfaces(app, {
-    handlers: createCommandHandlers({ database: db, workerPools: DEFAULT_WORKER_POOLS }),
+    handlers: createCommandHandlers({
+      database: db,
+      workerPools: DEFAULT_WORKER_POOLS,
+      definitionCipher: testDefinitionCipher(),
+    }),
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
   });
@@ -79,6 +86,16 @@ export async function createSurfacesHarness(): Promise<SurfacesHarness> {
       await testDb.drop();
     },
   };
+}
+
+/**
+ * A real key ring with a fresh random key, as an operator's GATEHOUSE_KEYS would give: the definition commands
+ * seal and open documents and variable values with it (without one they fail as a wiring bug, by design).
+ */
+function testDefinitionCipher(): DefinitionCipher {
+  const parsed = KeyRing.parse({ keys: `k1:${randomBytes(32).toString('base64')}`, activeKeyId: 'k1' });
+  if (!parsed.ok) throw new Error(`test key ring refused: ${parsed.reason}`);
+  return new DefinitionCipher(new EnvelopeCipher(parsed.keyRing));
 }
 
 export interface TokenRequest {

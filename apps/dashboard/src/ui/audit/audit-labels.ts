@@ -37,7 +37,17 @@ export function actorLabel(event: AuditEventView, directory: ActorDirectory): st
   return `${name ?? `${event.actorType} ${event.actorId.slice(0, 8)}`}${via}`;
 }
 
+const TARGET_LABELS: Readonly<Record<string, string>> = {
+  api_token: 'API token',
+  workspace: 'workspace',
+  user: 'user',
+  session: 'session',
+  tenant: 'tenant',
+};
+
+/** The target's kind, and its name when the event recorded one (a workspace's or token's name). */
 export function targetLabel(event: AuditEventView): string {
+  const kind = TARGET_LABELS[event.targetType] ?? event.targetType;
   const name = typeof event.data['name'] === 'string' ? ` ${event.data['name']}` : '';
-  return event.targetId === null ? event.targetType : `${event.targetType}${name}`;
+  return `${kind}${name}`;
 }

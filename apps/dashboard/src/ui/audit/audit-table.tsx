@@ -102,6 +102,7 @@ export function AuditTable({
       columns={compact ? COMPACT : FULL}
       rows={auditRows(events, directory, compact)}
       initialSort={{ column: compact ? 'when' : 'seq', direction: 'descending' }}
+      filterable={!compact}
       footer={footer}
     />
   );

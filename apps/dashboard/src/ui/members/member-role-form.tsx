@@ -14,7 +14,7 @@ export function MemberRoleForm({ userId, role, name }: { userId: string; role: s
   return (
     <form action={action} className="stack-sm">
       <input type="hidden" name="userId" value={userId} />
-      <div className={formStyles.inline}>
+      <div className={formStyles.compact}>
         <SelectField
           id={`role-${userId}`}
           name="role"

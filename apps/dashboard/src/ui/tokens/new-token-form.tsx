@@ -12,6 +12,7 @@ import {
 import { ActionFeedback } from '../action-feedback';
 import { ButtonLink } from '../button';
 import { CopyButton } from '../copy-button';
+import { formatDateTime } from '../date-time';
 import { Callout } from '../feedback';
 import { Choice, ChoiceGroup, SelectField, TextField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';
@@ -59,7 +60,7 @@ export function NewTokenForm({
           label={`Secret of ${state.token.name}`}
           value={state.secret}
           readOnly
-          className="mono"
+          mono
           onFocus={(event) => event.currentTarget.select()}
         />
         <CopyButton value={state.secret} label="Copy token" />
@@ -67,7 +68,7 @@ export function NewTokenForm({
           Send it as <code>Authorization: Bearer &lt;token&gt;</code>. It is listed as{' '}
           <code>{state.token.prefix}…</code>
           {state.token.expiresAt
-            ? ` and expires ${new Date(state.token.expiresAt).toUTCString()}`
+            ? ` and expires ${formatDateTime(state.token.expiresAt)}`
             : ' and does not expire'}
           .
         </p>

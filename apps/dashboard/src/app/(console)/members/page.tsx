@@ -50,15 +50,6 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
           <AddMemberForm />
         </Panel>
       ) : null}
-      <Panel id="roles" title="Roles" headingLevel={2}>
-        <ul>
-          {Object.entries(ROLE_SUMMARIES).map(([role, summary]) => (
-            <li key={role}>
-              <strong>{role}</strong>: {summary}
-            </li>
-          ))}
-        </ul>
-      </Panel>
       {!result.ok ? (
         <ProblemCallout problem={result.problem} context="Members could not be loaded" />
       ) : result.data.items.length === 0 ? (
@@ -129,6 +120,15 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
           }
         />
       )}
+      <Panel id="roles" title="Roles" headingLevel={2}>
+        <ul>
+          {Object.entries(ROLE_SUMMARIES).map(([role, summary]) => (
+            <li key={role}>
+              <strong>{role}</strong>: {summary}
+            </li>
+          ))}
+        </ul>
+      </Panel>
     </div>
   );
 }
