@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
 import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
 
@@ -35,6 +35,18 @@ function url(path: string, base = stack.dashboardUrl): string {
   return `${base}${path}`;
 }
 
+/** Waits until React hydrated the page (sorting, filters and dialogs need it; see HydrationMarker). */
+async function hydrated(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
+/** A full page load of `path`, ready for interaction. */
+async function open(page: Page, path: string, base = stack.dashboardUrl): Promise<Response | null> {
+  const response = await page.goto(url(path, base));
+  await hydrated(page);
+  return response;
+}
+
 /** Axe on the page as it is, failing with the page's name and the findings. */
 async function expectAccessible(page: Page, label: string, within?: string): Promise<void> {
   const violations = await seriousA11yViolations(page, within);
@@ -52,7 +64,7 @@ async function switchTheme(page: Page, theme: Theme): Promise<void> {
  * live; no theme cookie is set) checks accessibility and writes a screenshot.
  */
 async function capture(page: Page, path: string, name: string, base = stack.dashboardUrl): Promise<void> {
-  const response = await page.goto(url(path, base));
+  const response = await open(page, path, base);
   expect(response?.status()).toBeLessThan(500);
   await page.locator('h1').first().waitFor();
   for (const theme of THEMES) {
@@ -64,7 +76,7 @@ async function capture(page: Page, path: string, name: string, base = stack.dash
 }
 
 async function signIn(page: Page, person: Person, base = stack.dashboardUrl): Promise<void> {
-  await page.goto(url('/sign-in', base));
+  await open(page, '/sign-in', base);
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -84,7 +96,7 @@ describe('dashboard in a browser', () => {
     'sends a signed-out visitor to sign-in and signs the owner in, keeping every secret out of page scripts',
     async () => {
       const page = ownerPage;
-      await page.goto(url('/overview'));
+      await open(page, '/overview');
       await page.waitForURL(/\/sign-in$/);
       await capture(page, '/sign-in', 'sign-in');
 
@@ -131,14 +143,14 @@ describe('dashboard in a browser', () => {
       await activity.getByText('Created a workspace').waitFor();
       await expect(activity.textContent()).resolves.toContain('Olivia Owner');
 
-      await page.goto(url('/audit?action=workspaces.create'));
+      await open(page, '/audit?action=workspaces.create');
       await page.getByRole('table', { name: 'Audit events' }).getByText('workspaces.create').waitFor();
       await expect(
         page.getByRole('table', { name: 'Audit events' }).locator('tbody tr').count(),
       ).resolves.toBe(1);
 
       // The same name again: the API's 409 `conflict`, shown in the form that caused it.
-      await page.goto(url('/workspaces/new'));
+      await open(page, '/workspaces/new');
       await page.getByLabel('Name', { exact: true }).fill('platform');
       await page.getByRole('button', { name: 'Create workspace' }).click();
       const problem = page.locator('[data-problem-code="conflict"]');
@@ -154,7 +166,7 @@ describe('dashboard in a browser', () => {
     'renames the workspace, marks it trusted and starts a new generation through confirmations',
     async () => {
       const page = ownerPage;
-      await page.goto(url(workspacePath));
+      await open(page, workspacePath);
       await page.getByLabel('Name', { exact: true }).fill('platform-core');
       await page.getByRole('button', { name: 'Rename' }).click();
       await page.getByText('Renamed to platform-core.').waitFor();
@@ -226,7 +238,7 @@ describe('dashboard in a browser', () => {
       await expect(apiStatus('/v1/workspaces', { authorization: `Bearer ${secret}` })).resolves.toBe(200);
 
       // An agent token: the kind changes which scopes are offered, and binds workspaces.
-      await page.goto(url('/tokens/new'));
+      await open(page, '/tokens/new');
       await page.getByLabel('Name', { exact: true }).fill('assistant');
       await page.getByRole('radio', { name: /^agent/ }).check();
       await expect(page.getByLabel('tokens:read').count()).resolves.toBe(0);
@@ -266,7 +278,7 @@ describe('dashboard in a browser', () => {
     'filters, sorts and pages the audit log, and shows the verified chain',
     async () => {
       const page = ownerPage;
-      await page.goto(url('/audit?limit=10'));
+      await open(page, '/audit?limit=10');
       await page.getByText('Chain intact').waitFor();
       const table = page.getByRole('table', { name: 'Audit events' });
       const rows = table.locator('tbody tr');
@@ -329,10 +341,11 @@ describe('dashboard in a browser', () => {
     async () => {
       const page = ownerPage;
       await page.emulateMedia({ colorScheme: 'light' });
-      await page.goto(url('/overview'));
+      await open(page, '/overview');
       await page.getByRole('button', { name: 'Dark' }).click();
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
       await page.reload();
+      await hydrated(page);
       await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
       await expect(page.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).resolves.toBe(
         'true',
@@ -354,7 +367,7 @@ describe('dashboard in a browser', () => {
         200,
       );
 
-      await page.goto(url('/overview'));
+      await open(page, '/overview');
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/\/sign-in\?reason=signed-out$/);
       await page.getByText('You are signed out.').waitFor();
@@ -363,7 +376,7 @@ describe('dashboard in a browser', () => {
         401,
       );
 
-      await page.goto(url('/tokens'));
+      await open(page, '/tokens');
       await page.waitForURL(/\/sign-in$/);
     },
     FLOW_TIMEOUT_MS,
@@ -393,11 +406,11 @@ describe('dashboard in a browser', () => {
         await expect(nav.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
         await capture(page, '/overview', 'member-overview');
 
-        await page.goto(url('/workspaces'));
+        await open(page, '/workspaces');
         await page.getByRole('link', { name: 'platform-core' }).waitFor();
         await expect(page.getByRole('link', { name: 'New workspace' }).count()).resolves.toBe(0);
 
-        await page.goto(url(workspacePath));
+        await open(page, workspacePath);
         await page.getByRole('heading', { level: 1, name: 'platform-core' }).waitFor();
         await page.locator('#workspace-maintainers').getByText('Max Member').waitFor();
         for (const action of [
@@ -412,7 +425,7 @@ describe('dashboard in a browser', () => {
         await capture(page, workspacePath, 'member-workspace');
 
         // Members mint user tokens for themselves only: no agent or worker kinds, and only their own scopes.
-        await page.goto(url('/tokens'));
+        await open(page, '/tokens');
         await page.getByRole('heading', { name: 'No API tokens yet' }).waitFor();
         await capture(page, '/tokens', 'member-tokens');
         await page.getByRole('link', { name: 'New token' }).first().click();
@@ -430,7 +443,7 @@ describe('dashboard in a browser', () => {
       'cannot reach admin pages by URL: a clear "not allowed" page',
       async () => {
         for (const path of ['/workspaces/new', '/members', '/audit']) {
-          await page.goto(url(path));
+          await open(page, path);
           await page.getByRole('heading', { level: 1, name: 'Not allowed' }).waitFor();
           await expect(page.locator('[data-problem-code="forbidden_scope"]').count()).resolves.toBe(1);
           await expect(page.getByRole('button', { name: 'Create workspace' }).count()).resolves.toBe(0);
@@ -455,7 +468,7 @@ describe('dashboard in a browser', () => {
           '/audit',
           '/servers',
         ]) {
-          const response = await page.goto(url(path, down));
+          const response = await open(page, path, down);
           expect(response?.status()).toBe(200);
           const problem = page.locator('[data-problem-code="api_unreachable"]');
           await problem.waitFor();
@@ -468,7 +481,7 @@ describe('dashboard in a browser', () => {
         const fresh = await newTestContext(browser);
         const signInPage = await fresh.newPage();
         try {
-          await signInPage.goto(url('/sign-in', down));
+          await open(signInPage, '/sign-in', down);
           await signInPage.getByLabel('Email').fill(stack.member.email);
           await signInPage.getByLabel('Password').fill(stack.member.password);
           await signInPage.getByRole('button', { name: 'Sign in' }).click();

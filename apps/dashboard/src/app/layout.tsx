@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
+import { HydrationMarker } from '../ui/hydration-marker';
 import { THEME_COOKIE, themeFromCookie } from '../ui/theme';
 import './globals.css';
 
@@ -19,7 +20,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const theme = themeFromCookie((await cookies()).get(THEME_COOKIE)?.value);
   return (
     <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
-      <body>{children}</body>
+      <body>
+        {children}
+        <HydrationMarker />
+      </body>
     </html>
   );
 }
