@@ -15,12 +15,14 @@ import { setupDatabaseRoles } from '@gatehouse/db';
 import { createTestDatabase, readTestEnv } from '@gatehouse/testing';
 import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
+import { benchDefinitionsResolve } from './definitions-resolve.section';
 import { fixed, type BenchContext, type BenchSection } from './bench-context';
 import { mergeBenchmarks, renderBenchmarks, type BenchOutcome } from './benchmarks-doc';
 
 const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<BenchSection> }[] = [
   { name: 'audit-append', run: benchAuditAppend },
   { name: 'auth-throughput', run: benchAuthThroughput },
+  { name: 'definitions-resolve', run: benchDefinitionsResolve },
 ];
 
 interface RunArgs {
