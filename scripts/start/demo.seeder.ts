@@ -1,6 +1,9 @@
 import { createDatabase } from '@gatehouse/db';
-import { seedDemo } from '../../prisma/seed';
+import { seedDemoLogin } from '../../apps/api/src/identity/seed-demo-login';
+import { DEMO_TENANT_SLUG, seedDemo } from '../../prisma/seed';
 import type { ProvidedDatabase } from './database.provider';
+
+export const DEMO_OWNER_EMAIL = 'owner@demo.gatehouse.test';
 
 /**
  * Seeds the demo tenant through the app role (the seed runs under row-level security like the API does) and
@@ -17,6 +20,14 @@ export async function seedDemoData(database: ProvidedDatabase): Promise<string[]
     for (const [key, value] of Object.entries(rest)) {
       lines.push(`  demo ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
+    // A fresh password on every start (audited as a reset), printed once here and stored only as its hash.
+    const login = await seedDemoLogin(db, {
+      tenantSlug: DEMO_TENANT_SLUG,
+      tenantName: 'Demo',
+      email: DEMO_OWNER_EMAIL,
+      displayName: 'Demo Owner',
+    });
+    lines.push(`  demo login: ${login.email} / ${login.password} (tenant "${login.tenantSlug}", role owner)`);
     return lines;
   } finally {
     await db.close();
