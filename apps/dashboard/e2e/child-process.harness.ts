@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 
 // Child processes of the browser test (the built API, `next build`, `next start`, the operator CLI), each in
 // its own process group so that stopping it also stops what it started (`next start` runs next-server as a
@@ -39,21 +40,59 @@ function exited(child: ChildProcess): Promise<void> {
     : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** Every live descendant of `pid`, from /proc (empty where there is none). */
+function descendantsOf(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may contain spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+function signal(target: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(target, name);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Stops the process group and anything the process started in a group of its own (`next start` runs
+ * next-server in a new process group): SIGTERM first, SIGKILL for whatever ignores it.
+ */
 function stopGroup(child: ChildProcess): Promise<void> {
   const done = exited(child);
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return done;
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    return done;
-  }
+  const leader = child.pid;
+  const descendants = descendantsOf(leader);
+  signal(-leader, 'SIGTERM');
+  for (const pid of descendants) signal(pid, 'SIGTERM');
   // A process that ignores SIGTERM is killed; the timer is a safety net, not a wait for readiness.
   const force = setTimeout(() => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
+    signal(-leader, 'SIGKILL');
+    for (const pid of descendants) signal(pid, 'SIGKILL');
   }, 10_000);
   return done.finally(() => clearTimeout(force));
 }

@@ -156,6 +156,8 @@ describe('dashboard in a browser', () => {
       const problem = page.locator('[data-problem-code="conflict"]');
       await problem.waitFor();
       await expect(problem.textContent()).resolves.toContain('conflict');
+      // What was typed stays, so it can be corrected rather than retyped.
+      await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('platform');
       await expectAccessible(page, 'new workspace with an error');
       await screenshot(page, 'workspace-new-error-light');
     },
@@ -491,6 +493,30 @@ describe('dashboard in a browser', () => {
         } finally {
           await fresh.close();
         }
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'is sent to sign-in with a notice when the API ends the session elsewhere',
+      async () => {
+        const cookies = await context.cookies();
+        const value = (name: string) => cookies.find((cookie) => cookie.name === name)?.value ?? '';
+        const logout = await fetch(`${stack.apiUrl}/v1/auth/logout`, {
+          method: 'POST',
+          headers: {
+            cookie: `gh_session=${value('gh_dash_session')}`,
+            'x-csrf-token': value('gh_dash_csrf'),
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        });
+        expect(logout.status).toBe(204);
+
+        await open(page, '/workspaces');
+        await page.waitForURL(/\/sign-in\?reason=expired$/);
+        await page.getByText('Your session ended. Sign in again to continue.').waitFor();
+        await expect(context.cookies()).resolves.toEqual([]);
       },
       FLOW_TIMEOUT_MS,
     );

@@ -15,12 +15,10 @@ function missingMember(): ActionState {
 export async function addMemberAction(_previous: ActionState, form: FormData): Promise<ActionState> {
   const refusal = await refuseUnless('manageMembers');
   if (refusal) return failure(refusal);
-  const result = await callApi<MemberView>({
-    method: 'POST',
-    path: '/v1/members',
-    body: { email: textField(form, 'email'), role: textField(form, 'role') },
-  });
-  if (!result.ok) return failure(result.problem);
+  const email = textField(form, 'email');
+  const role = textField(form, 'role');
+  const result = await callApi<MemberView>({ method: 'POST', path: '/v1/members', body: { email, role } });
+  if (!result.ok) return failure(result.problem, { email, role });
   refresh();
   return success(
     `${result.data.displayName} is now ${result.data.role === 'admin' ? 'an' : 'a'} ${result.data.role}.`,

@@ -34,19 +34,23 @@ export async function createTokenAction(
   const expires = textField(form, 'expiresInDays');
   const workspaceIds = listField(form, 'workspaceIds');
   const pool = textField(form, 'pool');
+  const name = textField(form, 'name');
+  const scopes = listField(form, 'scopes');
   const result = await callApi<CreatedTokenView>({
     method: 'POST',
     path: '/v1/tokens',
     body: {
-      name: textField(form, 'name'),
+      name,
       kind,
-      scopes: listField(form, 'scopes'),
+      scopes,
       ...(kind !== 'user' && workspaceIds.length > 0 ? { workspaceIds } : {}),
       ...(kind === 'worker' && pool !== '' ? { pool } : {}),
       ...(expires !== '' ? { expiresInDays: Number(expires) } : {}),
     },
   });
-  if (!result.ok) return failure(result.problem);
+  if (!result.ok) {
+    return failure(result.problem, { name, kind, scopes, workspaceIds, pool, expiresInDays: expires });
+  }
   return { status: 'created', token: result.data.token, secret: result.data.secret, at: Date.now() };
 }
 

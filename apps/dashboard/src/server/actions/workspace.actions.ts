@@ -27,7 +27,7 @@ export async function createWorkspaceAction(_previous: ActionState, form: FormDa
     path: '/v1/workspaces',
     body: { name, ...(repositoryIdentity !== '' ? { repositoryIdentity } : {}) },
   });
-  if (!result.ok) return failure(result.problem);
+  if (!result.ok) return failure(result.problem, { name, repositoryIdentity });
   redirect(`/workspaces/${result.data.id}?created=1`);
 }
 
@@ -36,12 +36,13 @@ export async function renameWorkspaceAction(_previous: ActionState, form: FormDa
   if (refusal) return refused(refusal);
   const workspaceId = idField(form, 'workspaceId');
   if (workspaceId === undefined) return missingWorkspace();
+  const name = textField(form, 'name');
   const result = await callApi<WorkspaceView>({
     method: 'PATCH',
     path: `/v1/workspaces/${workspaceId}`,
-    body: { name: textField(form, 'name') },
+    body: { name },
   });
-  if (!result.ok) return failure(result.problem);
+  if (!result.ok) return failure(result.problem, { name });
   refresh();
   return success(`Renamed to ${result.data.name}.`);
 }

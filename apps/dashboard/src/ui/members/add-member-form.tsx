@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE } from '../../server/action-state';
+import { fieldError, IDLE, submitted } from '../../server/action-state';
 import { addMemberAction } from '../../server/actions/member.actions';
 import { ActionFeedback } from '../action-feedback';
 import { SelectField, TextField, formStyles } from '../form-fields';
@@ -20,9 +20,16 @@ export function AddMemberForm() {
           type="email"
           label="Email of an existing account"
           required
+          defaultValue={submitted(state, 'email')}
           error={fieldError(state, 'email')}
         />
-        <SelectField id="member-role" name="role" label="Role" options={ROLE_OPTIONS} defaultValue="member" />
+        <SelectField
+          id="member-role"
+          name="role"
+          label="Role"
+          options={ROLE_OPTIONS}
+          defaultValue={submitted(state, 'role', 'member')}
+        />
         <SubmitButton pendingLabel="Adding…">Add member</SubmitButton>
       </div>
     </form>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useEffect, useRef, useState } from 'react';
-import { fieldError } from '../../server/action-state';
+import { fieldError, submitted, submittedList } from '../../server/action-state';
 import { createTokenAction, type CreateTokenState } from '../../server/actions/token.actions';
 import {
   KIND_SCOPE_CEILING,
@@ -94,6 +94,7 @@ export function NewTokenForm({
         label="Name"
         required
         maxLength={100}
+        defaultValue={submitted(state, 'name')}
         hint="What uses it, e.g. “ci-deploy” or “laptop-cli”."
         error={fieldError(state, 'name')}
       />
@@ -125,6 +126,7 @@ export function NewTokenForm({
             type="checkbox"
             name="scopes"
             value={scope}
+            defaultChecked={submittedList(state, 'scopes').includes(scope)}
             label={<code>{scope}</code>}
           />
         ))}
@@ -149,6 +151,7 @@ export function NewTokenForm({
                 type="checkbox"
                 name="workspaceIds"
                 value={workspace.id}
+                defaultChecked={submittedList(state, 'workspaceIds').includes(workspace.id)}
                 label={workspace.name}
               />
             ))
@@ -160,7 +163,7 @@ export function NewTokenForm({
           id="token-pool"
           name="pool"
           label="Worker pool"
-          defaultValue="default"
+          defaultValue={submitted(state, 'pool', 'default')}
           required
           hint="A pool the operator opened to this tenant (WORKER_POOLS)."
           error={fieldError(state, 'pool')}
@@ -171,7 +174,7 @@ export function NewTokenForm({
         name="expiresInDays"
         label="Expires after"
         options={EXPIRY_OPTIONS}
-        defaultValue="30"
+        defaultValue={submitted(state, 'expiresInDays', '30')}
         error={fieldError(state, 'expiresInDays')}
       />
       <div className={formStyles.actions}>

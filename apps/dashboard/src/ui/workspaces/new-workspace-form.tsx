@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE } from '../../server/action-state';
+import { fieldError, IDLE, submitted } from '../../server/action-state';
 import { createWorkspaceAction } from '../../server/actions/workspace.actions';
 import { ActionFeedback } from '../action-feedback';
 import { ButtonLink } from '../button';
@@ -19,6 +19,7 @@ export function NewWorkspaceForm() {
         label="Name"
         required
         maxLength={100}
+        defaultValue={submitted(state, 'name')}
         hint="Letters, digits, spaces, dots, underscores and dashes; unique in this tenant."
         error={fieldError(state, 'name')}
       />
@@ -27,6 +28,7 @@ export function NewWorkspaceForm() {
         name="repositoryIdentity"
         label="Repository (optional)"
         maxLength={500}
+        defaultValue={submitted(state, 'repositoryIdentity')}
         placeholder="github.com/acme/platform"
         hint="The canonical repository URL or id this workspace stands for. Approvals are bound to it."
         error={fieldError(state, 'repositoryIdentity')}

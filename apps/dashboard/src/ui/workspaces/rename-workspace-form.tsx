@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE } from '../../server/action-state';
+import { fieldError, IDLE, submitted } from '../../server/action-state';
 import { renameWorkspaceAction } from '../../server/actions/workspace.actions';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
@@ -18,7 +18,7 @@ export function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string
           id="rename-workspace"
           name="name"
           label="Name"
-          defaultValue={name}
+          defaultValue={submitted(state, 'name', name)}
           required
           maxLength={100}
           error={fieldError(state, 'name')}
