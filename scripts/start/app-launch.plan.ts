@@ -64,6 +64,8 @@ const APP_SPECS: readonly AppSpec[] = [
       DATABASE_URL: context.databaseUrl,
       REDIS_URL: context.redisUrl,
       PUBLIC_URL: `http://127.0.0.1:${ports.api}`,
+      // The dashboard's server forwards the browser's address; only it (on loopback) is believed.
+      TRUSTED_PROXIES: '127.0.0.1',
       ...keyRingVariables(context),
     }),
     hostVariable: 'API_HOST',
