@@ -11,8 +11,8 @@ describe('clientIpFromForwardedFor', () => {
     expect(clientIpFromForwardedFor('6.6.6.6,198.51.100.2,10.0.0.5,10.0.0.6', 2)).toBe('198.51.100.2');
   });
 
-  it('falls back to the leftmost entry when there are fewer entries than proxies', () => {
-    expect(clientIpFromForwardedFor('198.51.100.2', 2)).toBe('198.51.100.2');
+  it('forwards nothing when there are fewer entries than declared proxies', () => {
+    expect(clientIpFromForwardedFor('198.51.100.2', 2)).toBeUndefined();
   });
 
   it('forwards nothing that is not an IP address', () => {

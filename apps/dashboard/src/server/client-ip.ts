@@ -16,7 +16,9 @@ export function clientIpFromForwardedFor(header: string | null, proxyHops: numbe
     .split(',')
     .map((hop) => hop.trim())
     .filter((hop) => hop.length > 0);
-  const candidate = hops[hops.length - 1 - proxyHops] ?? hops[0];
+  // Fewer entries than proxies means the chain is not what the operator declared: forward nothing rather than
+  // an entry the client may have written.
+  const candidate = hops[hops.length - 1 - proxyHops];
   if (candidate === undefined) return undefined;
   return isIP(candidate) === 0 ? undefined : candidate;
 }
