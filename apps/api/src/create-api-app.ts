@@ -26,6 +26,7 @@ import { createCommandHandlers } from './commands/command-handlers.js';
 import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { createDefinitionCipher } from './definitions/definition-cipher.js';
+import { installNulCharacterGuard } from './http/nul-character.guard.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
@@ -79,6 +80,8 @@ export async function createApiApp(
   // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
   installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
   installConnectionDraining(adapter.getInstance());
+  // Also a root hook before any route (Nest's, sign-in, REST, GraphQL): NUL is refused before any handler.
+  installNulCharacterGuard(adapter.getInstance());
 
   try {
     const app = await NestFactory.create<NestFastifyApplication>(

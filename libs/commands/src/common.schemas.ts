@@ -13,10 +13,21 @@ export function page<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
 
-export const displayName = z.string().trim().min(1).max(120);
+/**
+ * A Gatehouse token secret (`ghu_...`) anywhere in a string; a listed prefix is only 10 characters. The one
+ * definition: names are refused with it at the edge, and the audit guard refuses it in every event.
+ */
+export const TOKEN_SECRET_PATTERN = /gh[uawg]_[A-Za-z0-9]{16,}/;
+
+const notTokenShaped = (value: string): boolean => !TOKEN_SECRET_PATTERN.test(value);
+const TOKEN_SHAPED_MESSAGE = 'must not look like an API token';
+
+// Names end up in audit events, which refuse token-shaped text: refusing it here makes that a 400, not a 500.
+export const displayName = z.string().trim().min(1).max(120).refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);
 export const resourceName = z
   .string()
   .trim()
   .min(1)
   .max(100)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'letters, digits, space, dot, underscore and dash; starts with a letter or digit');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'letters, digits, space, dot, underscore and dash; starts with a letter or digit')
+  .refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);

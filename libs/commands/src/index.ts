@@ -12,7 +12,7 @@ export {
   scopesBeyondRole,
 } from './scopes';
 export type { Scope, TokenKind, MembershipRole } from './scopes';
-export { cursor, limit, page, pageInput, uuid, isoDateTime } from './common.schemas';
+export { cursor, limit, page, pageInput, uuid, isoDateTime, TOKEN_SECRET_PATTERN } from './common.schemas';
 export { getTenant, renameTenant, tenantView } from './definitions/tenant.commands';
 export { listMembers, addMember, changeMemberRole, removeMember, memberView } from './definitions/member.commands';
 export {

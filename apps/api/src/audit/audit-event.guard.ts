@@ -1,3 +1,4 @@
+import { TOKEN_SECRET_PATTERN } from '@gatehouse/commands';
 import type { AuditEventInput } from './audit-event';
 
 /**
@@ -39,8 +40,8 @@ const SECRET_WORDS = new Set([
 ]);
 const SECRET_LAST_WORDS = new Set(['token', 'tokens', 'key']);
 
-/** A Gatehouse token secret (`ghu_...`) anywhere in a value; a listed prefix is only 10 characters. */
-const TOKEN_SECRET = /gh[uawg]_[A-Za-z0-9]{16,}/;
+/** A Gatehouse token secret (`ghu_...`) anywhere in a value: the same pattern the command schemas refuse. */
+const TOKEN_SECRET = TOKEN_SECRET_PATTERN;
 
 export function isSecretLookingKey(key: string): boolean {
   const words = key

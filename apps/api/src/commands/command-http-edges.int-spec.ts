@@ -296,6 +296,150 @@ describe('malformed requests are 4xx problem+json', () => {
   });
 });
 
+describe('NUL characters, token-shaped names and GraphQL root fields', () => {
+  // Postgres refuses NUL in text and jsonb: the edge refuses it first, so it is a 400, never a 500.
+  function expectInvalidCharacters(response: {
+    statusCode: number;
+    headers: Record<string, unknown>;
+    body: string;
+  }) {
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(PROBLEM);
+    expect(json(response.body)).toMatchObject({ code: 'invalid_characters', status: 400 });
+  }
+
+  it('refuses NUL in the unauthenticated sign-in body', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'a\u0000b@x.test', password: TEST_PASSWORD, tenant: acme.slug },
+    });
+    expectInvalidCharacters(response);
+  });
+
+  it('refuses NUL in a command body, and leaves the tenant unchanged', async () => {
+    const response = await h.app.inject({
+      method: 'PATCH',
+      url: '/v1/tenant',
+      headers: bearer(ownerToken),
+      payload: { name: 'a\u0000b' },
+    });
+    expectInvalidCharacters(response);
+    const tenant = await h.app.inject({ method: 'GET', url: '/v1/tenant', headers: bearer(ownerToken) });
+    expect(json(tenant.body).name).not.toContain('\u0000');
+  });
+
+  it('refuses NUL in a query string', async () => {
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/v1/audit-events?actorId=%00',
+      headers: bearer(ownerToken),
+    });
+    expectInvalidCharacters(response);
+  });
+
+  it('refuses NUL in GraphQL variables (and in a GET query) with a GraphQL error', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: {
+        query: 'mutation($i: CreateWorkspaceInput!) { createWorkspace(input: $i) { id } }',
+        variables: { i: { name: 'a\u0000b' } },
+      },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(json(response.body)).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'invalid_characters', status: 400 } }],
+    });
+
+    const overGet = await h.app.inject({
+      method: 'GET',
+      url: '/graphql',
+      query: {
+        query: 'query($c: String) { workspaces(input: { cursor: $c }) { nextCursor } }',
+        variables: JSON.stringify({ c: 'a\u0000b' }),
+      },
+      headers: bearer(ownerToken),
+    });
+    expect(overGet.statusCode).toBe(400);
+    expect(json(overGet.body)).toMatchObject({ errors: [{ extensions: { code: 'invalid_characters' } }] });
+  });
+
+  it('refuses a token-shaped name with 400 validation_failed, on REST and GraphQL', async () => {
+    const tokenShaped = 'ghu_AAAAAAAAAAAAAAAAAAAA';
+    const workspace = await h.app.inject({
+      method: 'POST',
+      url: '/v1/workspaces',
+      headers: bearer(ownerToken),
+      payload: { name: tokenShaped },
+    });
+    expect(workspace.statusCode).toBe(400);
+    expect(json(workspace.body)).toMatchObject({ code: 'validation_failed', errors: [{ path: 'name' }] });
+    expect(workspace.body).not.toContain(tokenShaped);
+
+    const tenant = await h.app.inject({
+      method: 'PATCH',
+      url: '/v1/tenant',
+      headers: bearer(ownerToken),
+      payload: { name: `Acme ${tokenShaped}` },
+    });
+    expect(tenant.statusCode).toBe(400);
+    expect(json(tenant.body)).toMatchObject({ code: 'validation_failed', errors: [{ path: 'name' }] });
+
+    const graphql = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: { query: `mutation { createWorkspace(input: { name: "${tokenShaped}" }) { id } }` },
+    });
+    expect(json(graphql.body)).toMatchObject({
+      errors: [{ extensions: { code: 'validation_failed', status: 400 } }],
+    });
+  });
+
+  function aliased(count: number): string {
+    return `{ ${Array.from({ length: count }, (_, i) => `a${i}: verifyAuditChain { ok }`).join(' ')} }`;
+  }
+
+  it('answers an operation with 20 root fields (aliases included)', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: { query: aliased(20) },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(json(response.body).data as object)).toHaveLength(20);
+  });
+
+  it('refuses 21 aliased root fields, also when a fragment spreads them at the root', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: { query: aliased(21) },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(json(response.body)).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'too_many_fields', status: 400 } }],
+    });
+
+    const fields = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `f${from + i}: me { via }`).join(' ');
+    const viaFragment = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(ownerToken),
+      payload: { query: `query { ${fields(0, 11)} ...Rest } fragment Rest on Query { ${fields(11, 21)} }` },
+    });
+    expect(viaFragment.statusCode).toBe(400);
+    expect(json(viaFragment.body)).toMatchObject({ errors: [{ extensions: { code: 'too_many_fields' } }] });
+  });
+});
+
 describe('pagination', () => {
   it('walks every row exactly once with nextCursor, on REST and GraphQL', async () => {
     const tenant = await createTestTenant(h.db);

@@ -37,14 +37,24 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
     // mercurius' MER_ERR_GQL_VALIDATION (document or variables invalid) and 405 (a mutation over GET).
     const status = statusOf(original) === 405 ? 405 : 400;
     const code = status === 405 ? 'method_not_allowed' : 'validation_failed';
-    return nested.map((inner: { message?: unknown; locations?: GraphQLError['locations'] }) => ({
-      status,
-      error: {
-        message: valueFreeMessage(typeof inner.message === 'string' ? inner.message : 'Invalid request.'),
-        ...(inner.locations !== undefined ? { locations: inner.locations } : {}),
-        extensions: { code, status },
+    return nested.map(
+      (inner: {
+        message?: unknown;
+        locations?: GraphQLError['locations'];
+        extensions?: Record<string, unknown>;
+      }) => {
+        // Our own validation rules carry a more precise stable code (e.g. `too_many_fields`).
+        const own = status === 400 ? inner.extensions?.code : undefined;
+        return {
+          status,
+          error: {
+            message: valueFreeMessage(typeof inner.message === 'string' ? inner.message : 'Invalid request.'),
+            ...(inner.locations !== undefined ? { locations: inner.locations } : {}),
+            extensions: { code: typeof own === 'string' ? own : code, status },
+          },
+        };
       },
-    }));
+    );
   }
 
   const { problem, unexpected } = toProblem(original ?? error);

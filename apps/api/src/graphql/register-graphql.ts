@@ -9,6 +9,8 @@ import {
 } from '../commands/rest/register-command-routes';
 import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
 import { graphqlErrorFormatter } from './graphql-error.formatter';
+import { rootFieldLimitRule } from './root-field-limit.rule';
+import { containsNul, invalidCharacters } from '../http/nul-character.guard';
 
 export const GRAPHQL_PATH = '/graphql';
 // The command types are acyclic and at most three levels deep; the bound is set by the standard introspection
@@ -19,7 +21,8 @@ type Resolution = { principal: Principal | null; failure?: unknown };
 
 /**
  * GraphQL at /graphql (mercurius), its schema generated from the command registry (command-schema.builder).
- * JSON bodies only (and `application/graphql`), at most 1 MiB; no batching, no IDE, bounded query depth.
+ * JSON bodies only (and `application/graphql`), at most 1 MiB; no batching, no IDE, bounded query depth and
+ * at most MAX_ROOT_FIELDS root fields per operation (aliases included).
  * Every non-GET request resolves the caller in a preHandler, before execution; resolving runs the identity
  * module's CSRF check (resolvePrincipal throws `csrf_failed`), so a cookie-authenticated POST without the CSRF
  * token never reaches a resolver. Mutations over GET are refused by mercurius itself.
@@ -56,6 +59,7 @@ export async function registerGraphQL(
       path: GRAPHQL_PATH,
       graphiql: false,
       queryDepth: MAX_QUERY_DEPTH,
+      validationRules: [rootFieldLimitRule()],
       allowBatchedQueries: false,
       errorFormatter: graphqlErrorFormatter(options.logger),
       // Never throws: mercurius also builds the context inside its error handler (e.g. for malformed JSON).
@@ -69,11 +73,30 @@ export async function registerGraphQL(
         bodyLimit: MAX_BODY_BYTES,
         exposeHeadRoute: false,
         preHandler: async (request) => {
-          if (request.method === 'GET') return;
+          if (request.method === 'GET') {
+            refuseNulInGetVariables(request);
+            return;
+          }
           const resolution = await resolve(request);
           if (resolution.failure !== undefined) throw resolution.failure;
         },
       },
     });
   });
+}
+
+/**
+ * The root NUL guard sees a GET's `variables` as JSON text, where NUL is still the escape `\u0000`: decode it
+ * here as mercurius will. Text that is not JSON is left for mercurius to refuse.
+ */
+function refuseNulInGetVariables(request: FastifyRequest): void {
+  const variables = (request.query as { variables?: unknown } | undefined)?.variables;
+  if (typeof variables !== 'string') return;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(variables);
+  } catch {
+    return;
+  }
+  if (containsNul(decoded)) throw invalidCharacters();
 }

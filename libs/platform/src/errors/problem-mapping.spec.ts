@@ -95,4 +95,30 @@ describe('toProblem', () => {
       problem: { status: 503, code: 'dependency_unavailable' },
     });
   });
+  it.each([
+    ['a pg error (text, 22021)', Object.assign(new Error('invalid byte sequence 0x00'), { code: '22021' })],
+    ['a pg error (jsonb, 22P05)', Object.assign(new Error('unsupported Unicode escape'), { code: '22P05' })],
+    [
+      'a Prisma error over the pg driver adapter',
+      Object.assign(new Error('Invalid `tx.workspace.update()` invocation'), {
+        code: 'P2039',
+        meta: {
+          driverAdapterError: Object.assign(new Error('invalid byte sequence'), {
+            cause: { kind: 'postgres', code: '22021', originalCode: '22021' },
+          }),
+        },
+      }),
+    ],
+    ['an error wrapping one as its cause', new Error('query failed', { cause: { code: '22P05' } })],
+  ])('answers NUL refused by Postgres (%s) with 400 invalid_characters', (_label, error) => {
+    expect(toProblem(error)).toEqual({
+      problem: expect.objectContaining({ status: 400, code: 'invalid_characters' }),
+      unexpected: false,
+    });
+  });
+
+  it('keeps other SQLSTATEs a generic 500', () => {
+    const mapped = toProblem(Object.assign(new Error('deadlock'), { code: '40P01' }));
+    expect(mapped).toMatchObject({ unexpected: true, problem: { status: 500, code: 'internal' } });
+  });
 });

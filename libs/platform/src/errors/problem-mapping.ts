@@ -104,6 +104,38 @@ function fastifyCodeOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Postgres refuses NUL in text (22021) and in jsonb (22P05): the client sent it, so it is a 400. The edge
+ * refuses NUL before any query; this is the backstop for a path that slips past it.
+ */
+const INVALID_CHARACTERS: Known = {
+  status: 400,
+  code: 'invalid_characters',
+  title: 'Invalid characters',
+  detail: 'The request contains a NUL character, which no field accepts.',
+};
+const NUL_SQLSTATES = new Set(['22021', '22P05']);
+
+/**
+ * True when a Postgres error with one of those SQLSTATEs is the error or sits under it: pg puts it in `code`;
+ * Prisma's driver adapter wraps it as `meta.driverAdapterError.cause.{code,originalCode}`.
+ */
+function isNulRefusal(error: unknown): boolean {
+  const pending: { value: unknown; hops: number }[] = [{ value: error, hops: 0 }];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === undefined || typeof next.value !== 'object' || next.value === null) continue;
+    for (const key of ['code', 'originalCode']) {
+      const code = field(next.value, key);
+      if (typeof code === 'string' && NUL_SQLSTATES.has(code)) return true;
+    }
+    if (next.hops >= 4) continue;
+    pending.push({ value: field(next.value, 'cause'), hops: next.hops + 1 });
+    pending.push({ value: field(field(next.value, 'meta'), 'driverAdapterError'), hops: next.hops + 1 });
+  }
+  return false;
+}
+
 function fromKnown(known: Known, unexpected: boolean): MappedProblem {
   return { problem: problemJson(known), unexpected };
 }
@@ -118,6 +150,7 @@ export function toProblem(error: unknown): MappedProblem {
   const fastifyCode = fastifyCodeOf(error);
   const known = fastifyCode === undefined ? undefined : FASTIFY_ERRORS[fastifyCode];
   if (known) return fromKnown(known, false);
+  if (isNulRefusal(error)) return fromKnown(INVALID_CHARACTERS, false);
   const status = statusOf(error);
   if (status !== undefined && status >= 400 && status < 500) {
     // A JSON syntax error from a body parser that is not Fastify's (e.g. prototype poisoning refused).

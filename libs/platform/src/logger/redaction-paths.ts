@@ -28,6 +28,15 @@ export const SENSITIVE_KEYS: readonly string[] = Object.freeze([
   'privateKey',
   'plaintext',
   'keyMaterial',
+  // CSRF tokens, stored hashes, and definition documents / variable values (plaintext and ciphertext).
+  'csrfToken',
+  'x-csrf-token',
+  'secretHash',
+  'csrfHash',
+  'document',
+  'value',
+  'valueCt',
+  'documentCt',
 ]);
 
 /** Containers whose every value is sensitive. */

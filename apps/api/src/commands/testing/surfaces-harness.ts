@@ -24,6 +24,7 @@ import { resolvePrincipal } from '../../auth/resolve-principal';
 import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { TEST_HASHER } from '../../auth/testing/identity-harness';
 import { DefinitionCipher } from '../../definitions/definition-cipher';
+import { installNulCharacterGuard } from '../../http/nul-character.guard';
 import { createCommandHandlers } from '../command-handlers';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
 
@@ -62,6 +63,8 @@ export async function createSurfacesHarness(): Promise<SurfacesHarness> {
 
   const app = Fastify({ logger: false });
   installProblemJsonHandlers(app, logger);
+  // As createApiApp does: a root hook, before any route.
+  installNulCharacterGuard(app);
   registerAuthRoutes(app, identity);
   await registerAdminSurfaces(app, {
     handlers: createCommandHandlers({
