@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createLogger } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, type TestTenant } from '@gatehouse/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { sha256 } from './opaque-secret';
@@ -24,6 +25,8 @@ let alpha: TestTenant;
 let beta: TestTenant;
 let gamma: TestTenant;
 let ipCounter = 0;
+/** Every line the app logged (a real pino logger writing into this buffer). */
+const logLines: Record<string, unknown>[] = [];
 
 /** A fresh client address per test, so throttle counters of one test never touch another's. */
 function nextIp(): string {
@@ -64,7 +67,16 @@ function getSession(cookie: string) {
 }
 
 beforeAll(async () => {
-  h = await createIdentityHarness({ trustedProxies: [TRUSTED_PROXY] });
+  h = await createIdentityHarness({
+    trustedProxies: [TRUSTED_PROXY],
+    logger: createLogger({
+      name: 'auth-test',
+      level: 'info',
+      destination: {
+        write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>),
+      },
+    }),
+  });
   alpha = await createTestTenant(h.db, { slug: 'alpha' });
   beta = await createTestTenant(h.db, { slug: 'beta' });
   gamma = await createTestTenant(h.db, { slug: 'gamma' });
@@ -269,6 +281,35 @@ describe('POST /v1/auth/logout', () => {
       tx.auditEvent.findMany({ where: { action: 'auth.logout', actorId: user.id } }),
     );
     expect(audit).toHaveLength(1);
+  });
+
+  it('logs an audit.checkpoint of the committed head after a sign-in and after a sign-out', async () => {
+    const user = await createMember(beta);
+    const checkpointsOf = () =>
+      logLines.filter((line) => line.event === 'audit.checkpoint' && line.tenantId === beta.id);
+    const headOf = async (action: string) => {
+      const [event] = await h.db.withTenant(beta.id, (tx) =>
+        tx.auditEvent.findMany({ where: { action, actorId: user.id } }),
+      );
+      return { seq: event!.seq.toString(), hash: Buffer.from(event!.hash).toString('hex') };
+    };
+
+    const before = checkpointsOf().length;
+    const { cookie, csrfToken } = await signIn(user.email);
+    expect(checkpointsOf().slice(before)).toEqual([
+      expect.objectContaining({ tenantId: beta.id, ...(await headOf('auth.login')) }),
+    ]);
+
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { cookie, 'x-csrf-token': csrfToken },
+      payload: {},
+    });
+    expect(response.statusCode).toBe(204);
+    expect(checkpointsOf().slice(before + 1)).toEqual([
+      expect.objectContaining({ tenantId: beta.id, ...(await headOf('auth.logout')) }),
+    ]);
   });
 
   it('is 401 without a session', async () => {

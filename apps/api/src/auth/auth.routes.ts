@@ -57,7 +57,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
         { remoteAddress: request.socket.remoteAddress, forwardedFor: request.headers['x-forwarded-for'] },
         deps.trustedProxies,
       );
-      const result = await deps.signIn.execute({ ...parsed.data, ip });
+      // Inside `run`: the login's audit link is logged as `audit.checkpoint` once its transaction committed.
+      const result = await deps.checkpoints.run(() => deps.signIn.execute({ ...parsed.data, ip }));
       if (!result.ok) {
         if (result.reason === 'rate_limited') reply.header('retry-after', String(result.retryAfterSeconds));
         throw signInProblem(result);
@@ -81,8 +82,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: IdentityDeps): vo
     scope.post(AUTH_ROUTES.logout, async (request, reply) => {
       const session = await requireSession(request, deps);
       const principal = session.principal;
-      if (principal.sessionId === null) throw unauthenticated();
-      await deps.signOut.execute({ ...principal, sessionId: principal.sessionId });
+      const sessionId = principal.sessionId;
+      if (sessionId === null) throw unauthenticated();
+      await deps.checkpoints.run(() => deps.signOut.execute({ ...principal, sessionId }));
       return reply
         .header('cache-control', 'no-store')
         .header('set-cookie', clearedSessionCookie({ secure: deps.secureCookies }))

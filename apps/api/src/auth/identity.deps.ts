@@ -1,6 +1,7 @@
 import type { Database } from '@gatehouse/db';
 import type { Logger, NodeEnv } from '@gatehouse/platform';
 import type { Redis } from 'ioredis';
+import { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger';
 import { createTrustedProxies, type TrustedProxies } from './client-ip';
 import { LoginThrottle, DEFAULT_LOGIN_THROTTLE_LIMITS, type LoginThrottleLimits } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
@@ -18,6 +19,8 @@ export interface IdentityDeps {
   /** Secure cookies everywhere but development and test (plain http://localhost). */
   readonly secureCookies: boolean;
   readonly logger: Logger;
+  /** Sign-in and sign-out append audit events outside the command handlers: the routes run them in `run`. */
+  readonly checkpoints: AuditCheckpointLogger;
 }
 
 export interface CreateIdentityDepsOptions {
@@ -62,5 +65,6 @@ export function createIdentityDeps(options: CreateIdentityDepsOptions): Identity
     trustedProxies: createTrustedProxies(options.trustedProxies),
     secureCookies: options.nodeEnv === 'production',
     logger: options.logger,
+    checkpoints: new AuditCheckpointLogger(options.logger),
   };
 }

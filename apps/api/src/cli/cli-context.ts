@@ -1,4 +1,6 @@
 import { createDatabase, type Database } from '@gatehouse/db';
+import { createLogger } from '@gatehouse/platform';
+import { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger';
 import type { AuditEventInput } from '../audit/audit-event';
 import { PasswordHasher } from '../auth/password-hasher';
 import { requireDatabaseUrl, type CliConfig } from './cli-config';
@@ -15,11 +17,23 @@ export const OPERATOR_ACTOR: AuditEventInput['actor'] = Object.freeze({
 export class CliContext {
   private db: Database | undefined;
   readonly hasher = new PasswordHasher();
+  /**
+   * The runner runs each command inside `checkpoints.run`, so the audit links it committed are logged as
+   * `audit.checkpoint` JSON lines on stderr (stdout stays the command's result), as the API logs its own.
+   */
+  readonly checkpoints: AuditCheckpointLogger;
 
   constructor(
     readonly io: CliIo,
     readonly config: CliConfig,
-  ) {}
+  ) {
+    const logger = createLogger({
+      name: 'gatehouse-cli',
+      level: 'info',
+      destination: { write: (line: string) => io.err(line.replace(/\n$/, '')) },
+    });
+    this.checkpoints = new AuditCheckpointLogger(logger);
+  }
 
   database(): Database {
     this.db ??= createDatabase({ url: requireDatabaseUrl(this.config), poolMax: 2 });

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { PROBE_READ, createIdentityHarness, type IdentityHarness } from '../auth/testing/identity-harness';
 import { runCli } from './run-cli';
 import type { CliIo } from './cli-io';
@@ -12,7 +13,9 @@ let h: IdentityHarness;
 interface Run {
   code: number;
   out: string[];
+  /** stderr without the audit checkpoint log lines (those are in `checkpoints`). */
   err: string[];
+  checkpoints: Record<string, unknown>[];
 }
 
 async function cli(
@@ -32,7 +35,11 @@ async function cli(
     readStdin: async () => options.stdin ?? '',
   };
   const code = await runCli(argv, io);
-  return { code, out, err };
+  const checkpoints = err
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.event === 'audit.checkpoint');
+  return { code, out, err: err.filter((line) => !line.includes('"audit.checkpoint"')), checkpoints };
 }
 
 function json<T = Record<string, unknown>>(run: Run): T {
@@ -46,6 +53,21 @@ function login(email: string, password: string) {
 
 function whoIs(secret: string) {
   return h.app.inject({ method: 'GET', url: PROBE_READ, headers: { authorization: `Bearer ${secret}` } });
+}
+
+/** A token's stored expiry, read as the superuser (gateway tokens are invisible to the app role). */
+async function storedExpiry(tokenId: string): Promise<string | null> {
+  const client = new Client({ connectionString: h.testDb.adminUrl });
+  await client.connect();
+  try {
+    const result = await client.query<{ expires_at: Date | null }>(
+      'SELECT expires_at FROM api_tokens WHERE id = $1',
+      [tokenId],
+    );
+    return result.rows[0]?.expires_at?.toISOString() ?? null;
+  } finally {
+    await client.end();
+  }
 }
 
 async function operatorEvents(tenantId: string) {
@@ -71,13 +93,21 @@ describe('gatehouse admin: tenant, user and token round trip', () => {
     const tenant = json<{ tenantId: string; slug: string; name: string }>(run);
     expect(tenant).toMatchObject({ slug: 'acme', name: 'Acme Corp' });
     tenantId = tenant.tenantId;
-    expect((await operatorEvents(tenantId)).map((e) => [e.action, e.actorId])).toEqual([
-      ['tenant.create', 'cli'],
+    const events = await operatorEvents(tenantId);
+    expect(events.map((e) => [e.action, e.actorId])).toEqual([['tenant.create', 'cli']]);
+    // The committed head goes to stderr as a checkpoint line, as the API logs its own.
+    expect(run.checkpoints).toEqual([
+      expect.objectContaining({
+        tenantId,
+        seq: '1',
+        hash: Buffer.from(events[0]!.hash).toString('hex'),
+      }),
     ]);
 
     const again = await cli(['admin', 'create-tenant', '--slug', 'acme', '--name', 'Other']);
     expect(again.code).toBe(1);
     expect(again.err).toEqual(['gatehouse: a tenant with slug acme already exists']);
+    expect(again.checkpoints).toEqual([]);
   });
 
   it('creates an owner from a password in an env variable, never echoing it; that login then works', async () => {
@@ -342,6 +372,136 @@ describe('gatehouse admin: tenant, user and token round trip', () => {
       scopes: ['tokens:introspect', 'leases:write'],
     });
   });
+
+  it('gives a gateway token a 90-day expiry unless --expires-days is given, and prints it', async () => {
+    const run = await cli(
+      [
+        'admin',
+        'create-token',
+        '--kind',
+        'gateway',
+        '--name',
+        'gw',
+        '--scopes',
+        'tokens:introspect',
+        '--json',
+      ],
+      { owner: true },
+    );
+    expect(run.code).toBe(0);
+    const token = json<{ tokenId: string; expiresAt: string | null }>(run);
+    expect(token.expiresAt).not.toBeNull();
+    const days = (Date.parse(token.expiresAt as string) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(89);
+    expect(days).toBeLessThanOrEqual(90);
+    expect(await storedExpiry(token.tokenId)).toBe(token.expiresAt);
+
+    const explicit = await cli(
+      [
+        'admin',
+        'create-token',
+        '--kind',
+        'gateway',
+        '--name',
+        'gw',
+        '--scopes',
+        'tokens:introspect',
+        '--expires-days',
+        '7',
+        '--json',
+      ],
+      { owner: true },
+    );
+    const short = json<{ expiresAt: string }>(explicit);
+    expect((Date.parse(short.expiresAt) - Date.now()) / 86_400_000).toBeLessThanOrEqual(7);
+  });
+
+  it('revokes a gateway token through the owner connection: it stops authenticating at once', async () => {
+    const created = await cli(
+      [
+        'admin',
+        'create-token',
+        '--kind',
+        'gateway',
+        '--name',
+        'gw',
+        '--scopes',
+        'tokens:introspect',
+        '--json',
+      ],
+      { owner: true },
+    );
+    const token = json<{ tokenId: string; secret: string }>(created);
+    expect((await whoIs(token.secret)).json().principal).toMatchObject({ tokenId: token.tokenId });
+
+    const withoutOwner = await cli(['admin', 'revoke-token', '--id', token.tokenId]);
+    expect(withoutOwner.code).toBe(2);
+    expect(withoutOwner.err[0]).toContain('MIGRATION_DATABASE_URL');
+    expect((await whoIs(token.secret)).json().principal).toMatchObject({ tokenId: token.tokenId });
+
+    const run = await cli(['admin', 'revoke-token', '--id', token.tokenId, '--json'], { owner: true });
+    expect(run).toMatchObject({ code: 0, err: [] });
+    expect(json(run)).toEqual({ tokenId: token.tokenId, tenant: null, kind: 'gateway', status: 'revoked' });
+    // The probe answers an anonymous caller (no valid credential) with principal null.
+    expect((await whoIs(token.secret)).json().principal).toBeNull();
+
+    const again = await cli(['admin', 'revoke-token', '--id', token.tokenId], { owner: true });
+    expect(again.code).toBe(1);
+    expect(again.err[0]).toContain('no live gateway token');
+    expect((await cli(['admin', 'revoke-token', '--id', 'not-a-uuid'], { owner: true })).code).toBe(2);
+  });
+
+  it("revokes a tenant's token with --tenant, audited as the operator", async () => {
+    const created = await cli([
+      'admin',
+      'create-token',
+      '--kind',
+      'worker',
+      '--name',
+      'w',
+      '--tenant',
+      'acme',
+      '--scopes',
+      'leases:write',
+      '--pool',
+      'default',
+      '--json',
+    ]);
+    const token = json<{ tokenId: string; secret: string }>(created);
+    expect((await whoIs(token.secret)).json().principal).toMatchObject({ tokenId: token.tokenId });
+
+    // A tenant token is not a gateway token: without --tenant nothing is revoked.
+    expect((await cli(['admin', 'revoke-token', '--id', token.tokenId], { owner: true })).code).toBe(1);
+    expect((await whoIs(token.secret)).json().principal).toMatchObject({ tokenId: token.tokenId });
+
+    const run = await cli(['admin', 'revoke-token', '--id', token.tokenId, '--tenant', 'acme', '--json']);
+    expect(run).toMatchObject({ code: 0, err: [] });
+    expect(json(run)).toEqual({ tokenId: token.tokenId, tenant: 'acme', kind: 'worker', status: 'revoked' });
+    // The probe answers an anonymous caller (no valid credential) with principal null.
+    expect((await whoIs(token.secret)).json().principal).toBeNull();
+    const events = await operatorEvents(tenantId);
+    const revoked = events.filter((e) => e.action === 'tokens.revoke');
+    expect(revoked).toEqual([
+      expect.objectContaining({
+        targetId: token.tokenId,
+        data: expect.objectContaining({ alreadyRevoked: false }),
+      }),
+    ]);
+    expect(run.checkpoints).toEqual([expect.objectContaining({ tenantId, seq: revoked[0]!.seq.toString() })]);
+
+    const unknown = await cli([
+      'admin',
+      'revoke-token',
+      '--id',
+      '00000000-0000-4000-8000-000000000000',
+      '--tenant',
+      'acme',
+    ]);
+    expect(unknown).toMatchObject({
+      code: 1,
+      err: ['gatehouse: no token 00000000-0000-4000-8000-000000000000 in tenant acme'],
+    });
+  });
 });
 
 describe('gatehouse usage and configuration errors', () => {
@@ -358,6 +518,12 @@ describe('gatehouse usage and configuration errors', () => {
     expect(err).toEqual(["gatehouse: DATABASE_URL is not set (the app role's Postgres URL)"]);
 
     expect((await cli(['admin', 'drop-everything'])).code).toBe(2);
+    // Names on Object.prototype are not commands.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const run = await cli(['admin', name]);
+      expect(run).toMatchObject({ code: 2, out: [] });
+      expect(run.err[0]).toContain('unknown command');
+    }
     const unknownOption = await cli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X', '--force']);
     expect(unknownOption).toMatchObject({ code: 2, err: ['gatehouse: unknown option --force'] });
     const badConfig = await cli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X'], {
@@ -372,5 +538,6 @@ describe('gatehouse usage and configuration errors', () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
     expect(run.out.join('\n')).toContain('gatehouse admin create-token');
+    expect(run.out.join('\n')).toContain('gatehouse admin revoke-token --id TOKEN_ID');
   });
 });

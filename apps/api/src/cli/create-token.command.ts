@@ -24,7 +24,10 @@ import { OPERATOR_ACTOR, type CliContext } from './cli-context';
 import { CliError, usageError } from './cli-io';
 
 export const CREATE_TOKEN_USAGE =
-  'gatehouse admin create-token --kind user|agent|worker|gateway --name NAME --scopes a,b [--tenant SLUG] [--user EMAIL] [--workspaces id,id] [--pool POOL] [--expires-days N] [--json]';
+  'gatehouse admin create-token --kind user|agent|worker|gateway --name NAME --scopes a,b [--tenant SLUG] [--user EMAIL] [--workspaces id,id] [--pool POOL] [--expires-days N (gateway: 90 unless given)] [--json]';
+
+/** Gateway tokens are cross-tenant credentials: one forgotten in a config file must not live forever. */
+export const GATEWAY_TOKEN_DEFAULT_EXPIRY_DAYS = 90;
 
 interface TokenRequest {
   readonly kind: TokenKind;
@@ -58,7 +61,10 @@ export async function createTokenCommand(args: readonly string[], ctx: CliContex
     scopes: scopeList(required(values.scopes, 'scopes')),
     workspaceIds: workspaceList(values.workspaces),
     pool: values.pool ?? null,
-    expiresAt: tokenExpiry(expiresInDays(values['expires-days'])),
+    expiresAt: tokenExpiry(
+      expiresInDays(values['expires-days']) ??
+        (kind === 'gateway' ? GATEWAY_TOKEN_DEFAULT_EXPIRY_DAYS : undefined),
+    ),
     json: values.json === true,
   };
   if (request.pool !== null && !createToken.input.shape.pool.safeParse(request.pool).success) {

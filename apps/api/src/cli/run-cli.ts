@@ -4,6 +4,7 @@ import { CliError, EXIT, type CliIo } from './cli-io';
 import { CREATE_TENANT_USAGE, createTenantCommand } from './create-tenant.command';
 import { CREATE_TOKEN_USAGE, createTokenCommand } from './create-token.command';
 import { CREATE_USER_USAGE, createUserCommand } from './create-user.command';
+import { REVOKE_TOKEN_USAGE, revokeTokenCommand } from './revoke-token.command';
 
 type Command = (args: readonly string[], ctx: CliContext) => Promise<void>;
 
@@ -11,6 +12,7 @@ const ADMIN_COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   'create-tenant': createTenantCommand,
   'create-user': createUserCommand,
   'create-token': createTokenCommand,
+  'revoke-token': revokeTokenCommand,
 });
 
 const USAGE = [
@@ -18,6 +20,8 @@ const USAGE = [
   `  ${CREATE_TENANT_USAGE}`,
   `  ${CREATE_USER_USAGE}`,
   `  ${CREATE_TOKEN_USAGE}`,
+  `  ${REVOKE_TOKEN_USAGE}`,
+  "revoke-token without --tenant revokes a gateway token; with --tenant, one of that tenant's tokens",
   'environment: DATABASE_URL (app role), MIGRATION_DATABASE_URL (owner role; gateway tokens only), WORKER_POOLS',
 ];
 
@@ -32,7 +36,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     for (const line of USAGE) io.out(line);
     return group === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = group === 'admin' && name !== undefined ? ADMIN_COMMANDS[name] : undefined;
+  // Own keys only: `admin constructor` or `admin toString` must not resolve to Object's prototype.
+  const command =
+    group === 'admin' && name !== undefined && Object.hasOwn(ADMIN_COMMANDS, name)
+      ? ADMIN_COMMANDS[name]
+      : undefined;
   if (command === undefined) {
     io.err(
       `gatehouse: unknown command${group === 'admin' && name ? ` admin ${name.slice(0, 40)}` : ''}; run gatehouse --help`,
@@ -43,7 +51,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let ctx: CliContext | undefined;
   try {
     ctx = new CliContext(io, loadCliConfig(io.env));
-    await command(args, ctx);
+    const context = ctx;
+    await ctx.checkpoints.run(() => command(args, context));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CliError) {

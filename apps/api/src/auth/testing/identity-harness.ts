@@ -1,6 +1,6 @@
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
-import { createLogger, installProblemJsonHandlers } from '@gatehouse/platform';
+import { createLogger, installProblemJsonHandlers, type Logger } from '@gatehouse/platform';
 import {
   createTestDatabase,
   createTestRedisPrefix,
@@ -40,13 +40,15 @@ export interface IdentityHarnessOptions extends Partial<
 > {
   /** Registers further routes (e.g. the command routes) before the app is ready. */
   readonly extend?: (app: FastifyInstance, deps: IdentityDeps, db: Database) => Promise<void>;
+  /** The app's logger (silent when absent): tests that read log lines pass one writing to a buffer. */
+  readonly logger?: Logger;
 }
 
 export async function createIdentityHarness(options: IdentityHarnessOptions = {}): Promise<IdentityHarness> {
   const testDb = await createTestDatabase();
   const db = createDatabase({ url: testDb.appUrl, poolMax: 4 });
   const redis = createRedisConnection({ url: testRedisUrl(), name: 'identity-test', purpose: 'command' });
-  const logger = createLogger({ name: 'identity-test', level: 'silent' });
+  const logger = options.logger ?? createLogger({ name: 'identity-test', level: 'silent' });
   const deps = createIdentityDeps({
     db,
     redis,
