@@ -316,6 +316,121 @@ describe('dashboard in a browser', () => {
     FLOW_TIMEOUT_MS,
   );
 
+  it(
+    'writes a project source in the editor, resolves its servers, keeps secrets off the page, and disables one',
+    async () => {
+      const page = ownerPage;
+      const canary = `cnry${Date.now().toString(36)}LiteralKey9`;
+      const variableCanary = `cnry${Date.now().toString(36)}VariableTok7`;
+      const workspaceId = workspacePath.split('/').pop() ?? '';
+      const servers = `/servers/${workspaceId}`;
+
+      await mainNav(page).getByRole('link', { name: 'Servers' }).click();
+      await page.waitForURL(/\/servers$/);
+      await page.getByRole('link', { name: 'platform-core' }).click();
+      await page.waitForURL(new RegExp(`${servers}$`));
+      await page.getByRole('heading', { name: 'No servers yet' }).waitFor();
+      await capture(page, servers, 'servers-empty');
+
+      // A document whose mcpServers is not an object: the API's error, at the path it names, under the editor.
+      await open(page, `${servers}/sources`);
+      await expect(page.getByRole('link', { name: 'Project' }).getAttribute('aria-current')).resolves.toBe('true');
+      const editor = page.getByLabel('Document (JSON)');
+      await editor.fill('{ "mcpServers": [] }');
+      await page.getByRole('button', { name: 'Save source' }).click();
+      const fieldError = page.locator('[data-field-error="document"]');
+      await fieldError.waitFor();
+      await expect(fieldError.textContent()).resolves.toContain('mcpServers');
+      await expect(page.locator('[data-problem-code="validation_failed"]').count()).resolves.toBe(1);
+      await expect(editor.getAttribute('aria-invalid')).resolves.toBe('true');
+      // What was typed stays for correcting.
+      await expect(editor.inputValue()).resolves.toBe('{ "mcpServers": [] }');
+      await expectAccessible(page, 'source editor with a field error');
+      await screenshot(page, 'server-sources-error-light');
+
+      await editor.fill(
+        JSON.stringify(
+          {
+            mcpServers: {
+              'deploy-tools': {
+                type: 'stdio',
+                command: 'npx',
+                args: ['-y', '@acme/deploy-mcp', '--region', 'eu-west-1'],
+                env: { API_KEY: canary, DEPLOY_TOKEN: '${DEPLOY_TOKEN:-none}', LOG_LEVEL: 'info' },
+              },
+              docs: {
+                type: 'http',
+                url: 'https://docs.acme.test/mcp',
+                headers: { Authorization: `Bearer ${canary}` },
+              },
+            },
+          },
+          null,
+          2,
+        ),
+      );
+      await page.getByRole('button', { name: 'Save source' }).click();
+      await page.getByText(/Saved project:[0-9a-f-]+ as version 1: 2 servers\./).waitFor();
+      await capture(page, `${servers}/sources`, 'server-sources');
+
+      // Both resolved, in the workspace view and as me.
+      await open(page, servers);
+      const table = page.getByRole('table', { name: /Effective servers/ });
+      for (const name of ['deploy-tools', 'docs']) {
+        await table.locator('tbody tr', { hasText: name }).getByText('Resolved', { exact: true }).waitFor();
+      }
+      await capture(page, servers, 'servers-effective');
+      await page.getByRole('link', { name: 'As me' }).click();
+      await page.waitForURL(/view=principal/);
+      await table.locator('tbody tr', { hasText: 'docs' }).getByText('Resolved', { exact: true }).waitFor();
+
+      // The detail page: command line, env KEYS only; the secret literal is nowhere on the page.
+      await open(page, `${servers}/server/deploy-tools`);
+      await page.getByRole('heading', { level: 1, name: 'deploy-tools' }).waitFor();
+      await page.getByRole('list', { name: 'Environment variable keys' }).getByText('API_KEY').waitFor();
+      await expect(page.locator('#server-identity').textContent()).resolves.toMatch(/sid:/);
+      expect(await page.content()).not.toContain(canary);
+      await capture(page, `${servers}/server/deploy-tools`, 'server-detail');
+      await open(page, `${servers}/server/docs`);
+      await page.getByRole('list', { name: 'Header keys' }).getByText('Authorization').waitFor();
+      expect(await page.content()).not.toContain(canary);
+
+      // A variable: set, then listed as "Set" only; its value never comes back.
+      await open(page, `${servers}/variables`);
+      await page.getByLabel('Name', { exact: true }).fill('DEPLOY_TOKEN');
+      await page.getByLabel('Value', { exact: true }).fill(variableCanary);
+      await page.getByRole('button', { name: 'Set variable' }).click();
+      await page.getByText('DEPLOY_TOKEN is set.', { exact: false }).waitFor();
+      const variables = page.getByRole('table', { name: /variables/ });
+      await variables.locator('tbody tr', { hasText: 'DEPLOY_TOKEN' }).getByText('Set', { exact: true }).waitFor();
+      await expect(page.getByLabel('Value', { exact: true }).inputValue()).resolves.toBe('');
+      await capture(page, `${servers}/variables`, 'server-variables');
+      expect(await page.content()).not.toContain(variableCanary);
+
+      // Disable for the workspace with a reason, see it disabled, enable it again.
+      await open(page, `${servers}/server/docs`);
+      await page.getByLabel('Disable for').selectOption('workspace');
+      await page.getByLabel('Reason (optional)').fill('Rotating the docs credentials');
+      await page.getByRole('button', { name: 'Disable server' }).click();
+      await page.getByText('docs is disabled for everyone in this workspace: Rotating the docs credentials').waitFor();
+      await page.getByRole('button', { name: 'Enable server' }).waitFor();
+      await page.getByText('Disabled for everyone in this workspace').first().waitFor();
+      await open(page, servers);
+      const docsRow = table.locator('tbody tr', { hasText: 'docs' });
+      await docsRow.getByText('Disabled', { exact: true }).waitFor();
+      await docsRow.getByText('Disabled for everyone in this workspace').waitFor();
+      await capture(page, servers, 'servers-disabled');
+      await open(page, `${servers}/server/docs`);
+      await page.getByRole('button', { name: 'Enable server' }).click();
+      await page.getByText('docs is enabled again.').waitFor();
+      await open(page, servers);
+      await docsRow.getByText('Resolved', { exact: true }).waitFor();
+      expect(await page.content()).not.toContain(canary);
+      expect(await page.content()).not.toContain(variableCanary);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
   // Every page of the owner, in both themes, with axe-core (the member's and the API-down pages follow below).
   const PAGES: readonly { name: string; path: () => string }[] = [
     { name: 'overview', path: () => '/overview' },
@@ -326,7 +441,8 @@ describe('dashboard in a browser', () => {
     { name: 'tokens', path: () => '/tokens' },
     { name: 'token-new', path: () => '/tokens/new' },
     { name: 'audit', path: () => '/audit' },
-    { name: 'coming-soon-servers', path: () => '/servers' },
+    { name: 'servers', path: () => '/servers' },
+    { name: 'coming-soon-approvals', path: () => '/approvals' },
     { name: 'not-found', path: () => '/no-such-page' },
   ];
 

@@ -51,7 +51,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
     href: '/servers',
     label: 'Servers',
     summary: 'MCP server definitions per tier, resolved for a workspace.',
-    status: 'coming-soon',
+    needs: 'readWorkspaces',
+    status: 'ready',
   },
   {
     href: '/approvals',
