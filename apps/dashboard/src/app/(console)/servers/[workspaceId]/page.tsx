@@ -1,0 +1,171 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { redirectIfSessionEnded } from '../../../../server/current-session';
+import { getEffectiveDefinitions } from '../../../../server/definition-queries';
+import { serversPageContext } from '../../../../server/servers-page-context';
+import { AccessFailure, PageProblem } from '../../../../ui/access-states';
+import { ButtonLink } from '../../../../ui/button';
+import { DataTable } from '../../../../ui/data-table';
+import { Badge, Callout, EmptyState, ProblemCallout } from '../../../../ui/feedback';
+import { PageHeader } from '../../../../ui/page-header';
+import { firstParam, type SearchParams } from '../../../../ui/paging';
+import { describeProblem, problemPath, shortFingerprint, STATUS_LABELS } from '../../../../ui/servers/definition-labels';
+import {
+  EntryReason,
+  ShadowedEntries,
+  SourceLabel,
+  StatusBadge,
+  TargetSummary,
+} from '../../../../ui/servers/server-parts';
+import { ServersTabs } from '../../../../ui/servers/servers-tabs';
+import styles from '../../../../ui/servers/servers.module.css';
+import type { EffectiveViewKind } from '../../../../views/definition-views';
+
+export const metadata: Metadata = { title: 'Servers' };
+
+// The effective view of one workspace at a glance: each server name with its status, the source that won,
+// what it shadows (on expand) and a banner for source problems. Two views: the workspace alone (managed,
+// project, plugin) and "as me" (every tier, my variables and overlays).
+
+// Next.js requires a page as the module's default export.
+export default async function WorkspaceServersPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const { workspaceId } = await params;
+  const context = await serversPageContext(workspaceId);
+  if (context.kind === 'access') return <AccessFailure access={context.access} />;
+  if (context.kind === 'missing') notFound();
+  if (context.kind === 'problem') return <PageProblem problem={context.problem} title="Servers could not be loaded" />;
+  const { workspace, permissions } = context;
+  const view: EffectiveViewKind = firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
+  const effective = await getEffectiveDefinitions(workspace.id, view);
+  if (!effective.ok) redirectIfSessionEnded(effective.problem);
+  const base = `/servers/${workspace.id}`;
+  const detailQuery = view === 'principal' ? '?view=principal' : '';
+
+  return (
+    <div className="stack">
+      <PageHeader
+        breadcrumb={<Link href="/servers">Servers</Link>}
+        title={`Servers of ${workspace.name}`}
+        description="Each name resolves to one whole entry: managed outranks local, project, user and plugin."
+        actions={
+          permissions.tiers.length > 0 ? (
+            <ButtonLink href={`${base}/sources`} variant="primary">
+              Edit sources
+            </ButtonLink>
+          ) : undefined
+        }
+      />
+      <ServersTabs workspaceId={workspace.id} current="effective" />
+      <nav aria-label="View">
+        <ul className={styles.tabs}>
+          {(
+            [
+              ['workspace', 'Workspace view', base],
+              ['principal', 'As me', `${base}?view=principal`],
+            ] as const
+          ).map(([kind, label, href]) => (
+            <li key={kind}>
+              <Link className={styles.tab} href={href} aria-current={view === kind ? 'true' : undefined}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p className="muted">
+        {view === 'workspace'
+          ? 'The workspace alone: managed, project and plugin sources with tenant and workspace variables and the workspace’s overlays.'
+          : 'As you get it: every tier, including your user and local sources, your variables and your own overlays.'}
+      </p>
+
+      {!effective.ok ? (
+        <ProblemCallout problem={effective.problem} context="The effective servers could not be loaded" />
+      ) : (
+        <>
+          {effective.data.problems.length > 0 ? (
+            <Callout tone="warning" title="Some sources have problems">
+              <ul>
+                {effective.data.problems.map((problem, index) => (
+                  <li key={index}>
+                    {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
+                    {problem['severity'] === 'blocking' ? ' (blocking)' : ''}
+                  </li>
+                ))}
+              </ul>
+            </Callout>
+          ) : null}
+          {effective.data.entries.length === 0 ? (
+            <EmptyState
+              title="No servers yet"
+              action={
+                permissions.tiers.length > 0 ? (
+                  <ButtonLink href={`${base}/sources`} variant="primary">
+                    Write a source
+                  </ButtonLink>
+                ) : undefined
+              }
+            >
+              {permissions.tiers.length > 0
+                ? 'Write a source (paste an .mcp.json document) to define the servers of this workspace.'
+                : 'An admin or a maintainer of this workspace writes its sources.'}
+            </EmptyState>
+          ) : (
+            <DataTable
+              caption={`Effective servers of ${workspace.name}`}
+              filterLabel="Filter servers"
+              initialSort={{ column: 'name', direction: 'ascending' }}
+              columns={[
+                { id: 'name', label: 'Server', sortable: true },
+                { id: 'status', label: 'Status', sortable: true },
+                { id: 'source', label: 'Winning source', sortable: true },
+                { id: 'target', label: 'Runs / connects to' },
+                { id: 'shadowed', label: 'Shadowed' },
+                { id: 'fingerprint', label: 'Fingerprint' },
+              ]}
+              rows={effective.data.entries.map((entry) => ({
+                id: entry.name,
+                cells: [
+                  <Link key="name" href={`${base}/server/${encodeURIComponent(entry.name)}${detailQuery}`}>
+                    {entry.name}
+                  </Link>,
+                  <span key="status" className="cell-stack">
+                    <StatusBadge entry={entry} />
+                    <EntryReason entry={entry} />
+                  </span>,
+                  <SourceLabel key="source" source={entry.source} />,
+                  <TargetSummary key="target" projection={entry.projection} />,
+                  <ShadowedEntries key="shadowed" entry={entry} />,
+                  <code key="fingerprint" className="nowrap">
+                    {shortFingerprint(entry.fingerprint)}
+                  </code>,
+                ],
+                sort: [entry.name, entry.status, entry.source.tier, null, null, null],
+                search: `${entry.name} ${STATUS_LABELS[entry.status].label} ${entry.source.origin} ${entry.reason ?? ''}`,
+              }))}
+            />
+          )}
+          {effective.data.overlayProblems.length > 0 ? (
+            <Callout tone="info" title="Overlays naming no listed server">
+              <ul>
+                {effective.data.overlayProblems.map((problem, index) => (
+                  <li key={index}>{describeProblem(problem)}</li>
+                ))}
+              </ul>
+            </Callout>
+          ) : null}
+          <p className="muted">
+            <Badge>{view === 'workspace' ? 'Workspace view' : 'As me'}</Badge> {effective.data.entries.length}{' '}
+            {effective.data.entries.length === 1 ? 'server' : 'servers'}.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { redirectIfSessionEnded } from '../../../../../../server/current-session';
+import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
+import { serversPageContext } from '../../../../../../server/servers-page-context';
+import { AccessFailure, PageProblem } from '../../../../../../ui/access-states';
+import { Callout, Panel } from '../../../../../../ui/feedback';
+import styles from '../../../../../../ui/overview.module.css';
+import { PageHeader } from '../../../../../../ui/page-header';
+import { firstParam, type SearchParams } from '../../../../../../ui/paging';
+import { describeProblem, problemPath } from '../../../../../../ui/servers/definition-labels';
+import { ServerOverlayControl } from '../../../../../../ui/servers/overlay-forms';
+import {
+  EntryReason,
+  KeysList,
+  ShadowedEntries,
+  SourceLabel,
+  StatusBadge,
+} from '../../../../../../ui/servers/server-parts';
+import serverStyles from '../../../../../../ui/servers/servers.module.css';
+import type { EffectiveViewKind } from '../../../../../../views/definition-views';
+
+export const metadata: Metadata = { title: 'Server' };
+
+// One server of the effective view: its redacted projection (command line, args, cwd or URL; env and header
+// KEYS only), fingerprint, security identity, what it shadows, its problems, and the disable overlay.
+
+// Next.js requires a page as the module's default export.
+export default async function ServerDetailPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string; serverName: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const { workspaceId, serverName: encoded } = await params;
+  const serverName = decodeURIComponent(encoded);
+  const context = await serversPageContext(workspaceId);
+  if (context.kind === 'access') return <AccessFailure access={context.access} />;
+  if (context.kind === 'missing') notFound();
+  if (context.kind === 'problem') return <PageProblem problem={context.problem} title="This server could not be loaded" />;
+  const { workspace, permissions } = context;
+  const view: EffectiveViewKind = firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
+  const effective = await getEffectiveDefinitions(workspace.id, view);
+  if (!effective.ok) {
+    redirectIfSessionEnded(effective.problem);
+    return <PageProblem problem={effective.problem} title="This server could not be loaded" />;
+  }
+  const entry = effective.data.entries.find((candidate) => candidate.name === serverName);
+  if (entry === undefined) notFound();
+  const transport = entry.projection?.transport;
+  const disabledBy =
+    entry.reason === 'disabled_by_workspace' ? 'workspace' : entry.reason === 'disabled_by_user' ? 'user' : null;
+  const back = `/servers/${workspace.id}${view === 'principal' ? '?view=principal' : ''}`;
+
+  return (
+    <div className="stack">
+      <PageHeader
+        breadcrumb={
+          <>
+            <Link href="/servers">Servers</Link> / <Link href={back}>{workspace.name}</Link>
+          </>
+        }
+        title={entry.name}
+        description={view === 'workspace' ? 'In the workspace view.' : 'As you get it.'}
+        actions={<StatusBadge entry={entry} />}
+      />
+      {entry.status === 'disabled' ? (
+        <Callout tone="info" title="Disabled">
+          <p>
+            <EntryReason entry={entry} />
+          </p>
+        </Callout>
+      ) : null}
+      {entry.problems.filter((problem) => problem['reason'] !== 'disabled_entry').length > 0 ? (
+        <Callout tone="warning" title="Problems">
+          <ul>
+            {entry.problems
+              .filter((problem) => problem['reason'] !== 'disabled_entry')
+              .map((problem, index) => (
+                <li key={index}>
+                  {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
+                </li>
+              ))}
+          </ul>
+        </Callout>
+      ) : null}
+
+      <Panel id="server-definition" title="Definition" description="As projected: secrets masked, env and header values never shown.">
+        {transport === undefined ? (
+          <p className="muted">No projection: the entry could not be read. See its problems above.</p>
+        ) : (
+          <dl className={styles.definition}>
+            <dt>Transport</dt>
+            <dd>{transport.kind}</dd>
+            {transport.kind === 'stdio' ? (
+              <>
+                <dt>Command</dt>
+                <dd>
+                  <code>{transport.command}</code>
+                </dd>
+                <dt>Arguments</dt>
+                <dd>
+                  {transport.args.length === 0 ? (
+                    <span className="muted">None</span>
+                  ) : (
+                    <ol className={serverStyles.keys} aria-label="Arguments">
+                      {transport.args.map((arg, index) => (
+                        <li key={index}>
+                          <code className={serverStyles.codeBlock}>{arg}</code>
+                        </li>
+                      ))}
+                    </ol>
+                  )}
+                </dd>
+                <dt>Command line</dt>
+                <dd>
+                  <pre className={serverStyles.codeBlock}>{transport.commandLine}</pre>
+                </dd>
+                <dt>Working directory</dt>
+                <dd>{transport.cwd ? <code>{transport.cwd}</code> : <span className="muted">Not set</span>}</dd>
+                <dt>Environment</dt>
+                <dd>
+                  <KeysList keys={transport.env} label="Environment variable keys" />
+                </dd>
+              </>
+            ) : (
+              <>
+                <dt>URL</dt>
+                <dd>
+                  <code>{transport.url}</code>
+                </dd>
+                <dt>Headers</dt>
+                <dd>
+                  <KeysList keys={transport.headers} label="Header keys" />
+                </dd>
+              </>
+            )}
+            <dt>Trusted workspace</dt>
+            <dd>{entry.projection?.requiresTrustedWorkspace ? 'Required' : 'Not required'}</dd>
+          </dl>
+        )}
+      </Panel>
+
+      <Panel id="server-identity" title="Identity" description="What approvals and stored sign-ins are bound to.">
+        <dl className={styles.definition}>
+          <dt>Winning source</dt>
+          <dd>
+            <SourceLabel source={entry.source} />
+          </dd>
+          <dt>Shadowed</dt>
+          <dd>
+            <ShadowedEntries entry={entry} />
+          </dd>
+          <dt>Fingerprint</dt>
+          <dd>{entry.fingerprint ? <code>{entry.fingerprint}</code> : <span className="muted">None (not resolved)</span>}</dd>
+          <dt>Security identity</dt>
+          <dd>
+            {entry.identity ? (
+              <span className="cell-stack">
+                <code>{entry.identity.display}</code>
+                <code className="muted">{entry.identity.key}</code>
+              </span>
+            ) : (
+              <span className="muted">None (not resolved)</span>
+            )}
+          </dd>
+          <dt>Approved per user</dt>
+          <dd>{entry.perUser === null ? '—' : entry.perUser ? 'Yes' : 'No'}</dd>
+        </dl>
+      </Panel>
+
+      {permissions.variableScopes.length > 0 ? (
+        <Panel
+          id="server-overlay"
+          title="Disable"
+          description="A disabled server stays listed with its reason; enabling it gives back the identical entry."
+        >
+          <ServerOverlayControl
+            workspaceId={workspace.id}
+            serverName={entry.name}
+            workspaceScope={permissions.workspaceOverlays}
+            disabledBy={disabledBy}
+          />
+        </Panel>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+'use server';
+
+import { refresh } from 'next/cache';
+import type {
+  DefinitionSourceView,
+  DisableOverlayView,
+  VariableStateView,
+} from '../../views/definition-views';
+import { refuseUnless } from '../action-guard';
+import { failure, success, type ActionState } from '../action-state';
+import { callApi } from '../api-client';
+import { invalidInputProblem } from '../api-problem';
+import { parseDefinitionDocument } from '../definition-document';
+import { isDefinitionTier, isVariableScope } from '../definition-permissions';
+import { idField, textField } from '../form-data';
+
+// The writes of the Servers pages. Each asks again who is calling (a server action is reachable by a direct
+// POST); the API then enforces the tier rules (who writes which tier, which workspace, whose variables). No
+// action hands back a document or a variable value: the state carries messages and problems only, and the
+// editor keeps its text in the browser (a controlled field), never in the action's answer.
+
+function invalid(path: string, message: string): ActionState {
+  return failure(invalidInputProblem([{ path, message }]));
+}
+
+export async function putDefinitionSourceAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const refusal = await refuseUnless('readWorkspaces');
+  if (refusal) return failure(refusal);
+  const tier = textField(form, 'tier');
+  if (!isDefinitionTier(tier)) return invalid('tier', 'Choose a tier.');
+  const workspaceId = idField(form, 'workspaceId');
+  const name = textField(form, 'name');
+  const version = Number(textField(form, 'expectedVersion'));
+  const parsed = parseDefinitionDocument(typeof form.get('document') === 'string' ? String(form.get('document')) : '');
+  if (!parsed.ok) return invalid('document', parsed.message);
+  const tenantWide = tier === 'managed' || tier === 'plugin';
+  if (tenantWide && name === '') return invalid('name', `A ${tier} source needs a name.`);
+  const inWorkspace = tier === 'project' || tier === 'local';
+  if (inWorkspace && workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
+  const result = await callApi<DefinitionSourceView>({
+    method: 'PUT',
+    path: '/v1/definition-sources',
+    body: {
+      tier,
+      ...(tenantWide ? { name } : {}),
+      ...(inWorkspace ? { workspaceId } : {}),
+      ...(Number.isInteger(version) && version >= 1 ? { expectedVersion: version } : {}),
+      document: parsed.document,
+    },
+  });
+  if (!result.ok) return failure(result.problem);
+  refresh();
+  const malformed = result.data.entries.filter((entry) => entry.state !== 'valid').length;
+  return success(
+    `Saved ${result.data.origin} as version ${result.data.version}: ${result.data.entries.length} ` +
+      `${result.data.entries.length === 1 ? 'server' : 'servers'}` +
+      (malformed > 0 ? `, ${malformed} with problems (listed below).` : '.'),
+  );
+}
+
+function variableTarget(form: FormData): { scope: string; workspaceId?: string; name: string } | ActionState {
+  const scope = textField(form, 'scope');
+  if (!isVariableScope(scope)) return invalid('scope', 'Choose whose variable this is.');
+  const name = textField(form, 'name');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(name)) {
+    return invalid('name', 'Letters, digits and underscore; does not start with a digit.');
+  }
+  if (scope !== 'workspace') return { scope, name };
+  const workspaceId = idField(form, 'workspaceId');
+  if (workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
+  return { scope, workspaceId, name };
+}
+
+export async function setDefinitionVariableAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const refusal = await refuseUnless('readWorkspaces');
+  if (refusal) return failure(refusal);
+  const target = variableTarget(form);
+  if ('status' in target) return target;
+  // Not trimmed: a value is exactly what was typed. It goes to the API and nowhere else.
+  const raw = form.get('value');
+  const value = typeof raw === 'string' ? raw : '';
+  if (value === '') return invalid('value', 'Enter a value (to remove the variable, unset it).');
+  const result = await callApi<VariableStateView>({
+    method: 'PUT',
+    path: `/v1/definition-variables/${encodeURIComponent(target.name)}`,
+    body: { scope: target.scope, ...(target.workspaceId ? { workspaceId: target.workspaceId } : {}), value },
+  });
+  if (!result.ok) return failure(result.problem, { name: target.name });
+  refresh();
+  return success(`${result.data.name} is set. Its value is stored encrypted and is never shown again.`);
+}
+
+export async function unsetDefinitionVariableAction(
+  _previous: ActionState,
+  form: FormData,
+): Promise<ActionState> {
+  const refusal = await refuseUnless('readWorkspaces');
+  if (refusal) return failure(refusal);
+  const target = variableTarget(form);
+  if ('status' in target) return target;
+  const result = await callApi<VariableStateView>({
+    method: 'DELETE',
+    path: `/v1/definition-variables/${encodeURIComponent(target.name)}`,
+    query: { scope: target.scope, workspaceId: target.workspaceId },
+  });
+  if (!result.ok) return failure(result.problem);
+  refresh();
+  return success(`${result.data.name} is unset.`);
+}
+
+function overlayTarget(form: FormData): { workspaceId: string; serverName: string; scope: string } | ActionState {
+  const workspaceId = idField(form, 'workspaceId');
+  if (workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
+  const serverName = textField(form, 'serverName');
+  if (serverName === '' || serverName.length > 128) return invalid('serverName', 'No server was named.');
+  const scope = textField(form, 'scope');
+  if (scope !== 'workspace' && scope !== 'user') return invalid('scope', 'Choose who it is disabled for.');
+  return { workspaceId, serverName, scope };
+}
+
+function overlayPath(target: { workspaceId: string; serverName: string }): string {
+  return `/v1/workspaces/${target.workspaceId}/disabled-servers/${encodeURIComponent(target.serverName)}`;
+}
+
+export async function disableServerAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const refusal = await refuseUnless('readWorkspaces');
+  if (refusal) return failure(refusal);
+  const target = overlayTarget(form);
+  if ('status' in target) return target;
+  const reason = textField(form, 'reason');
+  if (reason.length > 200) return invalid('reason', 'At most 200 characters.');
+  const result = await callApi<DisableOverlayView>({
+    method: 'PUT',
+    path: overlayPath(target),
+    body: { scope: target.scope, ...(reason !== '' ? { reason } : {}) },
+  });
+  if (!result.ok) return failure(result.problem, { reason });
+  refresh();
+  const who = result.data.scope === 'workspace' ? 'for everyone in this workspace' : 'for you';
+  return success(
+    `${result.data.serverName} is disabled ${who}${result.data.reason ? `: ${result.data.reason}` : '.'}`,
+  );
+}
+
+export async function enableServerAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const refusal = await refuseUnless('readWorkspaces');
+  if (refusal) return failure(refusal);
+  const target = overlayTarget(form);
+  if ('status' in target) return target;
+  const result = await callApi<DisableOverlayView>({
+    method: 'DELETE',
+    path: overlayPath(target),
+    query: { scope: target.scope },
+  });
+  if (!result.ok) return failure(result.problem);
+  refresh();
+  return success(`${result.data.serverName} is enabled again.`);
+}
