@@ -6,7 +6,15 @@ import { REDACTED, maskArgs, maskText, maskUrl } from '@gatehouse/definitions';
 // placeholder is never stored as if it were a real value.
 
 export type RestoreResult =
-  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly paths: readonly string[] };
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly paths: readonly string[]; readonly reason: RestoreRefusal };
+
+export type RestoreRefusal = 'placeholder_mismatch' | 'destination_changed';
+
+// A kept secret may only stay where it was: if an entry keeps any stored value through a placeholder, every field
+// that decides what runs or where it connects must be unchanged, or a writer who cannot read a secret could point
+// the entry at their own server and have the secret sent there. Changing those fields needs the value re-entered.
+const DESTINATION_FIELDS = ['type', 'url', 'command', 'args', 'cwd', 'headersHelper'] as const;
 
 function shownAs(stored: string): readonly string[] {
   return [REDACTED, maskText(stored), maskUrl(stored), maskArgs([stored])[0] ?? REDACTED];
@@ -23,14 +31,19 @@ function child(container: unknown, key: string | number): unknown {
 
 export function restorePlaceholders(sent: unknown, stored: unknown): RestoreResult {
   const failures: string[] = [];
+  const keptIn = new Set<string>();
   const walk = (value: unknown, before: unknown, path: readonly (string | number)[]): unknown => {
     if (typeof value === 'string') {
       if (!value.includes(REDACTED)) return value;
-      if (typeof before === 'string' && shownAs(before).includes(value)) return before;
+      if (typeof before === 'string' && shownAs(before).includes(value)) {
+        if (path[0] === 'mcpServers' && typeof path[1] === 'string') keptIn.add(path[1]);
+        return before;
+      }
       failures.push(path.join('.'));
       return value;
     }
-    if (Array.isArray(value)) return value.map((item, index) => walk(item, child(before, index), [...path, index]));
+    if (Array.isArray(value))
+      return value.map((item, index) => walk(item, child(before, index), [...path, index]));
     if (isRecord(value)) {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
@@ -46,5 +59,15 @@ export function restorePlaceholders(sent: unknown, stored: unknown): RestoreResu
     return value;
   };
   const value = walk(sent, stored, []);
-  return failures.length > 0 ? { ok: false, paths: failures } : { ok: true, value };
+  if (failures.length > 0) return { ok: false, paths: failures, reason: 'placeholder_mismatch' };
+  const moved = [...keptIn].filter((name) => {
+    const now = child(child(value, 'mcpServers'), name);
+    const before = child(child(stored, 'mcpServers'), name);
+    return DESTINATION_FIELDS.some(
+      (field) => JSON.stringify(child(now, field)) !== JSON.stringify(child(before, field)),
+    );
+  });
+  if (moved.length > 0)
+    return { ok: false, paths: moved.map((name) => `mcpServers.${name}`), reason: 'destination_changed' };
+  return { ok: true, value };
 }

@@ -18,13 +18,17 @@ export interface WriteSourceInput extends SourceTargetInput {
 }
 
 /** The document as sent: a parsed JSON object (put) or the text of a file (import). */
-export type SentDocument = { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'text'; readonly text: string };
+export type SentDocument =
+  { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'text'; readonly text: string };
 
 function parseText(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ValidationProblemError([{ path: 'content', message: 'is not JSON' }], 'The document is not readable.');
+    throw new ValidationProblemError(
+      [{ path: 'content', message: 'is not JSON' }],
+      'The document is not readable.',
+    );
   }
 }
 
@@ -62,12 +66,17 @@ export async function writeDefinitionSource(
         throw new ValidationProblemError(
           restored.paths.map((path) => ({
             path: `document.${path}`,
-            message: 'holds a redaction placeholder that does not match the stored value here; send the full value',
+            message:
+              restored.reason === 'destination_changed'
+                ? 'keeps a stored secret while its command, arguments, cwd or URL changed; re-enter the secret'
+                : 'holds a redaction placeholder that does not match the stored value here; send the full value',
           })),
         );
       }
       const text =
-        args.document.kind === 'text' && restored.value === sent ? args.document.text : JSON.stringify(restored.value);
+        args.document.kind === 'text' && restored.value === sent
+          ? args.document.text
+          : JSON.stringify(restored.value);
 
       const decoded = decodeDefinitionDocument(text, { tier: target.tier, origin: target.origin });
       if (!decoded.readable) {
@@ -102,7 +111,8 @@ export async function writeDefinitionSource(
           where: { id, version: existing.version },
           data: { ...common, version: existing.version + 1 },
         });
-        if (updated.count !== 1) throw conflict('The source changed since you read it; read it again and resend.');
+        if (updated.count !== 1)
+          throw conflict('The source changed since you read it; read it again and resend.');
         row = await tx.definitionSource.findUniqueOrThrow({ where: { id } });
       }
       await appendAuditEvent(tx, {
@@ -121,7 +131,8 @@ export async function writeDefinitionSource(
       return toSourceView(row, text);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('The source was created meanwhile; read it and resend with its version.');
+    if (isUniqueViolation(error))
+      throw conflict('The source was created meanwhile; read it and resend with its version.');
     throw error;
   }
 }
