@@ -5,6 +5,7 @@
 // Prints ids and counts only, never values or keys. Ctrl-C stops between batches.
 import { z } from 'zod';
 import { EnvelopeCipher, parseKeyRing, type KeyRing } from '@gatehouse/crypto';
+import { addKeyRingIssues } from '../apps/api/src/config/key-ring.config';
 import {
   countRowsNotOnKey,
   createDatabase,
@@ -35,39 +36,7 @@ export const rotateKeysConfigSchema = z
       .describe('Rows per transaction during key rotation.'),
   })
   .superRefine((config, ctx) => {
-    const parsed = parseKeyRing({ keys: config.GATEHOUSE_KEYS, activeKeyId: config.GATEHOUSE_ACTIVE_KEY_ID });
-    if (parsed.ok) return;
-    // Entry numbers and key ids only: key ids are not secret, key material never appears.
-    switch (parsed.reason) {
-      case 'bad_format':
-        ctx.addIssue({
-          code: 'custom',
-          path: ['GATEHOUSE_KEYS'],
-          message: `entry ${parsed.entry + 1} is not kid:base64`,
-        });
-        break;
-      case 'wrong_key_length':
-        ctx.addIssue({
-          code: 'custom',
-          path: ['GATEHOUSE_KEYS'],
-          message: `key ${parsed.keyId} (entry ${parsed.entry + 1}) is not 32 bytes`,
-        });
-        break;
-      case 'duplicate_key_id':
-        ctx.addIssue({
-          code: 'custom',
-          path: ['GATEHOUSE_KEYS'],
-          message: `key id ${parsed.keyId} appears twice`,
-        });
-        break;
-      case 'active_key_missing':
-        ctx.addIssue({
-          code: 'custom',
-          path: ['GATEHOUSE_ACTIVE_KEY_ID'],
-          message: 'names no key in GATEHOUSE_KEYS',
-        });
-        break;
-    }
+    addKeyRingIssues(config.GATEHOUSE_KEYS, config.GATEHOUSE_ACTIVE_KEY_ID, ctx);
   });
 
 export type RotateKeysConfig = z.output<typeof rotateKeysConfigSchema>;

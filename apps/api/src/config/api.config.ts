@@ -1,4 +1,3 @@
-import { parseKeyRing } from '@gatehouse/crypto';
 import {
   hostField,
   httpUrlField,
@@ -14,6 +13,7 @@ import {
 } from '@gatehouse/platform';
 import { z } from 'zod';
 import { identityConfigShape } from '../auth/identity.config.js';
+import { addKeyRingIssues } from './key-ring.config.js';
 
 /** Every environment variable the API reads, parsed once at boot (see main.ts). */
 export const apiConfigSchema = z
@@ -47,7 +47,9 @@ export const apiConfigSchema = z
     ...identityConfigShape(),
     REDIS_KEY_PREFIX: typeLabel(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/), 'prefix')
       .optional()
-      .describe('Namespace for the API\'s Redis keys (default `gatehouse:`); lets several deployments share a Redis.'),
+      .describe(
+        "Namespace for the API's Redis keys (default `gatehouse:`); lets several deployments share a Redis.",
+      ),
     TRUSTED_PROXIES: ipListField()
       .default([])
       .describe(
@@ -100,36 +102,5 @@ function checkKeyRing(config: KeyFields, ctx: z.RefinementCtx): void {
     });
     return;
   }
-  const parsed = parseKeyRing({ keys, activeKeyId });
-  if (parsed.ok) return;
-  switch (parsed.reason) {
-    case 'bad_format':
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GATEHOUSE_KEYS'],
-        message: `entry ${parsed.entry + 1} is not kid:base64`,
-      });
-      return;
-    case 'wrong_key_length':
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GATEHOUSE_KEYS'],
-        message: `key ${parsed.keyId} (entry ${parsed.entry + 1}) is not 32 bytes`,
-      });
-      return;
-    case 'duplicate_key_id':
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GATEHOUSE_KEYS'],
-        message: `key id ${parsed.keyId} appears twice`,
-      });
-      return;
-    case 'active_key_missing':
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GATEHOUSE_ACTIVE_KEY_ID'],
-        message: 'names no key in GATEHOUSE_KEYS',
-      });
-      return;
-  }
+  addKeyRingIssues(keys, activeKeyId, ctx);
 }
