@@ -31,6 +31,8 @@ export interface TenantWorld {
   readonly headHash: string;
   /** A managed definition source of the tenant (its ciphertext is never opened: B is refused before). */
   readonly definitionSource: { readonly id: string; readonly origin: string };
+  /** A trace-context origin in the tenant's HostPolicy (values are not secret, but they are the tenant's). */
+  readonly hostPolicyOrigin: string;
 }
 
 export interface CrossTenantWorld {
@@ -65,6 +67,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
   if (!owner.ok || !maintainer.ok) throw new Error(`fixture: users of ${label}`);
   const workspace = { id: randomUUID(), name: `ws-${label}-${unique}` };
   const definitionSource = { id: randomUUID(), origin: `managed:policy-${label}-${unique}` };
+  const hostPolicyOrigin = `https://trace-${label}-${unique}.example.com`;
   const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
     await tx.workspace.create({ data: { id: workspace.id, tenantId, name: workspace.name } });
     await tx.workspaceMember.create({
@@ -94,6 +97,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
         readability: 'readable',
       },
     });
+    await tx.hostPolicy.create({ data: { tenantId, traceContextOrigins: [hostPolicyOrigin], fourEyes: true } });
     return { ...minted, link: appended };
   });
   return {
@@ -106,6 +110,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     token: { id: token.id, prefix: token.prefix, secret },
     headHash: link.hash,
     definitionSource,
+    hostPolicyOrigin,
   };
 }
 
@@ -165,6 +170,7 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.headHash,
     a.definitionSource.id,
     a.definitionSource.origin,
+    a.hostPolicyOrigin,
   ];
 }
 
@@ -324,6 +330,19 @@ export function routeCases(
       url: `${ws}/effective-definitions?view=workspace`,
       expect: 'not_found',
     },
+    { route: 'GET /v1/host-policy', url: '/v1/host-policy', expect: 'no_victim_data' },
+    {
+      route: 'PUT /v1/host-policy',
+      url: '/v1/host-policy',
+      payload: {
+        stdioCommands: [],
+        headerHelpers: [],
+        privateCidrs: [],
+        traceContextOrigins: [b.hostPolicyOrigin],
+        fourEyes: false,
+      },
+      expect: 'no_victim_data',
+    },
     {
       route: 'GET /v1/auth/session',
       url: '/v1/auth/session',
@@ -439,6 +458,17 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       `clearDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "workspace" })`,
     ),
     notFound('effectiveDefinitions', `effectiveDefinitions(input: { ${wsInput} })`, 'query'),
+    visible(
+      'hostPolicy',
+      'hostPolicy',
+      '{ policy { stdioCommands headerHelpers privateCidrs traceContextOrigins fourEyes updatedAt } pools { pool stdio commandCeiling privateRangesTenantsMayOptInto } }',
+    ),
+    visible(
+      'putHostPolicy',
+      `putHostPolicy(input: { stdioCommands: [], headerHelpers: [], privateCidrs: [], traceContextOrigins: ["${b.hostPolicyOrigin}"], fourEyes: true })`,
+      '{ policy { traceContextOrigins fourEyes } pools { pool } }',
+      'mutation',
+    ),
     visible(
       'verifyAuditChain',
       'verifyAuditChain',

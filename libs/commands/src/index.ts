@@ -51,3 +51,10 @@ export {
   clearDisableOverlay,
   getEffectiveDefinitions,
 } from './definitions/definition-source.commands';
+export {
+  getHostPolicy,
+  putHostPolicy,
+  hostPolicyView,
+  poolCeilingView,
+  hostPolicyWithCeiling,
+} from './definitions/host-policy.commands';

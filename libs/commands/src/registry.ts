@@ -13,6 +13,7 @@ import {
   setDisableOverlay,
   unsetDefinitionVariable,
 } from './definitions/definition-source.commands';
+import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { whoAmI } from './definitions/me.commands';
 import { addMember, changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
 import { getTenant, renameTenant } from './definitions/tenant.commands';
@@ -64,4 +65,6 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   setDisableOverlay,
   clearDisableOverlay,
   getEffectiveDefinitions,
+  getHostPolicy,
+  putHostPolicy,
 ] as CommandDefinition[]);

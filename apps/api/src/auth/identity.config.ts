@@ -11,7 +11,7 @@ export function identityConfigShape() {
     WORKER_POOLS: workerPoolsEnvField
       .default(DEFAULT_WORKER_POOLS as Record<string, { tenants: '*' | string[] }>)
       .describe(
-        'Worker pools and the tenants each is open to, as JSON: {"default":{"tenants":"*"}} (the default) or {"eu":{"tenants":["acme"]}}.',
+        'Worker pools, the tenants each is open to and each pool\'s ceiling, as JSON: {"default":{"tenants":"*"}} (the default: no stdio, no header helpers, no roots, no private ranges). Optional per pool: stdio, headerHelpers, allowedRoots, commandCeiling (argv prefixes), runAs {uid,gid}, egressDenylist, privateRangesTenantsMayOptInto, allowInsecureLoopback (refused in production).',
       ),
     SESSION_IDLE_MINUTES: integerField({ min: 1, max: 24 * 60 })
       .default(30)

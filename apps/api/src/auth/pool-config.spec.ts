@@ -1,4 +1,4 @@
-import { isPoolOpenToTenant, workerPoolsEnvField } from './pool-config';
+import { isPoolOpenToTenant, poolCeilingOf, poolsOpenToTenant, workerPoolsEnvField } from './pool-config';
 
 describe('WORKER_POOLS', () => {
   it('parses pools open to every tenant or to listed slugs', () => {
@@ -12,7 +12,13 @@ describe('WORKER_POOLS', () => {
 
   it.each([
     ['not json', '{default'],
-    ['unknown field', '{"p":{"tenants":"*","stdio":true}}'],
+    ['unknown field', '{"p":{"tenants":"*","sudo":true}}'],
+    ['a relative root', '{"p":{"tenants":"*","allowedRoots":["srv/mcp"]}}'],
+    ['a root with ..', '{"p":{"tenants":"*","allowedRoots":["/srv/../etc"]}}'],
+    ['an empty argv prefix', '{"p":{"tenants":"*","commandCeiling":[[]]}}'],
+    ['a bad private range', '{"p":{"tenants":"*","privateRangesTenantsMayOptInto":["10.0.0.0/33"]}}'],
+    ['a negative uid', '{"p":{"tenants":"*","runAs":{"uid":-1,"gid":0}}}'],
+    ['stdio as a string', '{"p":{"tenants":"*","stdio":"yes"}}'],
     ['bad pool name', '{"Bad Pool":{"tenants":"*"}}'],
     ['bad slug', '{"p":{"tenants":["Not A Slug"]}}'],
     ['tenants missing', '{"p":{}}'],
@@ -20,5 +26,44 @@ describe('WORKER_POOLS', () => {
     const result = workerPoolsEnvField.safeParse(value);
     expect(result.success).toBe(false);
     expect(JSON.stringify(result.error?.issues)).not.toContain(value);
+  });
+});
+
+describe('pool ceilings', () => {
+  it('reads the default pool as the narrowest ceiling: no stdio, no helpers, no roots, no private ranges', () => {
+    const pools = workerPoolsEnvField.parse('{"default":{"tenants":"*"}}');
+    expect(poolCeilingOf(pools.default as never)).toEqual({
+      stdio: false,
+      headerHelpers: false,
+      allowedRoots: [],
+      commandCeiling: [],
+      runAs: null,
+      egressDenylist: [],
+      privateRangesTenantsMayOptInto: [],
+      allowInsecureLoopback: false,
+    });
+  });
+
+  it('parses every ceiling field and lists only the pools open to a tenant', () => {
+    const pools = workerPoolsEnvField.parse(
+      JSON.stringify({
+        local: {
+          tenants: ['acme'],
+          stdio: true,
+          headerHelpers: true,
+          allowedRoots: ['/srv/mcp'],
+          commandCeiling: [['npx', '-y', '@modelcontextprotocol/server-everything']],
+          runAs: { uid: 1000, gid: 1000 },
+          egressDenylist: ['10.9.0.0/16', '*.infra.internal'],
+          privateRangesTenantsMayOptInto: ['10.0.0.0/8'],
+          allowInsecureLoopback: true,
+        },
+        shared: { tenants: '*' },
+      }),
+    );
+    expect(poolsOpenToTenant(pools, 'globex').map((p) => p.name)).toEqual(['shared']);
+    const acme = poolsOpenToTenant(pools, 'acme');
+    expect(acme.map((p) => p.name)).toEqual(['local', 'shared']);
+    expect(acme[0]?.ceiling).toMatchObject({ stdio: true, runAs: { uid: 1000, gid: 1000 } });
   });
 });

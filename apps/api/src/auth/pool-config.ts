@@ -1,19 +1,43 @@
+import { isCidr } from '@gatehouse/egress';
 import { typeLabel } from '@gatehouse/platform';
 import { z } from 'zod';
 
 // Operator config (the API process's WORKER_POOLS variable, never the database): which worker/gateway pools
-// exist and which tenants each is open to. A worker token must name a pool open to its tenant. Later issues
-// add the pool's stdio authority and roots to the same object.
-//   WORKER_POOLS='{"default":{"tenants":"*"}}'            one pool, open to every tenant
-//   WORKER_POOLS='{"eu":{"tenants":["acme","globex"]}}'   open to these tenant slugs only
+// exist, which tenants each is open to, and each pool's ceiling: the most a tenant's HostPolicy may ask of it.
+// A worker token must name a pool open to its tenant. Every ceiling field is optional and absent means the
+// narrowest choice (no stdio, no header helpers, no roots, no private ranges), so the default stays closed.
+//   WORKER_POOLS='{"default":{"tenants":"*"}}'            one pool, open to every tenant, nothing local allowed
+//   WORKER_POOLS='{"eu":{"tenants":["acme"],"stdio":true,"commandCeiling":[["npx","-y","@modelcontextprotocol/server-everything"]]}}'
 
 const poolName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'pool names are lowercase letters, digits and dashes');
 const tenantSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'tenants are listed by slug');
 
+const argvPrefix = z.array(z.string().min(1).max(4096)).min(1).max(64);
+const cidr = z.string().refine(isCidr, 'must be a CIDR such as 10.0.0.0/8');
+// A denylist entry: a CIDR, an exact host name or `*.suffix` (libs/egress checks the host names at use).
+const denyEntry = z.string().min(1).max(253);
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((path) => path.startsWith('/') && !path.split('/').includes('..'), 'must be an absolute path without ..');
+const unixId = z.number().int().min(0).max(2 ** 31 - 1);
+
 export const workerPoolSchema = z.strictObject({
   tenants: z.union([z.literal('*'), z.array(tenantSlug).max(10_000)]),
+  stdio: z.boolean().optional(),
+  headerHelpers: z.boolean().optional(),
+  allowedRoots: z.array(absolutePath).max(100).optional(),
+  /** Exact argv prefixes a child process's argv must start with (a tenant may only name longer ones). */
+  commandCeiling: z.array(argvPrefix).max(1000).optional(),
+  runAs: z.strictObject({ uid: unixId, gid: unixId }).optional(),
+  /** The operator's own infrastructure: CIDRs and host names no URL may reach. Never shown to tenants. */
+  egressDenylist: z.array(denyEntry).max(1000).optional(),
+  privateRangesTenantsMayOptInto: z.array(cidr).max(1000).optional(),
+  /** Development and tests only: the API config refuses it when NODE_ENV=production. */
+  allowInsecureLoopback: z.boolean().optional(),
 });
 
 export const workerPoolsSchema = z.record(poolName, workerPoolSchema);
@@ -38,6 +62,47 @@ export const workerPoolsEnvField = typeLabel(z.string(), 'JSON')
   })
   .pipe(workerPoolsSchema)
   .describe('Worker pools and the tenants each is open to, as JSON: {"default":{"tenants":"*"}}.');
+
+/** A pool's ceiling with every absent field made explicit (absent = the narrowest choice). */
+export interface PoolCeiling {
+  readonly stdio: boolean;
+  readonly headerHelpers: boolean;
+  readonly allowedRoots: readonly string[];
+  readonly commandCeiling: readonly (readonly string[])[];
+  readonly runAs: { readonly uid: number; readonly gid: number } | null;
+  readonly egressDenylist: readonly string[];
+  readonly privateRangesTenantsMayOptInto: readonly string[];
+  readonly allowInsecureLoopback: boolean;
+}
+
+export function poolCeilingOf(pool: WorkerPool): PoolCeiling {
+  return {
+    stdio: pool.stdio ?? false,
+    headerHelpers: pool.headerHelpers ?? false,
+    allowedRoots: pool.allowedRoots ?? [],
+    commandCeiling: pool.commandCeiling ?? [],
+    runAs: pool.runAs ?? null,
+    egressDenylist: pool.egressDenylist ?? [],
+    privateRangesTenantsMayOptInto: pool.privateRangesTenantsMayOptInto ?? [],
+    allowInsecureLoopback: pool.allowInsecureLoopback ?? false,
+  };
+}
+
+/** The pools open to a tenant, by name, with their ceilings (sorted by name for stable output). */
+export function poolsOpenToTenant(
+  pools: WorkerPools,
+  tenantSlug: string,
+): { readonly name: string; readonly ceiling: PoolCeiling }[] {
+  return Object.keys(pools)
+    .sort()
+    .filter((name) => isPoolOpenToTenant(pools, name, tenantSlug))
+    .map((name) => ({ name, ceiling: poolCeilingOf(pools[name] as WorkerPool) }));
+}
+
+/** Pools whose config allows plain-http loopback (refused by the API config in production). */
+export function poolsAllowingInsecureLoopback(pools: WorkerPools): string[] {
+  return Object.keys(pools).filter((name) => pools[name]?.allowInsecureLoopback === true);
+}
 
 export function isPoolOpenToTenant(pools: WorkerPools, pool: string, tenantSlug: string): boolean {
   if (!Object.hasOwn(pools, pool)) return false;

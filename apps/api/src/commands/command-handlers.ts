@@ -3,10 +3,12 @@ import {
   deleteDefinitionSource,
   getDefinitionSource,
   getEffectiveDefinitions,
+  getHostPolicy,
   importDefinitionSource,
   listDefinitionSources,
   listDefinitionVariables,
   putDefinitionSource,
+  putHostPolicy,
   setDefinitionVariable,
   setDisableOverlay,
   unsetDefinitionVariable,
@@ -50,6 +52,8 @@ import { PutDefinitionSourceUseCase } from '../definitions/put-definition-source
 import { SetDefinitionVariableUseCase } from '../definitions/set-definition-variable.use-case';
 import { SetDisableOverlayUseCase } from '../definitions/set-disable-overlay.use-case';
 import { UnsetDefinitionVariableUseCase } from '../definitions/unset-definition-variable.use-case';
+import { GetHostPolicyUseCase } from '../host-policy/get-host-policy.use-case';
+import { PutHostPolicyUseCase } from '../host-policy/put-host-policy.use-case';
 import type { CommandHandlers } from './command-handler';
 import { AddWorkspaceMaintainerUseCase } from './maintainers/add-workspace-maintainer.use-case';
 import { ListWorkspaceMaintainersUseCase } from './maintainers/list-workspace-maintainers.use-case';
@@ -124,5 +128,7 @@ export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers
     [setDisableOverlay.name]: new SetDisableOverlayUseCase(db, cipher),
     [clearDisableOverlay.name]: new ClearDisableOverlayUseCase(db),
     [getEffectiveDefinitions.name]: new GetEffectiveDefinitionsUseCase(db, cipher),
+    [getHostPolicy.name]: new GetHostPolicyUseCase(db, deps.workerPools),
+    [putHostPolicy.name]: new PutHostPolicyUseCase(db, deps.workerPools),
   });
 }

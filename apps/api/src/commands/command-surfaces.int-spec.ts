@@ -1050,6 +1050,82 @@ const CASES: readonly CommandCase[] = [
       })),
     ],
   },
+  {
+    command: 'hostPolicy.get',
+    happy: async () => ({
+      token: tokens.admin,
+      input: {},
+      verify: (out) => {
+        // The harness runs with the default pool: open to every tenant, nothing local allowed.
+        expect(out.pools).toEqual([
+          {
+            pool: 'default',
+            stdio: false,
+            headerHelpers: false,
+            allowedRoots: [],
+            commandCeiling: [],
+            privateRangesTenantsMayOptInto: [],
+          },
+        ]);
+        expect(out.policy).toMatchObject({ stdioCommands: [], privateCidrs: [] });
+        expect(JSON.stringify(out)).not.toMatch(/egressDenylist|runAs|allowInsecureLoopback/);
+      },
+    }),
+    refusals: [
+      refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
+    ],
+  },
+  {
+    command: 'hostPolicy.put',
+    happy: async (surface) => {
+      const origin = `https://${surface}-${randomUUID().slice(0, 6)}.collector.example.com`;
+      return {
+        token: tokens.owner,
+        input: {
+          stdioCommands: [],
+          headerHelpers: [],
+          privateCidrs: [],
+          traceContextOrigins: [origin],
+          fourEyes: true,
+        },
+        verify: async (out) => {
+          expect(out.policy).toMatchObject({ traceContextOrigins: [origin], fourEyes: true });
+          const read = await callCommand('rest', h.app, 'hostPolicy.get', {}, tokens.admin);
+          expectSuccess(read);
+          expect(read.output).toMatchObject({ policy: { traceContextOrigins: [origin], fourEyes: true } });
+        },
+      };
+    },
+    refusals: [
+      refusal('a stdio command on a pool without stdio', 400, 'outside_operator_ceiling', async () => ({
+        token: tokens.owner,
+        input: {
+          stdioCommands: [['npx', '-y', '@modelcontextprotocol/server-everything']],
+          headerHelpers: [],
+          privateCidrs: [],
+          traceContextOrigins: [],
+          fourEyes: false,
+        },
+      })),
+      refusal('a metadata range', 400, 'outside_operator_ceiling', async () => ({
+        token: tokens.admin,
+        input: {
+          stdioCommands: [],
+          headerHelpers: [],
+          privateCidrs: ['169.254.169.254/32'],
+          traceContextOrigins: [],
+          fourEyes: false,
+        },
+      })),
+      refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { stdioCommands: [], headerHelpers: [], privateCidrs: [], traceContextOrigins: [], fourEyes: true },
+      })),
+    ],
+  },
 ];
 
 const SURFACES: readonly Surface[] = ['rest', 'graphql'];

@@ -64,6 +64,16 @@ describe('apiConfigSchema', () => {
     expect(text).toContain('PUBLIC_URL must be https:// when NODE_ENV=production');
   });
 
+  it('refuses allowInsecureLoopback in production, in one line, and allows it elsewhere', () => {
+    const keys = { GATEHOUSE_KEYS: `k1:${key()}`, GATEHOUSE_ACTIVE_KEY_ID: 'k1' };
+    const WORKER_POOLS = '{"dev":{"tenants":"*","allowInsecureLoopback":true}}';
+    const text = message({ ...base, ...keys, NODE_ENV: 'production', WORKER_POOLS });
+    expect(text).toBe(
+      'invalid configuration: WORKER_POOLS allowInsecureLoopback is refused when NODE_ENV=production',
+    );
+    expect(parseConfig(apiConfigSchema, { ...base, WORKER_POOLS }).ok).toBe(true);
+  });
+
   it('allows production with keys, https, or a loopback URL', () => {
     const keys = { GATEHOUSE_KEYS: `k1:${key()}`, GATEHOUSE_ACTIVE_KEY_ID: 'k1' };
     expect(

@@ -13,6 +13,7 @@ import {
 } from '@gatehouse/platform';
 import { z } from 'zod';
 import { identityConfigShape } from '../auth/identity.config.js';
+import { poolsAllowingInsecureLoopback } from '../auth/pool-config.js';
 import { addKeyRingIssues } from './key-ring.config.js';
 
 /** Every environment variable the API reads, parsed once at boot (see main.ts). */
@@ -65,6 +66,13 @@ export const apiConfigSchema = z
         code: 'custom',
         path: ['GATEHOUSE_KEYS'],
         message: 'is required when NODE_ENV=production',
+      });
+    }
+    if (poolsAllowingInsecureLoopback(config.WORKER_POOLS).length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKER_POOLS'],
+        message: 'allowInsecureLoopback is refused when NODE_ENV=production',
       });
     }
     if (new URL(config.PUBLIC_URL).protocol !== 'https:' && !isLoopbackUrl(config.PUBLIC_URL)) {

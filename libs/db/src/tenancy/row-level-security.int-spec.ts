@@ -214,6 +214,10 @@ describe('tenant A context', () => {
         "INSERT INTO disable_overlays (id, tenant_id, scope, holder, workspace_id, server_name) VALUES ($1, $2, 'workspace', 'workspace', $3, 'x')",
         [randomUUID(), b.tenantId, b.workspaceId],
       ],
+      host_policies: [
+        'INSERT INTO host_policies (tenant_id, four_eyes) VALUES ($1, true)',
+        [b.tenantId],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],

@@ -108,6 +108,9 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         serverName: 'github',
       },
     });
+    await tx.hostPolicy.create({
+      data: { tenantId, privateCidrs: ['10.1.0.0/16'], stdioCommands: [['npx', '-y']], fourEyes: true },
+    });
   });
   return rows;
 }

@@ -1,0 +1,76 @@
+import type { CommandInput, putHostPolicy } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { ProblemError } from '@gatehouse/platform';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { ValidationProblemError } from '../commands/command-problems';
+import type { TenantHostPolicy } from './host-policy';
+import { checkAgainstCeilings } from './host-policy-ceiling.check';
+import { hostPolicyOfRow, toHostPolicyView } from './host-policy.view';
+
+const FIELDS = ['stdioCommands', 'headerHelpers', 'privateCidrs', 'traceContextOrigins', 'fourEyes'] as const;
+
+function outsideCeiling(path: string, metadata: boolean): ProblemError {
+  return new ProblemError({
+    status: 400,
+    code: 'outside_operator_ceiling',
+    title: 'Outside the operator ceiling',
+    detail: metadata
+      ? `${path} contains a cloud metadata address, which is never allowed.`
+      : `${path} is outside the ceiling of every worker pool open to this tenant.`,
+  });
+}
+
+/**
+ * `hostPolicy.put`: replaces the tenant's HostPolicy (tenant:write: owners and admins). Each entry must fit
+ * at least one open pool's ceiling; the audit event names the fields that changed, not their values.
+ */
+export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
+  constructor(
+    private readonly db: Database,
+    private readonly pools: WorkerPools,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof putHostPolicy>>) {
+    const wanted: TenantHostPolicy = input;
+    const ceilings = poolsOpenToTenant(this.pools, principal.tenantSlug).map((pool) => pool.ceiling);
+    const check = checkAgainstCeilings(wanted, ceilings);
+    if (!check.ok) {
+      const path = `${check.field}.${check.index}`;
+      if (check.reason === 'invalid_cidr')
+        throw new ValidationProblemError([{ path, message: 'must be a CIDR such as 10.0.0.0/8' }]);
+      throw outsideCeiling(path, check.reason === 'metadata_range');
+    }
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const before = hostPolicyOfRow(
+        await tx.hostPolicy.findUnique({ where: { tenantId: principal.tenantId } }),
+      );
+      const data = {
+        stdioCommands: input.stdioCommands,
+        headerHelpers: input.headerHelpers,
+        privateCidrs: input.privateCidrs,
+        traceContextOrigins: input.traceContextOrigins,
+        fourEyes: input.fourEyes,
+        updatedBy: principal.userId,
+      };
+      const row = await tx.hostPolicy.upsert({
+        where: { tenantId: principal.tenantId },
+        create: { tenantId: principal.tenantId, ...data },
+        update: data,
+      });
+      const changed = FIELDS.filter(
+        (field) => JSON.stringify(before[field]) !== JSON.stringify(wanted[field]),
+      );
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'hostPolicy.put',
+        target: { type: 'tenant', id: principal.tenantId },
+        outcome: 'success',
+        data: { changed },
+      });
+      return toHostPolicyView(row, this.pools, principal.tenantSlug);
+    });
+  }
+}
