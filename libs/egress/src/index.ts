@@ -24,3 +24,4 @@ export {
   type PinnedRequestInit,
 } from './fetch/pinned-fetch.js';
 export { EgressError, isEgressError, type EgressFailureReason } from './fetch/egress.error.js';
+export { METADATA_CIDRS } from './policy/metadata-destinations.js';

@@ -2,7 +2,8 @@
 // operator or tenant allowed. Addresses are matched after IPv4 is unwrapped from IPv6 (embedded-ipv4.ts).
 import { cidrConstant, rangeContains, type IpAddress } from './cidr.js';
 
-const METADATA_ADDRESSES = [
+/** The metadata ranges as CIDR text, for config and policy checks outside this lib. */
+export const METADATA_CIDRS: readonly string[] = Object.freeze([
   '169.254.169.254/32', // AWS, GCP, Azure, OCI, DigitalOcean, Hetzner, OpenStack, ...
   '169.254.170.2/32', // AWS ECS task metadata and credentials
   '169.254.170.23/32', // AWS EKS Pod Identity agent
@@ -12,7 +13,9 @@ const METADATA_ADDRESSES = [
   'fd00:ec2::254/128', // AWS IMDS over IPv6
   'fd00:ec2::23/128', // AWS EKS Pod Identity over IPv6
   'fd20:ce::254/128', // GCP metadata over IPv6
-].map(cidrConstant);
+]);
+
+const METADATA_ADDRESSES = METADATA_CIDRS.map(cidrConstant);
 
 // Compared after lower-casing and stripping trailing dots. Multi-label names also cover their subdomains.
 const METADATA_HOSTNAMES = [
