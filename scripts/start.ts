@@ -240,7 +240,7 @@ async function printSummary(
   const notes: Record<string, string> = {
     dashboard: '',
     api: apiExtras.join(' '),
-    gateway: 'MCP endpoint of each workspace; /healthz /metrics',
+    gateway: '/healthz /readyz /metrics (the MCP endpoint arrives with the gateway issue)',
     worker: '/healthz /readyz /metrics',
   };
   say('Gatehouse is running:');
