@@ -180,9 +180,9 @@ export async function runDefinitionsBench(): Promise<DefinitionsBenchResult> {
 if (require.main === module) {
   runDefinitionsBench()
     .then((result) => {
-      console.log(
+      process.stdout.write(
         `${result.name}: baseline ${result.baselineOpsPerSec.toFixed(0)} entries/s, ` +
-          `resolver ${result.opsPerSec.toFixed(0)} entries/s, ratio ${result.ratio.toFixed(2)}x`,
+          `resolver ${result.opsPerSec.toFixed(0)} entries/s, ratio ${result.ratio.toFixed(2)}x\n`,
       );
     })
     .catch((error: unknown) => {

@@ -114,11 +114,11 @@ function main(): void {
     process.exit(1);
   }
   if (result.text === current) {
-    console.log('README.md is up to date');
+    process.stdout.write('README.md is up to date\n');
     return;
   }
   writeFileSync(readmePath, result.text);
-  console.log('README.md: configuration table and decisions index rewritten');
+  process.stdout.write('README.md: configuration table and decisions index rewritten\n');
 }
 
 if (require.main === module) main();

@@ -127,7 +127,7 @@ async function main(env: Env): Promise<void> {
   process.once('SIGTERM', stop);
   try {
     const code = await runRotateKeys(parsed.config, {
-      writeLine: (line) => console.log(line),
+      writeLine: (line) => process.stdout.write(`${line}\n`),
       signal: controller.signal,
     });
     process.exitCode = code;
