@@ -70,7 +70,9 @@ describe('AuditCheckpointLogger', () => {
 });
 
 describe('withAuditCheckpoints', () => {
-  it('logs the links a handler appended after it resolved, for every handler', async () => {
+  const listWorkspaces = { execute: async () => ({ items: [] }) };
+
+  it('logs the links a mutation appended after it resolved, and leaves queries unwrapped', async () => {
     const { lines, sink } = recordingSink();
     const handlers = withAuditCheckpoints(
       {
@@ -80,11 +82,12 @@ describe('withAuditCheckpoints', () => {
             return { renamed: true };
           },
         },
-        'workspaces.list': { execute: async () => ({ items: [] }) },
+        'workspaces.list': listWorkspaces,
       },
       new AuditCheckpointLogger(sink),
     );
     const principal = {} as never;
+    expect(handlers['workspaces.list']).toBe(listWorkspaces);
     expect(await handlers['workspaces.list']?.execute({ principal, input: {} as never })).toEqual({
       items: [],
     });
