@@ -58,3 +58,20 @@ export {
   poolCeilingView,
   hostPolicyWithCeiling,
 } from './definitions/host-policy.commands';
+export { activationView } from './definitions/activation.schemas';
+export {
+  APPROVAL_REQUEST_TRIGGERS,
+  approvalIdentityView,
+  approvalRequestView,
+  approvalView,
+  projectionChangeView,
+  destinationCheckView,
+  stdioAuthorityView,
+  listApprovalRequests,
+  getApprovalRequest,
+  openApprovalRequest,
+  decideApprovalRequest,
+  listApprovals,
+  revokeApproval,
+  checkAdmission,
+} from './definitions/approval.commands';

@@ -1,4 +1,13 @@
 import type { CommandDefinition } from './command';
+import {
+  checkAdmission,
+  decideApprovalRequest,
+  getApprovalRequest,
+  listApprovalRequests,
+  listApprovals,
+  openApprovalRequest,
+  revokeApproval,
+} from './definitions/approval.commands';
 import { listAuditEvents, getAuditHead, verifyAuditChain } from './definitions/audit.commands';
 import {
   clearDisableOverlay,
@@ -67,4 +76,11 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   getEffectiveDefinitions,
   getHostPolicy,
   putHostPolicy,
+  listApprovalRequests,
+  getApprovalRequest,
+  openApprovalRequest,
+  decideApprovalRequest,
+  listApprovals,
+  revokeApproval,
+  checkAdmission,
 ] as CommandDefinition[]);

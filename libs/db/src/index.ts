@@ -53,6 +53,8 @@ export type {
   WorkspaceMember,
   AuditEvent,
   AuditHead,
+  Approval,
+  ApprovalRequest,
 } from './generated/client';
 
 // Key rotation (libs/db/src/key-rotation): the registry of encrypted columns and the online re-encryption.

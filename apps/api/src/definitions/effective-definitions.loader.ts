@@ -14,6 +14,8 @@ import { plain, sourceRefOf } from './definition-source.view';
 
 export type EffectiveView = CommandOutput<typeof getEffectiveDefinitions>;
 type EntryOut = EffectiveView['entries'][number];
+type EntryDescription = Omit<EntryOut, 'activation'>;
+export type ActivationOut = EntryOut['activation'];
 
 /**
  * Reads what one view of a workspace resolves from: tenant-wide sources, the workspace's project source and, for
@@ -71,7 +73,7 @@ export async function resolveWorkspaceView(
   return resolveDefinitions({ sources, variables, overlays, view });
 }
 
-function describeActive(entry: ActiveEntry): Omit<EntryOut, 'name' | 'status' | 'reason'> {
+function describeActive(entry: ActiveEntry): Omit<EntryDescription, 'name' | 'status' | 'reason'> {
   const base = {
     source: { ...entry.source },
     shadowed: entry.shadowed.map((s) => ({ source: { ...s.source }, state: s.state })),
@@ -121,7 +123,7 @@ function describeActive(entry: ActiveEntry): Omit<EntryOut, 'name' | 'status' | 
   }
 }
 
-function describe(entry: EffectiveEntry): EntryOut {
+function describe(entry: EffectiveEntry): EntryDescription {
   if (entry.status === 'disabled') {
     const inner = describeActive(entry.entry);
     const innerReason = entry.entry.status === 'resolved' ? null : entry.entry.reason;
@@ -141,11 +143,17 @@ function describe(entry: EffectiveEntry): EntryOut {
   };
 }
 
-export function toEffectiveView(workspaceId: string, result: ResolveResult): EffectiveView {
+/** @param activations one per entry of `result.entries`, in the same order. */
+export function toEffectiveView(
+  workspaceId: string,
+  result: ResolveResult,
+  activations: readonly ActivationOut[],
+): EffectiveView {
+  if (activations.length !== result.entries.length) throw new Error('one activation per entry is required');
   return {
     workspaceId,
     view: result.view.kind,
-    entries: result.entries.map(describe),
+    entries: result.entries.map((entry, index) => ({ ...describe(entry), activation: activations[index]! })),
     problems: result.problems.map((p) => plain(p)),
     overlayProblems: result.overlayProblems.map((p) => plain(p)),
   };

@@ -4,11 +4,14 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
 import { callerUserId } from './definition-access';
 import type { DefinitionCipher } from './definition-cipher';
-import { resolveWorkspaceView, toEffectiveView } from './effective-definitions.loader';
+import { toActivationView } from '../approvals/activation.view';
+import { evaluateWorkspaceView } from '../approvals/workspace-activation';
+import { toEffectiveView } from './effective-definitions.loader';
 
 /**
  * `definitions.effective`: the workspace alone (managed, project, plugin), or the caller as principal (every
- * tier, their variables and overlays). Never another user's view: the principal is always the caller.
+ * tier, their variables and overlays). Never another user's view: the principal is always the caller. Each entry
+ * carries its activation state; reading never opens an approval request.
  */
 export class GetEffectiveDefinitionsUseCase implements UseCaseFor<typeof getEffectiveDefinitions> {
   constructor(
@@ -20,12 +23,12 @@ export class GetEffectiveDefinitionsUseCase implements UseCaseFor<typeof getEffe
     return this.db.withTenant(principal.tenantId, async (tx) => {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
       const userId = input.view === 'principal' ? callerUserId(principal) : null;
-      const result = await resolveWorkspaceView(tx, this.cipher, {
+      const evaluated = await evaluateWorkspaceView(tx, this.cipher, {
         tenantId: principal.tenantId,
-        workspaceId: workspace.id,
+        workspace,
         userId,
       });
-      return toEffectiveView(workspace.id, result);
+      return toEffectiveView(workspace.id, evaluated.result, evaluated.entries.map(toActivationView));
     });
   }
 }

@@ -13,7 +13,9 @@ export type ApprovalRequestTrigger =
   | 'overlay_changed'
   | 'generation_bumped'
   | 'trust_changed'
-  | 'lease_refused_pending';
+  | 'lease_refused_pending'
+  /** Someone asked for review (`approvals.requests.open`), e.g. after a revocation. */
+  | 'review_requested';
 
 export type ApprovalRequestStatus = 'open' | 'decided' | 'superseded';
 

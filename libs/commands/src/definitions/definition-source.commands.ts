@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
 import { isoDateTime, uuid } from '../common.schemas';
+import { activationView } from './activation.schemas';
 
 // Server definitions (issue 5, part 2): sources per tier, write-only variables, disable overlays and the
 // effective view. No output here can carry a document, a variable value or an env/header value: sources are
@@ -234,6 +235,8 @@ export const effectiveDefinitionEntry = z
     perUser: z.boolean().nullable(),
     /** Entry problems, unset variables (names and fields), contenders, unreadable origins; never values. */
     problems: z.array(json),
+    /** Whether it may be used in this view (decided on read; a read never opens a request). */
+    activation: activationView,
   })
   .meta({ title: 'EffectiveDefinition' });
 

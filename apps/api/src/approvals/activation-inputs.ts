@@ -1,0 +1,84 @@
+import type { ActivationEntry, ActivationView, ActivationWorkspace, ApprovalRecord } from '@gatehouse/activation';
+import type { Approval, Workspace } from '@gatehouse/db';
+import type { ActiveEntry, EffectiveEntry } from '@gatehouse/definitions';
+
+/**
+ * Maps what the API holds (resolved entries of @gatehouse/definitions, workspace and approval rows) onto the
+ * structural shapes @gatehouse/activation decides on. The one place the two vocabularies meet.
+ */
+
+function requiresTrust(entry: ActiveEntry): boolean {
+  switch (entry.status) {
+    case 'resolved':
+      return entry.projection.requiresTrustedWorkspace;
+    case 'unresolved':
+      return entry.reason === 'unset_variable' || entry.reason === 'invalid_value'
+        ? entry.projection.requiresTrustedWorkspace
+        : false;
+    case 'blocked':
+    case 'rejected':
+      return false;
+    default: {
+      const unreachable: never = entry;
+      throw new Error(`unknown entry ${String(unreachable)}`);
+    }
+  }
+}
+
+function perUserOf(entry: ActiveEntry): boolean {
+  if (entry.status === 'resolved') return entry.perUser;
+  if (entry.status === 'unresolved' && entry.reason === 'unset_variable') return entry.perUser;
+  // Not resolvable here: activation treats user and local tiers as per user whatever this says (fail closed).
+  return false;
+}
+
+export function activationEntryOf(entry: EffectiveEntry): ActivationEntry {
+  const active = entry.status === 'disabled' ? entry.entry : entry;
+  const base = {
+    name: entry.name,
+    source: { tier: active.source.tier, origin: active.source.origin },
+    perUser: perUserOf(active),
+    requiresTrustedWorkspace: requiresTrust(active),
+  };
+  if (entry.status === 'resolved') {
+    return { ...base, usable: true, fingerprint: entry.fingerprint, securityIdentity: entry.identity.key };
+  }
+  return { ...base, usable: false, status: entry.status };
+}
+
+/**
+ * A workspace without a repository identity is bound to itself: approvals of its project, local and plugin
+ * sources then hold for this workspace's id, never for an empty string another workspace could share.
+ */
+export function activationWorkspaceOf(
+  row: Pick<Workspace, 'id' | 'repositoryIdentity' | 'generation' | 'trusted'>,
+): ActivationWorkspace {
+  return {
+    id: row.id,
+    repositoryIdentity: row.repositoryIdentity ?? `workspace:${row.id}`,
+    generation: row.generation,
+    trusted: row.trusted,
+  };
+}
+
+export function activationViewOf(userId: string | null): ActivationView {
+  return userId === null ? { kind: 'workspace' } : { kind: 'principal', userId };
+}
+
+export function approvalRecordOf(row: Approval): ApprovalRecord {
+  return {
+    id: row.id,
+    serverName: row.serverName,
+    source: { tier: row.sourceTier, origin: row.sourceOrigin },
+    definitionFingerprint: row.definitionFingerprint,
+    securityIdentity: row.securityIdentity,
+    principalUserId: row.principalUserId,
+    repositoryIdentity: row.repositoryIdentity,
+    workspaceGeneration: row.workspaceGeneration,
+    decision: row.decision,
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+  };
+}

@@ -1,0 +1,37 @@
+import type { TenantTx } from '@gatehouse/db';
+import type { AffectedView } from './approval-requests.opener';
+
+/**
+ * What an event can change, by where it happened:
+ * - `tenant`: a managed or plugin source, a tenant variable: every workspace.
+ * - `workspace`: a project source, a workspace variable or overlay, a generation bump, trust: one workspace.
+ * - `user`: the author's own user source or variable: the author's view in every workspace.
+ * - `user_in_workspace`: the author's local source or own overlay: the author's view in one workspace.
+ */
+export type ChangeScope =
+  | { readonly kind: 'tenant' }
+  | { readonly kind: 'workspace'; readonly workspaceId: string }
+  | { readonly kind: 'user' }
+  | { readonly kind: 'user_in_workspace'; readonly workspaceId: string };
+
+/**
+ * The views to re-decide after an event: the workspace alone, and the author's own view (entries that depend on
+ * the author's tiers or variables). Other users' per-user entries get their requests from their own events (or
+ * a lease refused as pending), so one admin edit does not fan out to every member.
+ */
+export async function viewsAffectedBy(
+  tx: TenantTx,
+  scope: ChangeScope,
+  authorUserId: string | null,
+): Promise<AffectedView[]> {
+  const workspaces =
+    scope.kind === 'tenant' || scope.kind === 'user'
+      ? await tx.workspace.findMany({ orderBy: { id: 'asc' } })
+      : await tx.workspace.findMany({ where: { id: scope.workspaceId } });
+  const views: AffectedView[] = [];
+  for (const workspace of workspaces) {
+    if (scope.kind === 'tenant' || scope.kind === 'workspace') views.push({ workspace, userId: null });
+    if (authorUserId !== null) views.push({ workspace, userId: authorUserId });
+  }
+  return views;
+}

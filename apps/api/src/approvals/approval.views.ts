@@ -1,0 +1,80 @@
+import type { ApprovalIdentity, ProjectionChange } from '@gatehouse/activation';
+import type { approvalRequestView, approvalView } from '@gatehouse/commands';
+import type { Approval, ApprovalRequest } from '@gatehouse/db';
+import type { z } from 'zod';
+
+type IdentityRow = Pick<
+  Approval,
+  | 'identityKey'
+  | 'serverName'
+  | 'sourceTier'
+  | 'sourceOrigin'
+  | 'definitionFingerprint'
+  | 'securityIdentity'
+  | 'principalUserId'
+  | 'repositoryIdentity'
+  | 'workspaceGeneration'
+>;
+
+/** The identity a request or approval row was opened or decided for. */
+export function identityOfRow(row: IdentityRow): ApprovalIdentity {
+  return {
+    key: row.identityKey,
+    serverName: row.serverName,
+    source: { tier: row.sourceTier, origin: row.sourceOrigin },
+    definitionFingerprint: row.definitionFingerprint,
+    securityIdentity: row.securityIdentity,
+    principalUserId: row.principalUserId,
+    repositoryIdentity: row.repositoryIdentity,
+    workspaceGeneration: row.workspaceGeneration,
+  };
+}
+
+function asJsonObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function changesOf(value: unknown): ProjectionChange[] {
+  return Array.isArray(value) ? (value as ProjectionChange[]) : [];
+}
+
+export function toApprovalRequestView(
+  row: ApprovalRequest,
+  approvalId: string | null,
+): z.infer<typeof approvalRequestView> {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    status: row.status,
+    trigger: row.trigger as z.infer<typeof approvalRequestView>['trigger'],
+    identity: identityOfRow(row),
+    projection: asJsonObject(row.projection),
+    previousApprovalId: row.previousApprovalId,
+    changes: changesOf(row.changes).map((change) => ({
+      kind: change.kind,
+      path: [...change.path],
+      ...(change.kind === 'added' ? {} : { before: change.before }),
+      ...(change.kind === 'removed' ? {} : { after: change.after }),
+    })),
+    authorUserIds: [...row.authorUserIds],
+    openedAt: row.openedAt.toISOString(),
+    closedAt: row.closedAt?.toISOString() ?? null,
+    closedBy: row.closedBy,
+    approvalId,
+  };
+}
+
+export function toApprovalView(row: Approval): z.infer<typeof approvalView> {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    requestId: row.requestId,
+    identity: identityOfRow(row),
+    decision: row.decision,
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    revokedBy: row.revokedBy,
+  };
+}

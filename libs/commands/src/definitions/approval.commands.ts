@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { defineCommand } from '../command';
+import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
+import { activationView } from './activation.schemas';
+import { definitionServerName, definitionTier } from './definition-source.commands';
+
+// The approval workflow (issue 6, part 4). Requests are opened by events (a source written, a variable or overlay
+// changed, a generation bump, trust, a lease refused as pending, someone asking for review), never by a read.
+// A decision carries what the approver saw (fingerprint and identity key) and is refused if the definition
+// changed meanwhile. Projections are the redacted ones: no output here carries a secret value.
+
+const json = z.record(z.string(), z.unknown());
+const sourceRef = z.object({ tier: definitionTier, origin: z.string() }).meta({ title: 'ApprovalSourceRef' });
+const identityKey = z.string().regex(/^aid:v1:[0-9a-f]{64}$/, 'an approval identity key (aid:v1:<sha256 hex>)');
+const fingerprint = z.string().min(1).max(200);
+
+/** The exact identity an approval binds to (every field must match for it to count). */
+export const approvalIdentityView = z
+  .object({
+    key: identityKey,
+    serverName: z.string(),
+    source: sourceRef,
+    definitionFingerprint: z.string(),
+    securityIdentity: z.string(),
+    /** Set for per-user entries: the approval holds for this user alone. */
+    principalUserId: uuid.nullable(),
+    /** Set for sources outside managed/user. */
+    repositoryIdentity: z.string().nullable(),
+    workspaceGeneration: z.number().int().nullable(),
+  })
+  .meta({ title: 'ApprovalIdentity' });
+
+/** One field that differs from the last approved projection; `before`/`after` are redacted values. */
+export const projectionChangeView = z
+  .object({
+    kind: z.enum(['added', 'removed', 'changed']),
+    path: z.array(z.string()),
+    before: z.unknown().optional(),
+    after: z.unknown().optional(),
+  })
+  .meta({ title: 'ProjectionChange' });
+
+export const APPROVAL_REQUEST_TRIGGERS = [
+  'source_written',
+  'variable_changed',
+  'overlay_changed',
+  'generation_bumped',
+  'trust_changed',
+  'lease_refused_pending',
+  'review_requested',
+] as const;
+
+export const approvalRequestView = z
+  .object({
+    id: uuid,
+    workspaceId: uuid,
+    status: z.enum(['open', 'decided', 'superseded']),
+    trigger: z.enum(APPROVAL_REQUEST_TRIGGERS),
+    identity: approvalIdentityView,
+    /** The redacted projection to review. */
+    projection: json,
+    /** The last approval of what this server was, when this request replaces a stale one. */
+    previousApprovalId: uuid.nullable(),
+    /** What changed since that approval's projection (empty for a first request). */
+    changes: z.array(projectionChangeView),
+    /** Who made the changes this request covers (with four-eyes on, none of them may approve it). */
+    authorUserIds: z.array(uuid),
+    openedAt: isoDateTime,
+    closedAt: isoDateTime.nullable(),
+    closedBy: uuid.nullable(),
+    /** The decision recorded for it (status `decided`). */
+    approvalId: uuid.nullable(),
+  })
+  .meta({ title: 'ApprovalRequest' });
+
+export const approvalView = z
+  .object({
+    id: uuid,
+    workspaceId: uuid,
+    requestId: uuid.nullable(),
+    identity: approvalIdentityView,
+    decision: z.enum(['approved', 'denied']),
+    decidedBy: uuid,
+    decidedAt: isoDateTime,
+    expiresAt: isoDateTime.nullable(),
+    revokedAt: isoDateTime.nullable(),
+    revokedBy: uuid.nullable(),
+  })
+  .meta({ title: 'Approval' });
+
+export const listApprovalRequests = defineCommand({
+  name: 'approvals.requests.list',
+  summary: 'Approval requests, newest first: open ones (the queue) by default, or closed ones (history)',
+  scope: 'approvals:read',
+  kind: 'query',
+  input: z.strictObject({
+    ...pageInput,
+    status: z.enum(['open', 'closed', 'all']).default('open'),
+    workspaceId: uuid.optional(),
+    serverName: definitionServerName.optional(),
+  }),
+  output: page(approvalRequestView).meta({ title: 'ApprovalRequestPage' }),
+  http: { method: 'GET', path: '/v1/approval-requests' },
+  graphql: { field: 'approvalRequests' },
+});
+
+export const getApprovalRequest = defineCommand({
+  name: 'approvals.requests.get',
+  summary: 'One approval request with its projection and what changed since the last approval',
+  scope: 'approvals:read',
+  kind: 'query',
+  input: z.strictObject({ requestId: uuid }),
+  output: approvalRequestView,
+  http: { method: 'GET', path: '/v1/approval-requests/:requestId' },
+  graphql: { field: 'approvalRequest' },
+});
+
+export const openApprovalRequest = defineCommand({
+  name: 'approvals.requests.open',
+  summary:
+    'Ask for review of a server as it is now (for the workspace alone, or for the caller); returns the open ' +
+    'request for its identity if there is one already',
+  scope: 'definitions:read',
+  kind: 'mutation',
+  input: z.strictObject({
+    workspaceId: uuid,
+    serverName: definitionServerName,
+    view: z.enum(['workspace', 'principal']).default('workspace'),
+  }),
+  output: approvalRequestView,
+  http: { method: 'POST', path: '/v1/workspaces/:workspaceId/approval-requests', successStatus: 201 },
+  graphql: { field: 'openApprovalRequest' },
+});
+
+export const decideApprovalRequest = defineCommand({
+  name: 'approvals.requests.decide',
+  summary:
+    'Approve or deny exactly what was reviewed: refused (409) if the definition changed since; with four-eyes ' +
+    'on, the author of the change cannot approve it',
+  scope: 'approvals:decide',
+  kind: 'mutation',
+  input: z.strictObject({
+    requestId: uuid,
+    decision: z.enum(['approve', 'deny']),
+    /** The definition fingerprint the approver reviewed (compare-and-swap). */
+    seenFingerprint: fingerprint,
+    /** The identity key the approver reviewed (compare-and-swap). */
+    seenIdentityKey: identityKey,
+    /** When the approval stops counting; omitted: it holds until revoked or the definition changes. */
+    expiresAt: isoDateTime.optional(),
+  }),
+  output: approvalView,
+  http: { method: 'POST', path: '/v1/approval-requests/:requestId/decision', successStatus: 201 },
+  graphql: { field: 'decideApprovalRequest' },
+});
+
+export const listApprovals = defineCommand({
+  name: 'approvals.list',
+  summary: 'Recorded decisions (approvals and denials), newest first',
+  scope: 'approvals:read',
+  kind: 'query',
+  input: z.strictObject({
+    ...pageInput,
+    workspaceId: uuid.optional(),
+    serverName: definitionServerName.optional(),
+    /** `active`: not revoked (expired ones included: they are history too); `revoked`: revoked only. */
+    state: z.enum(['all', 'active', 'revoked']).default('all'),
+  }),
+  output: page(approvalView).meta({ title: 'ApprovalPage' }),
+  http: { method: 'GET', path: '/v1/approvals' },
+  graphql: { field: 'approvals' },
+});
+
+export const revokeApproval = defineCommand({
+  name: 'approvals.revoke',
+  summary: 'Revoke a decision: from now on it no longer holds (owners and admins)',
+  scope: 'approvals:decide',
+  kind: 'mutation',
+  input: z.strictObject({ approvalId: uuid }),
+  output: approvalView,
+  http: { method: 'POST', path: '/v1/approvals/:approvalId/revoke' },
+  graphql: { field: 'revokeApproval' },
+});
+
+/** The URL check as a tenant sees it: one class whatever the cause (the detail goes to the operator's logs). */
+export const destinationCheckView = z
+  .object({ result: z.enum(['admitted', 'destination_refused', 'not_applicable']) })
+  .meta({ title: 'DestinationCheck' });
+
+/** Whether a pool open to the tenant may run this stdio server under the intersected host policy. */
+export const stdioAuthorityView = z
+  .object({
+    pool: z.string(),
+    result: z.enum(['allowed', 'refused', 'not_applicable']),
+    /** Why refused: `stdio_not_allowed_on_pool`, `command_not_allowed`, `cwd_outside_allowed_roots`, ... */
+    reason: z.string().nullable(),
+  })
+  .meta({ title: 'StdioAuthority' });
+
+export const checkAdmission = defineCommand({
+  name: 'admission.check',
+  summary:
+    'The decision a worker would get before a lease, for a server in a workspace (and optionally a principal): ' +
+    'activation, destination and stdio authority (owners and admins)',
+  scope: 'tenant:write',
+  kind: 'query',
+  input: z.strictObject({
+    workspaceId: uuid,
+    serverName: definitionServerName,
+    /** Decide for this user (per-user entries); omitted: for the workspace alone. */
+    principalUserId: uuid.optional(),
+  }),
+  output: z
+    .object({
+      workspaceId: uuid,
+      serverName: z.string(),
+      principalUserId: uuid.nullable(),
+      /** `unknown_server`: the view lists no server of that name. */
+      found: z.boolean(),
+      transport: z.enum(['stdio', 'http']).nullable(),
+      fingerprint: z.string().nullable(),
+      activation: activationView.nullable(),
+      destination: destinationCheckView,
+      stdio: z.array(stdioAuthorityView),
+      /** True when a lease would be granted on at least one pool (approved, destination admitted or stdio allowed). */
+      admissible: z.boolean(),
+    })
+    .meta({ title: 'AdmissionCheck' }),
+  http: { method: 'GET', path: '/v1/workspaces/:workspaceId/admission-check' },
+  graphql: { field: 'admissionCheck' },
+});
