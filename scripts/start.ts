@@ -281,8 +281,6 @@ async function run(): Promise<void> {
   say(
     `database ${database.databaseName}: ${prepared.created ? 'created, ' : ''}${prepared.applied.length} migration(s) applied, ${prepared.alreadyApplied} already applied`,
   );
-  for (const line of await seedDemoData(database)) say(line);
-
   let keyRing: { keys: string; activeKeyId: string } | undefined;
   const production = env['NODE_ENV'] === 'production';
   if (!env['GATEHOUSE_KEYS'] && !production) {
@@ -292,6 +290,12 @@ async function run(): Promise<void> {
       `${devRing.created ? 'generated a' : 'using the'} development key ring in ${relative(root, devRing.file)} (GATEHOUSE_KEYS is unset; never use it in production)`,
     );
   }
+  const seedKeyRing =
+    keyRing ??
+    (env['GATEHOUSE_KEYS'] && env['GATEHOUSE_ACTIVE_KEY_ID']
+      ? { keys: env['GATEHOUSE_KEYS'], activeKeyId: env['GATEHOUSE_ACTIVE_KEY_ID'] }
+      : undefined);
+  for (const line of await seedDemoData(database, seedKeyRing)) say(line);
 
   const launches = planAppLaunches({ root, env, databaseUrl: database.appUrl, redisUrl: redis.url, keyRing });
   await assertPortsFree(launches);

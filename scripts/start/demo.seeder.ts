@@ -2,6 +2,7 @@ import { createDatabase } from '@gatehouse/db';
 import { seedDemoLogin } from '../../apps/api/src/identity/seed-demo-login';
 import { DEMO_TENANT_SLUG, seedDemo } from '../../prisma/seed';
 import type { ProvidedDatabase } from './database.provider';
+import { seedDemoDefinitions } from './demo-definitions.seeder';
 
 export const DEMO_OWNER_EMAIL = 'owner@demo.gatehouse.test';
 
@@ -9,7 +10,10 @@ export const DEMO_OWNER_EMAIL = 'owner@demo.gatehouse.test';
  * Seeds the demo tenant through the app role (the seed runs under row-level security like the API does) and
  * returns the lines to print. Fields the seed adds later (the identity work's demo login) are printed too.
  */
-export async function seedDemoData(database: ProvidedDatabase): Promise<string[]> {
+export async function seedDemoData(
+  database: ProvidedDatabase,
+  keyRing: { keys: string; activeKeyId: string } | undefined,
+): Promise<string[]> {
   const db = createDatabase({ url: database.appUrl, poolMax: 1 });
   try {
     const result: Record<string, unknown> = { ...(await seedDemo(db)) };
@@ -28,6 +32,17 @@ export async function seedDemoData(database: ProvidedDatabase): Promise<string[]
       displayName: 'Demo Owner',
     });
     lines.push(`  demo login: ${login.email} / ${login.password} (tenant "${login.tenantSlug}", role owner)`);
+    // Definitions are encrypted: without a key ring the API will read (production sets its own), none are seeded.
+    if (keyRing !== undefined) {
+      lines.push(
+        ...(await seedDemoDefinitions(db, keyRing, {
+          tenantId: String(tenantId),
+          tenantSlug: DEMO_TENANT_SLUG,
+          workspaceId: String(workspaceId),
+          ownerEmail: login.email,
+        })),
+      );
+    }
     return lines;
   } finally {
     await db.close();

@@ -1,5 +1,6 @@
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { UnsafeDatabaseRoleError, createDatabase } from '@gatehouse/db';
+import type { Resolver } from '@gatehouse/egress';
 import {
   BootRefusedError,
   NestLoggerAdapter,
@@ -15,6 +16,7 @@ import {
 import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { admissionLogOf } from './admission/admission.log.js';
 import { AppModule } from './app.module.js';
 import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
 import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
@@ -37,6 +39,8 @@ export type ApiAppDeps = {
   logger?: Logger;
   /** Further Nest modules to mount. */
   imports?: ModuleMetadata['imports'];
+  /** DNS for URL admission; by default the system resolver (tests pass a fixed table). */
+  egressResolver?: Resolver;
 };
 
 /** The API's logger: redacts the secret config variables by name and scrubs their values from every line. */
@@ -93,7 +97,13 @@ export async function createApiApp(
       { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
     );
     app.useGlobalFilters(new ProblemJsonFilter(logger));
-    await registerIdentityAndCommands(app, { config, logger, database, redis });
+    await registerIdentityAndCommands(app, {
+      config,
+      logger,
+      database,
+      redis,
+      egressResolver: deps.egressResolver,
+    });
     await app.init();
     return app;
   } catch (error) {
@@ -121,6 +131,7 @@ type SurfaceDeps = {
   logger: Logger;
   database: ReturnType<typeof createDatabase>;
   redis: ReturnType<typeof createRedisConnection>;
+  egressResolver?: Resolver;
 };
 
 /**
@@ -146,6 +157,8 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
     database,
     workerPools: settings.workerPools,
     definitionCipher: createDefinitionCipher(config, logger),
+    admissionLog: admissionLogOf(logger),
+    egressResolver: deps.egressResolver,
   });
   await registerAdminSurfaces(fastify, {
     handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),

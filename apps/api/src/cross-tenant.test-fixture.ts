@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ROLE_SCOPES } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { GraphQLFieldCase, HarnessInject, RouteCase } from '@gatehouse/testing';
@@ -33,6 +33,9 @@ export interface TenantWorld {
   readonly definitionSource: { readonly id: string; readonly origin: string };
   /** A trace-context origin in the tenant's HostPolicy (values are not secret, but they are the tenant's). */
   readonly hostPolicyOrigin: string;
+  /** An open approval request of the workspace, and a recorded approval (rows only: never decided through B). */
+  readonly approvalRequest: { readonly id: string; readonly identityKey: string };
+  readonly approval: { readonly id: string };
 }
 
 export interface CrossTenantWorld {
@@ -68,6 +71,8 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
   const workspace = { id: randomUUID(), name: `ws-${label}-${unique}` };
   const definitionSource = { id: randomUUID(), origin: `managed:policy-${label}-${unique}` };
   const hostPolicyOrigin = `https://trace-${label}-${unique}.example.com`;
+  const approvalRequest = { id: randomUUID(), identityKey: `aid:v1:${randomBytes(32).toString('hex')}` };
+  const approval = { id: randomUUID() };
   const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
     await tx.workspace.create({ data: { id: workspace.id, tenantId, name: workspace.name } });
     await tx.workspaceMember.create({
@@ -98,6 +103,37 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
       },
     });
     await tx.hostPolicy.create({ data: { tenantId, traceContextOrigins: [hostPolicyOrigin], fourEyes: true } });
+    const identity = {
+      serverName: 'github',
+      sourceTier: 'managed' as const,
+      sourceOrigin: definitionSource.origin,
+      definitionFingerprint: `sha256:${randomBytes(32).toString('hex')}`,
+      securityIdentity: `sid:v1:${randomBytes(32).toString('hex')}`,
+      projection: { transport: { kind: 'http', url: `https://mcp-${label}-${unique}.example.com/mcp` } },
+    };
+    await tx.approvalRequest.create({
+      data: {
+        id: approvalRequest.id,
+        tenantId,
+        workspaceId: workspace.id,
+        identityKey: approvalRequest.identityKey,
+        openKey: approvalRequest.identityKey,
+        trigger: 'source_written',
+        authorUserIds: [owner.user.id],
+        ...identity,
+      },
+    });
+    await tx.approval.create({
+      data: {
+        id: approval.id,
+        tenantId,
+        workspaceId: workspace.id,
+        identityKey: `aid:v1:${randomBytes(32).toString('hex')}`,
+        decision: 'approved',
+        decidedBy: owner.user.id,
+        ...identity,
+      },
+    });
     return { ...minted, link: appended };
   });
   return {
@@ -111,6 +147,8 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     headHash: link.hash,
     definitionSource,
     hostPolicyOrigin,
+    approvalRequest,
+    approval,
   };
 }
 
@@ -171,6 +209,9 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.definitionSource.id,
     a.definitionSource.origin,
     a.hostPolicyOrigin,
+    a.approvalRequest.id,
+    a.approvalRequest.identityKey,
+    a.approval.id,
   ];
 }
 
@@ -332,6 +373,60 @@ export function routeCases(
     },
     { route: 'GET /v1/host-policy', url: '/v1/host-policy', expect: 'no_victim_data' },
     {
+      route: 'GET /v1/approval-requests',
+      url: '/v1/approval-requests?status=all',
+      expect: 'no_victim_data',
+    },
+    {
+      route: 'GET /v1/approval-requests',
+      url: `/v1/approval-requests?workspaceId=${a.workspace.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/approval-requests/:requestId',
+      url: `/v1/approval-requests/${a.approvalRequest.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/workspaces/:workspaceId/approval-requests',
+      url: `${ws}/approval-requests`,
+      payload: { serverName: 'github' },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/approval-requests/:requestId/decision',
+      url: `/v1/approval-requests/${a.approvalRequest.id}/decision`,
+      payload: {
+        decision: 'approve',
+        seenFingerprint: 'sha256:seen',
+        seenIdentityKey: a.approvalRequest.identityKey,
+      },
+      expect: 'not_found',
+    },
+    { route: 'GET /v1/approvals', url: '/v1/approvals', expect: 'no_victim_data' },
+    {
+      route: 'GET /v1/approvals',
+      url: `/v1/approvals?workspaceId=${a.workspace.id}`,
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/approvals/:approvalId/revoke',
+      url: `/v1/approvals/${a.approval.id}/revoke`,
+      payload: {},
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/workspaces/:workspaceId/admission-check',
+      url: `${ws}/admission-check?serverName=github`,
+      expect: 'not_found',
+    },
+    // B's own workspace, A's person as the principal: still nobody B can see.
+    {
+      route: 'GET /v1/workspaces/:workspaceId/admission-check',
+      url: `/v1/workspaces/${b.workspace.id}/admission-check?serverName=github&principalUserId=${a.maintainer.id}`,
+      expect: 'not_found',
+    },
+    {
       route: 'PUT /v1/host-policy',
       url: '/v1/host-policy',
       payload: {
@@ -458,6 +553,24 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       `clearDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "workspace" })`,
     ),
     notFound('effectiveDefinitions', `effectiveDefinitions(input: { ${wsInput} })`, 'query'),
+    visible(
+      'approvalRequests',
+      'approvalRequests(input: { status: "all" })',
+      '{ items { id workspaceId identity { key serverName source { origin } } projection authorUserIds } nextCursor }',
+    ),
+    notFound('approvalRequest', `approvalRequest(input: { requestId: "${a.approvalRequest.id}" })`, 'query'),
+    notFound('openApprovalRequest', `openApprovalRequest(input: { ${wsInput}, serverName: "github" })`),
+    notFound(
+      'decideApprovalRequest',
+      `decideApprovalRequest(input: { requestId: "${a.approvalRequest.id}", decision: "approve", seenFingerprint: "sha256:seen", seenIdentityKey: "${a.approvalRequest.identityKey}" })`,
+    ),
+    visible(
+      'approvals',
+      'approvals(input: { state: "all" })',
+      '{ items { id workspaceId requestId decidedBy identity { key source { origin } } } nextCursor }',
+    ),
+    notFound('revokeApproval', `revokeApproval(input: { approvalId: "${a.approval.id}" })`),
+    notFound('admissionCheck', `admissionCheck(input: { ${wsInput}, serverName: "github" })`, 'query'),
     visible(
       'hostPolicy',
       'hostPolicy',

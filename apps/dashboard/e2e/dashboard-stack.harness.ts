@@ -12,8 +12,9 @@ import { dashboardBuildIsStale } from './dashboard-build.harness';
 
 // Everything the browser test drives, for real: a fresh migrated database, the built API (`node
 // dist/apps/api/src/main.js`, as `npm start` and the container run it) with the dashboard as its trusted proxy,
-// a tenant with an owner and a member seeded through the operator CLI, and two production dashboards
-// (`next start`): one talking to that API, one pointed at a closed port to show the API-down states.
+// a tenant with an owner, a member and an approver seeded through the operator CLI, one worker pool whose
+// ceiling the Host policy page shows, and two production dashboards (`next start`): one talking to that API,
+// one pointed at a closed port to show the API-down states.
 
 export const REPOSITORY_ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -31,6 +32,7 @@ export interface DashboardStack {
   readonly tenant: { readonly slug: string; readonly name: string };
   readonly owner: Person;
   readonly member: Person;
+  readonly approver: Person;
   /** Recent output of the processes, for a failing test's message. */
   logs(): string;
   stop(): Promise<void>;
@@ -68,7 +70,7 @@ async function seed(
       env: baseEnv({ DATABASE_URL: database.appUrl, ...(password ? { SEED_PASSWORD: password } : {}) }),
     });
   await cli(['admin', 'create-tenant', '--slug', tenant.slug, '--name', tenant.name]);
-  const roles = ['owner', 'member'];
+  const roles = ['owner', 'member', 'approver'];
   for (const [index, person] of people.entries()) {
     await cli(
       [
@@ -125,6 +127,16 @@ export async function startDashboardStack(): Promise<DashboardStack> {
   const password = `pw-${randomBytes(12).toString('base64url')}`;
   const owner: Person = { email: `olivia-${suffix}@acme.test`, password, name: 'Olivia Owner' };
   const member: Person = { email: `max-${suffix}@acme.test`, password, name: 'Max Member' };
+  const approver: Person = { email: `ada-${suffix}@acme.test`, password, name: 'Ada Approver' };
+  // The operator ceiling (WORKER_POOLS): one pool open to every tenant, running `npx -y …` and nothing else.
+  const workerPools = JSON.stringify({
+    default: {
+      tenants: '*',
+      stdio: true,
+      commandCeiling: [['npx', '-y']],
+      privateRangesTenantsMayOptInto: ['10.20.0.0/16'],
+    },
+  });
 
   // The API and the CLI run from dist/: compile what changed (incremental; a no-op under `npm test`).
   await runProcess({
@@ -146,7 +158,7 @@ export async function startDashboardStack(): Promise<DashboardStack> {
     const [db] = await Promise.all([
       createTestDatabase().then(async (created) => {
         database = created;
-        await seed(created, tenant, [owner, member]);
+        await seed(created, tenant, [owner, member, approver]);
         return created;
       }),
       buildDashboardIfStale(),
@@ -175,6 +187,7 @@ export async function startDashboardStack(): Promise<DashboardStack> {
           PUBLIC_URL: apiUrl,
           // The dashboard's server is the API's trusted proxy: its X-Forwarded-For names the browser.
           TRUSTED_PROXIES: '127.0.0.1',
+          WORKER_POOLS: workerPools,
         }),
         ready: /api listening/,
       }),
@@ -191,6 +204,7 @@ export async function startDashboardStack(): Promise<DashboardStack> {
       tenant,
       owner,
       member,
+      approver,
       logs: () =>
         processes.map((running) => `--- ${running.name}\n${running.output().slice(-3000)}`).join('\n'),
       stop,

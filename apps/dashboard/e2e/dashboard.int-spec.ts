@@ -2,7 +2,8 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
 import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
 
-// The dashboard in a real browser against the real API: sign-in, workspaces, tokens, the audit log, a member's
+// The dashboard in a real browser against the real API: sign-in, workspaces, tokens, the audit log, servers,
+// the approval workflow (an approver, stale after an edit, four-eyes, revoke), the host policy, a member's
 // limits, the API-down states, both themes, and axe-core on every page. The tests share one browser and run in
 // order (each builds on what the previous one created), like a person working through the dashboard.
 
@@ -85,6 +86,20 @@ async function signIn(page: Page, person: Person, base = stack.dashboardUrl): Pr
 
 function mainNav(page: Page) {
   return page.getByRole('navigation', { name: 'Main' });
+}
+
+/** A row of a workspace's effective servers table, by the server's name. */
+function serverRow(page: Page, name: string) {
+  return page
+    .getByRole('table', { name: /Effective servers/ })
+    .locator('tbody tr', { has: page.getByRole('link', { name, exact: true }) });
+}
+
+/** A request of the approval queue, by the server's name. */
+function requestCard(page: Page, serverName: string) {
+  return page.locator('article[data-request-id]', {
+    has: page.getByRole('heading', { level: 2, name: serverName, exact: true }),
+  });
 }
 
 async function apiStatus(path: string, headers: Record<string, string>): Promise<number> {
@@ -334,7 +349,9 @@ describe('dashboard in a browser', () => {
 
       // A document whose mcpServers is not an object: the API's error, at the path it names, under the editor.
       await open(page, `${servers}/sources`);
-      await expect(page.getByRole('link', { name: 'Project' }).getAttribute('aria-current')).resolves.toBe('true');
+      await expect(page.getByRole('link', { name: 'Project' }).getAttribute('aria-current')).resolves.toBe(
+        'true',
+      );
       const editor = page.getByLabel('Document (JSON)');
       await editor.fill('{ "mcpServers": [] }');
       await page.getByRole('button', { name: 'Save source' }).click();
@@ -402,7 +419,10 @@ describe('dashboard in a browser', () => {
       await page.getByRole('button', { name: 'Set variable' }).click();
       await page.getByText('DEPLOY_TOKEN is set.', { exact: false }).waitFor();
       const variables = page.getByRole('table', { name: /variables/ });
-      await variables.locator('tbody tr', { hasText: 'DEPLOY_TOKEN' }).getByText('Set', { exact: true }).waitFor();
+      await variables
+        .locator('tbody tr', { hasText: 'DEPLOY_TOKEN' })
+        .getByText('Set', { exact: true })
+        .waitFor();
       await expect(page.getByLabel('Value', { exact: true }).inputValue()).resolves.toBe('');
       await capture(page, `${servers}/variables`, 'server-variables');
       expect(await page.content()).not.toContain(variableCanary);
@@ -412,7 +432,9 @@ describe('dashboard in a browser', () => {
       await page.getByLabel('Disable for').selectOption('workspace');
       await page.getByLabel('Reason (optional)').fill('Rotating the docs credentials');
       await page.getByRole('button', { name: 'Disable server' }).click();
-      await page.getByText('docs is disabled for everyone in this workspace: Rotating the docs credentials').waitFor();
+      await page
+        .getByText('docs is disabled for everyone in this workspace: Rotating the docs credentials')
+        .waitFor();
       await page.getByRole('button', { name: 'Enable server' }).waitFor();
       await page.getByText('Disabled for everyone in this workspace').first().waitFor();
       await open(page, servers);
@@ -431,6 +453,293 @@ describe('dashboard in a browser', () => {
     FLOW_TIMEOUT_MS,
   );
 
+  describe('the approval workflow', () => {
+    let approverContext: BrowserContext;
+    let approverPage: Page;
+    const workspaceId = () => workspacePath.split('/').pop() ?? '';
+    const servers = () => `/servers/${workspaceId()}`;
+    const rotatedSecret = `cnry${Date.now().toString(36)}RotatedKey5`;
+
+    beforeAll(async () => {
+      approverContext = await newTestContext(browser);
+      approverPage = await approverContext.newPage();
+    });
+
+    afterAll(async () => {
+      await approverContext?.close();
+    });
+
+    /**
+     * Saves the project source again in the editor with the docs server at `url`. The editor sends the whole
+     * document: `[REDACTED]` keeps deploy-tools' stored secret; docs' secret is entered again, as the API
+     * requires when a URL changes. Only the docs URL changes in what an approver sees (header keys only).
+     */
+    async function editDocsUrl(url: string, version: number): Promise<void> {
+      const page = ownerPage;
+      await open(page, `${servers()}/sources`);
+      const document = {
+        mcpServers: {
+          'deploy-tools': {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', '@acme/deploy-mcp', '--region', 'eu-west-1'],
+            env: { API_KEY: '[REDACTED]', DEPLOY_TOKEN: '${DEPLOY_TOKEN:-none}', LOG_LEVEL: 'info' },
+          },
+          docs: { type: 'http', url, headers: { Authorization: `Bearer ${rotatedSecret}` } },
+        },
+      };
+      await page.getByLabel('Document (JSON)').fill(JSON.stringify(document, null, 2));
+      await page.getByRole('button', { name: 'Save source' }).click();
+      const saved = page.getByText(new RegExp(`as version ${version}: 2 servers\\.`));
+      const refused = page.locator('[data-problem-code]');
+      await saved.or(refused).first().waitFor();
+      expect({ refused: await refused.allTextContents() }).toEqual({ refused: [] });
+    }
+
+    it(
+      'queues each written server for review, and an approver approves one: the Servers page shows it approved',
+      async () => {
+        // Writing the source opened the requests (the event path): the owner sees docs pending, with its request.
+        await open(ownerPage, servers());
+        const ownerDocs = serverRow(ownerPage, 'docs');
+        await ownerDocs
+          .locator('[data-activation="pending"]')
+          .getByText('Pending', { exact: true })
+          .waitFor();
+        await ownerDocs.getByText('Nobody has approved or denied it yet').waitFor();
+        await ownerDocs.getByRole('link', { name: 'Review the open request for docs' }).waitFor();
+
+        await signIn(approverPage, stack.approver);
+        await approverPage
+          .locator('#needs-attention')
+          .getByText('2 approval requests wait for review')
+          .waitFor();
+        await mainNav(approverPage).getByRole('link', { name: 'Approvals' }).click();
+        await approverPage.waitForURL(/\/approvals$/);
+        const card = requestCard(approverPage, 'docs');
+        await card.waitFor();
+        const text = await card.textContent();
+        for (const expected of [
+          'platform-core',
+          'A source was written',
+          'Olivia Owner',
+          'First review of this server',
+        ]) {
+          expect(text).toContain(expected);
+        }
+        await card.getByText('Reviewed definition').click();
+        await expect(card.locator('[data-projection="reviewed"]').textContent()).resolves.toContain(
+          'https://docs.acme.test/mcp',
+        );
+        expect(await approverPage.content()).not.toMatch(/cnry[0-9a-z]+LiteralKey9/);
+        await capture(approverPage, '/approvals', 'approvals-queue');
+
+        await requestCard(approverPage, 'docs').getByRole('button', { name: 'Approve docs' }).click();
+        const dialog = approverPage.getByRole('alertdialog');
+        await expect(dialog.textContent()).resolves.toContain('exactly as you reviewed it');
+        for (const theme of THEMES) {
+          await switchTheme(approverPage, theme);
+          await expectAccessible(approverPage, `approve dialog (${theme})`, '[role="alertdialog"]');
+          await screenshot(approverPage, `approval-approve-dialog-${theme}`, { fullPage: false });
+        }
+        await approverPage.emulateMedia({ colorScheme: 'light' });
+        await dialog.getByRole('button', { name: 'Approve docs' }).click();
+        await approverPage.waitForURL(/\/approvals\?decided=/);
+        await approverPage.getByText('docs in platform-core is approved.').waitFor();
+        await expect(requestCard(approverPage, 'docs').count()).resolves.toBe(0);
+
+        // Approved for everyone who looks, with the decision in the history; an approver cannot revoke.
+        for (const page of [approverPage, ownerPage]) {
+          await open(page, servers());
+          await serverRow(page, 'docs')
+            .locator('[data-activation="approved"]')
+            .getByText('Approved', { exact: true })
+            .waitFor();
+        }
+        await capture(ownerPage, servers(), 'servers-approved');
+        await open(approverPage, '/approvals?show=decisions');
+        const decision = approverPage
+          .getByRole('table', { name: 'Decisions' })
+          .locator('tbody tr', { hasText: 'docs' });
+        await expect(decision.textContent()).resolves.toMatch(/Approved.*In force.*Ada Approver/);
+        await expect(approverPage.getByRole('button', { name: 'Revoke' }).count()).resolves.toBe(0);
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'shows the server stale once its definition is edited, with the changed field in the new request',
+      async () => {
+        await editDocsUrl('https://docs-v2.acme.test/mcp', 2);
+        await open(ownerPage, servers());
+        const docs = serverRow(ownerPage, 'docs');
+        await docs.locator('[data-activation="stale"]').getByText('Stale', { exact: true }).waitFor();
+        await docs.getByText(/^Changed since approval: .*the definition/).waitFor();
+        await capture(ownerPage, servers(), 'servers-stale');
+
+        await open(ownerPage, `${servers()}/server/docs`);
+        const panel = ownerPage.locator('#server-approval');
+        await panel.getByText('It changed since it was approved').waitFor();
+        await panel.getByText('Changed since approval').waitFor();
+        await capture(ownerPage, `${servers()}/server/docs`, 'server-detail-stale');
+        await panel.getByRole('link', { name: 'Review the open request' }).click();
+        await ownerPage.waitForURL(/\/approvals\/[0-9a-f-]{36}$/);
+        const requestPath = new URL(ownerPage.url()).pathname;
+
+        // The diff: the field that changed, before and after (the values the API projected).
+        const urlChange = ownerPage.locator('[data-diff="changes"] tbody tr', { hasText: 'transport.url' });
+        await urlChange.waitFor();
+        await expect(urlChange.locator('del').textContent()).resolves.toBe('"https://docs.acme.test/mcp"');
+        await expect(urlChange.locator('ins').textContent()).resolves.toBe('"https://docs-v2.acme.test/mcp"');
+        expect(await ownerPage.content()).not.toContain(rotatedSecret);
+        await capture(ownerPage, requestPath, 'approval-request-stale');
+
+        // The approver reviews that request, but the server changes again before they confirm: the decision
+        // on what they saw is refused in the dialog, and the newer request diffs against the last approval.
+        await open(approverPage, requestPath);
+        await approverPage.getByRole('button', { name: 'Approve docs' }).click();
+        const dialog = approverPage.getByRole('alertdialog');
+        await dialog.waitFor();
+        await editDocsUrl('https://docs-v3.acme.test/mcp', 3);
+        await dialog.getByRole('button', { name: 'Approve docs' }).click();
+        const refusal = dialog.locator('[data-problem-code="request_not_open"]');
+        await refusal.waitFor();
+        await expect(refusal.textContent()).resolves.toContain('This request is no longer open');
+        await expectAccessible(approverPage, 'refused decision', '[role="alertdialog"]');
+        await screenshot(approverPage, 'approval-refused-dialog-light', { fullPage: false });
+        await approverPage.keyboard.press('Escape');
+
+        await open(approverPage, '/approvals');
+        const card = requestCard(approverPage, 'docs');
+        const change = card.locator('[data-diff="changes"] tbody tr', { hasText: 'transport.url' });
+        await expect(change.locator('del').textContent()).resolves.toBe('"https://docs.acme.test/mcp"');
+        await expect(change.locator('ins').textContent()).resolves.toBe('"https://docs-v3.acme.test/mcp"');
+        await card.getByRole('button', { name: 'Approve docs' }).click();
+        await approverPage.getByRole('alertdialog').getByRole('button', { name: 'Approve docs' }).click();
+        await approverPage.getByText('docs in platform-core is approved.').waitFor();
+        await open(ownerPage, servers());
+        await serverRow(ownerPage, 'docs').locator('[data-activation="approved"]').waitFor();
+
+        // The replaced request is history: superseded, next to the decided one.
+        await open(ownerPage, '/approvals?show=closed');
+        const closed = ownerPage.getByRole('table', { name: 'Closed requests' });
+        await closed
+          .locator('tbody tr', { hasText: 'Superseded' })
+          .filter({ hasText: 'docs' })
+          .first()
+          .waitFor();
+        await expect(
+          closed.locator('tbody tr', { hasText: 'Decided' }).filter({ hasText: 'docs' }).count(),
+        ).resolves.toBe(2);
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'edits the host policy beside the operator ceiling, naming refused lines, and turns four-eyes on',
+      async () => {
+        const page = ownerPage;
+        await mainNav(page).getByRole('link', { name: 'Host policy' }).click();
+        await page.waitForURL(/\/settings\/host-policy$/);
+        const ceiling = page.locator('#host-policy-ceiling');
+        await ceiling
+          .getByRole('list', { name: 'Command ceiling of default' })
+          .getByText('["npx", "-y"]')
+          .waitFor();
+        await ceiling.getByText('10.20.0.0/16').waitFor();
+        await capture(page, '/settings/host-policy', 'host-policy-empty');
+
+        // Space-separated words are not the format: the dashboard names the line before any call.
+        const stdio = page.getByLabel('Stdio commands', { exact: true });
+        await stdio.fill('npx -y @acme/deploy-mcp');
+        await page.getByRole('button', { name: 'Save host policy' }).click();
+        const stdioErrors = page.locator('[data-field-error="stdioCommands"]');
+        await expect(stdioErrors.textContent()).resolves.toContain(
+          'Line 1: write it as a JSON array of strings',
+        );
+
+        // Outside the ceiling: the API refuses it, and the refusal names the line.
+        await stdio.fill('["npx", "-y", "@acme/deploy-mcp"]\n\n["bash", "-c", "curl https://evil.test"]');
+        await page.getByRole('button', { name: 'Save host policy' }).click();
+        await page.locator('[data-problem-code="outside_operator_ceiling"]').waitFor();
+        await expect(stdioErrors.textContent()).resolves.toBe(
+          'Line 3 is outside the ceiling of every worker pool open to this tenant.',
+        );
+        await expect(stdio.getAttribute('aria-invalid')).resolves.toBe('true');
+        await expectAccessible(page, 'host policy with a refused line');
+        await screenshot(page, 'host-policy-error-light');
+
+        await stdio.fill('["npx", "-y", "@acme/deploy-mcp"]');
+        await page.getByLabel('Private ranges', { exact: true }).fill('10.20.5.0/24');
+        await page.getByLabel('Four-eyes approvals').check();
+        await page.getByRole('button', { name: 'Save host policy' }).click();
+        await page.getByText('Host policy saved: 1 stdio command, four-eyes on.').waitFor();
+        await page
+          .getByRole('list', { name: 'Saved stdio commands' })
+          .getByText('allowed on default')
+          .waitFor();
+        await capture(page, '/settings/host-policy', 'host-policy');
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'with four-eyes on, refuses the author’s own approval and takes another approver’s',
+      async () => {
+        await editDocsUrl('https://docs-v4.acme.test/mcp', 4);
+        await open(ownerPage, '/approvals');
+        const card = requestCard(ownerPage, 'docs');
+        await card.getByText('You made this change.').waitFor();
+        await card.getByRole('button', { name: 'Approve docs' }).click();
+        const dialog = ownerPage.getByRole('alertdialog');
+        await dialog.getByRole('button', { name: 'Approve docs' }).click();
+        const refusal = dialog.locator('[data-problem-code="four_eyes_author"]');
+        await refusal.waitFor();
+        await expect(refusal.textContent()).resolves.toContain('You authored this change');
+        await ownerPage.keyboard.press('Escape');
+
+        await open(approverPage, '/approvals');
+        await requestCard(approverPage, 'docs').getByRole('button', { name: 'Approve docs' }).click();
+        const approve = approverPage.getByRole('alertdialog');
+        await approve.getByLabel('Approval holds').selectOption('30');
+        await approve.getByRole('button', { name: 'Approve docs' }).click();
+        await approverPage.getByText('docs in platform-core is approved.').waitFor();
+        await open(ownerPage, `${servers()}/server/docs`);
+        const panel = ownerPage.locator('#server-approval');
+        await panel.locator('[data-activation="approved"]').waitFor();
+        await expect(panel.textContent()).resolves.toMatch(/Expires\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
+      'lets an owner revoke a decision: the server shows revoked, with "Ask for review"',
+      async () => {
+        await open(ownerPage, '/approvals?show=decisions');
+        const decisions = ownerPage.getByRole('table', { name: 'Decisions' });
+        const newest = decisions.locator('tbody tr', { hasText: 'docs' }).first();
+        await newest.getByRole('button', { name: 'Revoke' }).click();
+        const dialog = ownerPage.getByRole('alertdialog');
+        await expect(dialog.textContent()).resolves.toContain('no longer holds for docs in platform-core');
+        await dialog.getByRole('button', { name: 'Revoke' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await decisions
+          .locator('tbody tr', { hasText: 'docs' })
+          .first()
+          .getByText('Revoked', { exact: true })
+          .first()
+          .waitFor();
+        await capture(ownerPage, '/approvals?show=decisions', 'approvals-decisions');
+
+        await open(ownerPage, servers());
+        const docs = serverRow(ownerPage, 'docs');
+        await docs.locator('[data-activation="revoked"]').getByText('Its approval was revoked').waitFor();
+        await docs.getByRole('button', { name: 'Ask for review for docs' }).waitFor();
+      },
+      FLOW_TIMEOUT_MS,
+    );
+  });
+
   // Every page of the owner, in both themes, with axe-core (the member's and the API-down pages follow below).
   const PAGES: readonly { name: string; path: () => string }[] = [
     { name: 'overview', path: () => '/overview' },
@@ -442,7 +751,8 @@ describe('dashboard in a browser', () => {
     { name: 'token-new', path: () => '/tokens/new' },
     { name: 'audit', path: () => '/audit' },
     { name: 'servers', path: () => '/servers' },
-    { name: 'coming-soon-approvals', path: () => '/approvals' },
+    { name: 'approvals-closed', path: () => '/approvals?show=closed' },
+    { name: 'coming-soon-connections', path: () => '/connections' },
     { name: 'not-found', path: () => '/no-such-page' },
   ];
 
@@ -522,6 +832,8 @@ describe('dashboard in a browser', () => {
         await expect(nav.getByRole('link', { name: 'API tokens' }).count()).resolves.toBe(1);
         await expect(nav.getByRole('link', { name: 'Members' }).count()).resolves.toBe(0);
         await expect(nav.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
+        await expect(nav.getByRole('link', { name: 'Approvals' }).count()).resolves.toBe(0);
+        await expect(nav.getByRole('link', { name: 'Host policy' }).count()).resolves.toBe(0);
         await capture(page, '/overview', 'member-overview');
 
         await open(page, '/workspaces');
@@ -558,9 +870,26 @@ describe('dashboard in a browser', () => {
     );
 
     it(
+      'sees approval state on the Servers page and asks for review of a revoked server',
+      async () => {
+        const servers = `/servers/${workspacePath.split('/').pop() ?? ''}`;
+        await open(page, servers);
+        const docs = serverRow(page, 'docs');
+        await docs.locator('[data-activation="revoked"]').getByText('Revoked', { exact: true }).waitFor();
+        await docs.getByRole('button', { name: 'Ask for review for docs' }).click();
+        await docs.getByText('Review requested for docs: approvers see it in their queue.').waitFor();
+        // A member cannot open the queue: the row says a request is open, without a link to it.
+        await docs.getByText('A request is open: an approver will review it.').waitFor();
+        await expect(docs.getByRole('link', { name: /Review the open request/ }).count()).resolves.toBe(0);
+        await capture(page, servers, 'member-servers');
+      },
+      FLOW_TIMEOUT_MS,
+    );
+
+    it(
       'cannot reach admin pages by URL: a clear "not allowed" page',
       async () => {
-        for (const path of ['/workspaces/new', '/members', '/audit']) {
+        for (const path of ['/workspaces/new', '/members', '/audit', '/approvals', '/settings/host-policy']) {
           await open(page, path);
           await page.getByRole('heading', { level: 1, name: 'Not allowed' }).waitFor();
           await expect(page.locator('[data-problem-code="forbidden_scope"]').count()).resolves.toBe(1);
@@ -585,6 +914,8 @@ describe('dashboard in a browser', () => {
           '/members',
           '/audit',
           '/servers',
+          '/approvals',
+          '/settings/host-policy',
         ]) {
           const response = await open(page, path, down);
           expect(response?.status()).toBe(200);

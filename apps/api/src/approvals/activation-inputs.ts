@@ -1,4 +1,9 @@
-import type { ActivationEntry, ActivationView, ActivationWorkspace, ApprovalRecord } from '@gatehouse/activation';
+import type {
+  ActivationEntry,
+  ActivationView,
+  ActivationWorkspace,
+  ApprovalRecord,
+} from '@gatehouse/activation';
 import type { Approval, Workspace } from '@gatehouse/db';
 import type { ActiveEntry, EffectiveEntry } from '@gatehouse/definitions';
 

@@ -10,7 +10,8 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
-import { evaluateWorkspaceView, type EvaluatedEntry } from './workspace-activation';
+import type { DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+import { loadActivationContext, type ActivationContext, type EvaluatedEntry } from './workspace-activation';
 
 /** Which views an event may have changed: a workspace, for the workspace alone and/or some users. */
 export interface AffectedView {
@@ -45,7 +46,9 @@ function needsReview(evaluated: EvaluatedEntry, trigger: ApprovalRequestTrigger)
     case 'stale':
       return true;
     case 'pending':
-      return decision.reasons.includes('no_admission_decision') || decision.reasons.includes('approval_expired');
+      return (
+        decision.reasons.includes('no_admission_decision') || decision.reasons.includes('approval_expired')
+      );
     case 'denied':
     case 'revoked':
       return trigger === 'review_requested';
@@ -71,70 +74,93 @@ function projectionOf(evaluated: EvaluatedEntry): object {
  * trust, a lease refused as pending, someone asking), inside the event's own transaction: the request exists
  * exactly when the change does. Reads never call this.
  *
- * - One open request per identity per workspace: an existing one gains the author and is returned as is.
+ * - One open request per identity per workspace: an existing one is left as it is. The event did not change what
+ *   it covers (same identity), so the event's author did not author any of it.
  * - An open request of the same server and principal binding for an identity that is no longer current is
  *   superseded; its authors carry over to the new request, so four-eyes still covers every change since the
  *   last decision.
+ * - A new request's authors are the event's author, whoever last wrote the source the entry comes from and the
+ *   variables it reads, and the superseded requests' authors.
  * - A request replacing a stale approval carries the field-level diff from that approval's projection.
+ * - A user's own view is re-decided only where they have something of their own (a user or local source, a
+ *   user variable, an own overlay); otherwise it resolves exactly like the workspace's, which is decided anyway.
  */
 export async function openApprovalRequests(
   tx: TenantTx,
   cipher: DefinitionCipher,
   args: OpenRequestsArgs,
 ): Promise<OpenedRequest[]> {
+  if (args.views.length === 0) return [];
+  const context = await loadActivationContext(tx, cipher, {
+    tenantId: args.tenantId,
+    workspaceIds: args.views.map((view) => view.workspace.id),
+    userIds: args.views.flatMap((view) => (view.userId === null ? [] : [view.userId])),
+  });
+  const workspaceViews = new Set(
+    args.views.filter((view) => view.userId === null).map((view) => view.workspace.id),
+  );
   const out: OpenedRequest[] = [];
   const seen = new Set<string>();
+  const now = new Date();
   for (const view of args.views) {
-    const evaluated = await evaluateWorkspaceView(tx, cipher, {
-      tenantId: args.tenantId,
-      workspace: view.workspace,
-      userId: view.userId,
-    });
+    const sameAsWorkspace =
+      view.userId !== null &&
+      workspaceViews.has(view.workspace.id) &&
+      !context.snapshot.hasOwnRows(view.workspace.id, view.userId);
+    if (sameAsWorkspace) continue;
+    const evaluated = context.evaluate(view.workspace, view.userId, now);
     for (const item of evaluated.entries) {
       if (args.serverName !== undefined && item.entry.name !== args.serverName) continue;
       if (item.identity === null || !needsReview(item, args.trigger)) continue;
       const seenKey = `${view.workspace.id}/${item.identity.key}`;
       if (seen.has(seenKey)) continue;
       seen.add(seenKey);
-      out.push(await openOne(tx, args, view.workspace.id, item, item.identity));
+      if (item.openRequest !== null) {
+        out.push({ request: item.openRequest, outcome: 'already_open' });
+        continue;
+      }
+      const writers = writersOf(context.snapshot, view, item);
+      out.push(await openOne(tx, context, args, view.workspace.id, item, item.identity, writers));
     }
   }
   return out;
 }
 
-async function previousApproval(
-  tx: TenantTx,
+/** Who shaped what the entry resolves to: the writer of its source and of every variable it reads here. */
+function writersOf(snapshot: DefinitionSnapshot, view: AffectedView, item: EvaluatedEntry): string[] {
+  const entry = item.entry;
+  if (entry.status !== 'resolved') return [];
+  const writers = [snapshot.sourceWriter(entry.source.origin)];
+  for (const use of entry.variables) {
+    if (use.from !== 'default')
+      writers.push(...snapshot.variableWriters(view.workspace.id, view.userId, use.variable));
+  }
+  return writers.filter((writer): writer is string => writer !== null);
+}
+
+function previousApproval(
+  context: ActivationContext,
   item: EvaluatedEntry,
-): Promise<{ id: string; changes: ProjectionChange[] } | null> {
+): { id: string; changes: ProjectionChange[] } | null {
   if (item.decision.state !== 'stale') return null;
-  const approval = await tx.approval.findUnique({ where: { id: item.decision.matchedApprovalId } });
-  if (approval === null) return null;
+  const approval = context.approvalById(item.decision.matchedApprovalId);
+  if (approval === undefined) return null;
   return { id: approval.id, changes: diffProjections(approval.projection, projectionOf(item)) };
 }
 
 async function openOne(
   tx: TenantTx,
+  context: ActivationContext,
   args: OpenRequestsArgs,
   workspaceId: string,
   item: EvaluatedEntry,
   identity: ApprovalIdentity,
+  writers: readonly string[],
 ): Promise<OpenedRequest> {
-  const author = args.authorUserId === null ? [] : [args.authorUserId];
-  const existing = await tx.approvalRequest.findUnique({
-    where: { tenantId_workspaceId_openKey: { tenantId: args.tenantId, workspaceId, openKey: identity.key } },
-  });
-  if (existing !== null) return { request: await addAuthors(tx, existing, author), outcome: 'already_open' };
-
   // Requests of the same server and principal binding for what it no longer is: close them, keep their authors.
-  const outdated = await tx.approvalRequest.findMany({
-    where: {
-      workspaceId,
-      status: 'open',
-      serverName: identity.serverName,
-      principalUserId: identity.principalUserId,
-      NOT: { identityKey: identity.key },
-    },
-  });
+  const outdated = context
+    .openRequestsAbout(workspaceId, identity.serverName, identity.principalUserId)
+    .filter((request) => request.identityKey !== identity.key);
   const now = new Date();
   if (outdated.length > 0) {
     await tx.approvalRequest.updateMany({
@@ -142,8 +168,11 @@ async function openOne(
       data: { status: 'superseded', openKey: null, closedAt: now, closedBy: args.authorUserId },
     });
   }
-  const authors = [...new Set([...outdated.flatMap((request) => request.authorUserIds), ...author])];
-  const previous = await previousApproval(tx, item);
+  const eventAuthor = args.authorUserId === null ? [] : [args.authorUserId];
+  const authors = [
+    ...new Set([...outdated.flatMap((request) => request.authorUserIds), ...eventAuthor, ...writers]),
+  ];
+  const previous = previousApproval(context, item);
   const id = randomUUID();
   // ON CONFLICT DO NOTHING: a concurrent event that opened the same identity first wins, and this transaction
   // (which a unique violation would abort) goes on with that request.
@@ -174,9 +203,11 @@ async function openOne(
   });
   if (created.count === 0) {
     const winner = await tx.approvalRequest.findUniqueOrThrow({
-      where: { tenantId_workspaceId_openKey: { tenantId: args.tenantId, workspaceId, openKey: identity.key } },
+      where: {
+        tenantId_workspaceId_openKey: { tenantId: args.tenantId, workspaceId, openKey: identity.key },
+      },
     });
-    return { request: await addAuthors(tx, winner, authors), outcome: 'already_open' };
+    return { request: winner, outcome: 'already_open' };
   }
   const request = await tx.approvalRequest.findUniqueOrThrow({ where: { id } });
   await appendAuditEvent(tx, {
@@ -194,13 +225,4 @@ async function openOne(
     },
   });
   return { request, outcome: 'opened' };
-}
-
-async function addAuthors(tx: TenantTx, request: ApprovalRequest, authors: readonly string[]): Promise<ApprovalRequest> {
-  const missing = authors.filter((author) => !request.authorUserIds.includes(author));
-  if (missing.length === 0) return request;
-  return tx.approvalRequest.update({
-    where: { id: request.id },
-    data: { authorUserIds: { push: missing } },
-  });
 }

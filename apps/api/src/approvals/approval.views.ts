@@ -31,7 +31,9 @@ export function identityOfRow(row: IdentityRow): ApprovalIdentity {
 }
 
 function asJsonObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function changesOf(value: unknown): ProjectionChange[] {

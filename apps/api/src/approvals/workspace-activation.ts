@@ -6,10 +6,10 @@ import {
   type ActivationWorkspace,
   type ApprovalIdentity,
 } from '@gatehouse/activation';
-import type { ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
-import type { EffectiveEntry, ResolveResult } from '@gatehouse/definitions';
+import type { Approval, ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
+import { resolveDefinitions, type EffectiveEntry, type ResolveResult } from '@gatehouse/definitions';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
-import { resolveWorkspaceView } from '../definitions/effective-definitions.loader';
+import { loadDefinitionSnapshot, type DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
 import {
   activationEntryOf,
   activationViewOf,
@@ -36,41 +36,97 @@ export interface EvaluatedView {
 }
 
 /**
- * Resolves one view of a workspace (the workspace alone, or one user) and decides activation for every entry
- * against the workspace's stored decisions. Reads only: opening requests is the opener's job, after an event.
+ * The stored state some views of a tenant are decided against, read once: what they resolve from (a definition
+ * snapshot), the workspaces' decisions and their open requests. Reads only: opening requests is the opener's
+ * job, after an event.
  */
+export class ActivationContext {
+  constructor(
+    readonly snapshot: DefinitionSnapshot,
+    private readonly approvals: readonly Approval[],
+    private readonly openRequests: readonly ApprovalRequest[],
+  ) {}
+
+  /** The loaded decision of this id (any of the context's workspaces). */
+  approvalById(id: string): Approval | undefined {
+    return this.approvals.find((approval) => approval.id === id);
+  }
+
+  /** Open requests about a server for one principal binding (null: the workspace alone) in a workspace. */
+  openRequestsAbout(
+    workspaceId: string,
+    serverName: string,
+    principalUserId: string | null,
+  ): ApprovalRequest[] {
+    return this.openRequests.filter(
+      (request) =>
+        request.workspaceId === workspaceId &&
+        request.serverName === serverName &&
+        request.principalUserId === principalUserId,
+    );
+  }
+
+  /** Resolves one view of a workspace and decides activation for every entry. */
+  evaluate(row: Workspace, userId: string | null, now: Date = new Date()): EvaluatedView {
+    const result = resolveDefinitions(this.snapshot.inputFor(row.id, userId));
+    const bearsOnView = (principalUserId: string | null) =>
+      principalUserId === null || principalUserId === userId;
+    const approvals = this.approvals
+      .filter((approval) => approval.workspaceId === row.id && bearsOnView(approval.principalUserId))
+      .map(approvalRecordOf);
+    const openByKey = new Map(
+      this.openRequests
+        .filter((request) => request.workspaceId === row.id && bearsOnView(request.principalUserId))
+        .map((request) => [request.identityKey, request]),
+    );
+    const workspace = activationWorkspaceOf(row);
+    const view = activationViewOf(userId);
+    const entries = result.entries.map((entry): EvaluatedEntry => {
+      const activationEntry = activationEntryOf(entry);
+      const decision = decideActivation(activationEntry, workspace, view, approvals, now);
+      const identityResult = approvalIdentityOf(activationEntry, workspace, view);
+      const identity = identityResult.ok ? identityResult.identity : null;
+      return {
+        entry,
+        activationEntry,
+        decision,
+        identity,
+        openRequest: identity === null ? null : (openByKey.get(identity.key) ?? null),
+      };
+    });
+    return { workspace, userId, result, entries };
+  }
+}
+
+/** Loads the context for the given workspaces, each for the workspace alone and for the given users. */
+export async function loadActivationContext(
+  tx: TenantTx,
+  cipher: DefinitionCipher,
+  args: { tenantId: string; workspaceIds: readonly string[]; userIds: readonly string[] },
+): Promise<ActivationContext> {
+  const snapshot = await loadDefinitionSnapshot(tx, cipher, args);
+  const workspaceIds = [...new Set(args.workspaceIds)];
+  const principals = [{ principalUserId: null }, { principalUserId: { in: [...new Set(args.userIds)] } }];
+  // One transaction is one connection: these run one after the other anyway.
+  const approvals = await tx.approval.findMany({
+    where: { workspaceId: { in: workspaceIds }, OR: principals },
+  });
+  const openRequests = await tx.approvalRequest.findMany({
+    where: { workspaceId: { in: workspaceIds }, status: 'open', OR: principals },
+  });
+  return new ActivationContext(snapshot, approvals, openRequests);
+}
+
+/** One view of one workspace (the workspace alone, or one user), decided. */
 export async function evaluateWorkspaceView(
   tx: TenantTx,
   cipher: DefinitionCipher,
   args: { tenantId: string; workspace: Workspace; userId: string | null; now?: Date },
 ): Promise<EvaluatedView> {
-  const { tenantId, workspace: row, userId } = args;
-  const now = args.now ?? new Date();
-  const result = await resolveWorkspaceView(tx, cipher, { tenantId, workspaceId: row.id, userId });
-  const principalFilter = userId === null ? { principalUserId: null } : { principalUserId: { in: [userId] } };
-  // One transaction is one connection: these run one after the other anyway.
-  const approvalRows = await tx.approval.findMany({
-    where: { workspaceId: row.id, OR: [{ principalUserId: null }, principalFilter] },
+  const context = await loadActivationContext(tx, cipher, {
+    tenantId: args.tenantId,
+    workspaceIds: [args.workspace.id],
+    userIds: args.userId === null ? [] : [args.userId],
   });
-  const openRows = await tx.approvalRequest.findMany({
-    where: { workspaceId: row.id, status: 'open', OR: [{ principalUserId: null }, principalFilter] },
-  });
-  const approvals = approvalRows.map(approvalRecordOf);
-  const openByKey = new Map(openRows.map((request) => [request.identityKey, request]));
-  const workspace = activationWorkspaceOf(row);
-  const view = activationViewOf(userId);
-  const entries = result.entries.map((entry): EvaluatedEntry => {
-    const activationEntry = activationEntryOf(entry);
-    const decision = decideActivation(activationEntry, workspace, view, approvals, now);
-    const identityResult = approvalIdentityOf(activationEntry, workspace, view);
-    const identity = identityResult.ok ? identityResult.identity : null;
-    return {
-      entry,
-      activationEntry,
-      decision,
-      identity,
-      openRequest: identity === null ? null : (openByKey.get(identity.key) ?? null),
-    };
-  });
-  return { workspace, userId, result, entries };
+  return context.evaluate(args.workspace, args.userId, args.now);
 }

@@ -1,4 +1,11 @@
 import {
+  checkAdmission,
+  decideApprovalRequest,
+  getApprovalRequest,
+  listApprovalRequests,
+  listApprovals,
+  openApprovalRequest,
+  revokeApproval,
   clearDisableOverlay,
   deleteDefinitionSource,
   getDefinitionSource,
@@ -36,6 +43,15 @@ import {
   whoAmI,
 } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { createSystemResolver, type Resolver } from '@gatehouse/egress';
+import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission.log';
+import { CheckAdmissionUseCase } from '../admission/check-admission.use-case';
+import { DecideApprovalRequestUseCase } from '../approvals/decide-approval-request.use-case';
+import { GetApprovalRequestUseCase } from '../approvals/get-approval-request.use-case';
+import { ListApprovalRequestsUseCase } from '../approvals/list-approval-requests.use-case';
+import { ListApprovalsUseCase } from '../approvals/list-approvals.use-case';
+import { OpenApprovalRequestUseCase } from '../approvals/open-approval-request.use-case';
+import { RevokeApprovalUseCase } from '../approvals/revoke-approval.use-case';
 import { GetAuditHeadUseCase } from '../audit/get-audit-head.use-case';
 import { ListAuditEventsUseCase } from '../audit/list-audit-events.use-case';
 import { VerifyAuditChainUseCase } from '../audit/verify-audit-chain.use-case';
@@ -84,6 +100,10 @@ export interface CommandHandlerDeps {
    * the definition commands fail as a wiring bug when they would encrypt or decrypt (building stays I/O-free).
    */
   readonly definitionCipher?: DefinitionCipher;
+  /** DNS for URL admission (admission.check); by default the system resolver, as in production. */
+  readonly egressResolver?: Resolver;
+  /** The operator's log of refused destinations; createApiApp wires the API logger, tests may leave it out. */
+  readonly admissionLog?: AdmissionLog;
 }
 
 /**
@@ -106,8 +126,8 @@ export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers
     [getWorkspace.name]: new GetWorkspaceUseCase(db),
     [createWorkspace.name]: new CreateWorkspaceUseCase(db),
     [renameWorkspace.name]: new RenameWorkspaceUseCase(db),
-    [setWorkspaceTrust.name]: new SetWorkspaceTrustUseCase(db),
-    [bumpWorkspaceGeneration.name]: new BumpWorkspaceGenerationUseCase(db),
+    [setWorkspaceTrust.name]: new SetWorkspaceTrustUseCase(db, cipher),
+    [bumpWorkspaceGeneration.name]: new BumpWorkspaceGenerationUseCase(db, cipher),
     [listWorkspaceMaintainers.name]: new ListWorkspaceMaintainersUseCase(db),
     [addWorkspaceMaintainer.name]: new AddWorkspaceMaintainerUseCase(db),
     [removeWorkspaceMaintainer.name]: new RemoveWorkspaceMaintainerUseCase(db),
@@ -121,14 +141,24 @@ export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers
     [getDefinitionSource.name]: new GetDefinitionSourceUseCase(db, cipher),
     [putDefinitionSource.name]: new PutDefinitionSourceUseCase(db, cipher),
     [importDefinitionSource.name]: new ImportDefinitionSourceUseCase(db, cipher),
-    [deleteDefinitionSource.name]: new DeleteDefinitionSourceUseCase(db),
+    [deleteDefinitionSource.name]: new DeleteDefinitionSourceUseCase(db, cipher),
     [listDefinitionVariables.name]: new ListDefinitionVariablesUseCase(db),
     [setDefinitionVariable.name]: new SetDefinitionVariableUseCase(db, cipher),
-    [unsetDefinitionVariable.name]: new UnsetDefinitionVariableUseCase(db),
+    [unsetDefinitionVariable.name]: new UnsetDefinitionVariableUseCase(db, cipher),
     [setDisableOverlay.name]: new SetDisableOverlayUseCase(db, cipher),
-    [clearDisableOverlay.name]: new ClearDisableOverlayUseCase(db),
+    [clearDisableOverlay.name]: new ClearDisableOverlayUseCase(db, cipher),
     [getEffectiveDefinitions.name]: new GetEffectiveDefinitionsUseCase(db, cipher),
     [getHostPolicy.name]: new GetHostPolicyUseCase(db, deps.workerPools),
     [putHostPolicy.name]: new PutHostPolicyUseCase(db, deps.workerPools),
+    [listApprovalRequests.name]: new ListApprovalRequestsUseCase(db),
+    [getApprovalRequest.name]: new GetApprovalRequestUseCase(db),
+    [openApprovalRequest.name]: new OpenApprovalRequestUseCase(db, cipher),
+    [decideApprovalRequest.name]: new DecideApprovalRequestUseCase(db, cipher),
+    [listApprovals.name]: new ListApprovalsUseCase(db),
+    [revokeApproval.name]: new RevokeApprovalUseCase(db),
+    [checkAdmission.name]: new CheckAdmissionUseCase(db, cipher, deps.workerPools, {
+      resolver: deps.egressResolver ?? createSystemResolver(),
+      log: deps.admissionLog ?? SILENT_ADMISSION_LOG,
+    }),
   });
 }

@@ -142,6 +142,132 @@ async function ownerLocalSource(): Promise<{ id: string; workspaceId: string }> 
   return { id: source.id as string, workspaceId: ws.id };
 }
 
+/**
+ * One trusted workspace per tenant for the approval cases, with many http servers: each case takes a server of
+ * its own, so the cases stay independent without a workspace each (a tenant-wide write re-decides every
+ * workspace).
+ */
+const POOL_SIZE = 32;
+const approvalPools = new Map<'acme' | 'globex', Promise<{ workspaceId: string; next: number }>>();
+
+function approvalPool(tenant: 'acme' | 'globex'): Promise<{ workspaceId: string; next: number }> {
+  let pool = approvalPools.get(tenant);
+  if (pool === undefined) {
+    pool = (async () => {
+      const token = tenant === 'acme' ? tokens.owner : tokens.globexOwner;
+      const ws = await createTestWorkspace(h.db, tenant === 'acme' ? acme.id : globex.id, {
+        name: unique('ws'),
+      });
+      await seed('workspaces.setTrust', { workspaceId: ws.id, trusted: true }, token);
+      const servers = Object.fromEntries(
+        Array.from({ length: POOL_SIZE }, (_, n) => [
+          `srv-${n}`,
+          { type: 'http', url: `https://srv-${n}.example.test/mcp` },
+        ]),
+      );
+      await seed(
+        'definitions.sources.put',
+        { tier: 'project', workspaceId: ws.id, document: { mcpServers: servers } },
+        token,
+      );
+      return { workspaceId: ws.id, next: 0 };
+    })();
+    approvalPools.set(tenant, pool);
+  }
+  return pool;
+}
+
+/** A server no other case has used, in the tenant's approval workspace. */
+async function freshServer(
+  tenant: 'acme' | 'globex' = 'acme',
+): Promise<{ workspaceId: string; serverName: string }> {
+  const pool = await approvalPool(tenant);
+  if (pool.next >= POOL_SIZE) throw new Error('approval cases: raise POOL_SIZE');
+  const serverName = `srv-${pool.next}`;
+  pool.next += 1;
+  return { workspaceId: pool.workspaceId, serverName };
+}
+
+/** An open approval request for a fresh server, asked for by the tenant's owner. */
+async function openRequestFor(tenant: 'acme' | 'globex' = 'acme'): Promise<{
+  id: string;
+  workspaceId: string;
+  serverName: string;
+  fingerprint: string;
+  identityKey: string;
+}> {
+  const server = await freshServer(tenant);
+  const request = await seed(
+    'approvals.requests.open',
+    server,
+    tenant === 'acme' ? tokens.owner : tokens.globexOwner,
+  );
+  const identity = request.identity as { key: string; definitionFingerprint: string };
+  return {
+    id: request.id as string,
+    ...server,
+    fingerprint: identity.definitionFingerprint,
+    identityKey: identity.key,
+  };
+}
+
+/** A recorded approval (decided by acme's approver, or by another tenant's owner for that tenant's). */
+async function approvalFor(
+  tenant: 'acme' | 'globex' = 'acme',
+): Promise<{ id: string; workspaceId: string; serverName: string }> {
+  const request = await openRequestFor(tenant);
+  const approval = await seed(
+    'approvals.requests.decide',
+    {
+      requestId: request.id,
+      decision: 'approve',
+      seenFingerprint: request.fingerprint,
+      seenIdentityKey: request.identityKey,
+    },
+    tenant === 'acme' ? (await approver()).token : tokens.globexOwner,
+  );
+  return { id: approval.id as string, workspaceId: request.workspaceId, serverName: request.serverName };
+}
+
+/** The activation state of one server in a workspace's own view. */
+async function activationStateOf(workspaceId: string, serverName: string): Promise<string | undefined> {
+  const view = await seed('definitions.effective', { workspaceId, view: 'workspace' });
+  const entry = (view.entries as { name: string; activation: { state: string } }[]).find(
+    (e) => e.name === serverName,
+  );
+  return entry?.activation.state;
+}
+
+/**
+ * acme's approver, who decides in these cases and never writes anything: events add their author to every open
+ * request they re-decide, so with four-eyes on (hostPolicy.put turns it on) a writer could not approve.
+ */
+let approverOfAcme: Promise<{ id: string; token: string }> | undefined;
+function approver(): Promise<{ id: string; token: string }> {
+  approverOfAcme ??= createMember(h.db, acme, 'approver').then(async (user) => ({
+    id: user.id,
+    token: (await mintTestToken(h.db, acme, user, { kind: 'user' })).secret,
+  }));
+  return approverOfAcme;
+}
+
+/**
+ * admission.check reads only, so every run shares one workspace with a project source (each workspace makes
+ * every managed-source write of the later cases fan out further).
+ */
+let admissionWorkspaceRow: Promise<{ id: string }> | undefined;
+function admissionWorkspace(): Promise<{ id: string }> {
+  admissionWorkspaceRow ??= workspace().then(async (ws) => {
+    await seed('definitions.sources.put', {
+      tier: 'project',
+      workspaceId: ws.id,
+      document: serversDocument(),
+    });
+    return ws;
+  });
+  return admissionWorkspaceRow;
+}
+
 const CASES: readonly CommandCase[] = [
   {
     command: 'me.get',
@@ -1123,6 +1249,297 @@ const CASES: readonly CommandCase[] = [
       refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({
         token: tokens.member,
         input: { stdioCommands: [], headerHelpers: [], privateCidrs: [], traceContextOrigins: [], fourEyes: true },
+      })),
+    ],
+  },
+  {
+    command: 'approvals.requests.list',
+    happy: async () => {
+      const request = await openRequestFor();
+      return {
+        token: tokens.admin,
+        input: { workspaceId: request.workspaceId, serverName: request.serverName },
+        verify: (out) =>
+          expect(out).toMatchObject({
+            items: [{ id: request.id, status: 'open', approvalId: null }],
+            nextCursor: null,
+          }),
+      };
+    },
+    refusals: [
+      refusal('a member (no approvals:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
+      refusal('a malformed cursor', 400, 'bad_cursor', async () => ({
+        token: tokens.admin,
+        input: { cursor: 'AAAA' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+    ],
+  },
+  {
+    command: 'approvals.requests.get',
+    happy: async () => {
+      const request = await openRequestFor();
+      return {
+        token: tokens.admin,
+        input: { requestId: request.id },
+        verify: (out) =>
+          expect(out).toMatchObject({
+            id: request.id,
+            workspaceId: request.workspaceId,
+            status: 'open',
+            identity: {
+              key: request.identityKey,
+              serverName: request.serverName,
+              source: { tier: 'project' },
+            },
+            // The owner wrote the source; later events of others re-deciding it may add them too.
+            authorUserIds: expect.arrayContaining([owner.id]),
+          }),
+      };
+    },
+    refusals: [
+      refusal('another tenant’s request', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { requestId: (await openRequestFor('globex')).id },
+      })),
+      refusal('a malformed id', 400, 'validation_failed', async () => ({
+        token: tokens.admin,
+        input: { requestId: 'not-a-uuid' },
+      })),
+    ],
+  },
+  {
+    command: 'approvals.requests.open',
+    happy: async () => {
+      const server = await freshServer();
+      return {
+        token: tokens.member,
+        input: server,
+        verify: (out) =>
+          expect(out).toMatchObject({
+            workspaceId: server.workspaceId,
+            status: 'open',
+            identity: {
+              serverName: server.serverName,
+              source: { tier: 'project', origin: `project:${server.workspaceId}` },
+            },
+            changes: [],
+          }),
+      };
+    },
+    refusals: [
+      refusal('a server the view does not list', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await approvalPool('acme')).workspaceId, serverName: 'nope' },
+      })),
+      refusal('a project server in an untrusted workspace', 409, 'not_approvable', async () => {
+        const ws = await workspace();
+        await seed('definitions.sources.put', {
+          tier: 'project',
+          workspaceId: ws.id,
+          document: serversDocument(),
+        });
+        return { token: tokens.member, input: { workspaceId: ws.id, serverName: 'github' } };
+      }),
+      refusal('an agent token (no definitions:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.agent,
+        input: await freshServer(),
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { workspaceId: globexWorkspaceId, serverName: 'github' },
+      })),
+    ],
+  },
+  {
+    command: 'approvals.requests.decide',
+    happy: async () => {
+      const request = await openRequestFor();
+      const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+      const decider = await approver();
+      return {
+        token: decider.token,
+        input: {
+          requestId: request.id,
+          decision: 'approve',
+          seenFingerprint: request.fingerprint,
+          seenIdentityKey: request.identityKey,
+          expiresAt,
+        },
+        verify: async (out) => {
+          expect(out).toMatchObject({
+            requestId: request.id,
+            workspaceId: request.workspaceId,
+            decision: 'approved',
+            decidedBy: decider.id,
+            expiresAt,
+            identity: { key: request.identityKey },
+          });
+          expect(await activationStateOf(request.workspaceId, request.serverName)).toBe('approved');
+        },
+      };
+    },
+    refusals: [
+      refusal('a member (no approvals:decide)', 403, 'forbidden_scope', async () => {
+        const request = await openRequestFor();
+        return {
+          token: tokens.member,
+          input: {
+            requestId: request.id,
+            decision: 'approve',
+            seenFingerprint: request.fingerprint,
+            seenIdentityKey: request.identityKey,
+          },
+        };
+      }),
+      refusal('a fingerprint other than the one there now', 409, 'changed_since_review', async () => {
+        const request = await openRequestFor();
+        return {
+          token: (await approver()).token,
+          input: {
+            requestId: request.id,
+            decision: 'approve',
+            seenFingerprint: 'sha256:not-what-is-there',
+            seenIdentityKey: request.identityKey,
+          },
+        };
+      }),
+      refusal('a request decided already', 409, 'request_not_open', async () => {
+        const request = await openRequestFor();
+        const decision = {
+          requestId: request.id,
+          decision: 'deny',
+          seenFingerprint: request.fingerprint,
+          seenIdentityKey: request.identityKey,
+        };
+        const decider = (await approver()).token;
+        await seed('approvals.requests.decide', decision, decider);
+        return { token: decider, input: decision };
+      }),
+      refusal('an expiry in the past', 400, 'validation_failed', async () => {
+        const request = await openRequestFor();
+        return {
+          token: (await approver()).token,
+          input: {
+            requestId: request.id,
+            decision: 'approve',
+            seenFingerprint: request.fingerprint,
+            seenIdentityKey: request.identityKey,
+            expiresAt: '2001-01-01T00:00:00Z',
+          },
+        };
+      }),
+      refusal('another tenant’s request', 404, 'not_found', async () => {
+        const request = await openRequestFor('globex');
+        return {
+          token: tokens.admin,
+          input: {
+            requestId: request.id,
+            decision: 'approve',
+            seenFingerprint: request.fingerprint,
+            seenIdentityKey: request.identityKey,
+          },
+        };
+      }),
+    ],
+  },
+  {
+    command: 'approvals.list',
+    happy: async () => {
+      const approval = await approvalFor();
+      return {
+        token: tokens.admin,
+        input: { workspaceId: approval.workspaceId, serverName: approval.serverName, state: 'active' },
+        verify: (out) =>
+          expect(out).toMatchObject({ items: [{ id: approval.id, decision: 'approved', revokedAt: null }] }),
+      };
+    },
+    refusals: [
+      refusal('a member (no approvals:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
+      refusal('a malformed cursor', 400, 'bad_cursor', async () => ({
+        token: tokens.admin,
+        input: { cursor: 'AAAA' },
+      })),
+    ],
+  },
+  {
+    command: 'approvals.revoke',
+    happy: async () => {
+      const approval = await approvalFor();
+      return {
+        token: tokens.owner,
+        input: { approvalId: approval.id },
+        verify: async (out) => {
+          expect(out).toMatchObject({ id: approval.id, decision: 'approved', revokedBy: owner.id });
+          expect(await activationStateOf(approval.workspaceId, approval.serverName)).toBe('revoked');
+        },
+      };
+    },
+    refusals: [
+      refusal('an approver (owners and admins revoke)', 403, 'forbidden', async () => ({
+        token: (await approver()).token,
+        input: { approvalId: (await approvalFor()).id },
+      })),
+      refusal('an approval revoked already', 409, 'already_revoked', async () => {
+        const approval = await approvalFor();
+        await seed('approvals.revoke', { approvalId: approval.id });
+        return { token: tokens.admin, input: { approvalId: approval.id } };
+      }),
+      refusal('another tenant’s approval', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { approvalId: (await approvalFor('globex')).id },
+      })),
+    ],
+  },
+  {
+    command: 'admission.check',
+    happy: async () => {
+      const ws = await admissionWorkspace();
+      return {
+        token: tokens.admin,
+        input: { workspaceId: ws.id, serverName: 'tools' },
+        verify: (out) => {
+          // The harness's default pool allows no stdio; an untrusted workspace does not run project sources.
+          expect(out).toMatchObject({
+            workspaceId: ws.id,
+            serverName: 'tools',
+            principalUserId: null,
+            found: true,
+            transport: 'stdio',
+            activation: { state: 'untrusted' },
+            destination: { result: 'not_applicable' },
+            stdio: [{ pool: 'default', result: 'refused', reason: 'stdio_not_allowed_on_pool' }],
+            admissible: false,
+          });
+          expect(JSON.stringify(out)).not.toContain('literal-key');
+        },
+      };
+    },
+    refusals: [
+      refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await admissionWorkspace()).id, serverName: 'tools' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: { workspaceId: globexWorkspaceId, serverName: 'tools' },
+      })),
+      refusal('another tenant’s user as principal', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: {
+          workspaceId: (await admissionWorkspace()).id,
+          serverName: 'tools',
+          principalUserId: globexUser.id,
+        },
       })),
     ],
   },

@@ -1,14 +1,19 @@
 import type { CommandInput, clearDisableOverlay } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { changeScopeOfOverlay, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
+import type { DefinitionCipher } from './definition-cipher';
 
 /** `definitions.overlays.clear`: the entry comes back exactly as resolution gives it. Idempotent. */
 export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisableOverlay> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof clearDisableOverlay>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
@@ -23,6 +28,8 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
         },
       });
       if (deleted.count > 0) {
+        const changed = changeScopeOfOverlay(workspace.id, userId);
+        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.overlays.clear',

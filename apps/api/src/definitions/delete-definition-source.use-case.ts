@@ -1,14 +1,22 @@
 import type { CommandInput, deleteDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, notFound } from '../commands/command-problems';
 import { assertMayWriteSource, mayReadSource, type DefinitionTierName } from './definition-access';
+import type { DefinitionCipher } from './definition-cipher';
 
-/** `definitions.sources.delete`: same write rules as put; `expectedVersion`, when given, must match. */
+/**
+ * `definitions.sources.delete`: same write rules as put; `expectedVersion`, when given, must match. Deleting a
+ * source can un-shadow another source's entry of the same name, so it opens requests like a write does.
+ */
 export class DeleteDefinitionSourceUseCase implements UseCaseFor<typeof deleteDefinitionSource> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof deleteDefinitionSource>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
@@ -20,6 +28,8 @@ export class DeleteDefinitionSourceUseCase implements UseCaseFor<typeof deleteDe
         throw conflict('The source changed since you read it; read it again.');
       const deleted = await tx.definitionSource.deleteMany({ where: { id: row.id, version: row.version } });
       if (deleted.count !== 1) throw conflict('The source changed since you read it; read it again.');
+      // The trigger list has no "source deleted": a deletion is a write of the tier's content.
+      await openRequestsAfterChange(tx, this.cipher, principal, changeScopeOfSource(row), 'source_written');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.sources.delete',

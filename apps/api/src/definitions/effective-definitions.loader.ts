@@ -3,14 +3,12 @@ import type { TenantTx } from '@gatehouse/db';
 import {
   resolveDefinitions,
   type ActiveEntry,
-  type DefinitionSourceInput,
-  type DisableOverlay,
   type EffectiveEntry,
   type ResolveResult,
-  type ResolveView,
 } from '@gatehouse/definitions';
 import type { DefinitionCipher } from './definition-cipher';
-import { plain, sourceRefOf } from './definition-source.view';
+import { plain } from './definition-source.view';
+import { loadDefinitionSnapshot } from './definition-snapshot.loader';
 
 export type EffectiveView = CommandOutput<typeof getEffectiveDefinitions>;
 type EntryOut = EffectiveView['entries'][number];
@@ -18,59 +16,21 @@ type EntryDescription = Omit<EntryOut, 'activation'>;
 export type ActivationOut = EntryOut['activation'];
 
 /**
- * Reads what one view of a workspace resolves from: tenant-wide sources, the workspace's project source and, for
- * a principal, that user's user source and local source of this workspace; tenant and workspace variables (and
- * the user's own); the workspace's overlays (and the user's own). Another user's rows are never read.
+ * Resolves one view of a workspace: tenant-wide sources, the workspace's project source and, for a principal,
+ * that user's user source and local source of this workspace; tenant and workspace variables (and the user's
+ * own); the workspace's overlays (and the user's own). Another user's rows are never read.
  */
 export async function resolveWorkspaceView(
   tx: TenantTx,
   cipher: DefinitionCipher,
   args: { tenantId: string; workspaceId: string; userId: string | null },
 ): Promise<ResolveResult> {
-  const { tenantId, workspaceId, userId } = args;
-  const sourceRows = await tx.definitionSource.findMany({
-    where: {
-      OR: [
-        { tier: { in: ['managed', 'plugin'] } },
-        { tier: 'project', workspaceId },
-        ...(userId === null
-          ? []
-          : [
-              { tier: 'user' as const, ownerUserId: userId },
-              { tier: 'local' as const, workspaceId, ownerUserId: userId },
-            ]),
-      ],
-    },
-    orderBy: { origin: 'asc' },
+  const snapshot = await loadDefinitionSnapshot(tx, cipher, {
+    tenantId: args.tenantId,
+    workspaceIds: [args.workspaceId],
+    userIds: args.userId === null ? [] : [args.userId],
   });
-  const sources: DefinitionSourceInput[] = sourceRows.map((row) => {
-    const text = cipher.openDocument(row, row.documentCt);
-    const ref = sourceRefOf(row);
-    return text === undefined
-      ? { ...ref, readability: 'unreadable' }
-      : { ...ref, readability: 'readable', document: text };
-  });
-
-  const holders = ['tenant', `workspace:${workspaceId}`, ...(userId === null ? [] : [`user:${userId}`])];
-  const variableRows = await tx.definitionVariable.findMany({ where: { holder: { in: holders } } });
-  const variables: { tenant: Record<string, string>; workspace: Record<string, string>; user: Record<string, string> } =
-    { tenant: {}, workspace: {}, user: {} };
-  for (const row of variableRows) {
-    const value = cipher.openValue({ id: row.id, tenantId }, row.valueCt);
-    // A value that cannot be opened counts as unset: the entry then reports the variable, never a wrong value.
-    if (value !== undefined) Object.defineProperty(variables[row.scope], row.name, { value, enumerable: true });
-  }
-
-  const overlayRows = await tx.disableOverlay.findMany({
-    where: { workspaceId, holder: { in: ['workspace', ...(userId === null ? [] : [`user:${userId}`])] } },
-  });
-  const overlays: DisableOverlay[] = overlayRows.map((row) => ({
-    serverName: row.serverName,
-    scope: row.userId === null ? { kind: 'workspace' } : { kind: 'user', userId: row.userId },
-  }));
-
-  const view: ResolveView = userId === null ? { kind: 'workspace' } : { kind: 'principal', userId };
-  return resolveDefinitions({ sources, variables, overlays, view });
+  return resolveDefinitions(snapshot.inputFor(args.workspaceId, args.userId));
 }
 
 function describeActive(entry: ActiveEntry): Omit<EntryDescription, 'name' | 'status' | 'reason'> {
@@ -101,19 +61,31 @@ function describeActive(entry: ActiveEntry): Omit<EntryDescription, 'name' | 'st
             ...base,
             projection: plain(entry.projection),
             perUser: entry.perUser,
-            problems: entry.unset.map((u) => plain({ reason: 'unset_variable', variable: u.variable, path: u.path })),
+            problems: entry.unset.map((u) =>
+              plain({ reason: 'unset_variable', variable: u.variable, path: u.path }),
+            ),
           };
         case 'invalid_value':
-          return { ...base, projection: plain(entry.projection), problems: entry.valueProblems.map((p) => plain(p)) };
+          return {
+            ...base,
+            projection: plain(entry.projection),
+            problems: entry.valueProblems.map((p) => plain(p)),
+          };
         case 'ambiguous_within_tier':
-          return { ...base, problems: [plain({ reason: 'ambiguous_within_tier', contenders: entry.contenders })] };
+          return {
+            ...base,
+            problems: [plain({ reason: 'ambiguous_within_tier', contenders: entry.contenders })],
+          };
         default: {
           const unreachable: never = entry;
           throw new Error(`unknown unresolved entry ${String(unreachable)}`);
         }
       }
     case 'blocked':
-      return { ...base, problems: [plain({ reason: entry.reason, unreadableOrigins: entry.unreadableOrigins })] };
+      return {
+        ...base,
+        problems: [plain({ reason: entry.reason, unreadableOrigins: entry.unreadableOrigins })],
+      };
     case 'rejected':
       return { ...base, problems: [plain({ reason: entry.reason, transport: entry.transport })] };
     default: {
@@ -132,7 +104,10 @@ function describe(entry: EffectiveEntry): EntryDescription {
       status: 'disabled',
       reason: entry.reason,
       ...inner,
-      problems: [plain({ reason: 'disabled_entry', status: entry.entry.status, entryReason: innerReason }), ...inner.problems],
+      problems: [
+        plain({ reason: 'disabled_entry', status: entry.entry.status, entryReason: innerReason }),
+        ...inner.problems,
+      ],
     };
   }
   return {

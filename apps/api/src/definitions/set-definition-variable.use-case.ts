@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { changeScopeOfVariable, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -41,6 +42,8 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
               },
             })
           : await tx.definitionVariable.update({ where: { id }, data: { valueCt, updatedBy: principal.userId } });
+      const changed = changeScopeOfVariable(holder);
+      await openRequestsAfterChange(tx, this.cipher, principal, changed, 'variable_changed');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.variables.set',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandInput, setDisableOverlay } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { checkDisableOverlay } from '@gatehouse/definitions';
+import { changeScopeOfOverlay, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -64,6 +65,9 @@ export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOve
         },
         update: { reason },
       });
+      // Disabling opens nothing for the server itself (a disabled entry is not approvable), but re-decides the view.
+      const changed = changeScopeOfOverlay(workspace.id, userId);
+      await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.overlays.set',

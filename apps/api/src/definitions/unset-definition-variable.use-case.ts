@@ -1,13 +1,18 @@
 import type { CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { changeScopeOfVariable, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import type { DefinitionCipher } from './definition-cipher';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
 
 /** `definitions.variables.unset`: idempotent; audited only when something was unset. */
 export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDefinitionVariable> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof unsetDefinitionVariable>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
@@ -19,6 +24,9 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
       });
       if (existing !== null) {
         await tx.definitionVariable.delete({ where: { id: existing.id } });
+        // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
+        const changed = changeScopeOfVariable(holder);
+        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'variable_changed');
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.variables.unset',

@@ -3,6 +3,7 @@ import type { definitionSourceView } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { decodeDefinitionDocument } from '@gatehouse/definitions';
 import type { z } from 'zod';
+import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../commands/audit-actor';
@@ -36,7 +37,9 @@ function parseText(text: string): unknown {
  * Put and import: checks who may write the tier, applies optimistic concurrency (`expectedVersion`), keeps stored
  * values sent back as their placeholder, refuses an unreadable document (bad entries are kept and reported: each
  * entry decodes alone), encrypts the document and audits the write (origin, version, counts; never content).
- * Writing a source never creates or changes an approval.
+ * Writing a source never creates or changes an APPROVAL (a project or plugin source cannot approve itself, and the
+ * writer's word is not a decision): it only opens approval REQUESTS, in the same transaction, for the entries the
+ * write left needing a human's review, with the writer as their author.
  */
 export async function writeDefinitionSource(
   db: Database,
@@ -115,6 +118,7 @@ export async function writeDefinitionSource(
           throw conflict('The source changed since you read it; read it again and resend.');
         row = await tx.definitionSource.findUniqueOrThrow({ where: { id } });
       }
+      await openRequestsAfterChange(tx, cipher, principal, changeScopeOfSource(target), 'source_written');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: args.action,

@@ -1,4 +1,5 @@
 import type { TokenView } from '../views/api-views';
+import type { ApprovalRequestView } from '../views/approval-views';
 import { collectAttention } from './attention';
 
 const now = new Date('2026-06-01T00:00:00Z');
@@ -54,5 +55,44 @@ describe('collectAttention', () => {
       ],
     });
     expect(items.map((item) => item.detail)).toEqual(['soon']);
+  });
+
+  it('counts open approval requests and names their servers once each', () => {
+    const request = (serverName: string): ApprovalRequestView => ({
+      id: '00000000-0000-4000-8000-000000000002',
+      workspaceId: '00000000-0000-4000-8000-000000000003',
+      status: 'open',
+      trigger: 'source_written',
+      identity: {
+        key: `aid:v1:${'b'.repeat(64)}`,
+        serverName,
+        source: { tier: 'project', origin: 'project:w' },
+        definitionFingerprint: 'sha256:abc',
+        securityIdentity: 'sid:v1:abc',
+        principalUserId: null,
+        repositoryIdentity: null,
+        workspaceGeneration: 1,
+      },
+      projection: {},
+      previousApprovalId: null,
+      changes: [],
+      authorUserIds: [],
+      openedAt: '2026-05-01T00:00:00Z',
+      closedAt: null,
+      closedBy: null,
+      approvalId: null,
+    });
+    const items = collectAttention({
+      now,
+      openRequests: { items: [request('docs'), request('docs'), request('deploy-tools')], more: true },
+    });
+    expect(items).toHaveLength(1);
+    expect(items[0]?.title).toBe('3+ approval requests wait for review');
+    expect(items[0]?.detail).toBe('Servers: docs, deploy-tools. They do not run until approved.');
+    expect(items[0]?.href).toBe('/approvals');
+    expect(collectAttention({ now, openRequests: { items: [request('docs')], more: false } })[0]?.title).toBe(
+      '1 approval request waits for review',
+    );
+    expect(collectAttention({ now, openRequests: { items: [], more: false } })).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import type { AuditVerificationView, TokenView, WorkspaceView } from '../views/api-views';
+import type { ApprovalRequestView } from '../views/approval-views';
 
 // The overview's "needs attention" list. Each source looks at data the overview already loaded and returns
-// items; later issues add their own sources (pending approvals, failing connections, stale catalogs) here.
+// items; later issues add their own sources (failing connections, stale catalogs) here.
 
 export interface AttentionItem {
   readonly id: string;
@@ -17,6 +18,9 @@ export interface AttentionInputs {
   readonly verification?: AuditVerificationView | undefined;
   readonly tokens?: readonly TokenView[] | undefined;
   readonly workspaces?: readonly WorkspaceView[] | undefined;
+  /** Open approval requests (first page), for those who may decide them. */
+  readonly openRequests?:
+    { readonly items: readonly ApprovalRequestView[]; readonly more: boolean } | undefined;
 }
 
 type AttentionSource = (inputs: AttentionInputs) => AttentionItem[];
@@ -73,8 +77,25 @@ const untrustedWorkspaces: AttentionSource = ({ workspaces }) => {
       ];
 };
 
+const pendingApprovals: AttentionSource = ({ openRequests }) => {
+  if (openRequests === undefined || openRequests.items.length === 0) return [];
+  const count = `${openRequests.items.length}${openRequests.more ? '+' : ''}`;
+  const servers = [...new Set(openRequests.items.map((request) => request.identity.serverName))];
+  return [
+    {
+      id: 'approvals-pending',
+      tone: 'warning',
+      title: `${count} approval ${openRequests.items.length === 1 && !openRequests.more ? 'request waits' : 'requests wait'} for review`,
+      detail: `Servers: ${servers.slice(0, 5).join(', ')}${servers.length > 5 ? ', …' : ''}. They do not run until approved.`,
+      href: '/approvals',
+      linkLabel: 'Open the queue',
+    },
+  ];
+};
+
 export const ATTENTION_SOURCES: readonly AttentionSource[] = [
   brokenAuditChain,
+  pendingApprovals,
   expiringTokens,
   untrustedWorkspaces,
 ];

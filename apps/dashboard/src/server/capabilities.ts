@@ -17,6 +17,16 @@ export interface Capabilities {
   /** Agent and worker tokens are minted by owners and admins only (the API's token-creation policy). */
   readonly createServiceTokens: boolean;
   readonly readAudit: boolean;
+  /** The approval queue and history (owners, admins and approvers). */
+  readonly readApprovals: boolean;
+  /** Approve or deny a request (owners, admins and approvers). */
+  readonly decideApprovals: boolean;
+  /** Revoke a decision: owners and admins only (the API's approvals.revoke refuses approvers). */
+  readonly revokeApprovals: boolean;
+  /** Ask for review of a server: every role that reads definitions. */
+  readonly requestReview: boolean;
+  /** The tenant's HostPolicy (hostPolicy.get/put: tenant:write, owners and admins). */
+  readonly manageHostPolicy: boolean;
 }
 
 export type Capability = keyof Capabilities;
@@ -34,6 +44,11 @@ export function capabilitiesOf(scopes: readonly string[], role: string | null): 
     createTokens: has('tokens:write'),
     createServiceTokens: has('tokens:write') && isAdmin,
     readAudit: has('audit:read'),
+    readApprovals: has('approvals:read'),
+    decideApprovals: has('approvals:decide'),
+    revokeApprovals: has('approvals:decide') && isAdmin,
+    requestReview: has('definitions:read'),
+    manageHostPolicy: has('tenant:write') && isAdmin,
   };
 }
 
@@ -48,4 +63,9 @@ export const CAPABILITY_NEEDS: Readonly<Record<Capability, string>> = Object.fre
   createTokens: 'Creating and revoking API tokens needs the tokens:write scope.',
   createServiceTokens: 'Agent and worker tokens are created by owners and admins.',
   readAudit: 'Reading the audit log needs the audit:read scope (owners, admins and approvers).',
+  readApprovals: 'The approval queue needs the approvals:read scope (owners, admins and approvers).',
+  decideApprovals: 'Approving and denying needs the approvals:decide scope (owners, admins and approvers).',
+  revokeApprovals: 'Revoking a decision is for owners and admins.',
+  requestReview: 'Asking for review needs the definitions:read scope.',
+  manageHostPolicy: 'The host policy is managed by owners and admins (tenant:write).',
 });

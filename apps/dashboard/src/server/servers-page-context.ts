@@ -1,6 +1,7 @@
 import type { WorkspaceView } from '../views/api-views';
 import type { ApiProblem } from './api-problem';
 import { getWorkspace, listMaintainers } from './api-queries';
+import type { Capabilities } from './capabilities';
 import { pageAccess, redirectIfSessionEnded, type PageAccess } from './current-session';
 import { definitionPermissions, type DefinitionPermissions } from './definition-permissions';
 
@@ -16,6 +17,7 @@ export type ServersPageContext =
       readonly workspace: WorkspaceView;
       readonly userId: string;
       readonly permissions: DefinitionPermissions;
+      readonly can: Capabilities;
     };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,6 +37,7 @@ export async function serversPageContext(workspaceId: string): Promise<ServersPa
     kind: 'ready',
     workspace: workspace.data,
     userId,
+    can: access.can,
     permissions: definitionPermissions({ scopes: access.session.scopes, role: access.session.role, maintainer }),
   };
 }

@@ -1,7 +1,7 @@
 import type { Capability } from '../server/capabilities';
 
 // The dashboard's areas. The shell lists them; later issues turn a "coming soon" entry into a real page by
-// changing its status, so the layout already has room for Servers, Approvals, Connections, Catalog, Gateway.
+// changing its status, so the layout already has room for Connections, Catalog and Gateway.
 
 export interface NavItem {
   readonly href: string;
@@ -10,6 +10,8 @@ export interface NavItem {
   /** Hidden from people without it (the page itself checks again on the server). */
   readonly needs?: Capability;
   readonly status: 'ready' | 'coming-soon';
+  /** `settings`: listed under Settings (tenant-wide configuration) rather than Manage. */
+  readonly group?: 'settings';
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
@@ -58,7 +60,16 @@ export const NAV_ITEMS: readonly NavItem[] = [
     href: '/approvals',
     label: 'Approvals',
     summary: 'Pending activations to approve or deny, and past decisions.',
-    status: 'coming-soon',
+    needs: 'readApprovals',
+    status: 'ready',
+  },
+  {
+    href: '/settings/host-policy',
+    label: 'Host policy',
+    summary: 'What this tenant lets worker pools run, within the operator’s ceiling.',
+    needs: 'manageHostPolicy',
+    status: 'ready',
+    group: 'settings',
   },
   {
     href: '/connections',

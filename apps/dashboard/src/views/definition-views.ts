@@ -1,3 +1,5 @@
+import type { ActivationView } from './approval-views';
+
 // The server-definition shapes the dashboard reads from the API (libs/commands' definition-source.commands.ts
 // declares them; the dashboard may not import it). Only what the Servers pages render. None of them can carry a
 // document, a variable value or an env/header value: the API sends redacted projections and "set or not".
@@ -58,6 +60,8 @@ export interface EffectiveEntryView {
   readonly projection: ProjectionView | null;
   readonly perUser: boolean | null;
   readonly problems: readonly DefinitionProblemView[];
+  /** Whether it may run: approved, or why not (libs/activation, for this view). */
+  readonly activation: ActivationView;
 }
 
 export interface EffectiveDefinitionsView {

@@ -218,6 +218,18 @@ describe('tenant A context', () => {
         'INSERT INTO host_policies (tenant_id, four_eyes) VALUES ($1, true)',
         [b.tenantId],
       ],
+      approval_requests: [
+        `INSERT INTO approval_requests (id, tenant_id, workspace_id, identity_key, open_key, server_name, source_tier,
+           source_origin, definition_fingerprint, security_identity, projection, trigger)
+         VALUES ($1, $2, $3, $4, $4, 'x', 'project', 'project:x', 'fp', 'sid', '{}', 'source_written')`,
+        [randomUUID(), b.tenantId, b.workspaceId, `aid:v1:${randomBytes(32).toString('hex')}`],
+      ],
+      approvals: [
+        `INSERT INTO approvals (id, tenant_id, workspace_id, identity_key, server_name, source_tier, source_origin,
+           definition_fingerprint, security_identity, projection, decision, decided_by)
+         VALUES ($1, $2, $3, $4, 'x', 'project', 'project:x', 'fp', 'sid', '{}', 'approved', $5)`,
+        [randomUUID(), b.tenantId, b.workspaceId, `aid:v1:${randomBytes(32).toString('hex')}`, a.userId],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],
@@ -256,13 +268,15 @@ describe('tenant A context', () => {
             code ?? (await app.query(`DELETE FROM "${table}" WHERE ${column} = $1`, [b.tenantId])).rowCount,
         ),
       ]);
-      // audit_events is append-only: UPDATE and DELETE are not even granted (also 42501).
-      const unchanged = table === 'audit_events' ? '42501' : 0;
+      // audit_events is append-only and approvals are history: UPDATE of tenant_id and DELETE are not even
+      // granted (also 42501). Approval requests are closed, never deleted: no DELETE either.
+      const notUpdatable = table === 'audit_events' || table === 'approvals';
+      const notDeletable = notUpdatable || table === 'approval_requests';
       expect({ table, moveCode, changed, deleted }).toEqual({
         table,
         moveCode: '42501',
-        changed: unchanged,
-        deleted: unchanged,
+        changed: notUpdatable ? '42501' : 0,
+        deleted: notDeletable ? '42501' : 0,
       });
     }
     expect(await count(admin, 'workspaces WHERE tenant_id = $1', [b.tenantId])).toBe(1);
@@ -287,6 +301,39 @@ describe('tenant A context', () => {
       a.userId,
     );
     expect(own).toBe(1);
+  });
+
+  it('cannot rewrite or delete its own approvals: only revoking them (revoked_at, revoked_by) is granted', async () => {
+    const [decision, decidedBy, identity, deleted, revoked] = await asApp(
+      a.tenantId,
+      async () => [
+        await sqlStateOf("UPDATE approvals SET decision = 'denied' WHERE id = $1", [a.approvalId]),
+        await sqlStateOf('UPDATE approvals SET decided_by = $2 WHERE id = $1', [a.approvalId, randomUUID()]),
+        await sqlStateOf("UPDATE approvals SET definition_fingerprint = 'other' WHERE id = $1", [
+          a.approvalId,
+        ]),
+        await sqlStateOf('DELETE FROM approvals WHERE id = $1', [a.approvalId]),
+        (
+          await app.query('UPDATE approvals SET revoked_at = now(), revoked_by = $2 WHERE id = $1', [
+            a.approvalId,
+            a.userId,
+          ])
+        ).rowCount,
+      ],
+      a.userId,
+    );
+    expect({ decision, decidedBy, identity, deleted, revoked }).toEqual({
+      decision: '42501',
+      decidedBy: '42501',
+      identity: '42501',
+      deleted: '42501',
+      revoked: 1,
+    });
+    const stored = await admin.query<{ decision: string; revoked_at: Date | null }>(
+      'SELECT decision, revoked_at FROM approvals WHERE id = $1',
+      [a.approvalId],
+    );
+    expect(stored.rows).toEqual([{ decision: 'approved', revoked_at: null }]);
   });
 
   it('never sees gateway tokens (tenant_id NULL)', async () => {

@@ -16,6 +16,8 @@ export interface TenantRows {
   tokenId: string;
   tokenSecretHash: Uint8Array<ArrayBuffer>;
   workspaceId: string;
+  approvalRequestId: string;
+  approvalId: string;
 }
 
 export async function seedTenantRows(db: Database, label: string): Promise<TenantRows> {
@@ -32,6 +34,8 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
     tokenId: randomUUID(),
     tokenSecretHash: new Uint8Array(randomBytes(32)),
     workspaceId: randomUUID(),
+    approvalRequestId: randomUUID(),
+    approvalId: randomUUID(),
   };
   await db.withTenantAndUser(tenantId, userId, async (tx) => {
     await tx.tenant.create({ data: { id: tenantId, slug: rows.slug, name: label } });
@@ -110,6 +114,41 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
     });
     await tx.hostPolicy.create({
       data: { tenantId, privateCidrs: ['10.1.0.0/16'], stdioCommands: [['npx', '-y']], fourEyes: true },
+    });
+    // A decided request and the approval it led to (identity fields are shaped, not computed: visibility only).
+    const identity = {
+      tenantId,
+      workspaceId: rows.workspaceId,
+      identityKey: `aid:v1:${randomBytes(32).toString('hex')}`,
+      serverName: 'github',
+      sourceTier: 'project' as const,
+      sourceOrigin: `project:${rows.workspaceId}`,
+      definitionFingerprint: 'fp',
+      securityIdentity: 'sid',
+      repositoryIdentity: `workspace:${rows.workspaceId}`,
+      workspaceGeneration: 1,
+      projection: { transport: { kind: 'http' } },
+    };
+    await tx.approvalRequest.create({
+      data: {
+        ...identity,
+        id: rows.approvalRequestId,
+        openKey: null,
+        trigger: 'source_written',
+        authorUserIds: [userId],
+        status: 'decided',
+        closedAt: new Date(),
+        closedBy: userId,
+      },
+    });
+    await tx.approval.create({
+      data: {
+        ...identity,
+        id: rows.approvalId,
+        requestId: rows.approvalRequestId,
+        decision: 'approved',
+        decidedBy: userId,
+      },
     });
   });
   return rows;

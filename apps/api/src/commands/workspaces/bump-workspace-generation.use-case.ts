@@ -1,18 +1,24 @@
 import type { CommandInput, bumpWorkspaceGeneration } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { openRequestsAfterChange } from '../../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, notFound } from '../command-problems';
 import { toWorkspaceView } from '../command-views';
+import type { DefinitionCipher } from '../../definitions/definition-cipher';
 import { findVisibleWorkspace } from './workspace-visibility';
 
 /**
  * `workspaces.bumpGeneration`: generation + 1 in one conditional UPDATE. With `expectedGeneration` it is a
- * compare-and-swap: when someone bumped first, nothing changes and the caller gets 409 `conflict`.
+ * compare-and-swap: when someone bumped first, nothing changes and the caller gets 409 `conflict`. Approvals of
+ * project, local and plugin entries bind to the generation, so a bump makes them stale and opens new requests.
  */
 export class BumpWorkspaceGenerationUseCase implements UseCaseFor<typeof bumpWorkspaceGeneration> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof bumpWorkspaceGeneration>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
@@ -27,6 +33,8 @@ export class BumpWorkspaceGenerationUseCase implements UseCaseFor<typeof bumpWor
       }
       const workspace = await tx.workspace.findUnique({ where: { id: before.id } });
       if (workspace === null) throw notFound('workspace');
+      const scope = { kind: 'workspace', workspaceId: workspace.id } as const;
+      await openRequestsAfterChange(tx, this.cipher, principal, scope, 'generation_bumped');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'workspaces.bumpGeneration',

@@ -1,14 +1,19 @@
 import type { CommandInput, setWorkspaceTrust } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { openRequestsAfterChange } from '../../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
+import type { DefinitionCipher } from '../../definitions/definition-cipher';
 import { findVisibleWorkspace } from './workspace-visibility';
 
 /** `workspaces.setTrust`: idempotent; recorded even when unchanged, so the audit shows who confirmed it. */
 export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceTrust> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setWorkspaceTrust>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
@@ -17,6 +22,13 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
         where: { id: before.id },
         data: { trusted: input.trusted },
       });
+      // Only a real change re-decides the workspace. Confirming the trust it already has changes no decision, and
+      // re-running the opener would add the confirmer as an author of every request already open there, which
+      // (with four-eyes on) would bar them from approving changes they never made.
+      if (before.trusted !== workspace.trusted) {
+        const scope = { kind: 'workspace', workspaceId: workspace.id } as const;
+        await openRequestsAfterChange(tx, this.cipher, principal, scope, 'trust_changed');
+      }
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'workspaces.setTrust',

@@ -44,7 +44,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               </p>
               <ul className={styles.navList} aria-labelledby="nav-manage">
                 {visible
-                  .filter((item) => item.status === 'ready')
+                  .filter((item) => item.status === 'ready' && item.group === undefined)
                   .map((item) => (
                     <li key={item.href}>
                       <NavLink href={item.href}>{item.label}</NavLink>
@@ -52,6 +52,22 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
                   ))}
               </ul>
             </div>
+            {visible.some((item) => item.status === 'ready' && item.group === 'settings') ? (
+              <div className={styles.navGroup}>
+                <p className={styles.navHeading} id="nav-settings">
+                  Settings
+                </p>
+                <ul className={styles.navList} aria-labelledby="nav-settings">
+                  {visible
+                    .filter((item) => item.status === 'ready' && item.group === 'settings')
+                    .map((item) => (
+                      <li key={item.href}>
+                        <NavLink href={item.href}>{item.label}</NavLink>
+                      </li>
+                    ))}
+                </ul>
+              </div>
+            ) : null}
             <div className={styles.navGroup}>
               <p className={styles.navHeading} id="nav-soon">
                 Coming soon

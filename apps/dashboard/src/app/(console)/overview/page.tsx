@@ -10,6 +10,7 @@ import {
   verifyAuditChain,
 } from '../../../server/api-queries';
 import type { ApiResult } from '../../../server/api-client';
+import { listApprovalRequests } from '../../../server/approval-queries';
 import { collectAttention } from '../../../server/attention';
 import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
 import { AccessFailure } from '../../../ui/access-states';
@@ -40,15 +41,16 @@ export default async function OverviewPage() {
   const { session, can } = access;
 
   // Independent reads in parallel; each section shows its own error.
-  const [workspaces, tokens, members, head, recent, verification] = await Promise.all([
+  const [workspaces, tokens, members, head, recent, verification, openRequests] = await Promise.all([
     can.readWorkspaces ? listWorkspaces({ limit: COUNT_LIMIT }) : undefined,
     can.readTokens ? listTokens({ limit: COUNT_LIMIT }) : undefined,
     can.readMembers ? listMembers({ limit: COUNT_LIMIT }) : undefined,
     can.readAudit ? getAuditHead() : undefined,
     can.readAudit ? listAuditEvents({ limit: 6 }) : undefined,
     can.readAudit ? verifyAuditChain() : undefined,
+    can.decideApprovals ? listApprovalRequests({ status: 'open', limit: 100 }) : undefined,
   ]);
-  for (const result of [workspaces, tokens, members, head, recent, verification]) {
+  for (const result of [workspaces, tokens, members, head, recent, verification, openRequests]) {
     if (result && !result.ok) redirectIfSessionEnded(result.problem);
   }
   const directory = directoryFromMembers(members?.ok ? members.data.items : []);
@@ -58,6 +60,9 @@ export default async function OverviewPage() {
     verification: verification?.ok ? verification.data : undefined,
     tokens: tokens?.ok ? tokens.data.items : undefined,
     workspaces: workspaces?.ok && can.manageWorkspaces ? workspaces.data.items : undefined,
+    openRequests: openRequests?.ok
+      ? { items: openRequests.data.items, more: openRequests.data.nextCursor !== null }
+      : undefined,
   });
 
   return (
@@ -151,8 +156,8 @@ export default async function OverviewPage() {
         >
           {attention.length === 0 ? (
             <EmptyState title="Nothing needs your attention">
-              Broken audit chains, expiring tokens and untrusted workspaces show up here, and so will pending
-              approvals once servers arrive.
+              Broken audit chains, approval requests waiting for review, expiring tokens and untrusted
+              workspaces show up here.
             </EmptyState>
           ) : (
             <ul className={styles.attention}>

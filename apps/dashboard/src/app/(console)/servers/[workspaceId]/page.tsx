@@ -5,6 +5,8 @@ import { redirectIfSessionEnded } from '../../../../server/current-session';
 import { getEffectiveDefinitions } from '../../../../server/definition-queries';
 import { serversPageContext } from '../../../../server/servers-page-context';
 import { AccessFailure, PageProblem } from '../../../../ui/access-states';
+import { ActivationCell } from '../../../../ui/approvals/activation-parts';
+import { ACTIVATION_STATE_LABELS } from '../../../../ui/approvals/approval-labels';
 import { ButtonLink } from '../../../../ui/button';
 import { DataTable } from '../../../../ui/data-table';
 import { Badge, Callout, EmptyState, ProblemCallout } from '../../../../ui/feedback';
@@ -24,8 +26,8 @@ import type { EffectiveViewKind } from '../../../../views/definition-views';
 
 export const metadata: Metadata = { title: 'Servers' };
 
-// The effective view of one workspace at a glance: each server name with its status, the source that won,
-// what it shadows (on expand) and a banner for source problems. Two views: the workspace alone (managed,
+// The effective view of one workspace at a glance: each server name with its status, its approval state (and
+// the way to its review), the source that won, what it shadows (on expand) and a banner for source problems. Two views: the workspace alone (managed,
 // project, plugin) and "as me" (every tier, my variables and overlays).
 
 // Next.js requires a page as the module's default export.
@@ -41,7 +43,7 @@ export default async function WorkspaceServersPage({
   if (context.kind === 'access') return <AccessFailure access={context.access} />;
   if (context.kind === 'missing') notFound();
   if (context.kind === 'problem') return <PageProblem problem={context.problem} title="Servers could not be loaded" />;
-  const { workspace, permissions } = context;
+  const { workspace, permissions, can } = context;
   const view: EffectiveViewKind = firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
   const effective = await getEffectiveDefinitions(workspace.id, view);
   if (!effective.ok) redirectIfSessionEnded(effective.problem);
@@ -124,6 +126,7 @@ export default async function WorkspaceServersPage({
               columns={[
                 { id: 'name', label: 'Server', sortable: true },
                 { id: 'status', label: 'Status', sortable: true },
+                { id: 'approval', label: 'Approval', sortable: true },
                 { id: 'source', label: 'Winning source', sortable: true },
                 { id: 'target', label: 'Runs / connects to' },
                 { id: 'shadowed', label: 'Shadowed' },
@@ -139,6 +142,16 @@ export default async function WorkspaceServersPage({
                     <StatusBadge entry={entry} />
                     <EntryReason entry={entry} />
                   </span>,
+                  <ActivationCell
+                    key="approval"
+                    entry={entry}
+                    target={{
+                      workspaceId: workspace.id,
+                      view,
+                      canReadApprovals: can.readApprovals,
+                      canRequestReview: can.requestReview,
+                    }}
+                  />,
                   <SourceLabel key="source" source={entry.source} />,
                   <TargetSummary key="target" projection={entry.projection} />,
                   <ShadowedEntries key="shadowed" entry={entry} />,
@@ -146,8 +159,8 @@ export default async function WorkspaceServersPage({
                     {shortFingerprint(entry.fingerprint)}
                   </code>,
                 ],
-                sort: [entry.name, entry.status, entry.source.tier, null, null, null],
-                search: `${entry.name} ${STATUS_LABELS[entry.status].label} ${entry.source.origin} ${entry.reason ?? ''}`,
+                sort: [entry.name, entry.status, entry.activation.state, entry.source.tier, null, null, null],
+                search: `${entry.name} ${STATUS_LABELS[entry.status].label} ${ACTIVATION_STATE_LABELS[entry.activation.state].label} ${entry.source.origin} ${entry.reason ?? ''}`,
               }))}
             />
           )}

@@ -5,6 +5,7 @@ import { redirectIfSessionEnded } from '../../../../../../server/current-session
 import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
 import { serversPageContext } from '../../../../../../server/servers-page-context';
 import { AccessFailure, PageProblem } from '../../../../../../ui/access-states';
+import { ActivationBadge, ActivationDetails } from '../../../../../../ui/approvals/activation-parts';
 import { Callout, Panel } from '../../../../../../ui/feedback';
 import styles from '../../../../../../ui/overview.module.css';
 import { PageHeader } from '../../../../../../ui/page-header';
@@ -23,8 +24,9 @@ import type { EffectiveViewKind } from '../../../../../../views/definition-views
 
 export const metadata: Metadata = { title: 'Server' };
 
-// One server of the effective view: its redacted projection (command line, args, cwd or URL; env and header
-// KEYS only), fingerprint, security identity, what it shadows, its problems, and the disable overlay.
+// One server of the effective view: its approval state (with the way to its review), its redacted projection
+// (command line, args, cwd or URL; env and header KEYS only), fingerprint, security identity, what it shadows,
+// its problems, and the disable overlay.
 
 // Next.js requires a page as the module's default export.
 export default async function ServerDetailPage({
@@ -40,7 +42,7 @@ export default async function ServerDetailPage({
   if (context.kind === 'access') return <AccessFailure access={context.access} />;
   if (context.kind === 'missing') notFound();
   if (context.kind === 'problem') return <PageProblem problem={context.problem} title="This server could not be loaded" />;
-  const { workspace, permissions } = context;
+  const { workspace, permissions, can } = context;
   const view: EffectiveViewKind = firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
   const effective = await getEffectiveDefinitions(workspace.id, view);
   if (!effective.ok) {
@@ -64,7 +66,12 @@ export default async function ServerDetailPage({
         }
         title={entry.name}
         description={view === 'workspace' ? 'In the workspace view.' : 'As you get it.'}
-        actions={<StatusBadge entry={entry} />}
+        actions={
+          <>
+            <StatusBadge entry={entry} />
+            <ActivationBadge activation={entry.activation} />
+          </>
+        }
       />
       {entry.status === 'disabled' ? (
         <Callout tone="info" title="Disabled">
@@ -86,6 +93,22 @@ export default async function ServerDetailPage({
           </ul>
         </Callout>
       ) : null}
+
+      <Panel
+        id="server-approval"
+        title="Approval"
+        description="It runs only while an approval holds for exactly this definition, source, repository and generation."
+      >
+        <ActivationDetails
+          entry={entry}
+          target={{
+            workspaceId: workspace.id,
+            view,
+            canReadApprovals: can.readApprovals,
+            canRequestReview: can.requestReview,
+          }}
+        />
+      </Panel>
 
       <Panel id="server-definition" title="Definition" description="As projected: secrets masked, env and header values never shown.">
         {transport === undefined ? (

@@ -1,0 +1,169 @@
+import type { checkAdmission, CommandInput, CommandOutput } from '@gatehouse/commands';
+import type { Database, TenantTx } from '@gatehouse/db';
+import type { Resolver } from '@gatehouse/egress';
+import { toActivationView } from '../approvals/activation.view';
+import { evaluateWorkspaceView, type EvaluatedEntry } from '../approvals/workspace-activation';
+import { poolsOpenToTenant, type PoolCeiling, type WorkerPools } from '../auth/pool-config';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { notFound } from '../commands/command-problems';
+import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
+import type { TenantHostPolicy } from '../host-policy/host-policy';
+import { hostPolicyOfRow } from '../host-policy/host-policy.view';
+import type { AdmissionLog } from './admission.log';
+import { admitOnPools } from './destination-admission';
+import { fingerprintOf, launchTargetOf, transportOf, type LaunchTarget } from './launch-target';
+import { checkStdioAuthority, type StdioLaunch } from './stdio-authority.check';
+
+type AdmissionCheck = CommandOutput<typeof checkAdmission>;
+type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
+
+export interface CheckAdmissionDeps {
+  /** DNS for URL admission: the system resolver in production, a fixed table in tests. */
+  readonly resolver: Resolver;
+  /** The operator's log: the only place a destination refusal's detailed class is written. */
+  readonly log: AdmissionLog;
+}
+
+/**
+ * `admission.check` (tenant:write: owners and admins): the decision a worker would get before a lease for a
+ * server in a workspace, for the workspace alone or for one member. Reads only: it opens no approval request
+ * and audits nothing. The destination is one class for the tenant, whatever the cause; the cause goes to the
+ * operator's log. Stdio authority is listed per pool open to the tenant, for stdio entries only (an http entry,
+ * or an entry that does not resolve, lists none). Only a resolved entry is judged at all: anything else is never
+ * leased, and its activation already says why.
+ */
+export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+    private readonly pools: WorkerPools,
+    private readonly deps: CheckAdmissionDeps,
+  ) {}
+
+  async execute({
+    principal,
+    input,
+  }: UseCaseArgs<CommandInput<typeof checkAdmission>>): Promise<AdmissionCheck> {
+    const userId = input.principalUserId?.toLowerCase() ?? null;
+    // The database part first, and DNS only after the transaction: a slow lookup must not hold a connection.
+    const read = await this.db.withTenant(principal.tenantId, async (tx) => {
+      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      if (userId !== null) await assertTenantMember(tx, principal.tenantId, userId);
+      const evaluated = await evaluateWorkspaceView(tx, this.cipher, {
+        tenantId: principal.tenantId,
+        workspace,
+        userId,
+      });
+      const hostPolicy = await tx.hostPolicy.findUnique({ where: { tenantId: principal.tenantId } });
+      return {
+        workspaceId: workspace.id,
+        evaluated: evaluated.entries.find((candidate) => candidate.entry.name === input.serverName) ?? null,
+        tenantPolicy: hostPolicyOfRow(hostPolicy),
+      };
+    });
+
+    const base = { workspaceId: read.workspaceId, serverName: input.serverName, principalUserId: userId };
+    if (read.evaluated === null) {
+      return {
+        ...base,
+        found: false,
+        transport: null,
+        fingerprint: null,
+        activation: null,
+        destination: { result: 'not_applicable' },
+        stdio: [],
+        admissible: false,
+      };
+    }
+    const { entry } = read.evaluated;
+    const activation = toActivationView(read.evaluated);
+    const target = entry.status === 'resolved' ? launchTargetOf(entry) : null;
+    const pools = poolsOpenToTenant(this.pools, principal.tenantSlug);
+    const context = {
+      tenantId: principal.tenantId,
+      workspaceId: read.workspaceId,
+      serverName: input.serverName,
+    };
+    const destination = await this.destinationOf(target, read.tenantPolicy, pools, context);
+    const stdio = target?.kind === 'stdio' ? stdioAuthorityOf(target, read.tenantPolicy, pools) : [];
+    return {
+      ...base,
+      found: true,
+      transport: transportOf(entry),
+      fingerprint: fingerprintOf(entry),
+      activation,
+      destination: { result: destination },
+      stdio,
+      admissible: isAdmissible(read.evaluated, target, destination, stdio),
+    };
+  }
+
+  private async destinationOf(
+    target: LaunchTarget | null,
+    tenantPolicy: TenantHostPolicy,
+    pools: readonly OpenPool[],
+    context: { tenantId: string; workspaceId: string; serverName: string },
+  ): Promise<AdmissionCheck['destination']['result']> {
+    if (target?.kind !== 'http') return 'not_applicable';
+    // No pool open to the tenant: no worker could ever connect, so the destination is refused as a whole
+    // (logged as such: the operator's config, not the URL, is why).
+    if (pools.length === 0) {
+      this.deps.log.destinationRefused({ ...context, pool: null, reason: 'no_pool_open', origin: null });
+      return 'destination_refused';
+    }
+    const results = await admitOnPools(target.url, tenantPolicy, pools, this.deps.resolver);
+    for (const result of results) {
+      if (!result.ok) {
+        this.deps.log.destinationRefused({
+          ...context,
+          pool: result.pool,
+          reason: result.reason,
+          origin: result.origin,
+        });
+      }
+    }
+    return results.some((result) => result.ok) ? 'admitted' : 'destination_refused';
+  }
+}
+
+function stdioAuthorityOf(
+  launch: StdioLaunch,
+  tenantPolicy: TenantHostPolicy,
+  pools: readonly OpenPool[],
+): AdmissionCheck['stdio'] {
+  return pools.map(({ name, ceiling }) => {
+    const effective = effectiveHostPolicy(tenantPolicy, ceiling);
+    const authority = checkStdioAuthority(launch, {
+      stdioAllowed: ceiling.stdio,
+      commands: effective.stdioCommands,
+      allowedRoots: effective.allowedRoots,
+    });
+    return authority.ok
+      ? { pool: name, result: 'allowed' as const, reason: null }
+      : { pool: name, result: 'refused' as const, reason: authority.reason };
+  });
+}
+
+/** A lease would be granted somewhere: approved, and the transport's own check passes on at least one pool. */
+function isAdmissible(
+  evaluated: EvaluatedEntry,
+  target: LaunchTarget | null,
+  destination: AdmissionCheck['destination']['result'],
+  stdio: AdmissionCheck['stdio'],
+): boolean {
+  if (evaluated.decision.state !== 'approved' || target === null) return false;
+  return target.kind === 'http'
+    ? destination === 'admitted'
+    : stdio.some((authority) => authority.result === 'allowed');
+}
+
+/** Deciding for a user means a member of this tenant; anyone else reads like an id that does not exist. */
+async function assertTenantMember(tx: TenantTx, tenantId: string, userId: string): Promise<void> {
+  const membership = await tx.membership.findUnique({
+    where: { tenantId_userId: { tenantId, userId } },
+    select: { id: true },
+  });
+  if (membership === null) throw notFound('member');
+}

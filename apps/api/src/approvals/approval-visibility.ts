@@ -1,0 +1,58 @@
+import type { Approval, ApprovalRequest, TenantTx } from '@gatehouse/db';
+import type { TenantPrincipal } from '../auth/principal';
+import { notFound } from '../commands/command-problems';
+import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+
+// Requests and approvals belong to a workspace: a workspace-bound credential sees only its workspaces' ones, and
+// anything else reads exactly like another tenant's row (row-level security hides those), a 404.
+
+function boundWorkspaces(principal: TenantPrincipal): { workspaceId?: { in: string[] } } {
+  return principal.workspaceIds.length > 0 ? { workspaceId: { in: [...principal.workspaceIds] } } : {};
+}
+
+/** The workspace part of a list filter: the asked workspace (404 when not visible), or every visible one. */
+export async function workspaceFilter(
+  tx: TenantTx,
+  principal: TenantPrincipal,
+  workspaceId: string | undefined,
+): Promise<{ workspaceId?: string | { in: string[] } }> {
+  if (workspaceId === undefined) return boundWorkspaces(principal);
+  const workspace = await findVisibleWorkspace(tx, principal, workspaceId);
+  return { workspaceId: workspace.id };
+}
+
+export async function findVisibleRequest(
+  tx: TenantTx,
+  principal: TenantPrincipal,
+  requestId: string,
+): Promise<ApprovalRequest> {
+  const row = await tx.approvalRequest.findFirst({ where: { id: requestId, ...boundWorkspaces(principal) } });
+  if (row === null) throw notFound('approval request');
+  return row;
+}
+
+export async function findVisibleApproval(
+  tx: TenantTx,
+  principal: TenantPrincipal,
+  approvalId: string,
+): Promise<Approval> {
+  const row = await tx.approval.findFirst({ where: { id: approvalId, ...boundWorkspaces(principal) } });
+  if (row === null) throw notFound('approval');
+  return row;
+}
+
+/** The decision recorded for each request (approvals.request_id), by request id. */
+export async function approvalIdsOf(
+  tx: TenantTx,
+  requestIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (requestIds.length === 0) return new Map();
+  const rows = await tx.approval.findMany({
+    where: { requestId: { in: [...requestIds] } },
+    select: { id: true, requestId: true },
+    orderBy: [{ decidedAt: 'asc' }, { id: 'asc' }],
+  });
+  const out = new Map<string, string>();
+  for (const row of rows) if (row.requestId !== null) out.set(row.requestId, row.id);
+  return out;
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { canDecide, type DecisionAuthority, type DecisionRefusal } from '@gatehouse/activation';
+import type { CommandInput, decideApprovalRequest } from '@gatehouse/commands';
+import type { Approval, ApprovalRequest, Database, TenantTx } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { conflict, ValidationProblemError } from '../commands/command-problems';
+import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { identityAuditData } from './approval-identity.audit';
+import { requestNotOpen } from './approval-problems';
+import { findVisibleRequest } from './approval-visibility';
+import { identityOfRow, toApprovalView } from './approval.views';
+import { deciderOf } from './decider.mapping';
+import { auditRefusedDecision, problemOfRefusal } from './decision-refusal';
+import { evaluateWorkspaceView } from './workspace-activation';
+
+type Input = CommandInput<typeof decideApprovalRequest>;
+
+/**
+ * What stands in for the fingerprint and identity of an entry that is gone or no longer resolves: never equal
+ * to what was reviewed (identity keys are `aid:v1:<hex>`), so the review check reports both as changed.
+ */
+const NOTHING_NOW = '(the server is gone from this view or no longer resolves)';
+
+type Outcome =
+  | { readonly ok: true; readonly approval: Approval }
+  | { readonly ok: false; readonly request: ApprovalRequest; readonly refusal: DecisionRefusal };
+
+async function fourEyesOf(tx: TenantTx, tenantId: string): Promise<boolean> {
+  const policy = await tx.hostPolicy.findUnique({ where: { tenantId }, select: { fourEyes: true } });
+  return policy?.fourEyes ?? false;
+}
+
+function expiryOf(input: Input, now: Date): Date | null {
+  if (input.expiresAt === undefined) return null;
+  const expiresAt = new Date(input.expiresAt);
+  if (expiresAt.getTime() <= now.getTime())
+    throw new ValidationProblemError([{ path: 'expiresAt', message: 'must be in the future' }]);
+  return expiresAt;
+}
+
+/**
+ * `approvals.requests.decide`: approves or denies exactly what was reviewed. The request's view is resolved
+ * again now; `canDecide` checks who decides (a person, the scope, the role, four-eyes) and that the entry is
+ * still what the decider saw (compare-and-swap on fingerprint and identity). A refusal is audited in its own
+ * transaction and thrown; a decision records the approval, closes the request (compare-and-swap on its state
+ * and identity) and is audited with the full identity, all in one transaction.
+ */
+export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApprovalRequest> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<Input>) {
+    const now = new Date();
+    const expiresAt = expiryOf(input, now);
+    const outcome = await this.db.withTenant(principal.tenantId, async (tx): Promise<Outcome> => {
+      const request = await findVisibleRequest(tx, principal, input.requestId);
+      if (request.status !== 'open') throw requestNotOpen(request.status);
+      const authority = await this.authorityOf(tx, principal, request, input);
+      if (!authority.ok) return { ok: false, request, refusal: authority };
+      const { deciderUserId } = authority;
+      const closed = await tx.approvalRequest.updateMany({
+        where: { id: request.id, status: 'open', identityKey: input.seenIdentityKey },
+        data: { status: 'decided', openKey: null, closedAt: now, closedBy: deciderUserId },
+      });
+      if (closed.count !== 1)
+        throw conflict('The request was decided or replaced meanwhile; read the queue again.');
+
+      const approval = await tx.approval.create({
+        data: {
+          id: randomUUID(),
+          tenantId: principal.tenantId,
+          workspaceId: request.workspaceId,
+          requestId: request.id,
+          identityKey: request.identityKey,
+          serverName: request.serverName,
+          sourceTier: request.sourceTier,
+          sourceOrigin: request.sourceOrigin,
+          definitionFingerprint: request.definitionFingerprint,
+          securityIdentity: request.securityIdentity,
+          principalUserId: request.principalUserId,
+          repositoryIdentity: request.repositoryIdentity,
+          workspaceGeneration: request.workspaceGeneration,
+          projection: request.projection ?? {},
+          decision: input.decision === 'approve' ? 'approved' : 'denied',
+          decidedBy: deciderUserId,
+          decidedAt: now,
+          expiresAt,
+        },
+      });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'approvals.requests.decided',
+        target: { type: 'approval_request', id: request.id },
+        outcome: 'success',
+        data: {
+          workspaceId: request.workspaceId,
+          approvalId: approval.id,
+          decision: approval.decision,
+          expiresAt: approval.expiresAt?.toISOString() ?? null,
+          previousApprovalId: request.previousApprovalId,
+          ...identityAuditData(identityOfRow(request)),
+        },
+      });
+      return { ok: true, approval };
+    });
+    if (outcome.ok) return toApprovalView(outcome.approval);
+    await auditRefusedDecision(this.db, {
+      principal,
+      request: outcome.request,
+      verb: input.decision,
+      seenFingerprint: input.seenFingerprint,
+      seenIdentityKey: input.seenIdentityKey,
+      refusal: outcome.refusal,
+    });
+    throw problemOfRefusal(outcome.refusal);
+  }
+
+  /** Whether this decider may make this decision on this request now, and if not, why. */
+  private async authorityOf(
+    tx: TenantTx,
+    principal: UseCaseArgs<Input>['principal'],
+    request: ApprovalRequest,
+    input: Input,
+  ): Promise<DecisionAuthority> {
+    const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: request.workspaceId } });
+    const evaluated = await evaluateWorkspaceView(tx, this.cipher, {
+      tenantId: principal.tenantId,
+      workspace,
+      userId: request.principalUserId,
+    });
+    const current = evaluated.entries.find((item) => item.entry.name === request.serverName);
+    const entry = current?.activationEntry;
+    const authority = canDecide({
+      decider: deciderOf(principal),
+      request: {
+        verb: input.decision,
+        source: { tier: request.sourceTier, origin: request.sourceOrigin },
+        authorUserIds: request.authorUserIds,
+        seenFingerprint: input.seenFingerprint,
+        currentFingerprint: entry?.usable === true ? entry.fingerprint : NOTHING_NOW,
+        seenIdentity: input.seenIdentityKey,
+        currentIdentity: current?.identity?.key ?? NOTHING_NOW,
+      },
+      fourEyes: await fourEyesOf(tx, principal.tenantId),
+    });
+    if (!authority.ok) return authority;
+    // The entry is what the decider saw, but the request names something else (an older identity not yet
+    // superseded): the decision would not be about this request's identity.
+    if (input.seenIdentityKey !== request.identityKey)
+      return { ok: false, reason: 'changed_since_review', changed: ['identity'] };
+    return authority;
+  }
+}

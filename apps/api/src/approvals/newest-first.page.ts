@@ -1,0 +1,23 @@
+import type { KeysetPosition } from '../commands/pagination/keyset-cursor';
+
+// Keyset pagination NEWEST first over (a timestamp column, id), for the approval queue and history. The cursor
+// itself is the shared opaque one (commands/pagination: `positionAfter` refuses a bad one with 400, `toPage`
+// hands out the next); only the direction differs from the oldest-first lists.
+
+/** The Prisma `where` fragment for "strictly older than this position" in (at desc, id desc) order. */
+export function olderThan<F extends 'openedAt' | 'decidedAt'>(
+  position: KeysetPosition | null,
+  field: F,
+): { OR: (Record<F, { lt: Date }> | (Record<F, Date> & { id: { lt: string } }))[] } | object {
+  if (position === null) return {};
+  const before = { [field]: { lt: position.at } } as Record<F, { lt: Date }>;
+  const tie = { [field]: position.at, id: { lt: position.id } } as Record<F, Date> & { id: { lt: string } };
+  return { OR: [before, tie] };
+}
+
+/** Descending order by (field, id), matching olderThan. */
+export function newestFirst<F extends 'openedAt' | 'decidedAt'>(
+  field: F,
+): [Record<F, 'desc'>, { id: 'desc' }] {
+  return [{ [field]: 'desc' } as Record<F, 'desc'>, { id: 'desc' }];
+}

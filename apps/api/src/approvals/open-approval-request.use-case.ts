@@ -1,0 +1,70 @@
+import type { CommandInput, openApprovalRequest } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { auditActorOf } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { notFound } from '../commands/command-problems';
+import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { callerUserId } from '../definitions/definition-access';
+import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { notApprovable } from './approval-problems';
+import { openApprovalRequests } from './approval-requests.opener';
+import { toApprovalRequestView } from './approval.views';
+import { evaluateWorkspaceView, type EvaluatedEntry } from './workspace-activation';
+
+/** Refuses (409 `not_approvable`) a server a person could not approve in this view right now. */
+function assertApprovable(item: EvaluatedEntry): void {
+  const state = {
+    activationState: item.decision.state,
+    reasons: item.decision.reasons,
+    entryStatus: item.entry.status,
+  };
+  if (item.identity === null) {
+    throw notApprovable(
+      item.decision.reasons.includes('principal_required')
+        ? 'This server depends on a user’s own definitions or variables: ask for review in your own view.'
+        : 'This server does not resolve here (an unset variable, a disabled or rejected entry): nothing exact to review.',
+      state,
+    );
+  }
+  if (item.decision.state === 'untrusted')
+    throw notApprovable('The workspace is not trusted for this source: trust it first.', state);
+  if (item.decision.state === 'approved') throw notApprovable('This server is approved as it is now.', state);
+}
+
+/**
+ * `approvals.requests.open`: asks for review of one server as it is now, for the workspace alone or for the
+ * caller. Returns the open request for its identity, new or already there (the opener keeps one per identity).
+ */
+export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprovalRequest> {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: DefinitionCipher,
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof openApprovalRequest>>) {
+    const { tenantId } = principal;
+    return this.db.withTenant(tenantId, async (tx) => {
+      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+      const userId = input.view === 'principal' ? callerUserId(principal) : null;
+      const evaluated = await evaluateWorkspaceView(tx, this.cipher, { tenantId, workspace, userId });
+      const item = evaluated.entries.find((entry) => entry.entry.name === input.serverName);
+      if (item === undefined) throw notFound('server in this view');
+      assertApprovable(item);
+      const [opened] = await openApprovalRequests(tx, this.cipher, {
+        tenantId,
+        views: [{ workspace, userId }],
+        trigger: 'review_requested',
+        // Asking for review changes nothing, so the caller authors nothing: the opener records whoever wrote the
+        // source and the variables the entry reads (four-eyes keeps them from approving it).
+        authorUserId: null,
+        actor: auditActorOf(principal),
+        serverName: input.serverName,
+      });
+      if (opened === undefined) {
+        // assertApprovable and the opener agree on what needs review; reaching this is a bug, not a client error.
+        throw new Error('the opener opened nothing for an approvable entry');
+      }
+      return toApprovalRequestView(opened.request, null);
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { ApprovalRequestTrigger } from '@gatehouse/activation';
+import type { TenantTx } from '@gatehouse/db';
+import type { TenantPrincipal } from '../auth/principal';
+import { auditActorOf } from '../commands/audit-actor';
+import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { viewsAffectedBy, type ChangeScope } from './affected-views';
+import { openApprovalRequests, type OpenedRequest } from './approval-requests.opener';
+
+/**
+ * What a mutation calls, in its own transaction and after its change, so the approval requests exist exactly when
+ * the change does (and vanish with it if the transaction rolls back). The caller is the author: with four-eyes on
+ * they may not approve what they changed.
+ */
+export async function openRequestsAfterChange(
+  tx: TenantTx,
+  cipher: DefinitionCipher,
+  principal: TenantPrincipal,
+  scope: ChangeScope,
+  trigger: ApprovalRequestTrigger,
+): Promise<OpenedRequest[]> {
+  const views = await viewsAffectedBy(tx, scope, principal.userId);
+  return openApprovalRequests(tx, cipher, {
+    tenantId: principal.tenantId,
+    views,
+    trigger,
+    authorUserId: principal.userId,
+    actor: auditActorOf(principal),
+  });
+}
+
+/** Where a definition source of this tier takes part: who may see a change to it. */
+export function changeScopeOfSource(source: { tier: string; workspaceId: string | null }): ChangeScope {
+  switch (source.tier) {
+    case 'managed':
+    case 'plugin':
+      return { kind: 'tenant' };
+    case 'project':
+      return { kind: 'workspace', workspaceId: workspaceIdOf(source) };
+    case 'user':
+      return { kind: 'user' };
+    case 'local':
+      return { kind: 'user_in_workspace', workspaceId: workspaceIdOf(source) };
+    default:
+      throw new Error(`unknown tier ${source.tier}`);
+  }
+}
+
+function workspaceIdOf(source: { tier: string; workspaceId: string | null }): string {
+  if (source.workspaceId === null) throw new Error(`a ${source.tier} source without a workspace`);
+  return source.workspaceId;
+}
+
+/** Where a variable takes part: a tenant variable everywhere, a workspace one there, a user's own in their views. */
+export function changeScopeOfVariable(holder: { scope: string; workspaceId: string | null }): ChangeScope {
+  switch (holder.scope) {
+    case 'tenant':
+      return { kind: 'tenant' };
+    case 'workspace':
+      if (holder.workspaceId === null) throw new Error('a workspace variable without a workspace');
+      return { kind: 'workspace', workspaceId: holder.workspaceId };
+    case 'user':
+      return { kind: 'user' };
+    default:
+      throw new Error(`unknown variable scope ${holder.scope}`);
+  }
+}
+
+/** A workspace overlay changes the workspace's views; a user's own overlay only that user's view there. */
+export function changeScopeOfOverlay(workspaceId: string, userId: string | null): ChangeScope {
+  return userId === null ? { kind: 'workspace', workspaceId } : { kind: 'user_in_workspace', workspaceId };
+}

@@ -1,0 +1,47 @@
+import type { CommandInput, revokeApproval } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditActorOf, isTenantAdmin } from '../commands/audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
+import { forbidden } from '../commands/command-problems';
+import { identityAuditData } from './approval-identity.audit';
+import { alreadyRevoked } from './approval-problems';
+import { findVisibleApproval } from './approval-visibility';
+import { identityOfRow, toApprovalView } from './approval.views';
+
+/**
+ * `approvals.revoke`: owners and admins withdraw a decision; from then on it no longer holds (revoked wins over
+ * approved). Only revoked_at/revoked_by change: the app role may update nothing else on an approval.
+ */
+export class RevokeApprovalUseCase implements UseCaseFor<typeof revokeApproval> {
+  constructor(private readonly db: Database) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeApproval>>) {
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const found = await findVisibleApproval(tx, principal, input.approvalId);
+      if (!isTenantAdmin(principal) || principal.userId === null)
+        throw forbidden('Only owners and admins revoke approvals.');
+      if (found.revokedAt !== null) throw alreadyRevoked();
+      // Compare-and-swap: of two concurrent revocations, one records itself; the other is told it came second.
+      const updated = await tx.approval.updateMany({
+        where: { id: found.id, revokedAt: null },
+        data: { revokedAt: new Date(), revokedBy: principal.userId },
+      });
+      if (updated.count !== 1) throw alreadyRevoked();
+      const approval = await tx.approval.findUniqueOrThrow({ where: { id: found.id } });
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'approvals.revoked',
+        target: { type: 'approval', id: approval.id },
+        outcome: 'success',
+        data: {
+          workspaceId: approval.workspaceId,
+          requestId: approval.requestId,
+          decision: approval.decision,
+          ...identityAuditData(identityOfRow(approval)),
+        },
+      });
+      return toApprovalView(approval);
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import type { Page } from '../views/api-views';
+import type {
+  ApprovalListState,
+  ApprovalRequestListStatus,
+  ApprovalRequestView,
+  ApprovalView,
+  HostPolicyWithCeilingView,
+} from '../views/approval-views';
+import { callApi, type ApiResult } from './api-client';
+import type { ListArgs } from './api-queries';
+
+// The reads of the Approvals and Host policy pages, one function per API command (libs/commands'
+// approval.commands.ts and host-policy.commands.ts).
+
+export interface ApprovalFilters {
+  readonly workspaceId?: string | undefined;
+  readonly serverName?: string | undefined;
+}
+
+export function listApprovalRequests(
+  args: ListArgs & ApprovalFilters & { status: ApprovalRequestListStatus },
+): Promise<ApiResult<Page<ApprovalRequestView>>> {
+  return callApi({
+    method: 'GET',
+    path: '/v1/approval-requests',
+    query: {
+      status: args.status,
+      workspaceId: args.workspaceId,
+      serverName: args.serverName,
+      cursor: args.cursor,
+      limit: args.limit,
+    },
+  });
+}
+
+export function getApprovalRequest(requestId: string): Promise<ApiResult<ApprovalRequestView>> {
+  return callApi({ method: 'GET', path: `/v1/approval-requests/${encodeURIComponent(requestId)}` });
+}
+
+export function listApprovals(
+  args: ListArgs & ApprovalFilters & { state?: ApprovalListState } = {},
+): Promise<ApiResult<Page<ApprovalView>>> {
+  return callApi({
+    method: 'GET',
+    path: '/v1/approvals',
+    query: {
+      state: args.state,
+      workspaceId: args.workspaceId,
+      serverName: args.serverName,
+      cursor: args.cursor,
+      limit: args.limit,
+    },
+  });
+}
+
+export function getHostPolicy(): Promise<ApiResult<HostPolicyWithCeilingView>> {
+  return callApi({ method: 'GET', path: '/v1/host-policy' });
+}

@@ -1,0 +1,82 @@
+import type { ProjectionChangeView } from '../../views/approval-views';
+import { Badge, type BadgeTone } from '../feedback';
+import tableStyles from '../table.module.css';
+import { CHANGE_KIND_LABELS, changePath, formatDiffValue } from './approval-labels';
+import styles from './approvals.module.css';
+
+const KIND_TONES: Readonly<Record<ProjectionChangeView['kind'], BadgeTone>> = {
+  added: 'positive',
+  removed: 'negative',
+  changed: 'caution',
+};
+
+/**
+ * What changed since the last approved projection, field by field: the path, and the value before and after
+ * (<del>/<ins>, so the roles are not carried by colour alone). Values are the API's redacted ones.
+ */
+export function ProjectionDiff({
+  id,
+  changes,
+  firstReview,
+}: {
+  /** Names the table (its caption) for assistive technology. */
+  id: string;
+  changes: readonly ProjectionChangeView[];
+  /** No earlier approval to compare with. */
+  firstReview: boolean;
+}) {
+  if (changes.length === 0) {
+    return (
+      <p className="muted" data-diff="empty">
+        {firstReview
+          ? 'First review of this server: there is no earlier approval to compare with. The whole definition is below.'
+          : 'No field of the definition differs from the last approval; its identity did (see above).'}
+      </p>
+    );
+  }
+  return (
+    <div className={tableStyles.scroll} role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+      <table className={`${tableStyles.table} ${styles.diffTable}`} data-diff="changes">
+        <caption id={`${id}-caption`}>What changed since the last approval</caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Change</th>
+            <th scope="col">Before</th>
+            <th scope="col">After</th>
+          </tr>
+        </thead>
+        <tbody>
+          {changes.map((change) => (
+            <tr key={`${change.kind}:${changePath(change.path)}`}>
+              <td>
+                <code>{changePath(change.path)}</code>
+              </td>
+              <td>
+                <Badge tone={KIND_TONES[change.kind]}>{CHANGE_KIND_LABELS[change.kind]}</Badge>
+              </td>
+              <td>
+                {change.kind === 'added' ? (
+                  <span className="muted">absent</span>
+                ) : (
+                  <del className={styles.before}>
+                    <code>{formatDiffValue(change.before)}</code>
+                  </del>
+                )}
+              </td>
+              <td>
+                {change.kind === 'removed' ? (
+                  <span className="muted">absent</span>
+                ) : (
+                  <ins className={styles.after}>
+                    <code>{formatDiffValue(change.after)}</code>
+                  </ins>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
