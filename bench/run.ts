@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { format, resolveConfig } from 'prettier';
 import { setupDatabaseRoles } from '@gatehouse/db';
 import { createTestDatabase, readTestEnv } from '@gatehouse/testing';
+import { benchApprovalFanout } from './approval-fanout.bench';
 import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
 import { benchDefinitionsResolve } from './definitions-resolve.section';
@@ -23,6 +24,7 @@ const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<Benc
   { name: 'audit-append', run: benchAuditAppend },
   { name: 'auth-throughput', run: benchAuthThroughput },
   { name: 'definitions-resolve', run: benchDefinitionsResolve },
+  { name: 'approval-fanout', run: benchApprovalFanout },
 ];
 
 interface RunArgs {

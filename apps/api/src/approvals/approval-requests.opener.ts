@@ -6,7 +6,7 @@ import {
   type ProjectionChange,
 } from '@gatehouse/activation';
 import type { ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
-import { appendAuditEvent } from '../audit/append-audit-event';
+import { appendAuditEvents } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
@@ -99,7 +99,8 @@ export async function openApprovalRequests(
   const workspaceViews = new Set(
     args.views.filter((view) => view.userId === null).map((view) => view.workspace.id),
   );
-  const out: OpenedRequest[] = [];
+  const existing: OpenedRequest[] = [];
+  const planned: PlannedRequest[] = [];
   const seen = new Set<string>();
   const now = new Date();
   for (const view of args.views) {
@@ -115,15 +116,50 @@ export async function openApprovalRequests(
       const seenKey = `${view.workspace.id}/${item.identity.key}`;
       if (seen.has(seenKey)) continue;
       seen.add(seenKey);
-      if (item.openRequest !== null) {
-        out.push({ request: item.openRequest, outcome: 'already_open' });
-        continue;
-      }
-      const writers = writersOf(context.snapshot, view, item);
-      out.push(await openOne(tx, context, args, view.workspace.id, item, item.identity, writers));
+      if (item.openRequest !== null) existing.push({ request: item.openRequest, outcome: 'already_open' });
+      else planned.push(planRequest(context, args, view, item, item.identity));
     }
   }
-  return out;
+  return [...existing, ...(await insertPlanned(tx, args, planned, now))];
+}
+
+/** A request to open, with everything decided before any write. */
+interface PlannedRequest {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly identity: ApprovalIdentity;
+  readonly projection: object;
+  readonly previous: { readonly id: string; readonly changes: ProjectionChange[] } | null;
+  readonly authors: string[];
+  readonly supersedes: string[];
+}
+
+function planRequest(
+  context: ActivationContext,
+  args: OpenRequestsArgs,
+  view: AffectedView,
+  item: EvaluatedEntry,
+  identity: ApprovalIdentity,
+): PlannedRequest {
+  // Requests of the same server and principal binding for what it no longer is: closed, their authors kept.
+  const outdated = context
+    .openRequestsAbout(view.workspace.id, identity.serverName, identity.principalUserId)
+    .filter((request) => request.identityKey !== identity.key);
+  const eventAuthor = args.authorUserId === null ? [] : [args.authorUserId];
+  const authors = [
+    ...outdated.flatMap((request) => request.authorUserIds),
+    ...eventAuthor,
+    ...writersOf(context.snapshot, view, item),
+  ];
+  return {
+    id: randomUUID(),
+    workspaceId: view.workspace.id,
+    identity,
+    projection: projectionOf(item),
+    previous: previousApproval(context, item),
+    authors: [...new Set(authors)],
+    supersedes: outdated.map((request) => request.id),
+  };
 }
 
 /** Who shaped what the entry resolves to: the writer of its source and of every variable it reads here. */
@@ -132,8 +168,9 @@ function writersOf(snapshot: DefinitionSnapshot, view: AffectedView, item: Evalu
   if (entry.status !== 'resolved') return [];
   const writers = [snapshot.sourceWriter(entry.source.origin)];
   for (const use of entry.variables) {
-    if (use.from !== 'default')
+    if (use.from !== 'default') {
       writers.push(...snapshot.variableWriters(view.workspace.id, view.userId, use.variable));
+    }
   }
   return writers.filter((writer): writer is string => writer !== null);
 }
@@ -148,81 +185,89 @@ function previousApproval(
   return { id: approval.id, changes: diffProjections(approval.projection, projectionOf(item)) };
 }
 
-async function openOne(
+/**
+ * Writes every planned request in a constant number of statements, whatever the fan-out: supersede, insert,
+ * read back, audit (one batch). ON CONFLICT DO NOTHING: where a concurrent event opened the same identity first,
+ * that request wins and this transaction (which a unique violation would abort) goes on with it.
+ */
+async function insertPlanned(
   tx: TenantTx,
-  context: ActivationContext,
   args: OpenRequestsArgs,
-  workspaceId: string,
-  item: EvaluatedEntry,
-  identity: ApprovalIdentity,
-  writers: readonly string[],
-): Promise<OpenedRequest> {
-  // Requests of the same server and principal binding for what it no longer is: close them, keep their authors.
-  const outdated = context
-    .openRequestsAbout(workspaceId, identity.serverName, identity.principalUserId)
-    .filter((request) => request.identityKey !== identity.key);
-  const now = new Date();
-  if (outdated.length > 0) {
+  planned: readonly PlannedRequest[],
+  now: Date,
+): Promise<OpenedRequest[]> {
+  if (planned.length === 0) return [];
+  const superseded = [...new Set(planned.flatMap((plan) => plan.supersedes))];
+  if (superseded.length > 0) {
     await tx.approvalRequest.updateMany({
-      where: { id: { in: outdated.map((request) => request.id) }, status: 'open' },
+      where: { id: { in: superseded }, status: 'open' },
       data: { status: 'superseded', openKey: null, closedAt: now, closedBy: args.authorUserId },
     });
   }
-  const eventAuthor = args.authorUserId === null ? [] : [args.authorUserId];
-  const authors = [
-    ...new Set([...outdated.flatMap((request) => request.authorUserIds), ...eventAuthor, ...writers]),
-  ];
-  const previous = previousApproval(context, item);
-  const id = randomUUID();
-  // ON CONFLICT DO NOTHING: a concurrent event that opened the same identity first wins, and this transaction
-  // (which a unique violation would abort) goes on with that request.
-  const created = await tx.approvalRequest.createMany({
-    data: [
-      {
-        id,
-        tenantId: args.tenantId,
-        workspaceId,
-        identityKey: identity.key,
-        openKey: identity.key,
-        serverName: identity.serverName,
-        sourceTier: identity.source.tier,
-        sourceOrigin: identity.source.origin,
-        definitionFingerprint: identity.definitionFingerprint,
-        securityIdentity: identity.securityIdentity,
-        principalUserId: identity.principalUserId,
-        repositoryIdentity: identity.repositoryIdentity,
-        workspaceGeneration: identity.workspaceGeneration,
-        projection: projectionOf(item),
-        previousApprovalId: previous?.id ?? null,
-        changes: (previous?.changes ?? []) as object[],
-        trigger: args.trigger,
-        authorUserIds: authors,
-      },
-    ],
+  await tx.approvalRequest.createMany({
+    data: planned.map((plan) => ({
+      id: plan.id,
+      tenantId: args.tenantId,
+      workspaceId: plan.workspaceId,
+      identityKey: plan.identity.key,
+      openKey: plan.identity.key,
+      serverName: plan.identity.serverName,
+      sourceTier: plan.identity.source.tier,
+      sourceOrigin: plan.identity.source.origin,
+      definitionFingerprint: plan.identity.definitionFingerprint,
+      securityIdentity: plan.identity.securityIdentity,
+      principalUserId: plan.identity.principalUserId,
+      repositoryIdentity: plan.identity.repositoryIdentity,
+      workspaceGeneration: plan.identity.workspaceGeneration,
+      projection: plan.projection,
+      previousApprovalId: plan.previous?.id ?? null,
+      changes: (plan.previous?.changes ?? []) as object[],
+      trigger: args.trigger,
+      authorUserIds: plan.authors,
+    })),
     skipDuplicates: true,
   });
-  if (created.count === 0) {
-    const winner = await tx.approvalRequest.findUniqueOrThrow({
-      where: {
-        tenantId_workspaceId_openKey: { tenantId: args.tenantId, workspaceId, openKey: identity.key },
-      },
-    });
-    return { request: winner, outcome: 'already_open' };
-  }
-  const request = await tx.approvalRequest.findUniqueOrThrow({ where: { id } });
-  await appendAuditEvent(tx, {
-    actor: args.actor,
-    action: 'approvals.requests.opened',
-    target: { type: 'approval_request', id },
-    outcome: 'success',
-    data: {
-      workspaceId,
-      trigger: args.trigger,
-      ...identityAuditData(identity),
-      previousApprovalId: previous?.id ?? null,
-      changedPaths: (previous?.changes ?? []).map((change) => change.path.join('.')),
-      superseded: outdated.map((request) => request.id),
+  const rows = await tx.approvalRequest.findMany({
+    where: {
+      OR: [
+        { id: { in: planned.map((plan) => plan.id) } },
+        { status: 'open', openKey: { in: planned.map((plan) => plan.identity.key) } },
+      ],
     },
   });
-  return { request, outcome: 'opened' };
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const openByKey = new Map(
+    rows.filter((row) => row.status === 'open').map((row) => [`${row.workspaceId}/${row.identityKey}`, row]),
+  );
+  const out: OpenedRequest[] = [];
+  const opened: PlannedRequest[] = [];
+  for (const plan of planned) {
+    const mine = byId.get(plan.id);
+    if (mine !== undefined) {
+      out.push({ request: mine, outcome: 'opened' });
+      opened.push(plan);
+      continue;
+    }
+    const winner = openByKey.get(`${plan.workspaceId}/${plan.identity.key}`);
+    if (winner === undefined) throw new Error('an approval request was neither inserted nor found open');
+    out.push({ request: winner, outcome: 'already_open' });
+  }
+  await appendAuditEvents(
+    tx,
+    opened.map((plan) => ({
+      actor: args.actor,
+      action: 'approvals.requests.opened',
+      target: { type: 'approval_request', id: plan.id },
+      outcome: 'success',
+      data: {
+        workspaceId: plan.workspaceId,
+        trigger: args.trigger,
+        ...identityAuditData(plan.identity),
+        previousApprovalId: plan.previous?.id ?? null,
+        changedPaths: (plan.previous?.changes ?? []).slice(0, 100).map((change) => change.path.join('.')),
+        superseded: plan.supersedes,
+      },
+    })),
+  );
+  return out;
 }

@@ -6,7 +6,7 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   type TestDatabase,
 } from '@gatehouse/testing';
-import { appendAuditEvent } from './append-audit-event';
+import { appendAuditEvent, appendAuditEvents } from './append-audit-event';
 import { GENESIS_HASH, computeAuditHash, toHex } from './audit-chain.encoding';
 import { AuditCheckpointLogger } from './audit-checkpoint.logger';
 import type { AuditEventInput } from './audit-event';
@@ -230,6 +230,38 @@ describe('appendAuditEvent', () => {
       db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(1))),
     );
     expect(lines).toEqual([{ event: 'audit.checkpoint', tenantId: tenant.id, seq: '1', hash: link.hash }]);
+  });
+});
+
+describe('appendAuditEvents', () => {
+  it('appends a batch in order after earlier events: consecutive seqs, each linked, the head on the last', async () => {
+    const tenant = await createTestTenant(db);
+    await db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(1)));
+    const links = await db.withTenant(tenant.id, (tx) =>
+      appendAuditEvents(tx, [
+        event(2),
+        event(3, { actor: { type: 'token', id: null, tokenKind: 'agent' } }),
+        event(4),
+      ]),
+    );
+    expect(links.map((link) => link.seq)).toEqual([2n, 3n, 4n]);
+    await db.withTenant(tenant.id, (tx) => appendAuditEvent(tx, event(5)));
+    const rows = await readChain(tenant.id);
+    expect(rows.map((row) => row.target_id)).toEqual(['ws-1', 'ws-2', 'ws-3', 'ws-4', 'ws-5']);
+    expect(rows[2]).toMatchObject({ actor_type: 'token', actor_id: null, token_kind: 'agent' });
+    expect(rows[1]?.data).toEqual(event(2).data);
+    expectValidChain(rows);
+    expect(rows[3] && toHex(rows[3].hash)).toBe(links[2]?.hash);
+  });
+
+  it('refuses the whole batch when one event is unsafe, writing nothing', async () => {
+    const tenant = await createTestTenant(db);
+    await expect(
+      db.withTenant(tenant.id, (tx) =>
+        appendAuditEvents(tx, [event(1), event(2, { data: { apiKey: 'x' } })]),
+      ),
+    ).rejects.toBeInstanceOf(AuditEventRejectedError);
+    expect(await readChain(tenant.id)).toEqual([]);
   });
 });
 

@@ -69,6 +69,78 @@ export async function appendAuditEvent(tx: TenantTx, event: AuditEventInput): Pr
 }
 
 /**
+ * Appends several events to the current tenant's chain in one round trip after taking the head lock once: for an
+ * event that fans out (one audit row per approval request opened across a tenant's workspaces). Same guarantees
+ * as {@link appendAuditEvent}: the rows get consecutive sequence numbers in the given order, each hash links the
+ * previous, and they commit or roll back with the caller's transaction.
+ */
+export async function appendAuditEvents(
+  tx: TenantTx,
+  events: readonly AuditEventInput[],
+): Promise<AuditLink[]> {
+  if (events.length === 0) return [];
+  if (events.length === 1) return [await appendAuditEvent(tx, events[0] as AuditEventInput)];
+  for (const event of events) assertAuditEventSafe(event);
+  const head = await lockHead(tx);
+  let previousHash = head.hash;
+  let seq = head.seq;
+  const rows: Record<string, unknown>[] = [];
+  const links: AuditLink[] = [];
+  for (const event of events) {
+    seq += 1n;
+    const fields: AuditHashFields = {
+      tenantId: head.tenant_id,
+      seq,
+      occurredAt: head.now,
+      actorType: event.actor.type,
+      actorId: event.actor.id,
+      tokenKind: event.actor.tokenKind,
+      action: event.action,
+      targetType: event.target.type,
+      targetId: event.target.id,
+      outcome: event.outcome,
+      data: event.data ?? {},
+    };
+    const hash = computeAuditHash(previousHash, fields);
+    rows.push({
+      id: randomUUID(),
+      seq: seq.toString(),
+      actor_type: fields.actorType,
+      actor_id: fields.actorId,
+      token_kind: fields.tokenKind,
+      action: fields.action,
+      target_type: fields.targetType,
+      target_id: fields.targetId,
+      outcome: fields.outcome,
+      // The same canonical text the hash covers, stored as jsonb exactly as appendAuditEvent stores it.
+      data: canonicalJson(fields.data),
+      prev_hash: toHex(previousHash),
+      hash: toHex(hash),
+    });
+    links.push({ seq, hash: toHex(hash) });
+    previousHash = hash;
+  }
+  await tx.$executeRaw`
+    WITH appended AS (
+      INSERT INTO audit_events
+        (id, tenant_id, seq, occurred_at, actor_type, actor_id, token_kind, action, target_type, target_id,
+         outcome, data, prev_hash, hash)
+      SELECT r.id, ${head.tenant_id}::uuid, r.seq, ${head.now}, r.actor_type, r.actor_id, r.token_kind, r.action,
+             r.target_type, r.target_id, r.outcome, r.data::jsonb, decode(r.prev_hash, 'hex'), decode(r.hash, 'hex')
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+          id uuid, seq bigint, actor_type text, actor_id text, token_kind text, action text, target_type text,
+          target_id text, outcome text, data text, prev_hash text, hash text)
+      RETURNING seq
+    )
+    UPDATE audit_heads
+       SET seq = (SELECT max(seq) FROM appended), hash = ${previousHash}, updated_at = ${head.now}
+     WHERE tenant_id = ${head.tenant_id}::uuid`;
+  const last = links[links.length - 1] as AuditLink;
+  noteAuditLink(head.tenant_id, last);
+  return links;
+}
+
+/**
  * Locks the tenant's head row, creating it (seq 0, genesis hash) on the tenant's first event. The common case is
  * one statement; the insert runs only when the row is missing, and ON CONFLICT DO NOTHING lets two first
  * writers race safely (the loser waits for the winner's commit, then locks the committed row).
