@@ -435,6 +435,30 @@ describe('admission.check', () => {
     });
   });
 
+  it('refuses a HostPolicy entry outside every ceiling, naming the entry, and keeps the policy as it was', async () => {
+    const refused = await rest('admin', 'PUT', '/v1/host-policy', {
+      stdioCommands: [EVERYTHING, ['bash', '-c']],
+      headerHelpers: [],
+      privateCidrs: ['10.1.0.0/16'],
+      traceContextOrigins: [],
+      fourEyes: false,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'outside_operator_ceiling',
+      errors: [{ path: 'stdioCommands.1', message: expect.stringContaining('outside the ceiling') }],
+    });
+    const metadata = await rest('admin', 'PUT', '/v1/host-policy', {
+      stdioCommands: [],
+      headerHelpers: [],
+      privateCidrs: ['169.254.0.0/16'],
+      traceContextOrigins: [],
+      fourEyes: false,
+    });
+    expect(metadata.body).toMatchObject({ code: 'outside_operator_ceiling', errors: [{ path: 'privateCidrs.0' }] });
+    expect((await check('everything')).body.stdio[1]).toEqual({ pool: 'local', result: 'allowed', reason: null });
+  });
+
   it('decides for a member of the tenant, and treats anyone else as unknown (404)', async () => {
     const forMember = await check('public', { principalUserId: member.id });
     expect(forMember.status).toBe(200);

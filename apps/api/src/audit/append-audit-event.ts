@@ -18,6 +18,25 @@ interface LockedHead {
   now: Date;
 }
 
+/** What the hash covers for one event appended at `seq` under the locked head. */
+function hashFieldsOf(head: LockedHead, seq: bigint, event: AuditEventInput): AuditHashFields {
+  return {
+    tenantId: head.tenant_id,
+    seq,
+    // The database clock read after taking the lock: occurredAt then grows with seq. Truncated to the
+    // millisecond by Date, which is exactly what timestamptz(3) stores, so verification rehashes the same text.
+    occurredAt: head.now,
+    actorType: event.actor.type,
+    actorId: event.actor.id,
+    tokenKind: event.actor.tokenKind,
+    action: event.action,
+    targetType: event.target.type,
+    targetId: event.target.id,
+    outcome: event.outcome,
+    data: event.data ?? {},
+  };
+}
+
 /**
  * Appends one event to the current tenant's audit chain, inside the caller's transaction (so the event commits
  * or rolls back with the mutation it records).
@@ -32,21 +51,7 @@ interface LockedHead {
 export async function appendAuditEvent(tx: TenantTx, event: AuditEventInput): Promise<AuditLink> {
   assertAuditEventSafe(event);
   const head = await lockHead(tx);
-  const fields: AuditHashFields = {
-    tenantId: head.tenant_id,
-    seq: head.seq + 1n,
-    // The database clock read after taking the lock: occurredAt then grows with seq. Truncated to the
-    // millisecond by Date, which is exactly what timestamptz(3) stores, so verification rehashes the same text.
-    occurredAt: head.now,
-    actorType: event.actor.type,
-    actorId: event.actor.id,
-    tokenKind: event.actor.tokenKind,
-    action: event.action,
-    targetType: event.target.type,
-    targetId: event.target.id,
-    outcome: event.outcome,
-    data: event.data ?? {},
-  };
+  const fields = hashFieldsOf(head, head.seq + 1n, event);
   const hash = computeAuditHash(head.hash, fields);
   // One round trip for both writes: the event row and the head moving onto it.
   await tx.$executeRaw`
@@ -88,19 +93,7 @@ export async function appendAuditEvents(
   const links: AuditLink[] = [];
   for (const event of events) {
     seq += 1n;
-    const fields: AuditHashFields = {
-      tenantId: head.tenant_id,
-      seq,
-      occurredAt: head.now,
-      actorType: event.actor.type,
-      actorId: event.actor.id,
-      tokenKind: event.actor.tokenKind,
-      action: event.action,
-      targetType: event.target.type,
-      targetId: event.target.id,
-      outcome: event.outcome,
-      data: event.data ?? {},
-    };
+    const fields = hashFieldsOf(head, seq, event);
     const hash = computeAuditHash(previousHash, fields);
     rows.push({
       id: randomUUID(),

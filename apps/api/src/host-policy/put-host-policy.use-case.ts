@@ -1,6 +1,6 @@
 import type { CommandInput, putHostPolicy } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { ProblemError } from '@gatehouse/platform';
+import { ProblemError, type ProblemDocument } from '@gatehouse/platform';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import { auditActorOf } from '../commands/audit-actor';
@@ -12,15 +12,33 @@ import { hostPolicyOfRow, toHostPolicyView } from './host-policy.view';
 
 const FIELDS = ['stdioCommands', 'headerHelpers', 'privateCidrs', 'traceContextOrigins', 'fourEyes'] as const;
 
+/** Refused: the problem names the entry (`errors[].path`, as validation problems do) so a form can mark it. */
+class OutsideCeilingError extends ProblemError {
+  constructor(
+    private readonly path: string,
+    private readonly reason: string,
+  ) {
+    super({
+      status: 400,
+      code: 'outside_operator_ceiling',
+      title: 'Outside the operator ceiling',
+      detail: `${path} ${reason}`,
+    });
+    this.name = 'OutsideCeilingError';
+  }
+
+  override toProblem(instance?: string): ProblemDocument & { errors: { path: string; message: string }[] } {
+    return { ...super.toProblem(instance), errors: [{ path: this.path, message: this.reason }] };
+  }
+}
+
 function outsideCeiling(path: string, metadata: boolean): ProblemError {
-  return new ProblemError({
-    status: 400,
-    code: 'outside_operator_ceiling',
-    title: 'Outside the operator ceiling',
-    detail: metadata
-      ? `${path} contains a cloud metadata address, which is never allowed.`
-      : `${path} is outside the ceiling of every worker pool open to this tenant.`,
-  });
+  return new OutsideCeilingError(
+    path,
+    metadata
+      ? 'contains a cloud metadata address, which is never allowed.'
+      : 'is outside the ceiling of every worker pool open to this tenant.',
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 // The token kinds a tenant mints from the dashboard and the scopes each may ever hold. Mirrors KIND_SCOPES in
-// libs/commands (not importable here); the API refuses a scope outside the kind anyway
-// (`scope_not_allowed_for_kind`), so a drift shows up as that error, never as a wider token.
+// libs/commands (not importable here); scripts/dashboard-mirrors.spec.ts fails when the two differ, and the API
+// refuses a scope outside the kind anyway (`scope_not_allowed_for_kind`), so a drift is never a wider token.
 
 export const TENANT_TOKEN_KINDS = ['user', 'agent', 'worker'] as const;
 export type TenantTokenKind = (typeof TENANT_TOKEN_KINDS)[number];
@@ -16,8 +16,11 @@ export const KIND_SCOPE_CEILING: Readonly<Record<TenantTokenKind, readonly strin
     'tokens:read',
     'tokens:write',
     'audit:read',
+    'approvals:read',
     'approvals:decide',
     'catalog:read',
+    'definitions:read',
+    'definitions:write',
   ],
   agent: ['catalog:read', 'gateway:use'],
   worker: ['catalog:read', 'leases:write', 'snapshots:write'],
