@@ -29,6 +29,7 @@ jest.setTimeout(120_000);
 const CANARY = `cnryhdr${randomBytes(9).toString('hex')}`;
 const PATH_CANARY = `cnrypath${randomBytes(9).toString('hex')}`;
 const EVERYTHING = ['npx', '-y', '@modelcontextprotocol/server-everything'];
+const HELPER = ['/opt/helpers/token'];
 
 const DNS = {
   'mcp.public.example': ['93.184.216.34'],
@@ -54,6 +55,9 @@ function document() {
       mixed: http(`https://mixed.example/mcp/${PATH_CANARY}`),
       nowhere: http(`https://nowhere.example/mcp/${PATH_CANARY}`),
       operator: http(`https://api.corp.internal/mcp/${PATH_CANARY}`),
+      // Header helpers: only `local` allows them, and only the argv the tenant chose within its ceiling.
+      helped: { ...http('https://mcp.public.example/mcp'), headersHelper: [...HELPER, '--audience', 'mcp'] },
+      unhelped: { ...http('https://mcp.public.example/mcp'), headersHelper: ['/opt/helpers/other'] },
       everything: {
         type: 'stdio',
         command: EVERYTHING[0],
@@ -128,6 +132,7 @@ type Check = {
   activation: { state: string; reasons: string[]; approvalId: string | null } | null;
   destination: { result: string };
   stdio: { pool: string; result: string; reason: string | null }[];
+  headerHelper: { pool: string; result: string; reason: string | null }[];
   admissible: boolean;
 };
 
@@ -189,7 +194,8 @@ beforeAll(async () => {
     local: {
       tenants: [acme.slug],
       stdio: true,
-      commandCeiling: [EVERYTHING, ['/usr/bin/node']],
+      headerHelpers: true,
+      commandCeiling: [EVERYTHING, ['/usr/bin/node'], HELPER, ['/opt/helpers/other']],
       allowedRoots: ['/srv/mcp'],
       egressDenylist: ['10.9.0.0/16', '*.corp.internal'],
       privateRangesTenantsMayOptInto: ['10.0.0.0/8'],
@@ -218,7 +224,7 @@ beforeAll(async () => {
 
   const policy = await rest('admin', 'PUT', '/v1/host-policy', {
     stdioCommands: [EVERYTHING],
-    headerHelpers: [],
+    headerHelpers: [HELPER],
     privateCidrs: ['10.1.0.0/16'],
     traceContextOrigins: [],
     fourEyes: false,
@@ -283,6 +289,7 @@ describe('admission.check', () => {
       activation: null,
       destination: { result: 'not_applicable' },
       stdio: [],
+      headerHelper: [],
       admissible: false,
     });
   });
@@ -435,10 +442,39 @@ describe('admission.check', () => {
     });
   });
 
+  it('lists header-helper authority per pool; admissible only where destination and helper both pass', async () => {
+    const helped = await check('helped');
+    expect(helped.body).toMatchObject({
+      transport: 'http',
+      destination: { result: 'admitted' },
+      stdio: [],
+      headerHelper: [
+        { pool: 'edge', result: 'refused', reason: 'header_helpers_not_allowed_on_pool' },
+        { pool: 'local', result: 'allowed', reason: null },
+      ],
+    });
+    expect((await check('unhelped')).body.headerHelper[1]).toEqual({
+      pool: 'local',
+      result: 'refused',
+      reason: 'command_not_allowed',
+    });
+    expect((await check('public')).body.headerHelper).toEqual([]);
+    await approve('helped');
+    await approve('unhelped');
+    expect((await check('helped')).body).toMatchObject({
+      activation: { state: 'approved' },
+      admissible: true,
+    });
+    expect((await check('unhelped')).body).toMatchObject({
+      activation: { state: 'approved' },
+      admissible: false,
+    });
+  });
+
   it('refuses a HostPolicy entry outside every ceiling, naming the entry, and keeps the policy as it was', async () => {
     const refused = await rest('admin', 'PUT', '/v1/host-policy', {
       stdioCommands: [EVERYTHING, ['bash', '-c']],
-      headerHelpers: [],
+      headerHelpers: [HELPER],
       privateCidrs: ['10.1.0.0/16'],
       traceContextOrigins: [],
       fourEyes: false,
@@ -455,8 +491,15 @@ describe('admission.check', () => {
       traceContextOrigins: [],
       fourEyes: false,
     });
-    expect(metadata.body).toMatchObject({ code: 'outside_operator_ceiling', errors: [{ path: 'privateCidrs.0' }] });
-    expect((await check('everything')).body.stdio[1]).toEqual({ pool: 'local', result: 'allowed', reason: null });
+    expect(metadata.body).toMatchObject({
+      code: 'outside_operator_ceiling',
+      errors: [{ path: 'privateCidrs.0' }],
+    });
+    expect((await check('everything')).body.stdio[1]).toEqual({
+      pool: 'local',
+      result: 'allowed',
+      reason: null,
+    });
   });
 
   it('decides for a member of the tenant, and treats anyone else as unknown (404)', async () => {

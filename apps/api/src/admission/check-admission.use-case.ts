@@ -14,7 +14,7 @@ import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import type { AdmissionLog } from './admission.log';
 import { admitOnPools } from './destination-admission';
 import { fingerprintOf, launchTargetOf, transportOf, type LaunchTarget } from './launch-target';
-import { checkStdioAuthority, type StdioLaunch } from './stdio-authority.check';
+import { checkHeaderHelperAuthority, checkStdioAuthority, type StdioLaunch } from './stdio-authority.check';
 
 type AdmissionCheck = CommandOutput<typeof checkAdmission>;
 type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
@@ -74,6 +74,7 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
         activation: null,
         destination: { result: 'not_applicable' },
         stdio: [],
+        headerHelper: [],
         admissible: false,
       };
     }
@@ -88,15 +89,20 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
     };
     const destination = await this.destinationOf(target, read.tenantPolicy, pools, context);
     const stdio = target?.kind === 'stdio' ? stdioAuthorityOf(target, read.tenantPolicy, pools) : [];
+    const headerHelper =
+      target?.kind === 'http' && target.headersHelper !== null
+        ? headerHelperAuthorityOf(target.headersHelper, read.tenantPolicy, pools)
+        : [];
     return {
       ...base,
       found: true,
       transport: transportOf(entry),
       fingerprint: fingerprintOf(entry),
       activation,
-      destination: { result: destination },
+      destination: { result: destination.result },
       stdio,
-      admissible: isAdmissible(read.evaluated, target, destination, stdio),
+      headerHelper,
+      admissible: isAdmissible(read.evaluated, target, destination.admittedOn, stdio, headerHelper),
     };
   }
 
@@ -105,13 +111,13 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
     tenantPolicy: TenantHostPolicy,
     pools: readonly OpenPool[],
     context: { tenantId: string; workspaceId: string; serverName: string },
-  ): Promise<AdmissionCheck['destination']['result']> {
-    if (target?.kind !== 'http') return 'not_applicable';
+  ): Promise<{ result: AdmissionCheck['destination']['result']; admittedOn: string[] }> {
+    if (target?.kind !== 'http') return { result: 'not_applicable', admittedOn: [] };
     // No pool open to the tenant: no worker could ever connect, so the destination is refused as a whole
     // (logged as such: the operator's config, not the URL, is why).
     if (pools.length === 0) {
       this.deps.log.destinationRefused({ ...context, pool: null, reason: 'no_pool_open', origin: null });
-      return 'destination_refused';
+      return { result: 'destination_refused', admittedOn: [] };
     }
     const results = await admitOnPools(target.url, tenantPolicy, pools, this.deps.resolver);
     for (const result of results) {
@@ -124,7 +130,8 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
         });
       }
     }
-    return results.some((result) => result.ok) ? 'admitted' : 'destination_refused';
+    const admittedOn = results.filter((result) => result.ok).map((result) => result.pool);
+    return { result: admittedOn.length > 0 ? 'admitted' : 'destination_refused', admittedOn };
   }
 }
 
@@ -146,17 +153,38 @@ function stdioAuthorityOf(
   });
 }
 
-/** A lease would be granted somewhere: approved, and the transport's own check passes on at least one pool. */
+function headerHelperAuthorityOf(
+  helperArgv: readonly string[],
+  tenantPolicy: TenantHostPolicy,
+  pools: readonly OpenPool[],
+): AdmissionCheck['headerHelper'] {
+  return pools.map(({ name, ceiling }) => {
+    const authority = checkHeaderHelperAuthority(helperArgv, {
+      helpersAllowed: ceiling.headerHelpers,
+      commands: effectiveHostPolicy(tenantPolicy, ceiling).headerHelpers,
+    });
+    return authority.ok
+      ? { pool: name, result: 'allowed' as const, reason: null }
+      : { pool: name, result: 'refused' as const, reason: authority.reason };
+  });
+}
+
+/**
+ * A lease would be granted somewhere: approved, and on one same pool the transport's own checks pass (for http,
+ * the destination admitted and, with a header helper, the helper allowed there too).
+ */
 function isAdmissible(
   evaluated: EvaluatedEntry,
   target: LaunchTarget | null,
-  destination: AdmissionCheck['destination']['result'],
+  admittedOn: readonly string[],
   stdio: AdmissionCheck['stdio'],
+  headerHelper: AdmissionCheck['headerHelper'],
 ): boolean {
   if (evaluated.decision.state !== 'approved' || target === null) return false;
-  return target.kind === 'http'
-    ? destination === 'admitted'
-    : stdio.some((authority) => authority.result === 'allowed');
+  if (target.kind === 'stdio') return stdio.some((authority) => authority.result === 'allowed');
+  if (target.headersHelper === null) return admittedOn.length > 0;
+  const helperPools = new Set(headerHelper.filter((a) => a.result === 'allowed').map((a) => a.pool));
+  return admittedOn.some((pool) => helperPools.has(pool));
 }
 
 /** Deciding for a user means a member of this tenant; anyone else reads like an id that does not exist. */

@@ -3,11 +3,12 @@ import type { StdioLaunch } from './stdio-authority.check';
 
 /**
  * What admission judges, taken from the materialized definition (so the values are the ones a lease would
- * carry, secrets included). Only the URL, or the argv and cwd, are taken: headers and env never leave the
+ * carry, secrets included). Only the URL and the header helper's argv, or the argv and cwd, are taken: headers and env never leave the
  * definition here. Neither value may be returned or logged; admission reports classes and origins only.
  */
 export type LaunchTarget =
-  { readonly kind: 'http'; readonly url: string } | ({ readonly kind: 'stdio' } & StdioLaunch);
+  | { readonly kind: 'http'; readonly url: string; readonly headersHelper: readonly string[] | null }
+  | ({ readonly kind: 'stdio' } & StdioLaunch);
 
 export function launchTargetOf(entry: ResolvedEntry): LaunchTarget {
   const materialized = materializedDefinitionOf(entry);
@@ -15,7 +16,9 @@ export function launchTargetOf(entry: ResolvedEntry): LaunchTarget {
   if (materialized === undefined)
     throw new Error(`resolved entry ${entry.name} carries no materialized definition`);
   const { transport } = materialized;
-  if (transport.kind === 'http') return { kind: 'http', url: transport.url.value };
+  if (transport.kind === 'http') {
+    return { kind: 'http', url: transport.url.value, headersHelper: transport.headersHelper };
+  }
   return {
     kind: 'stdio',
     argv: [transport.command.value, ...transport.args.map((arg) => arg.value)],

@@ -1,6 +1,7 @@
 import { poolCeilingOf } from '../auth/pool-config';
 import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
 import {
+  checkHeaderHelperAuthority,
   checkStdioAuthority,
   isWithinRoot,
   type StdioAuthorityGrant,
@@ -130,5 +131,33 @@ describe('isWithinRoot', () => {
     expect(isWithinRoot('/srv/mcp', '/srv/mcp/')).toBe(true);
     expect(isWithinRoot('/srv/mcp/x', 'srv/mcp')).toBe(false);
     expect(isWithinRoot('/srv/mcp/x', '/srv/../srv/mcp')).toBe(false);
+  });
+});
+
+describe('checkHeaderHelperAuthority', () => {
+  const grant = { helpersAllowed: true, commands: [['/opt/helpers/token']] };
+
+  it('allows a helper whose argv starts with a chosen prefix', () => {
+    expect(checkHeaderHelperAuthority(['/opt/helpers/token'], grant)).toEqual({ ok: true });
+    expect(checkHeaderHelperAuthority(['/opt/helpers/token', '--audience', 'mcp'], grant)).toEqual({
+      ok: true,
+    });
+  });
+
+  it('refuses on a pool that does not allow header helpers, whatever the tenant chose', () => {
+    expect(checkHeaderHelperAuthority(['/opt/helpers/token'], { ...grant, helpersAllowed: false })).toEqual({
+      ok: false,
+      reason: 'header_helpers_not_allowed_on_pool',
+    });
+  });
+
+  it.each([
+    [['/opt/helpers/tokenizer']],
+    [['/opt/helpers/../helpers/token']],
+    [['/OPT/helpers/token']],
+    [['sh', '/opt/helpers/token']],
+    [[]],
+  ])('refuses %j: not an exact prefix match', (argv) => {
+    expect(checkHeaderHelperAuthority(argv, grant)).toEqual({ ok: false, reason: 'command_not_allowed' });
   });
 });

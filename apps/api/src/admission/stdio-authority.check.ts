@@ -57,3 +57,23 @@ function absoluteSegments(path: string): string[] | null {
   if (segments.some((segment) => segment === '.' || segment === '..')) return null;
   return segments;
 }
+
+export type HeaderHelperAuthority =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: 'header_helpers_not_allowed_on_pool' | 'command_not_allowed' };
+
+/**
+ * Whether one pool may run an http server's header helper for one tenant: the pool's ceiling allows header
+ * helpers, and the helper's argv starts with one of the tenant's headerHelpers that fits that ceiling. Compared
+ * exactly, like stdio commands.
+ */
+export function checkHeaderHelperAuthority(
+  helperArgv: readonly string[],
+  grant: { readonly helpersAllowed: boolean; readonly commands: readonly ArgvPrefix[] },
+): HeaderHelperAuthority {
+  if (!grant.helpersAllowed) return { ok: false, reason: 'header_helpers_not_allowed_on_pool' };
+  if (helperArgv.length === 0 || !grant.commands.some((prefix) => startsWithArgv(helperArgv, prefix))) {
+    return { ok: false, reason: 'command_not_allowed' };
+  }
+  return { ok: true };
+}

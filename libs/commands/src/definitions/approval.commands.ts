@@ -11,7 +11,9 @@ import { definitionServerName, definitionTier } from './definition-source.comman
 
 const json = z.record(z.string(), z.unknown());
 const sourceRef = z.object({ tier: definitionTier, origin: z.string() }).meta({ title: 'ApprovalSourceRef' });
-const identityKey = z.string().regex(/^aid:v1:[0-9a-f]{64}$/, 'an approval identity key (aid:v1:<sha256 hex>)');
+const identityKey = z
+  .string()
+  .regex(/^aid:v1:[0-9a-f]{64}$/, 'an approval identity key (aid:v1:<sha256 hex>)');
 const fingerprint = z.string().min(1).max(200);
 
 /** The exact identity an approval binds to (every field must match for it to count). */
@@ -192,7 +194,10 @@ export const stdioAuthorityView = z
   .object({
     pool: z.string(),
     result: z.enum(['allowed', 'refused', 'not_applicable']),
-    /** Why refused: `stdio_not_allowed_on_pool`, `command_not_allowed`, `cwd_outside_allowed_roots`, ... */
+    /**
+     * Why refused: `stdio_not_allowed_on_pool`, `command_not_allowed`, `cwd_outside_allowed_roots`,
+     * `header_helpers_not_allowed_on_pool`.
+     */
     reason: z.string().nullable(),
   })
   .meta({ title: 'StdioAuthority' });
@@ -222,7 +227,15 @@ export const checkAdmission = defineCommand({
       activation: activationView.nullable(),
       destination: destinationCheckView,
       stdio: z.array(stdioAuthorityView),
-      /** True when a lease would be granted on at least one pool (approved, destination admitted or stdio allowed). */
+      /**
+       * For http entries with a header helper: whether each open pool may run it (header helpers allowed on the
+       * pool, and the helper's argv starts with one of the tenant's headerHelpers within the pool's ceiling).
+       */
+      headerHelper: z.array(stdioAuthorityView),
+      /**
+       * True when a lease would be granted on at least one pool: approved, and on one same pool the destination
+       * is admitted (and the header helper, if any, allowed) or the stdio command allowed.
+       */
       admissible: z.boolean(),
     })
     .meta({ title: 'AdmissionCheck' }),
