@@ -189,6 +189,24 @@ describe('writing a project source', () => {
     expect(await approvalCount(w)).toBe(0);
   });
 
+  it('an unrelated edit leaves open requests and their authors alone (its author authored none of them)', async () => {
+    const w = await world({ trusted: true });
+    await putProject(w, 'alice', { mcpServers: { github: GITHUB } });
+    const before = await requestsOf(w);
+    expect(before.map((row) => row.authorUserIds)).toEqual([[w.users.alice.id]]);
+
+    await run(w, 'admin', 'definitions.variables.set', { scope: 'tenant', name: 'UNRELATED', value: 'x' });
+    await run(w, 'admin', 'definitions.sources.put', {
+      tier: 'managed',
+      name: 'elsewhere',
+      document: { mcpServers: { other: FILESYSTEM } },
+    });
+    const after = byServer(await requestsOf(w));
+    expect(after.get('github')).toEqual(before[0]);
+    // The admin's own change opened its own request, authored by the admin alone.
+    expect(after.get('other')?.authorUserIds).toEqual([w.users.admin.id]);
+  });
+
   it('opens nothing in an untrusted workspace; trusting it opens the requests (trust_changed)', async () => {
     const w = await world({ trusted: false });
     await putProject(w, 'alice', { mcpServers: { github: GITHUB, filesystem: FILESYSTEM } });
