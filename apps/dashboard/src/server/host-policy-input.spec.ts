@@ -95,10 +95,13 @@ describe('parseCidrLines and parseOriginLines', () => {
 });
 
 describe('hostPolicyFieldErrors', () => {
-  it('names the line of an entry outside the operator ceiling, from the detail', () => {
+  it('names the line of an entry outside the operator ceiling, from the errors the API names', () => {
     const refused = problem({
       code: 'outside_operator_ceiling',
       detail: 'stdioCommands.1 is outside the ceiling of every worker pool open to this tenant.',
+      errors: [
+        { path: 'stdioCommands.1', message: 'is outside the ceiling of every worker pool open to this tenant.' },
+      ],
     });
     expect(hostPolicyFieldErrors(refused, { stdioCommands: [1, 4] })).toEqual([
       {
@@ -112,6 +115,7 @@ describe('hostPolicyFieldErrors', () => {
     const refused = problem({
       code: 'outside_operator_ceiling',
       detail: 'privateCidrs.0 contains a cloud metadata address, which is never allowed.',
+      errors: [{ path: 'privateCidrs.0', message: 'contains a cloud metadata address, which is never allowed.' }],
     });
     expect(hostPolicyFieldErrors(refused, { privateCidrs: [2] })).toEqual([
       { path: 'privateCidrs', message: 'Line 2 contains a cloud metadata address, which is never allowed.' },

@@ -129,29 +129,24 @@ function isListField(value: string): value is ListField {
 }
 
 /**
- * The API's refusal of a HostPolicy as field errors by line: `validation_failed` names paths such as
- * `stdioCommands.2.0`; `outside_operator_ceiling` names the entry at the start of its detail
- * (`privateCidrs.0 is outside the ceiling of every worker pool open to this tenant.`).
+ * The API's refusal of a HostPolicy as field errors by line, from the problem's `errors[]`: `validation_failed`
+ * names paths such as `stdioCommands.2.0` (a message of its own), `outside_operator_ceiling` names the entry
+ * (`privateCidrs.0`) with a message that continues the sentence ("is outside the ceiling of ...").
  */
 export function hostPolicyFieldErrors(
   problem: ApiProblem,
   lines: Partial<Record<ListField, readonly number[]>>,
 ): FieldProblem[] {
-  const fromErrors = problem.errors.flatMap((error): FieldProblem[] => {
+  const joiner = problem.code === 'outside_operator_ceiling' ? ' ' : ': ';
+  return problem.errors.flatMap((error): FieldProblem[] => {
     const [field, index] = error.path.split('.');
     if (field === undefined) return [];
     if (!isListField(field)) return [{ path: field, message: error.message }];
     const position = Number(index);
     return Number.isInteger(position)
-      ? [{ path: field, message: `Line ${lineOf(lines, field, position)}: ${error.message}` }]
+      ? [{ path: field, message: `Line ${lineOf(lines, field, position)}${joiner}${error.message}` }]
       : [{ path: field, message: error.message }];
   });
-  const named = /^(stdioCommands|headerHelpers|privateCidrs|traceContextOrigins)\.(\d+) (.+)$/.exec(
-    problem.detail ?? '',
-  );
-  if (named === null) return fromErrors;
-  const [, field, index, rest] = named as unknown as [string, ListField, string, string];
-  return [...fromErrors, { path: field, message: `Line ${lineOf(lines, field, Number(index))} ${rest}` }];
 }
 
 /**
