@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-// Sign-in attempts counted per account and per client IP in Redis, so every API replica sees the same counts.
+// Sign-in attempts counted in Redis (so every API replica sees the same counts) three ways: per account AND
+// client IP (the tight limit: one address guessing one account), per account across all addresses (a looser
+// limit against distributed guessing), and per client IP (one address guessing many accounts). A single
+// attacker can therefore not lock an owner out: their address runs out long before the account-wide budget.
 // Each counter is a fixed window that opens at the first attempt (INCR, then PEXPIRE NX in one MULTI). The
 // attempt is counted BEFORE the password is checked, atomically with reading the count, so a burst of
 // parallel guesses cannot slip past the limit between a check and a record; a successful sign-in then takes
@@ -15,12 +18,17 @@ export interface ThrottleLimit {
 }
 
 export interface LoginThrottleLimits {
+  /** One client address guessing one account. */
+  readonly perAccountAndIp: ThrottleLimit;
+  /** One account, from every address together (distributed guessing). */
   readonly perAccount: ThrottleLimit;
+  /** One client address, over every account. */
   readonly perIp: ThrottleLimit;
 }
 
 export const DEFAULT_LOGIN_THROTTLE_LIMITS: LoginThrottleLimits = Object.freeze({
-  perAccount: Object.freeze({ maxFailures: 5, windowMs: 15 * 60_000 }),
+  perAccountAndIp: Object.freeze({ maxFailures: 5, windowMs: 15 * 60_000 }),
+  perAccount: Object.freeze({ maxFailures: 50, windowMs: 15 * 60_000 }),
   perIp: Object.freeze({ maxFailures: 20, windowMs: 15 * 60_000 }),
 });
 
@@ -36,6 +44,11 @@ export interface LoginAttemptKey {
 // Takes one attempt back without ever creating the key (a DECR on an expired key would leave -1 forever).
 const REFUND_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0`;
 
+interface Counter {
+  readonly key: string;
+  readonly limit: ThrottleLimit;
+}
+
 export class LoginThrottle {
   constructor(
     private readonly redis: Redis,
@@ -45,27 +58,22 @@ export class LoginThrottle {
   ) {}
 
   /**
-   * Counts this attempt, then allows it only while both counters are within their limits. A refused attempt
-   * stays counted but never extends the window (PEXPIRE NX), so waiting out Retry-After always works.
+   * Counts this attempt, then allows it only while every counter is within its limit. A refused attempt stays
+   * counted but never extends a window (PEXPIRE NX), so waiting out Retry-After always works.
    */
   async attempt(attempt: LoginAttemptKey): Promise<ThrottleVerdict> {
-    const [accountKey, ipKey] = this.keys(attempt);
-    const replies = await this.redis
-      .multi()
-      .incr(accountKey)
-      .pexpire(accountKey, this.limits.perAccount.windowMs, 'NX')
-      .pttl(accountKey)
-      .incr(ipKey)
-      .pexpire(ipKey, this.limits.perIp.windowMs, 'NX')
-      .pttl(ipKey)
-      .exec();
+    const counters = this.counters(attempt);
+    let multi = this.redis.multi();
+    for (const { key, limit } of counters) {
+      multi = multi.incr(key).pexpire(key, limit.windowMs, 'NX').pttl(key);
+    }
+    const replies = await multi.exec();
     const values = (replies ?? []).map(([error, value]) => {
       if (error) throw error;
       return value;
     });
     const waitMs = Math.max(
-      blockedFor(values[0], values[2], this.limits.perAccount),
-      blockedFor(values[3], values[5], this.limits.perIp),
+      ...counters.map(({ limit }, index) => blockedFor(values[index * 3], values[index * 3 + 2], limit)),
     );
     return waitMs > 0
       ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
@@ -73,20 +81,26 @@ export class LoginThrottle {
   }
 
   /**
-   * The password was right: the account starts over (its owner is back) and the IP gets its attempt back. The
-   * IP counter is not cleared: one attacker-owned account must not reset the budget of an address that is
-   * guessing other accounts.
+   * The password was right: this address starts over on this account, and the account-wide and IP counters get
+   * this attempt back. Neither of those is cleared: one attacker-owned account must not reset the budget of an
+   * address guessing other accounts, and the owner signing in must not reset a distributed guess at theirs.
    */
   async succeeded(attempt: LoginAttemptKey): Promise<void> {
-    const [accountKey, ipKey] = this.keys(attempt);
-    await Promise.all([this.redis.del(accountKey), this.redis.eval(REFUND_SCRIPT, 1, ipKey)]);
+    const [pair, account, ip] = this.counters(attempt);
+    await Promise.all([
+      this.redis.del(pair.key),
+      this.redis.eval(REFUND_SCRIPT, 1, account.key),
+      this.redis.eval(REFUND_SCRIPT, 1, ip.key),
+    ]);
   }
 
-  private keys(attempt: LoginAttemptKey): [string, string] {
+  private counters(attempt: LoginAttemptKey): [Counter, Counter, Counter] {
     const account = createHash('sha256').update(attempt.email, 'utf8').digest('hex');
+    const pair = createHash('sha256').update(`${attempt.email}\u0000${attempt.ip}`, 'utf8').digest('hex');
     return [
-      `${this.keyPrefix}login-attempts:account:${account}`,
-      `${this.keyPrefix}login-attempts:ip:${attempt.ip}`,
+      { key: `${this.keyPrefix}login-attempts:account-ip:${pair}`, limit: this.limits.perAccountAndIp },
+      { key: `${this.keyPrefix}login-attempts:account:${account}`, limit: this.limits.perAccount },
+      { key: `${this.keyPrefix}login-attempts:ip:${attempt.ip}`, limit: this.limits.perIp },
     ];
   }
 }
