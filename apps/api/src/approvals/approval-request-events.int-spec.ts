@@ -311,6 +311,95 @@ describe('variables and overlays', () => {
   });
 });
 
+describe('four-eyes authorship', () => {
+  async function decide(w: World, who: Who, request: ApprovalRequest, decision: 'approve' | 'deny') {
+    return callCommand(
+      'rest',
+      h.app,
+      'approvals.requests.decide',
+      {
+        requestId: request.id,
+        decision,
+        seenFingerprint: request.definitionFingerprint,
+        seenIdentityKey: request.identityKey,
+      },
+      w.tokens[who],
+    );
+  }
+
+  async function openFor(w: World, serverName: string): Promise<ApprovalRequest> {
+    const open = (await openRequestsOf(w)).find((row) => row.serverName === serverName);
+    if (open === undefined) throw new Error(`no open request for ${serverName}`);
+    return open;
+  }
+
+  it('keeps the author of a change an author after a denial, another editor and a revocation', async () => {
+    const w = await world({ trusted: true });
+    await run(w, 'owner', 'hostPolicy.put', {
+      stdioCommands: [],
+      headerHelpers: [],
+      privateCidrs: [],
+      traceContextOrigins: [],
+      fourEyes: true,
+    });
+    await putProject(w, 'alice', { mcpServers: { github: GITHUB, filesystem: FILESYSTEM } });
+    expect((await decide(w, 'admin', await openFor(w, 'github'), 'approve')).ok).toBe(true);
+
+    // The owner changes github; the admin denies that change.
+    const evil = { ...GITHUB, url: 'https://evil.example.com/mcp' };
+    await putProject(w, 'owner', { mcpServers: { github: evil, filesystem: FILESYSTEM } }, 1);
+    const changed = await openFor(w, 'github');
+    expect(changed.authorUserIds).toEqual([w.users.owner.id]);
+    expect((await decide(w, 'admin', changed, 'deny')).ok).toBe(true);
+
+    // Alice edits only filesystem: she is the source's last writer, but she did not author github's change.
+    const readOnly = { ...FILESYSTEM, args: [...FILESYSTEM.args, '--read-only'] };
+    await putProject(w, 'alice', { mcpServers: { github: evil, filesystem: readOnly } }, 2);
+
+    // Asking again after the denial: the owner is still the author of what is under review.
+    await run(w, 'owner', 'approvals.requests.open', { workspaceId: w.workspaceId, serverName: 'github' });
+    const again = await openFor(w, 'github');
+    expect(again.trigger).toBe('review_requested');
+    expect(again.authorUserIds).toEqual([w.users.owner.id]);
+    const own = await decide(w, 'owner', again, 'approve');
+    expect(own).toMatchObject({ ok: false, status: 403, body: { code: 'four_eyes_author' } });
+    const approved = await decide(w, 'admin', again, 'approve');
+    expect(approved.ok).toBe(true);
+
+    // Revoked: that review no longer counts, so asking again still names the owner as the author.
+    const approvalId = (approved.ok ? approved.output['id'] : '') as string;
+    await run(w, 'owner', 'approvals.revoke', { approvalId });
+    await run(w, 'owner', 'approvals.requests.open', { workspaceId: w.workspaceId, serverName: 'github' });
+    const afterRevoke = await openFor(w, 'github');
+    expect(afterRevoke.authorUserIds).toContain(w.users.owner.id);
+    expect(await decide(w, 'owner', afterRevoke, 'approve')).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it('records who set a variable, so a later writer of it does not hide them', async () => {
+    const w = await world({ trusted: false });
+    const repo = { type: 'stdio', command: 'npx', args: ['-y', 'repo-mcp', '--dir', '${REPO_DIR}'] };
+    await putProject(w, 'alice', { mcpServers: { repo } });
+    for (const [who, value] of [
+      ['owner', '/srv/one'],
+      ['admin', '/srv/two'],
+    ] as const) {
+      await run(w, who, 'definitions.variables.set', {
+        scope: 'workspace',
+        workspaceId: w.workspaceId,
+        name: 'REPO_DIR',
+        value,
+      });
+    }
+    expect(await requestsOf(w)).toEqual([]);
+    await run(w, 'admin', 'workspaces.setTrust', { workspaceId: w.workspaceId, trusted: true });
+    const open = await openFor(w, 'repo');
+    // Alice wrote the entry; the owner and then the admin set the variable it reads (the admin also trusted).
+    expect([...open.authorUserIds].sort()).toEqual(
+      [w.users.alice.id, w.users.owner.id, w.users.admin.id].sort(),
+    );
+  });
+});
+
 describe('after an approval', () => {
   /** Records a decision the way the decide command would: the reviewed request closes, the approval holds it. */
   async function approve(w: World, request: ApprovalRequest): Promise<string> {
@@ -388,9 +477,8 @@ describe('after an approval', () => {
       securityIdentity: request.securityIdentity,
       changes: [],
     });
-    // The owner bumped the generation; the source's writer is an author of what is reviewed again too.
-    expect(bumped?.authorUserIds).toContain(w.users.owner.id);
-    expect(bumped?.authorUserIds).toHaveLength(new Set([w.users.owner.id, ...request.authorUserIds]).size);
+    // The owner bumped the generation; the source's writer changed nothing since the approval reviewed it.
+    expect(bumped?.authorUserIds).toEqual([w.users.owner.id]);
     expect(bumped?.identityKey).not.toBe(request.identityKey);
     expect(await activationOf(w, 'github')).toMatchObject({
       state: 'stale',

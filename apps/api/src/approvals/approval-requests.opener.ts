@@ -10,7 +10,6 @@ import { appendAuditEvents } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
-import type { DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
 import { loadActivationContext, type ActivationContext, type EvaluatedEntry } from './workspace-activation';
 
 /** Which views an event may have changed: a workspace, for the workspace alone and/or some users. */
@@ -149,7 +148,7 @@ function planRequest(
   const authors = [
     ...outdated.flatMap((request) => request.authorUserIds),
     ...eventAuthor,
-    ...writersOf(context.snapshot, view, item),
+    ...writersOf(context, view, item, identity),
   ];
   return {
     id: randomUUID(),
@@ -162,15 +161,40 @@ function planRequest(
   };
 }
 
-/** Who shaped what the entry resolves to: the writer of its source and of every variable it reads here. */
-function writersOf(snapshot: DefinitionSnapshot, view: AffectedView, item: EvaluatedEntry): string[] {
+/**
+ * Who shaped what the entry resolves to since the last approval of it that still holds (a denial, a revoked
+ * approval or none: since ever): everyone who changed the entry in its source, and every variable it reads
+ * here. Data from before changes were recorded falls back to the last writer of the source or variable.
+ */
+function writersOf(
+  context: ActivationContext,
+  view: AffectedView,
+  item: EvaluatedEntry,
+  identity: ApprovalIdentity,
+): string[] {
   const entry = item.entry;
   if (entry.status !== 'resolved') return [];
-  const writers = [snapshot.sourceWriter(entry.source.origin)];
+  const snapshot = context.snapshot;
+  const since = context.lastHoldingApprovalAt(
+    view.workspace.id,
+    identity.serverName,
+    identity.principalUserId,
+  );
+  const writers: (string | null)[] = [];
+  const entryAuthors = snapshot.entryAuthorsSince(entry.source.origin, entry.name, since);
+  writers.push(...(entryAuthors ?? [snapshot.sourceWriter(entry.source.origin)]));
   for (const use of entry.variables) {
-    if (use.from !== 'default') {
-      writers.push(...snapshot.variableWriters(view.workspace.id, view.userId, use.variable));
-    }
+    if (use.from === 'default') continue;
+    const holder =
+      use.from === 'tenant'
+        ? 'tenant'
+        : use.from === 'workspace'
+          ? `workspace:${view.workspace.id}`
+          : `user:${view.userId ?? ''}`;
+    const variableAuthors = snapshot.entryAuthorsSince(`variable:${holder}`, use.variable, since);
+    writers.push(
+      ...(variableAuthors ?? snapshot.variableWriters(view.workspace.id, view.userId, use.variable)),
+    );
   }
   return writers.filter((writer): writer is string => writer !== null);
 }

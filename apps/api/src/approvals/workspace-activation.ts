@@ -52,6 +52,25 @@ export class ActivationContext {
     return this.approvals.find((approval) => approval.id === id);
   }
 
+  /**
+   * When the last approval of this server for this principal binding that still counts as a review was given: an
+   * approval not revoked (an expired one was still reviewed by someone). Null: never.
+   */
+  lastHoldingApprovalAt(
+    workspaceId: string,
+    serverName: string,
+    principalUserId: string | null,
+  ): Date | null {
+    let latest: Date | null = null;
+    for (const approval of this.approvals) {
+      if (approval.workspaceId !== workspaceId || approval.serverName !== serverName) continue;
+      if (approval.principalUserId !== principalUserId) continue;
+      if (approval.decision !== 'approved' || approval.revokedAt !== null) continue;
+      if (latest === null || approval.decidedAt.getTime() > latest.getTime()) latest = approval.decidedAt;
+    }
+    return latest;
+  }
+
   /** Open requests about a server for one principal binding (null: the workspace alone) in a workspace. */
   openRequestsAbout(
     workspaceId: string,

@@ -23,6 +23,13 @@ interface VariableRow {
   readonly updatedBy: string | null;
 }
 
+interface AuthorRow {
+  readonly origin: string;
+  readonly entryName: string;
+  readonly userId: string;
+  readonly changedAt: Date;
+}
+
 interface OverlayRow {
   readonly workspaceId: string;
   readonly userId: string | null;
@@ -40,6 +47,7 @@ export class DefinitionSnapshot {
     private readonly sources: readonly SourceRow[],
     private readonly variables: readonly VariableRow[],
     private readonly overlays: readonly OverlayRow[],
+    private readonly authors: readonly AuthorRow[],
   ) {}
 
   /** What `resolveDefinitions` needs for one view; another user's rows are never part of it. */
@@ -78,6 +86,18 @@ export class DefinitionSnapshot {
       this.variables.some((row) => row.userId === userId) ||
       this.overlays.some((row) => row.workspaceId === workspaceId && row.userId === userId)
     );
+  }
+
+  /**
+   * Who changed this entry of this source (or this variable of this holder, origin `variable:<holder>`) after
+   * `since` (null: ever). `undefined` when no change of it was ever recorded (data older than the record).
+   */
+  entryAuthorsSince(origin: string, entryName: string, since: Date | null): string[] | undefined {
+    const rows = this.authors.filter((row) => row.origin === origin && row.entryName === entryName);
+    if (rows.length === 0) return undefined;
+    return rows
+      .filter((row) => since === null || row.changedAt.getTime() > since.getTime())
+      .map((row) => row.userId);
   }
 
   /** Who last wrote the source of this origin (null: unknown). */
@@ -182,5 +202,13 @@ export async function loadDefinitionSnapshot(
     userId: row.userId,
     serverName: row.serverName,
   }));
-  return new DefinitionSnapshot(sources, variables, overlays);
+  const authorOrigins = [
+    ...sourceRows.map((row) => row.origin),
+    ...holders.map((holder) => `variable:${holder}`),
+  ];
+  const authors = await tx.definitionEntryAuthor.findMany({
+    where: { origin: { in: authorOrigins } },
+    select: { origin: true, entryName: true, userId: true, changedAt: true },
+  });
+  return new DefinitionSnapshot(sources, variables, overlays, authors);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { recordEntryAuthors, variableOrigin } from '../approvals/entry-authorship';
 import { changeScopeOfVariable, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
@@ -41,7 +42,16 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
                 updatedBy: principal.userId,
               },
             })
-          : await tx.definitionVariable.update({ where: { id }, data: { valueCt, updatedBy: principal.userId } });
+          : await tx.definitionVariable.update({
+              where: { id },
+              data: { valueCt, updatedBy: principal.userId },
+            });
+      await recordEntryAuthors(tx, {
+        tenantId: principal.tenantId,
+        origin: variableOrigin(holder.holder),
+        entryNames: [input.name],
+        userId: principal.userId,
+      });
       const changed = changeScopeOfVariable(holder);
       await openRequestsAfterChange(tx, this.cipher, principal, changed, 'variable_changed');
       await appendAuditEvent(tx, {
@@ -49,7 +59,12 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
         action: 'definitions.variables.set',
         target: { type: 'definition_variable', id: row.id },
         outcome: 'success',
-        data: { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name, replaced: existing !== null },
+        data: {
+          scope: holder.scope,
+          workspaceId: holder.workspaceId,
+          name: input.name,
+          replaced: existing !== null,
+        },
       });
       return {
         scope: holder.scope,

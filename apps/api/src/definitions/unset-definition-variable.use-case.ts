@@ -1,5 +1,6 @@
 import type { CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import { recordEntryAuthors, variableOrigin } from '../approvals/entry-authorship';
 import { changeScopeOfVariable, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
@@ -19,12 +20,20 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
       const holder = await variableHolderOf(tx, principal, input);
       await assertMayWriteVariables(tx, principal, holder);
       const existing = await tx.definitionVariable.findUnique({
-        where: { tenantId_holder_name: { tenantId: principal.tenantId, holder: holder.holder, name: input.name } },
+        where: {
+          tenantId_holder_name: { tenantId: principal.tenantId, holder: holder.holder, name: input.name },
+        },
         select: { id: true },
       });
       if (existing !== null) {
         await tx.definitionVariable.delete({ where: { id: existing.id } });
         // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
+        await recordEntryAuthors(tx, {
+          tenantId: principal.tenantId,
+          origin: variableOrigin(holder.holder),
+          entryNames: [input.name],
+          userId: principal.userId,
+        });
         const changed = changeScopeOfVariable(holder);
         await openRequestsAfterChange(tx, this.cipher, principal, changed, 'variable_changed');
         await appendAuditEvent(tx, {
@@ -35,7 +44,13 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
           data: { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name },
         });
       }
-      return { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name, set: false, updatedAt: null };
+      return {
+        scope: holder.scope,
+        workspaceId: holder.workspaceId,
+        name: input.name,
+        set: false,
+        updatedAt: null,
+      };
     });
   }
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { definitionSourceView } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { decodeDefinitionDocument } from '@gatehouse/definitions';
+import { decodeDefinitionDocument, MAX_SERVERS_PER_DOCUMENT } from '@gatehouse/definitions';
 import type { z } from 'zod';
+import { changedServerNames, recordEntryAuthors } from '../approvals/entry-authorship';
 import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
@@ -83,8 +84,13 @@ export async function writeDefinitionSource(
 
       const decoded = decodeDefinitionDocument(text, { tier: target.tier, origin: target.origin });
       if (!decoded.readable) {
+        // Too many servers is refused here rather than stored: one write must not fan out without bound.
+        const message =
+          decoded.problem.reason === 'too_many_servers'
+            ? `may hold at most ${MAX_SERVERS_PER_DOCUMENT} servers`
+            : decoded.problem.reason;
         throw new ValidationProblemError(
-          [{ path: ['document', ...decoded.problem.path].join('.'), message: decoded.problem.reason }],
+          [{ path: ['document', ...decoded.problem.path].join('.'), message }],
           'The document is not a readable `{ "mcpServers": { … } }` source.',
         );
       }
@@ -118,6 +124,13 @@ export async function writeDefinitionSource(
           throw conflict('The source changed since you read it; read it again and resend.');
         row = await tx.definitionSource.findUniqueOrThrow({ where: { id } });
       }
+      // Before the opener: it counts everyone who changed an entry since its last approval as an author.
+      await recordEntryAuthors(tx, {
+        tenantId: principal.tenantId,
+        origin: row.origin,
+        entryNames: changedServerNames(stored, restored.value),
+        userId: principal.userId,
+      });
       await openRequestsAfterChange(tx, cipher, principal, changeScopeOfSource(target), 'source_written');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),

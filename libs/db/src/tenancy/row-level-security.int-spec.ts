@@ -214,10 +214,7 @@ describe('tenant A context', () => {
         "INSERT INTO disable_overlays (id, tenant_id, scope, holder, workspace_id, server_name) VALUES ($1, $2, 'workspace', 'workspace', $3, 'x')",
         [randomUUID(), b.tenantId, b.workspaceId],
       ],
-      host_policies: [
-        'INSERT INTO host_policies (tenant_id, four_eyes) VALUES ($1, true)',
-        [b.tenantId],
-      ],
+      host_policies: ['INSERT INTO host_policies (tenant_id, four_eyes) VALUES ($1, true)', [b.tenantId]],
       approval_requests: [
         `INSERT INTO approval_requests (id, tenant_id, workspace_id, identity_key, open_key, server_name, source_tier,
            source_origin, definition_fingerprint, security_identity, projection, trigger)
@@ -229,6 +226,10 @@ describe('tenant A context', () => {
            definition_fingerprint, security_identity, projection, decision, decided_by)
          VALUES ($1, $2, $3, $4, 'x', 'project', 'project:x', 'fp', 'sid', '{}', 'approved', $5)`,
         [randomUUID(), b.tenantId, b.workspaceId, `aid:v1:${randomBytes(32).toString('hex')}`, a.userId],
+      ],
+      definition_entry_authors: [
+        "INSERT INTO definition_entry_authors (tenant_id, origin, entry_name, user_id) VALUES ($1, 'managed:x', 'x', $2)",
+        [b.tenantId, a.userId],
       ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
@@ -271,7 +272,9 @@ describe('tenant A context', () => {
       // audit_events is append-only and approvals are history: UPDATE of tenant_id and DELETE are not even
       // granted (also 42501). Approval requests are closed, never deleted: no DELETE either.
       const notUpdatable = table === 'audit_events' || table === 'approvals';
-      const notDeletable = notUpdatable || table === 'approval_requests';
+      // Authorship records outlive the entries they name (four-eyes reads them): no DELETE either.
+      const notDeletable =
+        notUpdatable || table === 'approval_requests' || table === 'definition_entry_authors';
       expect({ table, moveCode, changed, deleted }).toEqual({
         table,
         moveCode: '42501',

@@ -150,6 +150,9 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         decidedBy: userId,
       },
     });
+    await tx.definitionEntryAuthor.create({
+      data: { tenantId, origin: `project:${rows.workspaceId}`, entryName: 'github', userId },
+    });
   });
   return rows;
 }
