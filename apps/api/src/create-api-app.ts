@@ -39,7 +39,7 @@ export type ApiAppDeps = {
   logger?: Logger;
   /** Further Nest modules to mount. */
   imports?: ModuleMetadata['imports'];
-  /** DNS for URL admission; by default the system resolver (tests pass a fixed table). */
+  /** DNS for URL admission; by default createDnsResolver, bounded in time (tests pass a fixed table). */
   egressResolver?: Resolver;
 };
 
@@ -84,7 +84,8 @@ export async function createApiApp(
   // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
   installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
   installConnectionDraining(adapter.getInstance());
-  // Also a root hook before any route (Nest's, sign-in, REST, GraphQL): NUL is refused before any handler.
+  // Also a root hook before any route (Nest's, sign-in, REST, GraphQL): NUL and lone surrogates are refused
+  // before any handler.
   installNulCharacterGuard(adapter.getInstance());
 
   try {

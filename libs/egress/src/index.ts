@@ -16,6 +16,12 @@ export {
   type LookupAll,
   type SystemResolverOptions,
 } from './resolver/system.resolver.js';
+export {
+  createDnsResolver,
+  DEFAULT_DNS_TIMEOUT_MS,
+  DEFAULT_DNS_TRIES,
+  type DnsResolverOptions,
+} from './resolver/dns.resolver.js';
 export { createFixedResolver } from './resolver/fixed.resolver.js';
 export {
   createPinnedFetch,

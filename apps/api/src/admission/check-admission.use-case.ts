@@ -20,7 +20,7 @@ type AdmissionCheck = CommandOutput<typeof checkAdmission>;
 type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
 
 export interface CheckAdmissionDeps {
-  /** DNS for URL admission: the system resolver in production, a fixed table in tests. */
+  /** DNS for URL admission: the bounded c-ares resolver (createDnsResolver) in production, a fixed table in tests. */
   readonly resolver: Resolver;
   /** The operator's log: the only place a destination refusal's detailed class is written. */
   readonly log: AdmissionLog;

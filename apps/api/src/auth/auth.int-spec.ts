@@ -37,6 +37,22 @@ function nextIp(): string {
     : `198.18.${Math.floor(ipCounter / 255)}.${ipCounter % 255}`;
 }
 
+let ipv6Counter = 0;
+/**
+ * A fresh IPv6 /64 per call (inside the documentation prefix 2001:db8::/32) and a function giving distinct
+ * addresses inside it, spelled compressed for odd and in full for even interface ids.
+ */
+function nextIpv6Network(): (interfaceId: number) => string {
+  ipv6Counter += 1;
+  const network = [0x2001, 0xdb8, ipv6Counter, 1];
+  return (interfaceId) => {
+    const groups = [...network, interfaceId, (interfaceId * 7919) % 0x10000, 0, 1].map((g) => g.toString(16));
+    return interfaceId % 2 === 1
+      ? `${groups.slice(0, 6).join(':')}::1`
+      : groups.map((g) => g.padStart(4, '0')).join(':');
+  };
+}
+
 async function createMember(tenant: TestTenant, role: 'owner' | 'admin' | 'approver' | 'member' = 'owner') {
   const email = `user-${randomUUID().slice(0, 8)}@example.test`;
   const user = await createTestUser(h.db, tenant.id, {
@@ -399,6 +415,21 @@ describe('login throttling', () => {
     expect((await login({ email: user.email, password: PASSWORD }, nextIp())).statusCode).toBe(200);
   });
 
+  it('does not let one address spend the account-wide budget with refused attempts', async () => {
+    const user = await createMember(alpha);
+    const attacker = nextIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      statuses.push(
+        (await login({ email: user.email, password: `wrong password ${i}` }, attacker)).statusCode,
+      );
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(new Set(statuses.slice(5))).toEqual(new Set([429]));
+    // Only the 5 answered guesses count against the account: 55 refused ones must not reach its limit of 50.
+    expect((await login({ email: user.email, password: PASSWORD }, nextIp())).statusCode).toBe(200);
+  });
+
   it('refuses the 51st attempt on an account across addresses (distributed guessing), whatever the password', async () => {
     const user = await createMember(alpha);
     for (let i = 0; i < 50; i++) {
@@ -450,6 +481,23 @@ describe('login throttling', () => {
     });
     expect(spoofed.statusCode).toBe(429);
     expect(spoofed.headers['retry-after']).toBeDefined();
+  });
+
+  it('counts every address of one IPv6 /64 as one client: the 21st failure from the network is refused', async () => {
+    const network = nextIpv6Network();
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const email = `v6-${i}-${randomUUID().slice(0, 6)}@example.test`;
+      statuses.push((await login({ email, password: 'wrong one here' }, network(i + 1))).statusCode);
+    }
+    expect(statuses.slice(0, 20)).toEqual(Array.from({ length: 20 }, () => 401));
+    expect(statuses[20]).toBe(429);
+    expect(new Set(statuses.slice(20))).toEqual(new Set([429]));
+    // The next /64 is another client.
+    const neighbour = nextIpv6Network();
+    expect(
+      (await login({ email: 'v6-next@example.test', password: 'wrong one here' }, neighbour(1))).statusCode,
+    ).toBe(401);
   });
 
   it('believes X-Forwarded-For from the trusted proxy: clients behind it are counted separately', async () => {

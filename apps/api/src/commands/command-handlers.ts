@@ -43,7 +43,7 @@ import {
   whoAmI,
 } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { createSystemResolver, type Resolver } from '@gatehouse/egress';
+import { createDnsResolver, type Resolver } from '@gatehouse/egress';
 import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission.log';
 import { CheckAdmissionUseCase } from '../admission/check-admission.use-case';
 import { DecideApprovalRequestUseCase } from '../approvals/decide-approval-request.use-case';
@@ -100,7 +100,7 @@ export interface CommandHandlerDeps {
    * the definition commands fail as a wiring bug when they would encrypt or decrypt (building stays I/O-free).
    */
   readonly definitionCipher?: DefinitionCipher;
-  /** DNS for URL admission (admission.check); by default the system resolver, as in production. */
+  /** DNS for URL admission (admission.check); by default the bounded c-ares resolver, as in production. */
   readonly egressResolver?: Resolver;
   /** The operator's log of refused destinations; createApiApp wires the API logger, tests may leave it out. */
   readonly admissionLog?: AdmissionLog;
@@ -157,7 +157,7 @@ export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers
     [listApprovals.name]: new ListApprovalsUseCase(db),
     [revokeApproval.name]: new RevokeApprovalUseCase(db),
     [checkAdmission.name]: new CheckAdmissionUseCase(db, cipher, deps.workerPools, {
-      resolver: deps.egressResolver ?? createSystemResolver(),
+      resolver: deps.egressResolver ?? createDnsResolver(),
       log: deps.admissionLog ?? SILENT_ADMISSION_LOG,
     }),
   });

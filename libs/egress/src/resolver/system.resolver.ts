@@ -1,8 +1,11 @@
-// The production resolver: the OS resolver (getaddrinfo, so /etc/hosts and search domains apply exactly as
+// The OS resolver (getaddrinfo, so /etc/hosts and search domains apply exactly as
 // they would for any other process here), every address, in the order the resolver gave them. A name that
 // does not resolve, for whatever DNS reason, is `unresolvable`; anything else is a bug and is thrown.
+// Unbounded: getaddrinfo has no timeout and holds one of libuv's 4 threadpool threads (shared with argon2 and
+// file I/O) for as long as it takes. Where a lookup must be bounded, use createDnsResolver (dns.resolver.ts).
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
+import { isDnsFailure } from './dns-failure.js';
 import type { ResolveResult, Resolver } from './resolver.port.js';
 
 export type LookupAll = (
@@ -13,28 +16,6 @@ export type LookupAll = (
 export interface SystemResolverOptions {
   /** For tests: stands in for `node:dns/promises` lookup. */
   readonly lookup?: LookupAll;
-}
-
-const DNS_FAILURE_CODES: ReadonlySet<string> = new Set([
-  'ENOTFOUND',
-  'ENODATA',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EAI_NONAME',
-  'EAI_NODATA',
-  'ESERVFAIL',
-  'EREFUSED',
-  'ETIMEOUT',
-  'EBADNAME',
-  'EBADRESP',
-  'ECONNREFUSED',
-  'ENONAME',
-]);
-
-function isDnsFailure(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
-  return syscall === 'getaddrinfo' || (typeof code === 'string' && DNS_FAILURE_CODES.has(code));
 }
 
 export function createSystemResolver(options: SystemResolverOptions = {}): Resolver {
