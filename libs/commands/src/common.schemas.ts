@@ -14,13 +14,15 @@ export function page<T extends z.ZodType>(item: T) {
 }
 
 /**
- * A Gatehouse token secret (`ghu_...`) anywhere in a string; a listed prefix is only 10 characters. The one
- * definition: names are refused with it at the edge, and the audit guard refuses it in every event.
+ * A Gatehouse token secret (`ghu_...`) anywhere in a string; a listed prefix is only 10 characters. Names are
+ * refused with it at the edge, and the audit guard refuses it in every event. The pure @gatehouse/definitions
+ * holds the one other copy (GATEHOUSE_TOKEN_PATTERN in libs/definitions/src/secret-shape.ts, refusing server
+ * names with it); token-secret-pattern.spec.ts keeps the two equal.
  */
 export const TOKEN_SECRET_PATTERN = /gh[uawg]_[A-Za-z0-9]{16,}/;
 
-const notTokenShaped = (value: string): boolean => !TOKEN_SECRET_PATTERN.test(value);
-const TOKEN_SHAPED_MESSAGE = 'must not look like an API token';
+export const notTokenShaped = (value: string): boolean => !TOKEN_SECRET_PATTERN.test(value);
+export const TOKEN_SHAPED_MESSAGE = 'must not look like an API token';
 
 // Names end up in audit events, which refuse token-shaped text: refusing it here makes that a 400, not a 500.
 export const displayName = z.string().trim().min(1).max(120).refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);

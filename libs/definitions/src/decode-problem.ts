@@ -1,5 +1,5 @@
 import type { OptionRefusalReason, ServerOptionName } from '@gatehouse/catalog';
-import { isCredentialShapedLiteral } from './secret-shape';
+import { isCredentialShapedLiteral, looksLikeGatehouseToken } from './secret-shape';
 
 /**
  * Why one server entry could not be decoded. Each names a path inside the entry; none carries a value.
@@ -68,5 +68,6 @@ const PLAIN_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
  * a credential, else its position among its siblings. A pasted token used as a key never reaches a message.
  */
 export function keySegment(key: string, index: number): string {
-  return PLAIN_KEY.test(key) && !isCredentialShapedLiteral(key) ? key : `#${index}`;
+  const shown = PLAIN_KEY.test(key) && !isCredentialShapedLiteral(key) && !looksLikeGatehouseToken(key);
+  return shown ? key : `#${index}`;
 }

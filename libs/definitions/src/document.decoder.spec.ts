@@ -1,4 +1,8 @@
-import { decodeDefinitionDocument } from './document.decoder';
+import {
+  decodeDefinitionDocument,
+  decodeDefinitionValue,
+  MAX_SERVERS_PER_DOCUMENT,
+} from './document.decoder';
 import type { SourceRef } from './tier';
 
 const source: SourceRef = { tier: 'project', origin: 'project:ws' };
@@ -56,6 +60,55 @@ describe('decodeDefinitionDocument', () => {
       { reason: 'invalid_server_name', path: ['mcpServers', '__proto__'] },
       { reason: 'invalid_server_name', path: ['mcpServers', '#4'] },
     ]);
+  });
+
+  it('skips server names shaped like a Gatehouse API token, never showing them in the problem path', () => {
+    // Valid by syntax alone (letters, digits, one inner `_`); the audit guard refuses such text in any event.
+    const tokenShaped = [
+      'ghu_AAAAAAAAAAAAAAAAAAAAAAAA',
+      'gha_0123456789abcdefXYZ',
+      'x-ghg_abcdefghijklmnop01',
+    ];
+    const decoded = decodeDefinitionValue(
+      {
+        mcpServers: {
+          github: { command: 'x' },
+          [tokenShaped[0] as string]: { command: 'x' },
+          [tokenShaped[1] as string]: { command: 'x' },
+          [tokenShaped[2] as string]: { command: 'x' },
+          // Near misses stay valid: 15 characters after the prefix, or a prefix no token has.
+          ghu_AAAAAAAAAAAAAAA: { command: 'x' },
+          ghx_AAAAAAAAAAAAAAAAAAAAAAAA: { command: 'x' },
+        },
+      },
+      source,
+    );
+    if (!decoded.readable) throw new Error('expected readable');
+    expect(decoded.entries.map((e) => e.name)).toEqual([
+      'github',
+      'ghu_AAAAAAAAAAAAAAA',
+      'ghx_AAAAAAAAAAAAAAAAAAAAAAAA',
+    ]);
+    expect(decoded.problems).toEqual([
+      { reason: 'invalid_server_name', path: ['mcpServers', '#1'] },
+      { reason: 'invalid_server_name', path: ['mcpServers', '#2'] },
+      { reason: 'invalid_server_name', path: ['mcpServers', '#3'] },
+    ]);
+    for (const name of tokenShaped) expect(JSON.stringify(decoded)).not.toContain(name);
+  });
+
+  it(`reads up to ${MAX_SERVERS_PER_DOCUMENT} servers, and refuses a larger document as a whole`, () => {
+    const serversOf = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { command: 'x' }]));
+    const atCap = decodeDefinitionValue({ mcpServers: serversOf(MAX_SERVERS_PER_DOCUMENT) }, source);
+    if (!atCap.readable) throw new Error('expected readable');
+    expect(atCap.entries).toHaveLength(MAX_SERVERS_PER_DOCUMENT);
+    // Even when some of the members would have been skipped: the count of members is what is bounded.
+    const over = { ...serversOf(MAX_SERVERS_PER_DOCUMENT), 'bad name': { command: 'x' } };
+    expect(decodeDefinitionValue({ mcpServers: over }, source)).toEqual({
+      readable: false,
+      problem: { reason: 'too_many_servers', path: ['mcpServers'] },
+    });
   });
 
   it('refuses root members that claim approval, and reports unknown ones, leaving the entries usable', () => {

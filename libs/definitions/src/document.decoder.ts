@@ -6,7 +6,7 @@ import { isValidServerName } from './server-name';
 import type { SourceRef } from './tier';
 
 /**
- * Problems of a whole source. The first five make the source UNREADABLE (nothing in it can be used); the rest are
+ * Problems of a whole source. The first six make the source UNREADABLE (nothing in it can be used); the rest are
  * about one member of the document and leave its other entries usable.
  */
 export type SourceProblemReason =
@@ -20,6 +20,8 @@ export type SourceProblemReason =
   | 'mcp_servers_not_object'
   /** The host could not read the stored source at all (e.g. it could not be decrypted). */
   | 'storage_unreadable'
+  /** `mcpServers` holds more than {@link MAX_SERVERS_PER_DOCUMENT} servers. */
+  | 'too_many_servers'
   /** A server name outside the allowed syntax (see server-name.ts); the entry is skipped. */
   | 'invalid_server_name'
   /** A root member other than `mcpServers`; ignored. */
@@ -37,7 +39,16 @@ export const UNREADABLE_REASONS: ReadonlySet<SourceProblemReason> = new Set([
   'missing_mcp_servers',
   'mcp_servers_not_object',
   'storage_unreadable',
+  'too_many_servers',
 ]);
+
+/**
+ * At most this many servers in one document. Every event re-decides each entry in every view the source reaches
+ * and may open a request per entry and view (a user source reaches all the user's workspaces), so the size of one
+ * document bounds the work and the rows one write can cause. A larger document is not read at all, rather than
+ * cut at an arbitrary member: which servers a source holds is never a guess.
+ */
+export const MAX_SERVERS_PER_DOCUMENT = 200;
 
 export interface DocumentProblem {
   readonly reason: SourceProblemReason;
@@ -75,8 +86,11 @@ export function decodeDefinitionValue(document: unknown, source: SourceRef): Doc
   if (!isPlainRecord(servers)) {
     return { readable: false, problem: { reason: 'mcp_servers_not_object', path: ['mcpServers'] } };
   }
-  const entries: DecodedEntry[] = [];
   const names = Object.keys(servers);
+  if (names.length > MAX_SERVERS_PER_DOCUMENT) {
+    return { readable: false, problem: { reason: 'too_many_servers', path: ['mcpServers'] } };
+  }
+  const entries: DecodedEntry[] = [];
   for (let i = 0; i < names.length; i += 1) {
     const name = names[i] as string;
     if (!isValidServerName(name)) {

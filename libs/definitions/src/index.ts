@@ -20,7 +20,12 @@ export { materializedDefinitionOf } from './materialized-access';
 export { TIERS, WORKSPACE_VIEW_TIERS, compareSources, isTier, tierRank } from './tier';
 export type { SourceRef, Tier } from './tier';
 
-export { decodeDefinitionDocument, decodeDefinitionValue, UNREADABLE_REASONS } from './document.decoder';
+export {
+  decodeDefinitionDocument,
+  decodeDefinitionValue,
+  MAX_SERVERS_PER_DOCUMENT,
+  UNREADABLE_REASONS,
+} from './document.decoder';
 export type { DocumentDecode, DocumentProblem, SourceProblemReason } from './document.decoder';
 export { decodeServerEntry } from './definition.decoder';
 export type { DecodedEntry, RejectedTransport } from './definition.decoder';
@@ -55,7 +60,12 @@ export type {
   VariableValues,
 } from './variable.materializer';
 
-export { isCredentialShapedName, isCredentialShapedLiteral } from './secret-shape';
+export {
+  GATEHOUSE_TOKEN_PATTERN,
+  isCredentialShapedName,
+  isCredentialShapedLiteral,
+  looksLikeGatehouseToken,
+} from './secret-shape';
 export { fingerprintDefinition } from './definition.fingerprint';
 export { securityIdentityOf } from './security-identity';
 export type { SecurityIdentity, SecurityIdentityResult } from './security-identity';

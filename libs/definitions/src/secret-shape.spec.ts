@@ -1,4 +1,4 @@
-import { isCredentialShapedLiteral, isCredentialShapedName } from './secret-shape';
+import { isCredentialShapedLiteral, isCredentialShapedName, looksLikeGatehouseToken } from './secret-shape';
 
 describe('isCredentialShapedName', () => {
   it.each([
@@ -81,4 +81,23 @@ describe('isCredentialShapedLiteral (display only)', () => {
   ])('%s does not', (word) => {
     expect(isCredentialShapedLiteral(word)).toBe(false);
   });
+});
+
+describe('looksLikeGatehouseToken', () => {
+  it.each([
+    'ghu_AAAAAAAAAAAAAAAAAAAAAAAA',
+    'gha_0123456789abcdefXYZ',
+    'ghw_aaaaaaaaaaaaaaaa',
+    'ghg_ABCDEFGHIJKLMNOP',
+    'prefix-ghu_AAAAAAAAAAAAAAAAAAAA-suffix',
+  ])('%s holds a token', (text) => {
+    expect(looksLikeGatehouseToken(text)).toBe(true);
+  });
+
+  it.each(['ghu_AAAAAAAAAAAAAAA', 'ghp_AAAAAAAAAAAAAAAAAAAAAAAA', 'ghu-AAAAAAAAAAAAAAAAAAAA', 'github', ''])(
+    '%s does not',
+    (text) => {
+      expect(looksLikeGatehouseToken(text)).toBe(false);
+    },
+  );
 });

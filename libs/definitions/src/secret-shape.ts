@@ -8,7 +8,10 @@
  *    ONLY (masking a projection), never the fingerprint or the identity: two different literal tokens mask alike,
  *    and a fingerprint blind to a changed token would carry an old approval over to it.
  *
- * Both run in time linear in their input (no backtracking regular expressions).
+ * 3. `looksLikeGatehouseToken` spots Gatehouse's OWN API token secrets. Audit events refuse text holding one, so
+ *    a name that ends up in an audit event (a server name) must not look like one.
+ *
+ * All run in time linear in their input (no backtracking regular expressions).
  */
 
 /** Words that make a name credential-shaped wherever they occur, even glued to others (`GITHUBTOKEN`). */
@@ -205,4 +208,17 @@ export function isCredentialShapedLiteral(word: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A Gatehouse API token secret (`ghu_`, `gha_`, `ghw_` or `ghg_` and 16 or more letters or digits) anywhere in a
+ * text. The SAME pattern as `TOKEN_SECRET_PATTERN` in libs/commands/src/common.schemas.ts, which the audit guard
+ * refuses: this pure lib may not import that one, so it holds a copy, and
+ * libs/commands/src/token-secret-pattern.spec.ts checks that the two stay equal. Linear: the only repetition is
+ * a greedy run of one character class at the end of the pattern.
+ */
+export const GATEHOUSE_TOKEN_PATTERN = /gh[uawg]_[A-Za-z0-9]{16,}/;
+
+export function looksLikeGatehouseToken(text: string): boolean {
+  return GATEHOUSE_TOKEN_PATTERN.test(text);
 }

@@ -7,6 +7,7 @@ import {
 } from '@gatehouse/activation';
 import type { ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
 import { appendAuditEvents } from '../audit/append-audit-event';
+import { auditSafeFields, auditSafeText } from '../audit/audit-safe-text';
 import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
@@ -286,9 +287,12 @@ async function insertPlanned(
       data: {
         workspaceId: plan.workspaceId,
         trigger: args.trigger,
-        ...identityAuditData(plan.identity),
+        // Tenant-written text (tool names in paths, origins) as a marker where the audit guard would refuse it.
+        ...auditSafeFields(identityAuditData(plan.identity)),
         previousApprovalId: plan.previous?.id ?? null,
-        changedPaths: (plan.previous?.changes ?? []).slice(0, 100).map((change) => change.path.join('.')),
+        changedPaths: (plan.previous?.changes ?? [])
+          .slice(0, 100)
+          .map((change) => auditSafeText(change.path.join('.'))),
         superseded: plan.supersedes,
       },
     })),

@@ -25,7 +25,10 @@ export async function variableHolderOf(
     throw new ValidationProblemError([
       {
         path: 'workspaceId',
-        message: input.scope === 'workspace' ? 'workspace variables need a workspaceId' : `${input.scope} variables take no workspaceId`,
+        message:
+          input.scope === 'workspace'
+            ? 'workspace variables need a workspaceId'
+            : `${input.scope} variables take no workspaceId`,
       },
     ]);
   }
@@ -34,7 +37,12 @@ export async function variableHolderOf(
       return { scope: 'tenant', holder: 'tenant', workspaceId: null, userId: null };
     case 'workspace': {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId as string);
-      return { scope: 'workspace', holder: `workspace:${workspace.id}`, workspaceId: workspace.id, userId: null };
+      return {
+        scope: 'workspace',
+        holder: `workspace:${workspace.id}`,
+        workspaceId: workspace.id,
+        userId: null,
+      };
     }
     case 'user': {
       const userId = callerUserId(principal);

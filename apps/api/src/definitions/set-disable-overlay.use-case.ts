@@ -43,31 +43,39 @@ export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOve
       }
       const holder = userId === null ? 'workspace' : `user:${userId}`;
       const reason = input.reason === undefined || input.reason === '' ? null : input.reason;
-      const row = await tx.disableOverlay.upsert({
-        where: {
-          tenantId_workspaceId_holder_serverName: {
-            tenantId: principal.tenantId,
-            workspaceId: workspace.id,
-            holder,
-            serverName: input.serverName,
+      const key = {
+        tenantId: principal.tenantId,
+        workspaceId: workspace.id,
+        holder,
+        serverName: input.serverName,
+      };
+      // ON CONFLICT DO NOTHING: its count says whether this call created the overlay (and a concurrent set of the
+      // same overlay is no unique violation). Setting it again only rewords the reason.
+      const created = await tx.disableOverlay.createMany({
+        data: [
+          {
+            id: randomUUID(),
+            ...key,
+            scope: input.scope,
+            userId,
+            reason,
+            createdBy: principal.userId,
           },
-        },
-        create: {
-          id: randomUUID(),
-          tenantId: principal.tenantId,
-          scope: input.scope,
-          holder,
-          workspaceId: workspace.id,
-          userId,
-          serverName: input.serverName,
-          reason,
-          createdBy: principal.userId,
-        },
-        update: { reason },
+        ],
+        skipDuplicates: true,
       });
-      // Disabling opens nothing for the server itself (a disabled entry is not approvable), but re-decides the view.
-      const changed = changeScopeOfOverlay(workspace.id, userId);
-      await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
+      const where = { tenantId_workspaceId_holder_serverName: key };
+      const row =
+        created.count === 1
+          ? await tx.disableOverlay.findUniqueOrThrow({ where })
+          : await tx.disableOverlay.update({ where, data: { reason } });
+      // Only a new overlay re-decides the view (disabling opens nothing for the server itself: a disabled entry is
+      // not approvable). Re-setting one that exists changes no decision, and re-running the opener would make the
+      // caller an author of whatever it newly opens, which (with four-eyes on) bars them from approving it.
+      if (created.count === 1) {
+        const changed = changeScopeOfOverlay(workspace.id, userId);
+        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
+      }
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.overlays.set',
@@ -75,7 +83,13 @@ export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOve
         outcome: 'success',
         data: { scope: input.scope, serverName: input.serverName },
       });
-      return { workspaceId: workspace.id, scope: input.scope, serverName: row.serverName, disabled: true, reason: row.reason };
+      return {
+        workspaceId: workspace.id,
+        scope: input.scope,
+        serverName: row.serverName,
+        disabled: true,
+        reason: row.reason,
+      };
     });
   }
 }

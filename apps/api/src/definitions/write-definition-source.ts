@@ -10,6 +10,7 @@ import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../commands/audit-actor';
 import { conflict, ValidationProblemError } from '../commands/command-problems';
 import { isUniqueViolation } from '../commands/unique-violation';
+import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 import { assertMayWriteSource, sourceTargetOf, type SourceTargetInput } from './definition-access';
 import type { DefinitionCipher } from './definition-cipher';
 import { restorePlaceholders } from './definition-placeholder.restore';
@@ -63,6 +64,10 @@ export async function writeDefinitionSource(
         throw conflict('The source changed since you read it; read it again and resend.');
 
       const sent = args.document.kind === 'value' ? args.document.value : parseText(args.document.text);
+      // An imported file's text passes the edge's guard as text: its `\u0000` and lone `\ud800` escapes only
+      // become characters here, and neither can be stored (jsonb refuses both), so they are refused the same way.
+      const refused = findRefusedCharacter(sent);
+      if (refused !== null) throw invalidCharacters(refused);
       const storedText = existing === null ? undefined : cipher.openDocument(existing, existing.documentCt);
       const stored = storedText === undefined ? undefined : safeParse(storedText);
       const restored = restorePlaceholders(sent, stored);

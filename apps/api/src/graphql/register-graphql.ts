@@ -10,7 +10,7 @@ import {
 import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
 import { graphqlErrorFormatter } from './graphql-error.formatter';
 import { rootFieldLimitRule } from './root-field-limit.rule';
-import { containsNul, invalidCharacters } from '../http/nul-character.guard';
+import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 
 export const GRAPHQL_PATH = '/graphql';
 // The command types are acyclic and at most three levels deep; the bound is set by the standard introspection
@@ -98,5 +98,6 @@ function refuseNulInGetVariables(request: FastifyRequest): void {
   } catch {
     return;
   }
-  if (containsNul(decoded)) throw invalidCharacters();
+  const refused = findRefusedCharacter(decoded);
+  if (refused !== null) throw invalidCharacters(refused);
 }

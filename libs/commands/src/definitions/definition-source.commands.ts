@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
-import { isoDateTime, uuid } from '../common.schemas';
+import { isoDateTime, notTokenShaped, TOKEN_SHAPED_MESSAGE, uuid } from '../common.schemas';
 import { activationView } from './activation.schemas';
 
 // Server definitions (issue 5, part 2): sources per tier, write-only variables, disable overlays and the
@@ -15,14 +15,18 @@ export const definitionOriginName = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore and dash; starts with a letter or digit');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore and dash; starts with a letter or digit')
+  // The origin (`managed:<name>`) is audited with every write and carried into approval events.
+  .refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);
 
 /** A variable name as `${NAME}` references it. */
 export const definitionVariableName = z
   .string()
   .min(1)
   .max(128)
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and underscore; does not start with a digit');
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and underscore; does not start with a digit')
+  // Audited with every set and unset.
+  .refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);
 
 export const definitionServerName = z.string().min(1).max(128);
 

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
-import { isoDateTime, page, pageInput, resourceName, uuid } from '../common.schemas';
+import {
+  isoDateTime,
+  notTokenShaped,
+  page,
+  pageInput,
+  resourceName,
+  TOKEN_SHAPED_MESSAGE,
+  uuid,
+} from '../common.schemas';
 
-export const repositoryIdentity = z.string().trim().min(1).max(500);
+// Audited when a workspace is created (and carried into approval events): token-shaped text is a 400, not a 500.
+export const repositoryIdentity = z.string().trim().min(1).max(500).refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);
 
 export const workspaceView = z
   .object({
