@@ -33,6 +33,7 @@ export const REASON_LABELS: Readonly<Record<string, string>> = {
   root_not_object: 'must be an object: { "mcpServers": { … } }',
   missing_mcp_servers: 'is missing: an empty source says { "mcpServers": {} }',
   mcp_servers_not_object: 'must be an object mapping server names to entries',
+  too_many_servers: 'holds more than 200 servers (the most one source may hold)',
   storage_unreadable: 'The stored source could not be read',
   invalid_server_name: 'is not an allowed server name',
   unknown_root_key: 'is not part of the format and is ignored',
