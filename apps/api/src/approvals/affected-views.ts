@@ -15,9 +15,11 @@ export type ChangeScope =
   | { readonly kind: 'user_in_workspace'; readonly workspaceId: string };
 
 /**
- * The views to re-decide after an event: the workspace alone, and the author's own view (entries that depend on
- * the author's tiers or variables). Other users' per-user entries get their requests from their own events (or
- * a lease refused as pending), so one admin edit does not fan out to every member.
+ * The views to re-decide after an event: the workspace alone, the author's own view (entries that depend on the
+ * author's tiers or variables), and, after a change others share (a tenant or workspace scope), the view of every
+ * user who holds a per-user approval in those workspaces: their approved entry may now be stale, and its new
+ * request must reach the queue. Other members' never-approved per-user entries get their requests from their own
+ * events (or a lease refused as pending), so one admin edit does not fan out to every member.
  */
 export async function viewsAffectedBy(
   tx: TenantTx,
@@ -28,10 +30,43 @@ export async function viewsAffectedBy(
     scope.kind === 'tenant' || scope.kind === 'user'
       ? await tx.workspace.findMany({ orderBy: { id: 'asc' } })
       : await tx.workspace.findMany({ where: { id: scope.workspaceId } });
+  const shared = scope.kind === 'tenant' || scope.kind === 'workspace';
+  const holders = shared
+    ? await perUserApprovalHolders(
+        tx,
+        workspaces.map((workspace) => workspace.id),
+      )
+    : [];
   const views: AffectedView[] = [];
   for (const workspace of workspaces) {
-    if (scope.kind === 'tenant' || scope.kind === 'workspace') views.push({ workspace, userId: null });
+    if (shared) views.push({ workspace, userId: null });
     if (authorUserId !== null) views.push({ workspace, userId: authorUserId });
+    for (const holder of holders) {
+      if (holder.workspaceId === workspace.id && holder.userId !== authorUserId) {
+        views.push({ workspace, userId: holder.userId });
+      }
+    }
   }
   return views;
+}
+
+/** Who holds a per-user approval (approved, not revoked) in these workspaces. */
+async function perUserApprovalHolders(
+  tx: TenantTx,
+  workspaceIds: readonly string[],
+): Promise<{ workspaceId: string; userId: string }[]> {
+  if (workspaceIds.length === 0) return [];
+  const rows = await tx.approval.findMany({
+    where: {
+      workspaceId: { in: [...workspaceIds] },
+      principalUserId: { not: null },
+      decision: 'approved',
+      revokedAt: null,
+    },
+    select: { workspaceId: true, principalUserId: true },
+    distinct: ['workspaceId', 'principalUserId'],
+  });
+  return rows.flatMap((row) =>
+    row.principalUserId === null ? [] : [{ workspaceId: row.workspaceId, userId: row.principalUserId }],
+  );
 }

@@ -569,6 +569,49 @@ describe('per-user requests', () => {
   });
 });
 
+describe("a shared change and other users' approvals", () => {
+  it('opens a request for a user whose per-user approval a managed edit made stale', async () => {
+    const w = await world({ trusted: true });
+    const board = (extra: string) => ({
+      mcpServers: { board: { command: 'node', args: ['/opt/board.js', '--user', '${HANDLE}', extra] } },
+    });
+    await run(w, 'owner', 'definitions.sources.put', {
+      tier: 'managed',
+      name: 'boards',
+      document: board('v1'),
+    });
+    // Bob's own variable makes board per user: his view has its own request, which the admin approves.
+    await run(w, 'bob', 'definitions.variables.set', { scope: 'user', name: 'HANDLE', value: 'bob' });
+    const bobs = (await openRequestsOf(w)).find((row) => row.principalUserId === w.users.bob.id);
+    if (bobs === undefined) throw new Error('no request for bob');
+    await run(w, 'admin', 'approvals.requests.decide', {
+      requestId: bobs.id,
+      decision: 'approve',
+      seenFingerprint: bobs.definitionFingerprint,
+      seenIdentityKey: bobs.identityKey,
+    });
+    expect((await openRequestsOf(w)).filter((row) => row.principalUserId === w.users.bob.id)).toEqual([]);
+
+    // The owner edits the managed entry: bob's approval is stale, and his new request reaches the queue.
+    await run(w, 'owner', 'definitions.sources.put', {
+      tier: 'managed',
+      name: 'boards',
+      document: board('v2'),
+      expectedVersion: 1,
+    });
+    const stale = (await openRequestsOf(w)).filter((row) => row.principalUserId === w.users.bob.id);
+    expect(stale).toEqual([
+      expect.objectContaining({
+        serverName: 'board',
+        trigger: 'source_written',
+        previousApprovalId: expect.any(String),
+      }),
+    ]);
+    expect(stale[0]?.authorUserIds).toContain(w.users.owner.id);
+    expect(JSON.stringify(stale[0]?.changes)).toContain('v2');
+  });
+});
+
 describe('deleting a source', () => {
   it('opens the request of the entry it un-shadows', async () => {
     const w = await world({ trusted: true });
