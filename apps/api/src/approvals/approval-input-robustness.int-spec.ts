@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRequest } from '@gatehouse/db';
+import { TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
+import type { Surface } from '../commands/testing/command-clients';
+import { createSurfacesHarness, type SurfacesHarness } from '../commands/testing/surfaces-harness';
 import {
-  createTestWorkspace,
-  TEST_DATABASE_TIMEOUT_MS,
-  type TestTenant,
-  type TestUser,
-} from '@gatehouse/testing';
-import { callCommand, type CallResult, type Surface } from '../commands/testing/command-clients';
-import {
-  createMember,
-  createSurfacesHarness,
-  createTestTenant,
-  mintTestToken,
-  type SurfacesHarness,
-} from '../commands/testing/surfaces-harness';
+  callAs,
+  createApprovalWorld,
+  requestsOf as requestsOfWorld,
+  type ApprovalWorld,
+  type Who,
+} from './testing/approval-world';
 
 // Tenant input that used to turn a write into a 500 (found by a security review, each with a real request): a
 // server name shaped like an API token (the audit guard refuses it in the approval request's event), token-shaped
@@ -33,44 +29,12 @@ afterAll(async () => {
   await h?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
-type Who = 'owner' | 'alice';
+type World = ApprovalWorld;
 
-interface World {
-  readonly tenant: TestTenant;
-  readonly users: Record<Who, TestUser>;
-  readonly tokens: Record<Who, string>;
-  readonly workspaceId: string;
-}
-
-/** A tenant with an owner, alice (a maintainer of the workspace) and one workspace. */
-async function world(options: { trusted: boolean }): Promise<World> {
-  const tenant = await createTestTenant(h.db);
-  const users = {
-    owner: await createMember(h.db, tenant, 'owner'),
-    alice: await createMember(h.db, tenant, 'member'),
-  };
-  const workspace = await createTestWorkspace(h.db, tenant.id, { trusted: options.trusted });
-  await h.db.withTenant(tenant.id, (tx) =>
-    tx.workspaceMember.create({
-      data: { tenantId: tenant.id, workspaceId: workspace.id, userId: users.alice.id },
-    }),
-  );
-  const tokens = {
-    owner: (await mintTestToken(h.db, tenant, users.owner, { kind: 'user' })).secret,
-    alice: (await mintTestToken(h.db, tenant, users.alice, { kind: 'user' })).secret,
-  };
-  return { tenant, users, tokens, workspaceId: workspace.id };
-}
-
-function call(
-  w: World,
-  who: Who,
-  name: string,
-  input: Record<string, unknown>,
-  surface: Surface = 'rest',
-): Promise<CallResult> {
-  return callCommand(surface, h.app, name, input, w.tokens[who]);
-}
+const world = (options: { trusted: boolean }) => createApprovalWorld(h, options);
+const call = (w: World, who: Who, name: string, input: Record<string, unknown>, surface: Surface = 'rest') =>
+  callAs(h, w, who, name, input, surface);
+const requestsOf = (w: World) => requestsOfWorld(h, w);
 
 async function run(
   w: World,
@@ -91,12 +55,6 @@ function putProject(w: World, who: Who, document: unknown, expectedVersion?: num
     document,
     ...(expectedVersion === undefined ? {} : { expectedVersion }),
   });
-}
-
-function requestsOf(w: World): Promise<ApprovalRequest[]> {
-  return h.db.withTenant(w.tenant.id, (tx) =>
-    tx.approvalRequest.findMany({ orderBy: [{ openedAt: 'asc' }, { serverName: 'asc' }, { id: 'asc' }] }),
-  );
 }
 
 function openRequestsOf(w: World): Promise<ApprovalRequest[]> {

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRequest } from '@gatehouse/db';
-import {
-  createTestWorkspace,
-  TEST_DATABASE_TIMEOUT_MS,
-  type TestTenant,
-  type TestUser,
-} from '@gatehouse/testing';
+import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { callCommand } from '../commands/testing/command-clients';
+import { createSurfacesHarness, type SurfacesHarness } from '../commands/testing/surfaces-harness';
 import {
-  createMember,
-  createSurfacesHarness,
-  createTestTenant,
-  mintTestToken,
-  type SurfacesHarness,
-} from '../commands/testing/surfaces-harness';
+  createApprovalWorld,
+  requestsOf as requestsOfWorld,
+  runAs,
+  type ApprovalWorld,
+  type Who,
+} from './testing/approval-world';
 
 // Approval requests are opened by EVENTS, in the event's own transaction, through the real command stack (REST
 // over the real Fastify app, real Postgres): a source written or deleted, a variable set, an overlay cleared, a
@@ -32,55 +28,12 @@ afterAll(async () => {
   await h?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
-type Who = 'owner' | 'admin' | 'alice' | 'bob';
+type World = ApprovalWorld;
 
-interface World {
-  readonly tenant: TestTenant;
-  readonly users: Record<Who, TestUser>;
-  readonly tokens: Record<Who, string>;
-  readonly workspaceId: string;
-}
-
-/** A tenant with an owner, an admin, alice (a maintainer of the workspace), bob (a plain member), one workspace. */
-async function world(options: { trusted: boolean }): Promise<World> {
-  const tenant = await createTestTenant(h.db);
-  const users = {
-    owner: await createMember(h.db, tenant, 'owner'),
-    admin: await createMember(h.db, tenant, 'admin'),
-    alice: await createMember(h.db, tenant, 'member'),
-    bob: await createMember(h.db, tenant, 'member'),
-  };
-  const workspace = await createTestWorkspace(h.db, tenant.id, { trusted: options.trusted });
-  await h.db.withTenant(tenant.id, (tx) =>
-    tx.workspaceMember.create({
-      data: { tenantId: tenant.id, workspaceId: workspace.id, userId: users.alice.id },
-    }),
-  );
-  const tokens = {
-    owner: (await mintTestToken(h.db, tenant, users.owner, { kind: 'user' })).secret,
-    admin: (await mintTestToken(h.db, tenant, users.admin, { kind: 'user' })).secret,
-    alice: (await mintTestToken(h.db, tenant, users.alice, { kind: 'user' })).secret,
-    bob: (await mintTestToken(h.db, tenant, users.bob, { kind: 'user' })).secret,
-  };
-  return { tenant, users, tokens, workspaceId: workspace.id };
-}
-
-async function run(
-  w: World,
-  who: Who,
-  name: string,
-  input: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const result = await callCommand('rest', h.app, name, input, w.tokens[who]);
-  if (!result.ok) throw new Error(`${name} failed: ${result.status} ${JSON.stringify(result.body)}`);
-  return result.output;
-}
-
-function requestsOf(w: World): Promise<ApprovalRequest[]> {
-  return h.db.withTenant(w.tenant.id, (tx) =>
-    tx.approvalRequest.findMany({ orderBy: [{ openedAt: 'asc' }, { serverName: 'asc' }, { id: 'asc' }] }),
-  );
-}
+const world = (options: { trusted: boolean }) => createApprovalWorld(h, options);
+const run = (w: World, who: Who, name: string, input: Record<string, unknown>) =>
+  runAs(h, w, who, name, input);
+const requestsOf = (w: World) => requestsOfWorld(h, w);
 
 function openRequestsOf(w: World): Promise<ApprovalRequest[]> {
   return requestsOf(w).then((rows) => rows.filter((row) => row.status === 'open'));
