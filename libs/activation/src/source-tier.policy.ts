@@ -2,12 +2,10 @@ import { assertNever } from './assert-never';
 import type { SourceTier } from './activation.types';
 
 /**
- * Whether approvals of this tier's entries also bind to the workspace's repository identity and generation.
- * Managed sources are the tenant's own policy and user sources are the user's own: neither lives in a
- * repository, so neither changes when the workspace's code does. Every other tier arrives with (or beside) the
- * workspace, so its approval holds only for the repository and generation it was given for.
+ * Whether this tier's content arrives with (or beside) the workspace: local, project and plugin sources. Managed
+ * sources are the tenant's own policy and user sources are the user's own; neither lives in a repository.
  */
-export function bindsToWorkspace(tier: SourceTier): boolean {
+function arrivesWithWorkspace(tier: SourceTier): boolean {
   switch (tier) {
     case 'managed':
     case 'user':
@@ -22,21 +20,20 @@ export function bindsToWorkspace(tier: SourceTier): boolean {
 }
 
 /**
- * Whether entries of this tier are refused in an untrusted workspace whatever they declare: project, local and
- * plugin sources are content the workspace brought along, which an untrusted workspace does not get to run.
+ * Whether approvals of this tier's entries also bind to the workspace's repository identity and generation: only
+ * content that arrives with the workspace changes when the workspace's code does, so only its approval holds
+ * just for the repository and generation it was given for.
+ */
+export function bindsToWorkspace(tier: SourceTier): boolean {
+  return arrivesWithWorkspace(tier);
+}
+
+/**
+ * Whether entries of this tier are refused in an untrusted workspace whatever they declare: content the
+ * workspace brought along, which an untrusted workspace does not get to run.
  */
 export function needsTrustedWorkspace(tier: SourceTier): boolean {
-  switch (tier) {
-    case 'managed':
-    case 'user':
-      return false;
-    case 'local':
-    case 'project':
-    case 'plugin':
-      return true;
-    default:
-      return assertNever(tier);
-  }
+  return arrivesWithWorkspace(tier);
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
 } from '@gatehouse/activation';
 import type { Approval, Workspace } from '@gatehouse/db';
 import type { ActiveEntry, EffectiveEntry } from '@gatehouse/definitions';
+import { identityOfRow } from './approval.views';
 
 /**
  * Maps what the API holds (resolved entries of @gatehouse/definitions, workspace and approval rows) onto the
@@ -71,15 +72,10 @@ export function activationViewOf(userId: string | null): ActivationView {
 }
 
 export function approvalRecordOf(row: Approval): ApprovalRecord {
+  const { key: _key, ...identity } = identityOfRow(row);
   return {
+    ...identity,
     id: row.id,
-    serverName: row.serverName,
-    source: { tier: row.sourceTier, origin: row.sourceOrigin },
-    definitionFingerprint: row.definitionFingerprint,
-    securityIdentity: row.securityIdentity,
-    principalUserId: row.principalUserId,
-    repositoryIdentity: row.repositoryIdentity,
-    workspaceGeneration: row.workspaceGeneration,
     decision: row.decision,
     decidedBy: row.decidedBy,
     decidedAt: row.decidedAt,

@@ -5,6 +5,7 @@ import { auditActorOf } from '../commands/audit-actor';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { viewsAffectedBy, type ChangeScope } from './affected-views';
 import { openApprovalRequests, type OpenedRequest } from './approval-requests.opener';
+import { recordEntryAuthors, variableOrigin } from './entry-authorship';
 
 /**
  * What a mutation calls, in its own transaction and after its change, so the approval requests exist exactly when
@@ -26,6 +27,25 @@ export async function openRequestsAfterChange(
     authorUserId: principal.userId,
     actor: auditActorOf(principal),
   });
+}
+
+/**
+ * After a variable was set or unset: records the caller as an author of it (four-eyes), then re-decides the views
+ * it takes part in.
+ */
+export async function openRequestsAfterVariableChange(
+  tx: TenantTx,
+  cipher: DefinitionCipher,
+  principal: TenantPrincipal,
+  variable: { holder: string; scope: string; workspaceId: string | null; name: string },
+): Promise<OpenedRequest[]> {
+  await recordEntryAuthors(tx, {
+    tenantId: principal.tenantId,
+    origin: variableOrigin(variable.holder),
+    entryNames: [variable.name],
+    userId: principal.userId,
+  });
+  return openRequestsAfterChange(tx, cipher, principal, changeScopeOfVariable(variable), 'variable_changed');
 }
 
 /** Where a definition source of this tier takes part: who may see a change to it. */

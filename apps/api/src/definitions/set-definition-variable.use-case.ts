@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { recordEntryAuthors, variableOrigin } from '../approvals/entry-authorship';
-import { changeScopeOfVariable, openRequestsAfterChange } from '../approvals/open-requests-after-change';
+import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -46,14 +45,7 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
               where: { id },
               data: { valueCt, updatedBy: principal.userId },
             });
-      await recordEntryAuthors(tx, {
-        tenantId: principal.tenantId,
-        origin: variableOrigin(holder.holder),
-        entryNames: [input.name],
-        userId: principal.userId,
-      });
-      const changed = changeScopeOfVariable(holder);
-      await openRequestsAfterChange(tx, this.cipher, principal, changed, 'variable_changed');
+      await openRequestsAfterVariableChange(tx, this.cipher, principal, { ...holder, name: input.name });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.variables.set',

@@ -1,7 +1,6 @@
 import type { CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { recordEntryAuthors, variableOrigin } from '../approvals/entry-authorship';
-import { changeScopeOfVariable, openRequestsAfterChange } from '../approvals/open-requests-after-change';
+import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -28,14 +27,7 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
       if (existing !== null) {
         await tx.definitionVariable.delete({ where: { id: existing.id } });
         // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
-        await recordEntryAuthors(tx, {
-          tenantId: principal.tenantId,
-          origin: variableOrigin(holder.holder),
-          entryNames: [input.name],
-          userId: principal.userId,
-        });
-        const changed = changeScopeOfVariable(holder);
-        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'variable_changed');
+        await openRequestsAfterVariableChange(tx, this.cipher, principal, { ...holder, name: input.name });
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.variables.unset',

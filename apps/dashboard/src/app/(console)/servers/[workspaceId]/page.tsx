@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '../../../../server/current-session';
 import { getEffectiveDefinitions } from '../../../../server/definition-queries';
 import { serversPageContext } from '../../../../server/servers-page-context';
-import { AccessFailure, PageProblem } from '../../../../ui/access-states';
+import { ServersContextFailure } from '../../../../ui/servers/servers-context-failure';
 import { ActivationCell } from '../../../../ui/approvals/activation-parts';
 import { ACTIVATION_STATE_LABELS } from '../../../../ui/approvals/approval-labels';
 import { ButtonLink } from '../../../../ui/button';
@@ -12,7 +11,12 @@ import { DataTable } from '../../../../ui/data-table';
 import { Badge, Callout, EmptyState, ProblemCallout } from '../../../../ui/feedback';
 import { PageHeader } from '../../../../ui/page-header';
 import { firstParam, type SearchParams } from '../../../../ui/paging';
-import { describeProblem, problemPath, shortFingerprint, STATUS_LABELS } from '../../../../ui/servers/definition-labels';
+import {
+  describeProblem,
+  problemPath,
+  shortFingerprint,
+  STATUS_LABELS,
+} from '../../../../ui/servers/definition-labels';
 import {
   EntryReason,
   ShadowedEntries,
@@ -40,11 +44,11 @@ export default async function WorkspaceServersPage({
 }) {
   const { workspaceId } = await params;
   const context = await serversPageContext(workspaceId);
-  if (context.kind === 'access') return <AccessFailure access={context.access} />;
-  if (context.kind === 'missing') notFound();
-  if (context.kind === 'problem') return <PageProblem problem={context.problem} title="Servers could not be loaded" />;
+  if (context.kind !== 'ready')
+    return <ServersContextFailure context={context} title="Servers could not be loaded" />;
   const { workspace, permissions, can } = context;
-  const view: EffectiveViewKind = firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
+  const view: EffectiveViewKind =
+    firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
   const effective = await getEffectiveDefinitions(workspace.id, view);
   if (!effective.ok) redirectIfSessionEnded(effective.problem);
   const base = `/servers/${workspace.id}`;
@@ -96,7 +100,8 @@ export default async function WorkspaceServersPage({
               <ul>
                 {effective.data.problems.map((problem, index) => (
                   <li key={index}>
-                    {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
+                    {problemPath(problem) ? <code>{problemPath(problem)}</code> : null}{' '}
+                    {describeProblem(problem)}
                     {problem['severity'] === 'blocking' ? ' (blocking)' : ''}
                   </li>
                 ))}

@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '../../../../../server/current-session';
 import { getDefinitionSource, listDefinitionSources } from '../../../../../server/definition-queries';
 import { isDefinitionTier } from '../../../../../server/definition-permissions';
 import { serversPageContext } from '../../../../../server/servers-page-context';
-import { AccessFailure, PageProblem } from '../../../../../ui/access-states';
+import { ServersContextFailure } from '../../../../../ui/servers/servers-context-failure';
 import { DateTime } from '../../../../../ui/date-time';
 import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '../../../../../ui/feedback';
 import { PageHeader } from '../../../../../ui/page-header';
@@ -57,15 +56,16 @@ export default async function ServerSourcesPage({
 }) {
   const { workspaceId } = await params;
   const context = await serversPageContext(workspaceId);
-  if (context.kind === 'access') return <AccessFailure access={context.access} />;
-  if (context.kind === 'missing') notFound();
-  if (context.kind === 'problem') return <PageProblem problem={context.problem} title="Sources could not be loaded" />;
+  if (context.kind !== 'ready')
+    return <ServersContextFailure context={context} title="Sources could not be loaded" />;
   const { workspace, permissions, userId } = context;
   const query = await searchParams;
   const asked = firstParam(query, 'tier') ?? '';
   const tiers = permissions.tiers;
   const tier: DefinitionTier | undefined =
-    isDefinitionTier(asked) && tiers.includes(asked) ? asked : (tiers.find((t) => t === 'project') ?? tiers[0]);
+    isDefinitionTier(asked) && tiers.includes(asked)
+      ? asked
+      : (tiers.find((t) => t === 'project') ?? tiers[0]);
   const name = (firstParam(query, 'name') ?? '').trim();
   const base = `/servers/${workspace.id}/sources`;
 
@@ -116,7 +116,9 @@ export default async function ServerSourcesPage({
         </ul>
       </nav>
       <p className="muted">{TIER_LABELS[tier].description}</p>
-      {!sources.ok ? <ProblemCallout problem={sources.problem} context="Sources could not be listed" /> : null}
+      {!sources.ok ? (
+        <ProblemCallout problem={sources.problem} context="Sources could not be listed" />
+      ) : null}
 
       {tenantWide && namedOfTier.length > 0 ? (
         <Panel id="tier-sources" title={`${TIER_LABELS[tier].label} sources`}>
@@ -125,7 +127,9 @@ export default async function ServerSourcesPage({
               const sourceName = source.origin.slice(tier.length + 1);
               return (
                 <li key={source.id}>
-                  <Link href={`${base}?tier=${tier}&name=${encodeURIComponent(sourceName)}`}>{source.origin}</Link>
+                  <Link href={`${base}?tier=${tier}&name=${encodeURIComponent(sourceName)}`}>
+                    {source.origin}
+                  </Link>
                 </li>
               );
             })}
@@ -136,15 +140,17 @@ export default async function ServerSourcesPage({
         </Panel>
       ) : null}
 
-      {stored && !stored.ok ? <ProblemCallout problem={stored.problem} context="The stored source could not be read" /> : null}
+      {stored && !stored.ok ? (
+        <ProblemCallout problem={stored.problem} context="The stored source could not be read" />
+      ) : null}
       {stored?.ok ? (
         <Panel
           id="stored-source"
           title={`Stored: ${stored.data.origin}`}
           description={
             <>
-              Version {stored.data.version}, updated <DateTime value={stored.data.updatedAt} />. The API never returns
-              the document itself: these are its entries as projected.
+              Version {stored.data.version}, updated <DateTime value={stored.data.updatedAt} />. The API never
+              returns the document itself: these are its entries as projected.
             </>
           }
         >
@@ -154,7 +160,8 @@ export default async function ServerSourcesPage({
                 <ul>
                   {stored.data.problems.map((problem, index) => (
                     <li key={index}>
-                      {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
+                      {problemPath(problem) ? <code>{problemPath(problem)}</code> : null}{' '}
+                      {describeProblem(problem)}
                     </li>
                   ))}
                 </ul>
@@ -188,7 +195,9 @@ export default async function ServerSourcesPage({
         title={existing ? `Replace the ${tier} source` : `Write the ${tier} source`}
         description={
           existing
-            ? 'Send the whole document: it replaces the stored one (version ' + String(existing.version) + ').'
+            ? 'Send the whole document: it replaces the stored one (version ' +
+              String(existing.version) +
+              ').'
             : 'Paste an .mcp.json document or write one.'
         }
       >

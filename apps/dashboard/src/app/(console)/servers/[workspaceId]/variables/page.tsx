@@ -1,12 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { unsetDefinitionVariableAction } from '../../../../../server/actions/definition.actions';
 import { redirectIfSessionEnded } from '../../../../../server/current-session';
 import { listDefinitionVariables } from '../../../../../server/definition-queries';
 import { isVariableScope } from '../../../../../server/definition-permissions';
 import { serversPageContext } from '../../../../../server/servers-page-context';
-import { AccessFailure, PageProblem } from '../../../../../ui/access-states';
+import { ServersContextFailure } from '../../../../../ui/servers/servers-context-failure';
 import { ConfirmAction } from '../../../../../ui/confirm-action';
 import { DataTable } from '../../../../../ui/data-table';
 import { DateTime } from '../../../../../ui/date-time';
@@ -22,7 +21,10 @@ export const metadata: Metadata = { title: 'Server variables' };
 
 const SCOPES: Readonly<Record<VariableScope, { label: string; description: string }>> = {
   tenant: { label: 'Tenant', description: 'Every workspace of the tenant. Owners and admins.' },
-  workspace: { label: 'Workspace', description: 'This workspace; outranks tenant variables. Admins and maintainers.' },
+  workspace: {
+    label: 'Workspace',
+    description: 'This workspace; outranks tenant variables. Admins and maintainers.',
+  },
   user: { label: 'Mine', description: 'Yours alone; outranks workspace and tenant variables in your view.' },
 };
 
@@ -39,9 +41,8 @@ export default async function ServerVariablesPage({
 }) {
   const { workspaceId } = await params;
   const context = await serversPageContext(workspaceId);
-  if (context.kind === 'access') return <AccessFailure access={context.access} />;
-  if (context.kind === 'missing') notFound();
-  if (context.kind === 'problem') return <PageProblem problem={context.problem} title="Variables could not be loaded" />;
+  if (context.kind !== 'ready')
+    return <ServersContextFailure context={context} title="Variables could not be loaded" />;
   const { workspace, permissions } = context;
   const asked = firstParam(await searchParams, 'scope') ?? '';
   const readable: VariableScope[] = ['tenant', 'workspace', 'user'];
@@ -81,7 +82,11 @@ export default async function ServerVariablesPage({
       <p className="muted">{SCOPES[scope].description}</p>
 
       {writable ? (
-        <Panel id="variable-set" title="Set or replace a variable" description="Setting an existing name replaces its value.">
+        <Panel
+          id="variable-set"
+          title="Set or replace a variable"
+          description="Setting an existing name replaces its value."
+        >
           <VariableForm scope={scope} workspaceId={workspace.id} />
         </Panel>
       ) : null}

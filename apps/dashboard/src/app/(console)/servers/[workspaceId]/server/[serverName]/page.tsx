@@ -4,7 +4,8 @@ import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '../../../../../../server/current-session';
 import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
 import { serversPageContext } from '../../../../../../server/servers-page-context';
-import { AccessFailure, PageProblem } from '../../../../../../ui/access-states';
+import { ServersContextFailure } from '../../../../../../ui/servers/servers-context-failure';
+import { PageProblem } from '../../../../../../ui/access-states';
 import { ActivationBadge, ActivationDetails } from '../../../../../../ui/approvals/activation-parts';
 import { Callout, Panel } from '../../../../../../ui/feedback';
 import styles from '../../../../../../ui/overview.module.css';
@@ -39,11 +40,11 @@ export default async function ServerDetailPage({
   const { workspaceId, serverName: encoded } = await params;
   const serverName = decodeURIComponent(encoded);
   const context = await serversPageContext(workspaceId);
-  if (context.kind === 'access') return <AccessFailure access={context.access} />;
-  if (context.kind === 'missing') notFound();
-  if (context.kind === 'problem') return <PageProblem problem={context.problem} title="This server could not be loaded" />;
+  if (context.kind !== 'ready')
+    return <ServersContextFailure context={context} title="This server could not be loaded" />;
   const { workspace, permissions, can } = context;
-  const view: EffectiveViewKind = firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
+  const view: EffectiveViewKind =
+    firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
   const effective = await getEffectiveDefinitions(workspace.id, view);
   if (!effective.ok) {
     redirectIfSessionEnded(effective.problem);
@@ -53,7 +54,11 @@ export default async function ServerDetailPage({
   if (entry === undefined) notFound();
   const transport = entry.projection?.transport;
   const disabledBy =
-    entry.reason === 'disabled_by_workspace' ? 'workspace' : entry.reason === 'disabled_by_user' ? 'user' : null;
+    entry.reason === 'disabled_by_workspace'
+      ? 'workspace'
+      : entry.reason === 'disabled_by_user'
+        ? 'user'
+        : null;
   const back = `/servers/${workspace.id}${view === 'principal' ? '?view=principal' : ''}`;
 
   return (
@@ -87,7 +92,8 @@ export default async function ServerDetailPage({
               .filter((problem) => problem['reason'] !== 'disabled_entry')
               .map((problem, index) => (
                 <li key={index}>
-                  {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
+                  {problemPath(problem) ? <code>{problemPath(problem)}</code> : null}{' '}
+                  {describeProblem(problem)}
                 </li>
               ))}
           </ul>
@@ -110,7 +116,11 @@ export default async function ServerDetailPage({
         />
       </Panel>
 
-      <Panel id="server-definition" title="Definition" description="As projected: secrets masked, env and header values never shown.">
+      <Panel
+        id="server-definition"
+        title="Definition"
+        description="As projected: secrets masked, env and header values never shown."
+      >
         {transport === undefined ? (
           <p className="muted">No projection: the entry could not be read. See its problems above.</p>
         ) : (
@@ -142,7 +152,9 @@ export default async function ServerDetailPage({
                   <pre className={serverStyles.codeBlock}>{transport.commandLine}</pre>
                 </dd>
                 <dt>Working directory</dt>
-                <dd>{transport.cwd ? <code>{transport.cwd}</code> : <span className="muted">Not set</span>}</dd>
+                <dd>
+                  {transport.cwd ? <code>{transport.cwd}</code> : <span className="muted">Not set</span>}
+                </dd>
                 <dt>Environment</dt>
                 <dd>
                   <KeysList keys={transport.env} label="Environment variable keys" />
@@ -166,7 +178,11 @@ export default async function ServerDetailPage({
         )}
       </Panel>
 
-      <Panel id="server-identity" title="Identity" description="What approvals and stored sign-ins are bound to.">
+      <Panel
+        id="server-identity"
+        title="Identity"
+        description="What approvals and stored sign-ins are bound to."
+      >
         <dl className={styles.definition}>
           <dt>Winning source</dt>
           <dd>
@@ -177,7 +193,13 @@ export default async function ServerDetailPage({
             <ShadowedEntries entry={entry} />
           </dd>
           <dt>Fingerprint</dt>
-          <dd>{entry.fingerprint ? <code>{entry.fingerprint}</code> : <span className="muted">None (not resolved)</span>}</dd>
+          <dd>
+            {entry.fingerprint ? (
+              <code>{entry.fingerprint}</code>
+            ) : (
+              <span className="muted">None (not resolved)</span>
+            )}
+          </dd>
           <dt>Security identity</dt>
           <dd>
             {entry.identity ? (
