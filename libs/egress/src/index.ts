@@ -12,11 +12,6 @@ export { checkEgressPolicy, type EgressPolicyCheck } from './policy/compiled-pol
 export { cidrWithin, isCidr } from './policy/cidr.js';
 export type { ResolveResult, Resolver } from './resolver/resolver.port.js';
 export {
-  createSystemResolver,
-  type LookupAll,
-  type SystemResolverOptions,
-} from './resolver/system.resolver.js';
-export {
   createDnsResolver,
   DEFAULT_DNS_TIMEOUT_MS,
   DEFAULT_DNS_TRIES,

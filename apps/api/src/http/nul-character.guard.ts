@@ -66,11 +66,6 @@ export function findRefusedCharacter(value: unknown): RefusedCharacter | null {
   return firstFound(value, refusedIn);
 }
 
-/** True when any string (or object key) inside `value` contains NUL. */
-export function containsNul(value: unknown): boolean {
-  return firstFound(value, (text) => (text.includes(NUL) ? true : null)) !== null;
-}
-
 const DETAILS: Readonly<Record<RefusedCharacter, string>> = {
   nul: 'The request contains a NUL character, which no field accepts.',
   lone_surrogate:

@@ -6,7 +6,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { EgressPolicy } from '../policy/egress-policy';
 import type { ResolveResult, Resolver } from '../resolver/resolver.port';
-import { createSystemResolver } from '../resolver/system.resolver';
 import { EgressError } from './egress.error';
 import { createPinnedFetch } from './pinned-fetch';
 
@@ -270,15 +269,5 @@ describe('createPinnedFetch never resolves a second time', () => {
       await target.close();
       await decoy.close();
     }
-  });
-});
-
-describe('createSystemResolver against the OS resolver', () => {
-  it('resolves localhost to loopback and a .invalid name to unresolvable', async () => {
-    const resolver = createSystemResolver();
-    const local = await resolver.resolve('localhost');
-    expect(local.ok).toBe(true);
-    if (local.ok) expect(local.addresses.every((a) => a === '::1' || a.startsWith('127.'))).toBe(true);
-    expect(await resolver.resolve('nothing-here.invalid')).toEqual({ ok: false, reason: 'unresolvable' });
   });
 });

@@ -1,5 +1,5 @@
 // The production resolver: DNS queries (A and AAAA) through c-ares, `node:dns`'s `Resolver`, with a hard bound
-// on each lookup. Not getaddrinfo (`dns.lookup`, createSystemResolver): that has no timeout and holds one of
+// on each lookup. Not getaddrinfo (`dns.lookup`): that has no timeout and holds one of
 // libuv's 4 threadpool threads for as long as it takes, the pool argon2 password hashing runs on, so a few
 // names whose DNS never answers would stall every sign-in. c-ares sends its queries from the event loop.
 // Unlike getaddrinfo it reads neither /etc/hosts nor resolv.conf search domains: `localhost` and the names
