@@ -1,13 +1,15 @@
 import type { Approval, ApprovalRequest, TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
 import { notFound } from '../commands/command-problems';
-import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { findVisibleWorkspace, visibleWorkspaces } from '../commands/workspaces/workspace-visibility';
 
 // Requests and approvals belong to a workspace: a workspace-bound credential sees only its workspaces' ones, and
 // anything else reads exactly like another tenant's row (row-level security hides those), a 404.
 
+/** The workspace filter of visibleWorkspaces, on the rows' workspace_id column. */
 function boundWorkspaces(principal: TenantPrincipal): { workspaceId?: { in: string[] } } {
-  return principal.workspaceIds.length > 0 ? { workspaceId: { in: [...principal.workspaceIds] } } : {};
+  const { id } = visibleWorkspaces(principal);
+  return id === undefined ? {} : { workspaceId: id };
 }
 
 /** The workspace part of a list filter: the asked workspace (404 when not visible), or every visible one. */

@@ -4,7 +4,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { positionAfter, toPage } from '../commands/pagination/keyset-page';
 import { approvalIdsOf, workspaceFilter } from './approval-visibility';
 import { toApprovalRequestView } from './approval.views';
-import { newestFirst, olderThan } from './newest-first.page';
+import { newestFirst, olderThan } from '../commands/pagination/keyset-newest-first';
 
 const LIST = 'approval-requests';
 

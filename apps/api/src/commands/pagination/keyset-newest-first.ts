@@ -1,8 +1,8 @@
-import type { KeysetPosition } from '../commands/pagination/keyset-cursor';
+import type { KeysetPosition } from './keyset-cursor';
 
-// Keyset pagination NEWEST first over (a timestamp column, id), for the approval queue and history. The cursor
-// itself is the shared opaque one (commands/pagination: `positionAfter` refuses a bad one with 400, `toPage`
-// hands out the next); only the direction differs from the oldest-first lists.
+// Keyset pagination NEWEST first over (a timestamp column, id), for the approval queue and history: the
+// descending twin of keyset-page.ts's afterPosition/keysetOrder. The cursor is the same opaque one
+// (`positionAfter` refuses a bad one with 400, `toPage` hands out the next); only the direction differs.
 
 /** The Prisma `where` fragment for "strictly older than this position" in (at desc, id desc) order. */
 export function olderThan<F extends 'openedAt' | 'decidedAt'>(
