@@ -10,6 +10,7 @@ import {
   TAG_BYTES,
 } from './envelope.format';
 import { keyEncryptionKeyFor, type KeyRing } from './key-ring';
+import { deriveTenantKey, type TenantKeyPurpose, type TenantKeyResult } from './tenant-key.derivation';
 
 export type DecryptFailureReason = 'unknown_key' | 'malformed' | 'authentication_failed';
 export type DecryptResult = { ok: true; plaintext: Uint8Array } | { ok: false; reason: DecryptFailureReason };
@@ -118,6 +119,11 @@ export class EnvelopeCipher {
     } finally {
       opened.plaintext.fill(0);
     }
+  }
+
+  /** A per-tenant key derived from this cipher's ring (see {@link deriveTenantKey}); the active key by default. */
+  deriveTenantKey(purpose: TenantKeyPurpose, tenantId: string, keyId?: string): TenantKeyResult {
+    return deriveTenantKey(this.#ring, { purpose, tenantId, keyId });
   }
 
   #kek(keyId: string): KeyObject | undefined {
