@@ -14,6 +14,8 @@ export {
   findTenantIdBySlug,
 } from './lookups/auth.lookups';
 export type { TokenLookup, SessionLookup, LoginLookup } from './lookups/auth.lookups';
+export { findInvitationBySecretHash } from './lookups/invitation.lookups';
+export type { InvitationLookup } from './lookups/invitation.lookups';
 export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token.operator';
 export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
 
@@ -55,6 +57,7 @@ export type {
   AuditHead,
   Approval,
   ApprovalRequest,
+  Invitation,
 } from './generated/client';
 
 // Key rotation (libs/db/src/key-rotation): the registry of encrypted columns and the online re-encryption.

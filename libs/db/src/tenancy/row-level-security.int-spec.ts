@@ -231,6 +231,10 @@ describe('tenant A context', () => {
         "INSERT INTO definition_entry_authors (tenant_id, origin, entry_name, user_id) VALUES ($1, 'managed:x', 'x', $2)",
         [b.tenantId, a.userId],
       ],
+      invitations: [
+        "INSERT INTO invitations (id, tenant_id, email, role, secret_hash, expires_at) VALUES ($1, $2, 'x@example.test', 'owner', $3, now() + interval '1 hour')",
+        [randomUUID(), b.tenantId, randomBytes(32)],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],
@@ -272,9 +276,13 @@ describe('tenant A context', () => {
       // audit_events is append-only and approvals are history: UPDATE of tenant_id and DELETE are not even
       // granted (also 42501). Approval requests are closed, never deleted: no DELETE either.
       const notUpdatable = table === 'audit_events' || table === 'approvals';
-      // Authorship records outlive the entries they name (four-eyes reads them): no DELETE either.
+      // Authorship records outlive the entries they name (four-eyes reads them): no DELETE either. Invitations
+      // are revoked or accepted, never deleted.
       const notDeletable =
-        notUpdatable || table === 'approval_requests' || table === 'definition_entry_authors';
+        notUpdatable ||
+        table === 'approval_requests' ||
+        table === 'definition_entry_authors' ||
+        table === 'invitations';
       expect({ table, moveCode, changed, deleted }).toEqual({
         table,
         moveCode: '42501',

@@ -153,6 +153,16 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
     await tx.definitionEntryAuthor.create({
       data: { tenantId, origin: `project:${rows.workspaceId}`, entryName: 'github', userId },
     });
+    await tx.invitation.create({
+      data: {
+        tenantId,
+        email: `invitee-${label}@example.test`,
+        role: 'member',
+        secretHash: new Uint8Array(randomBytes(32)),
+        createdById: userId,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
   });
   return rows;
 }
