@@ -47,7 +47,7 @@ export {
   type ConfigRow,
 } from './config/describe-config.js';
 export { REDACTED, createLogger, type CreateLoggerOptions, type Logger } from './logger/create-logger.js';
-export { SENSITIVE_CONTAINERS, SENSITIVE_KEYS, redactionPaths } from './logger/redaction-paths.js';
+export { SENSITIVE_CONTAINERS, SENSITIVE_KEYS, SENSITIVE_SUFFIXES } from './logger/sensitive-names.js';
 export { secretFragments } from './logger/secret-values.js';
 export { NestLoggerAdapter } from './logger/nest-logger.adapter.js';
 export {

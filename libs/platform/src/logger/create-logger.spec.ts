@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger, REDACTED } from './create-logger.js';
 import { NestLoggerAdapter } from './nest-logger.adapter.js';
-import { redactionPaths } from './redaction-paths.js';
+import { createKeyClassifier } from './sensitive-names.js';
 
 function capture(secretKeys: readonly string[] = [], secretValues: readonly string[] = []) {
   const lines: string[] = [];
@@ -85,10 +85,19 @@ describe('createLogger', () => {
     expect(records()[0]).toMatchObject({ route: '/v1/tenants/:id', statusCode: 200, tokenKind: 'agent' });
   });
 
-  it('generates bracket paths for names that are not identifiers', () => {
-    expect(redactionPaths()).toEqual(
-      expect.arrayContaining(['["set-cookie"]', '*["set-cookie"]', 'headers.*', '*.*.env.*']),
-    );
+  it('classifies names whatever their case and separators, and the app secret names too', () => {
+    const classify = createKeyClassifier(['GATEHOUSE_KEYS']);
+    for (const name of [
+      'set-cookie',
+      'Set-Cookie',
+      'X-API-KEY',
+      'accessToken',
+      'refresh_token',
+      'gatehouseKeys',
+    ])
+      expect(classify(name)).toBe('sensitive');
+    for (const name of ['headers', 'ENV', 'args', 'stderr']) expect(classify(name)).toBe('container');
+    for (const name of ['tokenKind', 'tokenId', 'route', 'statusCode']) expect(classify(name)).toBe('plain');
   });
 });
 
