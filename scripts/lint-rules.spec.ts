@@ -1,0 +1,286 @@
+// Each architecture rule of DESIGN.md that lint holds, fed a file that breaks it (and, where a zone is allowed
+// what others are not, a file that must stay clean), against the real eslint.config.mjs. The rules that need
+// the Nx project graph (module boundaries, cycles) are in lint-rules.int-spec.ts.
+import { PURE_LIBS } from '../eslint.config.mjs';
+import { findingsOf } from './lint-rules.harness';
+
+const IMPORTS = '@typescript-eslint/no-restricted-imports';
+
+const importing = (source: string): string =>
+  `import * as probe from '${source}';\nexport const used = probe;\n`;
+
+describe('pure libs import no framework, no I/O, no process', () => {
+  const banned = [
+    '@prisma/client',
+    'fs',
+    'node:fs',
+    'fs/promises',
+    'node:fs/promises',
+    'node:child_process',
+    'child_process',
+    'node:https',
+    'node:http',
+    'node:net',
+    'node:dns',
+    'dns/promises',
+    'node:os',
+    'process',
+    'node:process',
+    'node:worker_threads',
+    '@modelcontextprotocol/sdk/types.js',
+    '@modelcontextprotocol/sdk/client/index.js',
+    '@modelcontextprotocol/sdk/server/mcp.js',
+    '@nestjs/common',
+    'fastify',
+    '@fastify/cookie',
+    'graphql',
+    'react',
+    'pg',
+    'ioredis',
+    'bullmq',
+    'undici',
+    'pino',
+    '@gatehouse/db',
+    '@gatehouse/testing',
+  ];
+
+  it('covers the five pure libs', () => {
+    expect([...PURE_LIBS].sort()).toEqual(['activation', 'catalog', 'commands', 'contracts', 'definitions']);
+  });
+
+  describe.each(PURE_LIBS)('libs/%s', (lib) => {
+    const file = `libs/${lib}/src/lint-probe.ts`;
+
+    it.each(banned)('refuses an import of %s', async (source) => {
+      expect(await findingsOf(IMPORTS, file, importing(source))).toHaveLength(1);
+    });
+
+    it.each(['@prisma/client', 'node:fs', '@modelcontextprotocol/sdk/types.js', '@nestjs/common'])(
+      'refuses a type-only import of %s',
+      async (source) => {
+        const code = `import type * as probe from '${source}';\nexport type Used = typeof probe;\n`;
+        expect(await findingsOf(IMPORTS, file, code)).toHaveLength(1);
+      },
+    );
+
+    it('refuses a re-export and an import-equals of an I/O module', async () => {
+      expect(await findingsOf(IMPORTS, file, "export { readFileSync } from 'node:fs';\n")).toHaveLength(1);
+      expect(
+        await findingsOf(IMPORTS, file, "import fs = require('fs');\nexport const used = fs;\n"),
+      ).toHaveLength(1);
+    });
+
+    it('refuses the process global, however it is reached', async () => {
+      expect(
+        await findingsOf('no-restricted-globals', file, 'export const level = process.env.LOG_LEVEL;\n'),
+      ).toEqual([expect.stringContaining('Pure libs')]);
+      expect(
+        await findingsOf(
+          'no-restricted-properties',
+          file,
+          'export const level = globalThis.process.env.LOG_LEVEL;\n',
+        ),
+      ).toHaveLength(1);
+    });
+
+    it('refuses the global fetch', async () => {
+      const code = "export const answer = (): Promise<Response> => fetch('https://example.test');\n";
+      expect(await findingsOf('no-restricted-globals', file, code)).toHaveLength(1);
+      expect(
+        await findingsOf(
+          'no-restricted-properties',
+          file,
+          "export const answer = globalThis.fetch('https://x.test');\n",
+        ),
+      ).toHaveLength(1);
+    });
+
+    it('refuses loading modules at run time', async () => {
+      expect(
+        await findingsOf(
+          'no-restricted-syntax',
+          file,
+          "export const later = (): Promise<unknown> => import('node:fs');\n",
+        ),
+      ).toHaveLength(1);
+      expect(
+        await findingsOf('no-restricted-syntax', file, "export const now: unknown = require('node:fs');\n"),
+      ).toHaveLength(1);
+    });
+
+    it.each(['node:crypto', 'node:util', 'zod', './sibling.js'])('allows %s', async (source) => {
+      expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([]);
+    });
+  });
+
+  it('lets a pure lib spec read a fixture file', async () => {
+    expect(
+      await findingsOf(IMPORTS, 'libs/definitions/src/lint-probe.spec.ts', importing('node:fs')),
+    ).toEqual([]);
+  });
+});
+
+describe('Prisma only inside libs/db', () => {
+  it.each([
+    'apps/api/src/lint-probe.ts',
+    'libs/platform/src/lint-probe.ts',
+    'apps/api/src/lint-probe.int-spec.ts',
+  ])('refuses @prisma/client in %s', async (file) => {
+    expect(await findingsOf(IMPORTS, file, importing('@prisma/client'))).toEqual([
+      expect.stringContaining('Only libs/db talks to Prisma.'),
+    ]);
+  });
+
+  it('allows it in libs/db', async () => {
+    expect(await findingsOf(IMPORTS, 'libs/db/src/lint-probe.ts', importing('@prisma/client'))).toEqual([]);
+  });
+});
+
+describe('the client side of the MCP SDK only in libs/mcp-client', () => {
+  const clients = [
+    '@modelcontextprotocol/sdk/client/index.js',
+    '@modelcontextprotocol/sdk/client/stdio.js',
+    '@modelcontextprotocol/client',
+  ];
+  const outside = [
+    'apps/api/src/lint-probe.ts',
+    'apps/gateway/src/lint-probe.ts',
+    'apps/worker/src/lint-probe.ts',
+    'apps/dashboard/src/lint-probe.ts',
+    'libs/egress/src/lint-probe.ts',
+    'libs/oauth/src/lint-probe.ts',
+    'libs/db/src/lint-probe.ts',
+  ];
+
+  it.each(outside.flatMap((file) => clients.map((source) => [file, source])))(
+    'refuses in %s: %s',
+    async (file, source) => {
+      expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([
+        expect.stringContaining('Only libs/mcp-client imports the client side'),
+      ]);
+    },
+  );
+
+  it.each(clients)('allows %s in libs/mcp-client', async (source) => {
+    expect(await findingsOf(IMPORTS, 'libs/mcp-client/src/lint-probe.ts', importing(source))).toEqual([]);
+  });
+
+  it('allows the shared SDK modules in libs/mcp-client, and nowhere else outside the MCP apps', async () => {
+    expect(
+      await findingsOf(
+        IMPORTS,
+        'libs/mcp-client/src/lint-probe.ts',
+        importing('@modelcontextprotocol/sdk/types.js'),
+      ),
+    ).toEqual([]);
+    expect(
+      await findingsOf(
+        IMPORTS,
+        'apps/worker/src/lint-probe.ts',
+        importing('@modelcontextprotocol/sdk/types.js'),
+      ),
+    ).toEqual([expect.stringContaining('The MCP SDK stays in libs/mcp-client')]);
+  });
+});
+
+describe('the server side of the MCP SDK only in the apps that serve MCP', () => {
+  const servers = [
+    '@modelcontextprotocol/sdk/server/mcp.js',
+    '@modelcontextprotocol/sdk/server/streamableHttp.js',
+    '@modelcontextprotocol/server',
+  ];
+
+  it.each(
+    [
+      'libs/mcp-client/src/lint-probe.ts',
+      'apps/worker/src/lint-probe.ts',
+      'libs/coordination/src/lint-probe.ts',
+    ].flatMap((file) => servers.map((source) => [file, source])),
+  )('refuses in %s: %s', async (file, source) => {
+    expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([
+      expect.stringContaining('The server side of the MCP SDK belongs to the apps that serve MCP'),
+    ]);
+  });
+
+  it.each(['apps/gateway/src/lint-probe.ts', 'apps/api/src/lint-probe.ts'])(
+    'allows it in %s',
+    async (file) => {
+      for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
+        expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([]);
+      }
+    },
+  );
+
+  it('does not mistake a server package name for the SDK server side', async () => {
+    expect(
+      await findingsOf(
+        IMPORTS,
+        'libs/mcp-client/src/lint-probe.ts',
+        importing('@modelcontextprotocol/server-everything'),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('@gatehouse/testing only from test files', () => {
+  it.each([
+    'apps/api/src/lint-probe.ts',
+    'apps/worker/src/lint-probe.ts',
+    'apps/gateway/src/lint-probe.ts',
+    'libs/db/src/lint-probe.ts',
+    'libs/coordination/src/lint-probe.ts',
+    'scripts/lint-probe.ts',
+  ])('refuses it in %s', async (file) => {
+    expect(await findingsOf(IMPORTS, file, importing('@gatehouse/testing'))).toEqual([
+      expect.stringContaining('@gatehouse/testing is for test files only'),
+    ]);
+  });
+
+  it.each([
+    'apps/api/src/lint-probe.spec.ts',
+    'apps/api/src/lint-probe.int-spec.ts',
+    'libs/db/src/lint-probe.int-spec.ts',
+    'libs/db/src/tenancy/lint-probe.test-fixture.ts',
+    'apps/api/src/auth/testing/lint-probe.ts',
+    'apps/dashboard/e2e/lint-probe.harness.ts',
+    'libs/coordination/src/test-support/lint-probe.ts',
+    'bench/lint-probe.bench.ts',
+  ])('allows it in %s', async (file) => {
+    expect(await findingsOf(IMPORTS, file, importing('@gatehouse/testing'))).toEqual([]);
+  });
+
+  it.each([
+    './testing/identity-harness.js',
+    './cross-tenant.test-fixture.js',
+    '../test-support/recording.resolver.js',
+  ])('refuses production code importing the test helper %s', async (source) => {
+    expect(await findingsOf(IMPORTS, 'apps/api/src/auth/lint-probe.ts', importing(source))).toEqual([
+      expect.stringContaining('Production code does not import test helpers.'),
+    ]);
+  });
+
+  it('lets test code use both sides of the MCP SDK', async () => {
+    for (const source of [
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/server/index.js',
+    ]) {
+      expect(await findingsOf(IMPORTS, 'apps/gateway/src/lint-probe.int-spec.ts', importing(source))).toEqual(
+        [],
+      );
+      expect(await findingsOf(IMPORTS, 'libs/testing/src/lint-probe.ts', importing(source))).toEqual([]);
+    }
+  });
+});
+
+describe('libs only through their roots', () => {
+  it.each([
+    'apps/api/src/lint-probe.ts',
+    'libs/db/src/lint-probe.ts',
+    'libs/catalog/src/lint-probe.ts',
+    'apps/api/src/lint-probe.spec.ts',
+  ])('refuses a deep import in %s', async (file) => {
+    expect(await findingsOf(IMPORTS, file, importing('@gatehouse/contracts/src/queues'))).toEqual([
+      expect.stringContaining('Import a lib only through its root.'),
+    ]);
+  });
+});
