@@ -110,6 +110,8 @@ export function buildDefinitionsBenchInput(): ResolveInput {
     },
     overlays: [{ serverName: 'srv-1', scope: { kind: 'workspace' } }],
     view: { kind: 'principal', userId: USER },
+    // A tenant's fingerprint key, as the API derives it (fixed bytes here).
+    fingerprintKey: { id: 'bench', bytes: new Uint8Array(32).fill(9) },
   };
 }
 

@@ -1,5 +1,6 @@
-// Hashing is not I/O: node:crypto's sha256 is a pure function of its input, so this stays a pure lib.
-import { createHash } from 'node:crypto';
+// Hashing is not I/O: node:crypto's sha256 and HMAC are pure functions of their input, so this stays a pure lib.
+import { createHash, createHmac } from 'node:crypto';
+import { secretOriginOf } from './secret-origin';
 import type { MaterializedText } from './variable.materializer';
 
 /**
@@ -36,6 +37,17 @@ export class CanonicalEncoder {
     return this;
   }
 
+  /**
+   * A secret's place and where it points: the marker, then the scheme, host and port of a secret that is a URL
+   * or `host:port` (absent otherwise). The credential parts (userinfo, path, query, fragment) are never written.
+   */
+  secret(source: string, value: string): this {
+    this.marker(source);
+    const origin = secretOriginOf(value);
+    if (origin === null) return this.absent();
+    return this.list(3).optionalText(origin.scheme).text(origin.host).optionalText(origin.port);
+  }
+
   absent(): this {
     this.out += 'N';
     return this;
@@ -70,9 +82,10 @@ export class CanonicalEncoder {
   /**
    * A materialized value as segments: runs of non-secret text (literal text and what non-secret variables
    * produced, merged: what runs is what counts) and one marker per secret stretch. A secret value is never
-   * written, so it is never hashed.
+   * written, so it is never hashed. With `secretOrigins`, each secret stretch is followed by where it points
+   * (see {@link secret}): the fingerprint counts it, the security identity does not.
    */
-  materialized(value: MaterializedText): this {
+  materialized(value: MaterializedText, options: { readonly secretOrigins?: boolean } = {}): this {
     if (value.stretches.length === 0) {
       this.out += 'X1:';
       return this.text(value.value);
@@ -85,7 +98,10 @@ export class CanonicalEncoder {
       pending += value.value.slice(at, stretch.start);
       if (pending) segments.push({ secret: null, text: pending });
       pending = '';
-      segments.push({ secret: `var:${stretch.variable}`, text: '' });
+      segments.push({
+        secret: `var:${stretch.variable}`,
+        text: value.value.slice(stretch.start, stretch.end),
+      });
       at = stretch.end;
     }
     pending += value.value.slice(at);
@@ -93,6 +109,7 @@ export class CanonicalEncoder {
     this.out += `X${segments.length}:`;
     for (const segment of segments) {
       if (segment.secret === null) this.text(segment.text);
+      else if (options.secretOrigins === true) this.secret(segment.secret, segment.text);
       else this.marker(segment.secret);
     }
     return this;
@@ -105,5 +122,10 @@ export class CanonicalEncoder {
 
   digest(): string {
     return createHash('sha256').update(this.out, 'utf16le').digest('hex');
+  }
+
+  /** HMAC-SHA256 of the encoding under a key (a tenant's fingerprint key): not recomputable without it. */
+  keyedDigest(key: Uint8Array): string {
+    return createHmac('sha256', key).update(this.out, 'utf16le').digest('hex');
   }
 }

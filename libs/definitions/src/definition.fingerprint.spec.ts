@@ -1,17 +1,31 @@
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { decodeServerEntry } from './definition.decoder';
-import { fingerprintDefinition } from './definition.fingerprint';
+import { fingerprintDefinition, type FingerprintKey } from './definition.fingerprint';
+import { secretOriginOf } from './secret-origin';
 import type { SourceRef } from './tier';
-import { materializeDefinition, type VariableValues } from './variable.materializer';
+import {
+  materializeDefinition,
+  type MaterializedDefinition,
+  type VariableValues,
+} from './variable.materializer';
 
 const source: SourceRef = { tier: 'project', origin: 'project:ws' };
 
-function fingerprint(raw: unknown, variables: VariableValues = {}): string {
+/** A tenant's fingerprint key as the API derives it (here: fixed bytes). */
+const KEY: FingerprintKey = { id: 'k1', bytes: new Uint8Array(32).fill(7) };
+const OTHER_TENANT: FingerprintKey = { id: 'k1', bytes: new Uint8Array(32).fill(8) };
+
+function materialized(raw: unknown, variables: VariableValues = {}): MaterializedDefinition {
   const decoded = decodeServerEntry('srv', raw, source);
   if (decoded.kind !== 'valid') throw new Error(`expected valid entry: ${JSON.stringify(decoded)}`);
   const m = materializeDefinition(decoded.definition, variables);
   if (m.unset.length > 0) throw new Error('unset variable in test entry');
-  return fingerprintDefinition(m.definition);
+  return m.definition;
+}
+
+function fingerprint(raw: unknown, variables: VariableValues = {}, key: FingerprintKey = KEY): string {
+  return fingerprintDefinition(materialized(raw, variables), key);
 }
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -29,9 +43,27 @@ describe('fingerprintDefinition', () => {
   };
   const vars = { tenant: { API_TOKEN: 'first-secret', REGION: 'eu' } };
 
-  it('is sha256 and deterministic', () => {
-    expect(fingerprint(base, vars)).toMatch(/^sha256:[0-9a-f]{64}$/);
+  it('is a keyed hash, versioned in its prefix with the key it was made under, and deterministic', () => {
+    expect(fingerprint(base, vars)).toMatch(/^v2:k1:[0-9a-f]{64}$/);
     expect(fingerprint(clone(base), vars)).toBe(fingerprint(base, vars));
+    expect(fingerprint(base, vars, { id: 'k2', bytes: KEY.bytes })).toMatch(/^v2:k2:/);
+  });
+
+  it('cannot be recomputed without the tenant key: another key gives another hash', () => {
+    expect(fingerprint(base, vars, OTHER_TENANT)).not.toBe(fingerprint(base, vars));
+    // A masked low-entropy literal (`--api-key 1234`) cannot be confirmed by hashing guesses: no guess made
+    // without the key (here: the unkeyed sha256 the v1 fingerprint was) reproduces it.
+    const guessed = { command: 'x', args: ['--api-key', '1234'] };
+    const hex = fingerprint(guessed).split(':')[2];
+    const unkeyed = createHash('sha256').update('1234', 'utf16le').digest('hex');
+    expect(hex).not.toBe(unkeyed);
+    expect(fingerprint(guessed)).toBe(fingerprint(clone(guessed)));
+  });
+
+  it('refuses a key that is not one (too short, or an id that would break the prefix)', () => {
+    const m = materialized(base, vars);
+    expect(() => fingerprintDefinition(m, { id: 'k1', bytes: new Uint8Array(8) })).toThrow(TypeError);
+    expect(() => fingerprintDefinition(m, { id: 'a:b', bytes: KEY.bytes })).toThrow(TypeError);
   });
 
   it('is stable when a credential rotates (variable, default or literal under a credential key)', () => {
@@ -147,6 +179,7 @@ const literal = fc.stringMatching(/^[a-z./:=-]{0,6}$/);
 const reference = fc.constantFrom(...SECRET_VARS, ...PLAIN_VARS).map((name) => `\${${name}}`);
 const template = fc.array(fc.oneof(literal, reference), { maxLength: 4 }).map((parts) => parts.join(''));
 const anyValue = fc.string({ maxLength: 24 });
+const noOrigin = anyValue.filter((v) => secretOriginOf(v) === null);
 
 interface Shape {
   command: string;
@@ -178,10 +211,11 @@ const shape: fc.Arbitrary<Shape> = fc.record({
 
 /** Secret material: the values of credential-shaped variables and literals under credential-shaped keys. */
 const secrets = fc.record({
-  vars: fc.record({ API_TOKEN: anyValue, DB_PASSWORD: anyValue, GITHUB_PAT: anyValue }),
+  // Credentials that name no destination (one that does is covered by 'secrets that point somewhere').
+  vars: fc.record({ API_TOKEN: noOrigin, DB_PASSWORD: noOrigin, GITHUB_PAT: noOrigin }),
   // A literal in a document cannot hold `${` (that starts a reference); a variable's value can hold anything.
-  sessionLiteral: anyValue.filter((v) => !v.includes('${')),
-  apiKeyLiteral: anyValue.filter((v) => !v.includes('${')),
+  sessionLiteral: anyValue.filter((v) => !v.includes('${') && secretOriginOf(v) === null),
+  apiKeyLiteral: anyValue.filter((v) => !v.includes('${') && secretOriginOf(v) === null),
 });
 type Secrets = { vars: Record<string, string>; sessionLiteral: string; apiKeyLiteral: string };
 
@@ -292,5 +326,69 @@ describe('fingerprint properties', () => {
         );
       }),
     );
+  });
+});
+
+// ---- secrets that point somewhere (docs/security-identity.md) -------------------------------------------------
+
+describe('a secret that is a URL or host:port', () => {
+  const withDb = (url: string) => ({ command: 'srv', env: { DATABASE_URL: url, LOG_LEVEL: 'info' } });
+  const original = fingerprint(withDb('postgres://u:p@db.internal/app'));
+
+  it('keeps the fingerprint when only its credential parts rotate (userinfo, path, query, fragment)', () => {
+    for (const rotated of [
+      'postgres://u:other@db.internal/app',
+      'postgres://someone:else@db.internal/app',
+      'postgres://db.internal/app',
+      'postgres://u:p@db.internal/other?password=new#x',
+      '  postgres://u:p@DB.internal/app',
+    ]) {
+      expect({ rotated, same: fingerprint(withDb(rotated)) === original }).toEqual({ rotated, same: true });
+    }
+  });
+
+  it('changes when it moves to another scheme, host or port', () => {
+    for (const moved of [
+      'postgres://u:p@evil.example/app',
+      'postgres://u:p@db.internal:6543/app',
+      'postgresql://u:p@db.internal/app',
+      'postgres://u:p@ss@evil.example/app',
+      'db.internal:5432',
+    ]) {
+      expect({ moved, same: fingerprint(withDb(moved)) === original }).toEqual({ moved, same: false });
+    }
+  });
+
+  it('counts a host:port credential and a header credential that is a URL', () => {
+    const redis = (value: string) => ({ command: 'srv', env: { REDIS_PASSWORD: value } });
+    expect(fingerprint(redis('secret@cache.internal:6379'))).toBe(
+      fingerprint(redis('rotated@cache.internal:6379')),
+    );
+    expect(fingerprint(redis('secret@cache.internal:6379'))).not.toBe(
+      fingerprint(redis('secret@evil.example:6379')),
+    );
+    const http = (value: string) => ({
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { 'X-Upstream-Token': value },
+    });
+    expect(fingerprint(http('https://a:b@up.example.com/x'))).toBe(
+      fingerprint(http('https://c:d@up.example.com/y')),
+    );
+    expect(fingerprint(http('https://a:b@up.example.com/x'))).not.toBe(
+      fingerprint(http('https://a:b@up.example.org/x')),
+    );
+  });
+
+  it('counts where a secret variable points too, never its credential parts', () => {
+    const raw = { command: 'srv', args: ['--db', '${DATABASE_URL}'] };
+    const at = (url: string) => fingerprint(raw, { tenant: { DATABASE_URL: url } });
+    expect(at('postgres://u:p@db.internal/app')).toBe(at('postgres://u:rotated@db.internal/app'));
+    expect(at('postgres://u:p@db.internal/app')).not.toBe(at('postgres://u:p@evil.example/app'));
+  });
+
+  it('a token that names no destination still rotates freely', () => {
+    const token = (value: string) => ({ command: 'srv', env: { API_TOKEN: value } });
+    expect(fingerprint(token('ghp_aaaaaaaaaaaaaaaaaaaaaaaa'))).toBe(fingerprint(token('hunter2')));
   });
 });

@@ -24,12 +24,14 @@ const unreadable = (tier: Tier, origin: string): DefinitionSourceInput => ({
   readability: 'unreadable',
 });
 const servers = (entries: Record<string, unknown>) => ({ mcpServers: entries });
+const fingerprintKey = { id: 'k1', bytes: new Uint8Array(32).fill(1) };
 
 function resolve(partial: Partial<ResolveInput> & Pick<ResolveInput, 'sources'>): ResolveResult {
   return resolveDefinitions({
     variables: {},
     overlays: [],
     view: { kind: 'principal', userId: 'u1' },
+    fingerprintKey,
     ...partial,
   });
 }
@@ -166,6 +168,7 @@ describe('resolveDefinitions: Claude Code .mcp.json fixtures', () => {
       variables,
       overlays: [],
       view: { kind: 'workspace' },
+      fingerprintKey,
     });
     expect(workspace.entries.map((e) => e.name)).not.toContain('notes');
     expect(workspace.problems).toEqual([
@@ -222,7 +225,10 @@ describe('resolveDefinitions: variables', () => {
     const sources = [readable('project', 'project:ws', doc)];
     expect(entry(resolve({ sources, variables }), 'api').status).toBe('resolved');
     expect(
-      entry(resolveDefinitions({ sources, variables, overlays: [], view: { kind: 'workspace' } }), 'api'),
+      entry(
+        resolveDefinitions({ sources, variables, overlays: [], view: { kind: 'workspace' }, fingerprintKey }),
+        'api',
+      ),
     ).toMatchObject({
       status: 'unresolved',
       reason: 'unset_variable',

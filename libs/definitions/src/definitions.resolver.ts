@@ -1,6 +1,6 @@
 import type { PathSegment } from './decode-problem';
 import type { DecodedEntry } from './definition.decoder';
-import { fingerprintDefinition } from './definition.fingerprint';
+import { fingerprintDefinition, type FingerprintKey } from './definition.fingerprint';
 import { disableReasons, overlayApplies, type DisableOverlay, type OverlayProblem } from './disable-overlay';
 import { decodeDefinitionDocument, type DocumentProblem } from './document.decoder';
 import type {
@@ -38,6 +38,8 @@ export interface ResolveInput {
   readonly variables: VariableValues;
   readonly overlays: readonly DisableOverlay[];
   readonly view: ResolveView;
+  /** The tenant's fingerprint key (the host derives it from the operator key ring): fingerprints are keyed. */
+  readonly fingerprintKey: FingerprintKey;
 }
 
 export interface ResolveResult {
@@ -91,6 +93,7 @@ function resolveWinner(
   winner: DecodedEntry,
   shadowed: ShadowedEntry[],
   variables: VariableValues,
+  fingerprintKey: FingerprintKey,
 ): ActiveEntry {
   const base = { name: winner.name, source: winner.source, shadowed };
   switch (winner.kind) {
@@ -130,7 +133,7 @@ function resolveWinner(
       source: winner.source,
       shadowed,
       status: 'resolved',
-      fingerprint: fingerprintDefinition(materialization.definition),
+      fingerprint: fingerprintDefinition(materialization.definition, fingerprintKey),
       identity: identity.identity,
       projection,
       perUser,
@@ -144,11 +147,12 @@ function resolveName(
   candidates: readonly DecodedEntry[],
   unreadableManaged: readonly string[],
   variables: VariableValues,
+  fingerprintKey: FingerprintKey,
 ): ActiveEntry {
   const decision = decidePrecedence(candidates, unreadableManaged);
   switch (decision.kind) {
     case 'winner':
-      return resolveWinner(decision.winner, shadowedOf(decision.shadowed), variables);
+      return resolveWinner(decision.winner, shadowedOf(decision.shadowed), variables, fingerprintKey);
     case 'ambiguous': {
       const first = decision.contenders[0] as DecodedEntry;
       const entry: UnresolvedEntry = {
@@ -229,7 +233,12 @@ export function resolveDefinitions(input: ResolveInput): ResolveResult {
   const reasons = disableReasons(applicable);
   const names = [...byName.keys()].sort();
   const entries: EffectiveEntry[] = names.map((name) => {
-    const active = resolveName(byName.get(name) as DecodedEntry[], unreadableManaged, variables);
+    const active = resolveName(
+      byName.get(name) as DecodedEntry[],
+      unreadableManaged,
+      variables,
+      input.fingerprintKey,
+    );
     const disabled = reasons.get(name);
     return disabled ? { name, status: 'disabled', reason: disabled, entry: active } : active;
   });

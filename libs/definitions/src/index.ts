@@ -66,7 +66,12 @@ export {
   isCredentialShapedLiteral,
   looksLikeGatehouseToken,
 } from './secret-shape';
-export { fingerprintDefinition } from './definition.fingerprint';
+export { fingerprintDefinition, FINGERPRINT_VERSION } from './definition.fingerprint';
+export type { FingerprintKey } from './definition.fingerprint';
+export { diffReviewDigests, reviewDigestsOf } from './review-values.digest';
+export type { KeyedValueDigest, ReviewDigests, ReviewSection, ValueChange } from './review-values.digest';
+export { secretOriginOf } from './secret-origin';
+export type { SecretOrigin } from './secret-origin';
 export { securityIdentityOf } from './security-identity';
 export type { SecurityIdentity, SecurityIdentityResult } from './security-identity';
 export { canonicalizeHttpUrl, canonicalDefinitionUrl, formatCanonicalUrl } from './canonical-url';

@@ -168,6 +168,7 @@ describe('projection property', () => {
             variables: { tenant: { ...secretVars, REGION: 'eu' }, user: { API_TOKEN: secretVars.API_TOKEN } },
             overlays: [],
             view: view === 'principal' ? { kind: 'principal', userId: 'u1' } : { kind: 'workspace' },
+            fingerprintKey: { id: 'k1', bytes: new Uint8Array(32).fill(1) },
           });
           const printed = JSON.stringify(result);
           for (const secret of [...Object.values(secretVars), literalSecret, defaultSecret]) {

@@ -26,6 +26,7 @@ function resolveOne(
       tier === 'user' || options.userVariables
         ? { kind: 'principal', userId: USER_ID }
         : { kind: 'workspace' },
+    fingerprintKey: { id: 'k1', bytes: new Uint8Array(32).fill(1) },
   });
   const entry = result.entries.find((candidate) => candidate.name === 'docs');
   if (entry === undefined) throw new Error('no entry');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EnvelopeCipher, KeyRing, encryptionContextFor } from '@gatehouse/crypto';
 import { ENCRYPTED_COLUMNS } from '@gatehouse/db';
+import type { FingerprintKey } from '@gatehouse/definitions';
 import type { Logger } from '@gatehouse/platform';
 import type { ApiConfig } from '../config/api.config';
 
@@ -42,6 +43,23 @@ export class DefinitionCipher {
     return opened.ok ? Buffer.from(opened.plaintext).toString('utf8') : undefined;
   }
 
+  /**
+   * The tenant's definition-fingerprint key: HKDF from the operator's active key-encryption key, bound to the
+   * tenant id (libs/crypto deriveTenantKey), named by that key's id. Derived once per tenant and process.
+   */
+  fingerprintKeyFor(tenantId: string): FingerprintKey {
+    const cached = this.#fingerprintKeys.get(tenantId);
+    if (cached !== undefined) return cached;
+    const derived = this.#cipher().deriveTenantKey('definition-fingerprint', tenantId);
+    // The active key is in the ring by construction (KeyRing.parse checks it): a miss is a bug.
+    if (!derived.ok) throw new Error('definitions: the active key cannot derive a fingerprint key');
+    const key: FingerprintKey = Object.freeze({ id: derived.keyId, bytes: derived.key });
+    this.#fingerprintKeys.set(tenantId, key);
+    return key;
+  }
+
+  readonly #fingerprintKeys = new Map<string, FingerprintKey>();
+
   #cipher(): EnvelopeCipher {
     // Only reachable when a host built the handlers without a key ring (a wiring bug, never a client's fault).
     if (this.cipher === undefined) throw new Error('definitions: no key ring configured');
@@ -66,15 +84,22 @@ function copy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
  */
 export function createDefinitionCipher(config: ApiConfig, logger: Logger): DefinitionCipher {
   if (config.GATEHOUSE_KEYS !== undefined && config.GATEHOUSE_ACTIVE_KEY_ID !== undefined) {
-    const parsed = KeyRing.parse({ keys: config.GATEHOUSE_KEYS, activeKeyId: config.GATEHOUSE_ACTIVE_KEY_ID });
+    const parsed = KeyRing.parse({
+      keys: config.GATEHOUSE_KEYS,
+      activeKeyId: config.GATEHOUSE_ACTIVE_KEY_ID,
+    });
     if (!parsed.ok) throw new Error(`definitions: key ring refused (${parsed.reason})`);
     return new DefinitionCipher(new EnvelopeCipher(parsed.keyRing));
   }
-  if (config.NODE_ENV === 'production') throw new Error('definitions: GATEHOUSE_KEYS is required in production');
+  if (config.NODE_ENV === 'production')
+    throw new Error('definitions: GATEHOUSE_KEYS is required in production');
   logger.warn(
     'GATEHOUSE_KEYS is not set: definition sources and variables are encrypted under an ephemeral key and become unreadable after a restart',
   );
-  const ring = KeyRing.parse({ keys: `ephemeral:${randomBytes(32).toString('base64')}`, activeKeyId: 'ephemeral' });
+  const ring = KeyRing.parse({
+    keys: `ephemeral:${randomBytes(32).toString('base64')}`,
+    activeKeyId: 'ephemeral',
+  });
   if (!ring.ok) throw new Error('definitions: could not build the ephemeral key ring');
   return new DefinitionCipher(new EnvelopeCipher(ring.keyRing));
 }

@@ -1,5 +1,10 @@
 import type { TenantTx } from '@gatehouse/db';
-import type { DefinitionSourceInput, DisableOverlay, ResolveInput } from '@gatehouse/definitions';
+import type {
+  DefinitionSourceInput,
+  DisableOverlay,
+  FingerprintKey,
+  ResolveInput,
+} from '@gatehouse/definitions';
 import type { DefinitionCipher } from './definition-cipher';
 import { sourceRefOf } from './definition-source.view';
 
@@ -48,6 +53,8 @@ export class DefinitionSnapshot {
     private readonly variables: readonly VariableRow[],
     private readonly overlays: readonly OverlayRow[],
     private readonly authors: readonly AuthorRow[],
+    /** The tenant's fingerprint key (keyed fingerprints and review digests). */
+    readonly fingerprintKey: FingerprintKey,
   ) {}
 
   /** What `resolveDefinitions` needs for one view; another user's rows are never part of it. */
@@ -71,6 +78,7 @@ export class DefinitionSnapshot {
       variables,
       overlays,
       view: userId === null ? { kind: 'workspace' } : { kind: 'principal', userId },
+      fingerprintKey: this.fingerprintKey,
     };
   }
 
@@ -210,5 +218,11 @@ export async function loadDefinitionSnapshot(
     where: { origin: { in: authorOrigins } },
     select: { origin: true, entryName: true, userId: true, changedAt: true },
   });
-  return new DefinitionSnapshot(sources, variables, overlays, authors);
+  return new DefinitionSnapshot(
+    sources,
+    variables,
+    overlays,
+    authors,
+    cipher.fingerprintKeyFor(args.tenantId),
+  );
 }
