@@ -33,7 +33,8 @@ function assertApprovable(item: EvaluatedEntry): void {
 
 /**
  * `approvals.requests.open`: asks for review of one server as it is now, for the workspace alone or for the
- * caller. Returns the open request for its identity, new or already there (the opener keeps one per identity).
+ * caller. Returns the open request for its identity, new or already there (the opener keeps one per identity):
+ * in full to callers who may read requests, as a receipt to everyone else (issue 11, item 16).
  */
 export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprovalRequest> {
   constructor(
@@ -64,7 +65,28 @@ export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprova
         // assertApprovable and the opener agree on what needs review; reaching this is a bug, not a client error.
         throw new Error('the opener opened nothing for an approvable entry');
       }
-      return toApprovalRequestView(opened.request, null);
+      const view = toApprovalRequestView(opened.request, null);
+      return principal.scopes.includes('approvals:read') ? view : receiptOf(view);
     });
   }
+}
+
+type RequestView = ReturnType<typeof toApprovalRequestView>;
+
+/**
+ * What a caller who may not read approval requests (no `approvals:read`) learns from asking for review: which
+ * request, for which identity (their own effective view shows it already), and its state. The approvers' record
+ * (the projection under review, who authored the change, what changed since the last approval, who decided)
+ * stays with `approvals.requests.get`.
+ */
+function receiptOf(view: RequestView): RequestView {
+  return {
+    ...view,
+    projection: {},
+    previousApprovalId: null,
+    changes: [],
+    authorUserIds: [],
+    closedBy: null,
+    approvalId: null,
+  };
 }
