@@ -9,6 +9,7 @@ import type { AuthDeps } from './resolve-principal';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './session-policy';
 import { SignInUseCase } from './sign-in.use-case';
 import { SignOutUseCase } from './sign-out.use-case';
+import { DEFAULT_TOKEN_CACHE_TTL_MS, TokenLookupCache } from './token-lookup.cache';
 
 /** Everything the identity routes and `resolvePrincipal` need, built once per process. */
 export interface IdentityDeps {
@@ -37,6 +38,11 @@ export interface CreateIdentityDepsOptions {
   readonly redisKeyPrefix?: string;
   readonly hasher?: PasswordHasher;
   readonly now?: () => Date;
+  /**
+   * How long a bearer token's lookup is served from this process's cache (DEFAULT_TOKEN_CACHE_TTL_MS); 0
+   * asks the database on every request (tests that change tokens by writing the database directly).
+   */
+  readonly tokenCacheTtlMs?: number;
 }
 
 export function createIdentityDeps(options: CreateIdentityDepsOptions): IdentityDeps {
@@ -46,6 +52,7 @@ export function createIdentityDeps(options: CreateIdentityDepsOptions): Identity
     db: options.db,
     sessionPolicy,
     ...(now ? { now } : {}),
+    tokenCache: new TokenLookupCache({ ttlMs: options.tokenCacheTtlMs ?? DEFAULT_TOKEN_CACHE_TTL_MS }),
   };
   const throttle = new LoginThrottle(
     options.redis,

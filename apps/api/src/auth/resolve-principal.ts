@@ -14,18 +14,22 @@ import { sha256 } from './opaque-secret';
 import type { PlatformPrincipal, Principal, TenantPrincipal } from './principal';
 import { sessionIdFromCookieHeader } from './session-cookie';
 import { absoluteDeadline, extendedDeadline, type SessionPolicy } from './session-policy';
+import type { TokenLookupCache } from './token-lookup.cache';
 
 // Who is calling. A request authenticates with EITHER `Authorization: Bearer <token>` OR the session cookie:
 // when an Authorization header is present the cookie is ignored, so a bad token never falls back to a
 // browser's session. Every refusal (unknown, revoked, expired, malformed, user disabled, membership gone)
 // is the same `null`, which callers turn into one 401 `unauthenticated`. Each credential costs ONE statement
 // (gh_auth_token / gh_auth_session through Database.lookup, no transaction): the definer function returns the
-// tenant's slug and the user's current role and disabled_at with the credential itself.
+// tenant's slug and the user's current role and disabled_at with the credential itself. A bearer token's lookup
+// is served from a short-lived process-local cache when one is given (token-lookup.cache.ts says how fresh).
 
 export interface AuthDeps {
   readonly db: Database;
   readonly sessionPolicy: SessionPolicy;
   readonly now?: () => Date;
+  /** Bearer token lookups, cached briefly; absent: every request asks the database. */
+  readonly tokenCache?: TokenLookupCache;
 }
 
 /** The slice of a Fastify request authentication reads. */
@@ -102,7 +106,9 @@ async function resolve(request: AuthRequest, deps: AuthDeps): Promise<Resolution
 }
 
 async function principalOfToken(secret: string, deps: AuthDeps): Promise<Principal | null> {
-  const token = await findTokenBySecretHash(deps.db, sha256(secret));
+  const secretHash = sha256(secret);
+  const load = () => findTokenBySecretHash(deps.db, secretHash);
+  const token = deps.tokenCache ? await deps.tokenCache.lookup(secretHash, load) : await load();
   const now = deps.now?.() ?? new Date();
   if (token === null || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now))
     return null;

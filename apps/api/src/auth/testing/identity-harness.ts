@@ -36,7 +36,7 @@ export interface IdentityHarness {
 }
 
 export interface IdentityHarnessOptions extends Partial<
-  Pick<CreateIdentityDepsOptions, 'trustedProxies' | 'sessionPolicy' | 'throttleLimits'>
+  Pick<CreateIdentityDepsOptions, 'trustedProxies' | 'sessionPolicy' | 'throttleLimits' | 'tokenCacheTtlMs'>
 > {
   /** Registers further routes (e.g. the command routes) before the app is ready. */
   readonly extend?: (app: FastifyInstance, deps: IdentityDeps, db: Database) => Promise<void>;
@@ -59,6 +59,9 @@ export async function createIdentityHarness(options: IdentityHarnessOptions = {}
     hasher: TEST_HASHER,
     ...(options.sessionPolicy ? { sessionPolicy: options.sessionPolicy } : {}),
     ...(options.throttleLimits ? { throttleLimits: options.throttleLimits } : {}),
+    // Off unless a test asks: these tests change tokens, roles and users by writing the database directly and
+    // expect the next request to see it; token-lookup-cache.int-spec.ts tests the cache itself.
+    tokenCacheTtlMs: options.tokenCacheTtlMs ?? 0,
   });
 
   const app = Fastify({ logger: false });

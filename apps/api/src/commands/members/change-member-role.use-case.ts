@@ -6,6 +6,7 @@ import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, forbidden, notFound } from '../command-problems';
 import { PERSON, toMemberView } from '../command-views';
 import { lockOwners } from './owner-lock';
+import { evictCachedTokens } from '../../auth/token-lookup.cache';
 
 /**
  * `members.changeRole`: only owners grant the owner role or change an owner's role, and the last owner cannot
@@ -16,7 +17,7 @@ export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRo
   constructor(private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof changeMemberRole>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
+    const membershipView = await this.db.withTenant(principal.tenantId, async (tx) => {
       const owners = await lockOwners(tx);
       const key = { tenantId_userId: { tenantId: principal.tenantId, userId: input.userId } };
       const current = await tx.membership.findUnique({ where: key, select: { role: true } });
@@ -41,5 +42,8 @@ export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRo
       });
       return toMemberView(membership);
     });
+    // After the commit: this process's cached token lookups go at once (other processes: token-lookup.cache.ts).
+    evictCachedTokens({ userIds: [input.userId] });
+    return membershipView;
   }
 }

@@ -5,6 +5,7 @@ import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, forbidden, notFound } from '../command-problems';
 import { lockOwners } from './owner-lock';
+import { evictCachedTokens } from '../../auth/token-lookup.cache';
 
 /**
  * `members.remove`: deletes the membership and, in the same transaction, revokes the user's sessions and
@@ -15,7 +16,7 @@ export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
   constructor(private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof removeMember>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
+    const removedView = await this.db.withTenant(principal.tenantId, async (tx) => {
       const owners = await lockOwners(tx);
       const key = { tenantId_userId: { tenantId: principal.tenantId, userId: input.userId } };
       const current = await tx.membership.findUnique({ where: key, select: { role: true } });
@@ -51,5 +52,8 @@ export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
       });
       return { removed: true };
     });
+    // After the commit: this process's cached token lookups go at once (other processes: token-lookup.cache.ts).
+    evictCachedTokens({ userIds: [input.userId] });
+    return removedView;
   }
 }

@@ -6,6 +6,7 @@ import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { notFound } from '../command-problems';
 import { toTokenView } from '../command-views';
 import { visibleTokens } from './visible-tokens';
+import { evictCachedTokens } from '../../auth/token-lookup.cache';
 
 /**
  * `tokens.revoke`: idempotent (revoking a revoked token returns it unchanged, and is still recorded). Members
@@ -15,7 +16,7 @@ export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
   constructor(private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeToken>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
+    const tokenView = await this.db.withTenant(principal.tenantId, async (tx) => {
       const found = await tx.apiToken.findFirst({
         where: { id: input.tokenId, ...visibleTokens(principal) },
       });
@@ -33,5 +34,8 @@ export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
       });
       return toTokenView(token);
     });
+    // After the commit: this process's cached token lookups go at once (other processes: token-lookup.cache.ts).
+    evictCachedTokens({ tokenIds: [input.tokenId] });
+    return tokenView;
   }
 }
