@@ -2,11 +2,13 @@ import { isPlainRecord } from '@gatehouse/catalog';
 import { claimsApprovalOrTrust } from './approval-claim.guard';
 import { keySegment, type PathSegment } from './decode-problem';
 import { decodeServerEntry, type DecodedEntry } from './definition.decoder';
+import { exceedsDocumentBytes, findTooDeep, MAX_DOCUMENT_DEPTH } from './document-limits.guard';
 import { isValidServerName } from './server-name';
+import { scanStrictJson } from './strict-json.scanner';
 import type { SourceRef } from './tier';
 
 /**
- * Problems of a whole source. The first six make the source UNREADABLE (nothing in it can be used); the rest are
+ * Problems of a whole source. The first nine make the source UNREADABLE (nothing in it can be used); the rest are
  * about one member of the document and leave its other entries usable.
  */
 export type SourceProblemReason =
@@ -22,6 +24,12 @@ export type SourceProblemReason =
   | 'storage_unreadable'
   /** `mcpServers` holds more than {@link MAX_SERVERS_PER_DOCUMENT} servers. */
   | 'too_many_servers'
+  /** The text is longer than MAX_DOCUMENT_BYTES (UTF-8). */
+  | 'document_too_large'
+  /** Containers nest deeper than MAX_DOCUMENT_DEPTH; the path names the first one past it. */
+  | 'document_too_deep'
+  /** An object repeats a key (JSON.parse would silently keep the last); the path names the repeated key. */
+  | 'duplicate_key'
   /** A server name outside the allowed syntax (see server-name.ts); the entry is skipped. */
   | 'invalid_server_name'
   /** A root member other than `mcpServers`; ignored. */
@@ -40,6 +48,9 @@ export const UNREADABLE_REASONS: ReadonlySet<SourceProblemReason> = new Set([
   'mcp_servers_not_object',
   'storage_unreadable',
   'too_many_servers',
+  'document_too_large',
+  'document_too_deep',
+  'duplicate_key',
 ]);
 
 /**
@@ -68,6 +79,36 @@ export type DocumentDecode =
  * A root or `mcpServers` that is unusable makes the source unreadable; otherwise each entry decodes alone.
  */
 export function decodeDefinitionValue(document: unknown, source: SourceRef): DocumentDecode {
+  const tooDeep = findTooDeep(document);
+  if (tooDeep) return { readable: false, problem: { reason: 'document_too_deep', path: tooDeep } };
+  return decodeBounded(document, source);
+}
+
+/**
+ * Judges a document's text before it is read: its size, that it is JSON, no key repeated in any object, nesting
+ * within bounds. Returns the problem that makes it unreadable, or the parsed value. Linear in the text.
+ */
+export function checkDocumentText(
+  text: string,
+):
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: DocumentProblem } {
+  if (exceedsDocumentBytes(text)) return { ok: false, problem: { reason: 'document_too_large', path: [] } };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // The parser's message quotes the text around the error, which may be a secret: only the reason is kept.
+    return { ok: false, problem: { reason: 'invalid_json', path: [] } };
+  }
+  const strict = scanStrictJson(text, MAX_DOCUMENT_DEPTH);
+  if (strict) {
+    const reason = strict.reason === 'too_deep' ? 'document_too_deep' : 'duplicate_key';
+    return { ok: false, problem: { reason, path: strict.path } };
+  }
+  return { ok: true, value };
+}
+
+function decodeBounded(document: unknown, source: SourceRef): DocumentDecode {
   if (!isPlainRecord(document)) return { readable: false, problem: { reason: 'root_not_object', path: [] } };
   const problems: DocumentProblem[] = [];
   const rootKeys = Object.keys(document);
@@ -102,14 +143,12 @@ export function decodeDefinitionValue(document: unknown, source: SourceRef): Doc
   return { readable: true, entries, problems };
 }
 
-/** Decodes a document's JSON text. Text that is not JSON makes the source unreadable. */
+/**
+ * Decodes a document's JSON text. Text past the size bound, text that is not JSON, a repeated key and nesting past
+ * the depth bound make the source unreadable (see {@link checkDocumentText}).
+ */
 export function decodeDefinitionDocument(text: string, source: SourceRef): DocumentDecode {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the text around the error, which may be a secret: only the reason is kept.
-    return { readable: false, problem: { reason: 'invalid_json', path: [] } };
-  }
-  return decodeDefinitionValue(document, source);
+  const checked = checkDocumentText(text);
+  if (!checked.ok) return { readable: false, problem: checked.problem };
+  return decodeBounded(checked.value, source);
 }

@@ -21,11 +21,13 @@ export { TIERS, WORKSPACE_VIEW_TIERS, compareSources, isTier, tierRank } from '.
 export type { SourceRef, Tier } from './tier';
 
 export {
+  checkDocumentText,
   decodeDefinitionDocument,
   decodeDefinitionValue,
   MAX_SERVERS_PER_DOCUMENT,
   UNREADABLE_REASONS,
 } from './document.decoder';
+export { findTooDeep, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from './document-limits.guard';
 export type { DocumentDecode, DocumentProblem, SourceProblemReason } from './document.decoder';
 export { decodeServerEntry } from './definition.decoder';
 export type { DecodedEntry, RejectedTransport } from './definition.decoder';

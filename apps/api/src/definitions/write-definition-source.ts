@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { definitionSourceView } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { decodeDefinitionDocument, MAX_SERVERS_PER_DOCUMENT } from '@gatehouse/definitions';
+import {
+  checkDocumentText,
+  decodeDefinitionDocument,
+  findTooDeep,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENT_DEPTH,
+  MAX_SERVERS_PER_DOCUMENT,
+  type DocumentProblem,
+} from '@gatehouse/definitions';
 import type { z } from 'zod';
 import { changedServerNames, recordEntryAuthors } from '../approvals/entry-authorship';
 import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
@@ -24,15 +32,52 @@ export interface WriteSourceInput extends SourceTargetInput {
 export type SentDocument =
   { readonly kind: 'value'; readonly value: unknown } | { readonly kind: 'text'; readonly text: string };
 
-function parseText(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
+const UNREADABLE_DETAIL = 'The document is not a readable `{ "mcpServers": { … } }` source.';
+
+/** Why a whole document is refused, for the client: the reason's code first, never a value. */
+function refusalMessage(problem: DocumentProblem): string {
+  switch (problem.reason) {
+    case 'too_many_servers':
+      return `may hold at most ${MAX_SERVERS_PER_DOCUMENT} servers`;
+    case 'document_too_large':
+      return `document_too_large: at most ${MAX_DOCUMENT_BYTES} bytes of UTF-8 text`;
+    case 'document_too_deep':
+      return `document_too_deep: nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
+    case 'duplicate_key':
+      return 'duplicate_key: this key is written twice in one object; each key may appear once';
+    default:
+      return problem.reason;
+  }
+}
+
+function refuseDocument(problem: DocumentProblem): ValidationProblemError {
+  return new ValidationProblemError(
+    [{ path: ['document', ...problem.path].join('.'), message: refusalMessage(problem) }],
+    UNREADABLE_DETAIL,
+  );
+}
+
+/**
+ * The document as a value, judged before anything walks it: a file's text for its size, repeated keys (which
+ * JSON.parse would resolve silently, last wins) and depth; a parsed body for its depth (its repeated keys were
+ * already resolved by the body parser). The placeholder restore and JSON.stringify below recurse, so nothing
+ * deeper than the bound may reach them.
+ */
+function sentValueOf(document: SentDocument): unknown {
+  if (document.kind === 'value') {
+    const tooDeep = findTooDeep(document.value);
+    if (tooDeep) throw refuseDocument({ reason: 'document_too_deep', path: tooDeep });
+    return document.value;
+  }
+  const checked = checkDocumentText(document.text);
+  if (checked.ok) return checked.value;
+  if (checked.problem.reason === 'invalid_json') {
     throw new ValidationProblemError(
       [{ path: 'content', message: 'is not JSON' }],
       'The document is not readable.',
     );
   }
+  throw refuseDocument(checked.problem);
 }
 
 /**
@@ -63,7 +108,7 @@ export async function writeDefinitionSource(
       if (existing !== null && existing.version !== input.expectedVersion)
         throw conflict('The source changed since you read it; read it again and resend.');
 
-      const sent = args.document.kind === 'value' ? args.document.value : parseText(args.document.text);
+      const sent = sentValueOf(args.document);
       // An imported file's text passes the edge's guard as text: its `\u0000` and lone `\ud800` escapes only
       // become characters here, and neither can be stored (jsonb refuses both), so they are refused the same way.
       const refused = findRefusedCharacter(sent);
@@ -88,17 +133,8 @@ export async function writeDefinitionSource(
           : JSON.stringify(restored.value);
 
       const decoded = decodeDefinitionDocument(text, { tier: target.tier, origin: target.origin });
-      if (!decoded.readable) {
-        // Too many servers is refused here rather than stored: one write must not fan out without bound.
-        const message =
-          decoded.problem.reason === 'too_many_servers'
-            ? `may hold at most ${MAX_SERVERS_PER_DOCUMENT} servers`
-            : decoded.problem.reason;
-        throw new ValidationProblemError(
-          [{ path: ['document', ...decoded.problem.path].join('.'), message }],
-          'The document is not a readable `{ "mcpServers": { … } }` source.',
-        );
-      }
+      // Too many servers (or bytes) is refused here rather than stored: one write must not fan out without bound.
+      if (!decoded.readable) throw refuseDocument(decoded.problem);
       const id = existing?.id ?? randomUUID();
       const documentCt = cipher.sealDocument({ id, tenantId: principal.tenantId }, text);
       const common = {
