@@ -1,9 +1,30 @@
 import type { ApprovalIdentity } from './approval-identity';
 import type { ApprovalRecord } from './approval.record';
 
-/** What differs between an approval and the identity it is checked against; the order is fixed. */
-export const STALE_FIELDS = ['source', 'fingerprint', 'identity', 'repository', 'generation'] as const;
+/**
+ * What differs between an approval and the identity it is checked against; the order is fixed.
+ * `fingerprint_scheme`: the approval was recorded under another fingerprint scheme or key (the unkeyed v1
+ * `sha256:` fingerprint, or a `v2:` one under another key id), so it cannot say whether the definition changed:
+ * it is stale and the server is reviewed again (docs/decisions/0025-keyed-fingerprint.md).
+ */
+export const STALE_FIELDS = [
+  'source',
+  'fingerprint',
+  'fingerprint_scheme',
+  'identity',
+  'repository',
+  'generation',
+] as const;
 export type StaleField = (typeof STALE_FIELDS)[number];
+
+/**
+ * The scheme a fingerprint names in its prefix: `sha256` (v1, unkeyed) or `v2:<key id>` (keyed). Two
+ * fingerprints of different schemes are never comparable.
+ */
+function fingerprintScheme(fingerprint: string): string {
+  const parts = fingerprint.split(':');
+  return parts[0] === 'v2' ? `v2:${parts[1] ?? ''}` : (parts[0] ?? '');
+}
 
 /**
  * Whether a record speaks about the same server for the same principal binding at all. The principal is never
@@ -24,7 +45,11 @@ export function differencesFrom(identity: ApprovalIdentity, record: ApprovalReco
   if (record.source.tier !== identity.source.tier || record.source.origin !== identity.source.origin) {
     changed.push('source');
   }
-  if (record.definitionFingerprint !== identity.definitionFingerprint) changed.push('fingerprint');
+  if (record.definitionFingerprint !== identity.definitionFingerprint) {
+    const sameScheme =
+      fingerprintScheme(record.definitionFingerprint) === fingerprintScheme(identity.definitionFingerprint);
+    changed.push(sameScheme ? 'fingerprint' : 'fingerprint_scheme');
+  }
   if (record.securityIdentity !== identity.securityIdentity) changed.push('identity');
   if (identity.repositoryIdentity !== null && record.repositoryIdentity !== identity.repositoryIdentity) {
     changed.push('repository');

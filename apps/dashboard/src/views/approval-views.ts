@@ -9,7 +9,8 @@ export const ACTIVATION_STATES = ['approved', 'pending', 'denied', 'stale', 'unt
 export type ActivationState = (typeof ACTIVATION_STATES)[number];
 
 /** Which part of the identity changed since the last approval (libs/activation STALE_FIELDS). */
-export type StaleField = 'source' | 'fingerprint' | 'identity' | 'repository' | 'generation';
+export type StaleField =
+  'source' | 'fingerprint' | 'fingerprint_scheme' | 'identity' | 'repository' | 'generation';
 
 /** The activation state of one effective entry, as the Servers page shows it. */
 export interface ActivationView {

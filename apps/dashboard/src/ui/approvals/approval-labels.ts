@@ -44,6 +44,8 @@ export function activationReasonLabel(reason: string): string {
 export const STALE_FIELD_LABELS: Readonly<Record<StaleField, string>> = {
   source: 'the winning source',
   fingerprint: 'the definition',
+  fingerprint_scheme:
+    'how definitions are fingerprinted (an approval from before keyed fingerprints, or another key)',
   identity: 'what it runs or connects to',
   repository: 'the repository',
   generation: 'the workspace generation',
