@@ -25,6 +25,7 @@ import { identitySettingsOf } from './auth/identity.config.js';
 import { createIdentityDeps } from './auth/identity.deps.js';
 import { resolvePrincipal } from './auth/resolve-principal.js';
 import { createCommandHandlers } from './commands/command-handlers.js';
+import { registerInvitationLinkRoutes } from './commands/invitations/invitation-link.routes.js';
 import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { createDefinitionCipher } from './definitions/definition-cipher.js';
@@ -154,6 +155,7 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   });
   const fastify = app.getHttpAdapter().getInstance();
   registerAuthRoutes(fastify, identity);
+  registerInvitationLinkRoutes(fastify, identity);
   const handlers = createCommandHandlers({
     database,
     workerPools: settings.workerPools,

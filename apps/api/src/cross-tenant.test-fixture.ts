@@ -4,12 +4,13 @@ import type { Database } from '@gatehouse/db';
 import type { GraphQLFieldCase, HarnessInject, RouteCase } from '@gatehouse/testing';
 import { appendAuditEvent } from './audit/append-audit-event';
 import { mintApiToken } from './auth/mint-api-token';
+import { mintInvitationSecret } from './commands/invitations/invitation-secret';
 import { PasswordHasher } from './auth/password-hasher';
 import { createTenant } from './identity/create-tenant';
 import { createUser } from './identity/create-user';
 
 // The world the cross-tenant harness runs in: two tenants, each with an owner, a workspace, a maintainer of
-// it, a user token and an audit chain, plus accounts that belong to no tenant (for "add member by email").
+// it, a user token, an audit chain and a pending invitation, plus accounts that belong to no tenant (to invite).
 // Tenant B attacks; everything of tenant A is a marker that must never reach B.
 
 const HASHER = new PasswordHasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
@@ -36,12 +37,14 @@ export interface TenantWorld {
   /** An open approval request of the workspace, and a recorded approval (rows only: never decided through B). */
   readonly approvalRequest: { readonly id: string; readonly identityKey: string };
   readonly approval: { readonly id: string };
+  /** A pending invitation of the tenant (its secret is what the invited person holds). */
+  readonly invitation: { readonly id: string; readonly email: string; readonly secret: string };
 }
 
 export interface CrossTenantWorld {
   readonly a: TenantWorld;
   readonly b: TenantWorld;
-  /** Accounts in no tenant: B may add them by email (accounts are global; they are no tenant's data). */
+  /** Accounts in no tenant: B may invite them by email (accounts are global; they are no tenant's data). */
   readonly outsiders: readonly [string, string];
 }
 
@@ -73,7 +76,24 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
   const hostPolicyOrigin = `https://trace-${label}-${unique}.example.com`;
   const approvalRequest = { id: randomUUID(), identityKey: `aid:v1:${randomBytes(32).toString('hex')}` };
   const approval = { id: randomUUID() };
+  const invitationSecret = mintInvitationSecret();
+  const invitation = {
+    id: randomUUID(),
+    email: `invitee-${slug}@example.test`,
+    secret: invitationSecret.secret,
+  };
   const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
+    await tx.invitation.create({
+      data: {
+        id: invitation.id,
+        tenantId,
+        email: invitation.email,
+        role: 'admin',
+        secretHash: invitationSecret.secretHash,
+        createdById: owner.user.id,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
     await tx.workspace.create({ data: { id: workspace.id, tenantId, name: workspace.name } });
     await tx.workspaceMember.create({
       data: { tenantId, workspaceId: workspace.id, userId: maintainer.user.id },
@@ -149,6 +169,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     hostPolicyOrigin,
     approvalRequest,
     approval,
+    invitation,
   };
 }
 
@@ -212,6 +233,9 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.approvalRequest.id,
     a.approvalRequest.identityKey,
     a.approval.id,
+    a.invitation.id,
+    a.invitation.email,
+    a.invitation.secret,
   ];
 }
 
@@ -232,11 +256,38 @@ export function routeCases(
       expect: 'no_victim_data',
     },
     { route: 'GET /v1/members', url: '/v1/members', expect: 'no_victim_data' },
+    { route: 'GET /v1/invitations', url: '/v1/invitations?status=all', expect: 'no_victim_data' },
     {
-      route: 'POST /v1/members',
-      url: '/v1/members',
+      route: 'POST /v1/invitations',
+      url: '/v1/invitations',
       payload: { email: world.outsiders[0], role: 'member' },
       expect: 'no_victim_data',
+    },
+    {
+      route: 'DELETE /v1/invitations/:invitationId',
+      url: `/v1/invitations/${a.invitation.id}`,
+      expect: 'not_found',
+    },
+    // A's link in the hands of B's owner (not the invited address): nothing to accept.
+    {
+      route: 'POST /v1/invitations/accept',
+      url: '/v1/invitations/accept',
+      payload: { secret: a.invitation.secret },
+      expect: 'not_found',
+    },
+    // The link routes take no credential but the secret (whoever holds A's link is its invitee): a secret
+    // that is no invitation's reads as not found, whoever asks.
+    {
+      route: 'POST /v1/auth/invitations/preview',
+      url: '/v1/auth/invitations/preview',
+      payload: { secret: `ghi_${'B'.repeat(43)}` },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/auth/invitations/accept',
+      url: '/v1/auth/invitations/accept',
+      payload: { secret: `ghi_${'B'.repeat(43)}`, password: b.owner.password },
+      expect: 'not_found',
     },
     {
       route: 'PATCH /v1/members/:userId',
@@ -487,12 +538,15 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       'mutation',
     ),
     visible('members', 'members', '{ items { userId email displayName role } nextCursor }'),
+    visible('invitations', 'invitations(input: { status: "all" })', '{ items { id email role status } nextCursor }'),
     visible(
-      'addMember',
-      `addMember(input: { email: "${world.outsiders[1]}", role: "member" })`,
-      '{ userId email displayName role }',
+      'createInvitation',
+      `createInvitation(input: { email: "${world.outsiders[1]}", role: "member" })`,
+      '{ invitation { id email role status } }',
       'mutation',
     ),
+    notFound('revokeInvitation', `revokeInvitation(input: { invitationId: "${a.invitation.id}" })`),
+    notFound('acceptInvitation', `acceptInvitation(input: { secret: "${a.invitation.secret}" })`),
     notFound('changeMemberRole', `changeMemberRole(input: { userId: "${a.maintainer.id}", role: "admin" })`),
     notFound('removeMember', `removeMember(input: { userId: "${a.maintainer.id}" })`),
     visible('workspaces', 'workspaces', '{ items { id name repositoryIdentity } nextCursor }'),

@@ -14,7 +14,19 @@ export {
 export type { Scope, TokenKind, MembershipRole } from './scopes';
 export { cursor, limit, page, pageInput, uuid, isoDateTime, TOKEN_SECRET_PATTERN } from './common.schemas';
 export { getTenant, renameTenant, tenantView } from './definitions/tenant.commands';
-export { listMembers, addMember, changeMemberRole, removeMember, memberView } from './definitions/member.commands';
+export { listMembers, changeMemberRole, removeMember, memberView } from './definitions/member.commands';
+export {
+  INVITATION_SECRET_PATTERN,
+  INVITATION_STATUSES,
+  INVITATION_DEFAULT_HOURS,
+  INVITATION_MAX_HOURS,
+  invitationSecret,
+  invitationView,
+  createInvitation,
+  listInvitations,
+  revokeInvitation,
+  acceptInvitation,
+} from './definitions/invitation.commands';
 export {
   listWorkspaces,
   getWorkspace,

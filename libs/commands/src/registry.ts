@@ -24,7 +24,13 @@ import {
 } from './definitions/definition-source.commands';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { whoAmI } from './definitions/me.commands';
-import { addMember, changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
+import {
+  acceptInvitation,
+  createInvitation,
+  listInvitations,
+  revokeInvitation,
+} from './definitions/invitation.commands';
+import { changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
 import { getTenant, renameTenant } from './definitions/tenant.commands';
 import { createToken, listTokens, revokeToken } from './definitions/token.commands';
 import {
@@ -45,9 +51,12 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   getTenant,
   renameTenant,
   listMembers,
-  addMember,
   changeMemberRole,
   removeMember,
+  listInvitations,
+  createInvitation,
+  revokeInvitation,
+  acceptInvitation,
   listWorkspaces,
   getWorkspace,
   createWorkspace,

@@ -16,6 +16,9 @@ export interface IdentityDeps {
   readonly auth: AuthDeps;
   readonly signIn: SignInUseCase;
   readonly signOut: SignOutUseCase;
+  /** The same hasher and throttle sign-in uses (the invitation link checks and sets passwords too). */
+  readonly hasher: PasswordHasher;
+  readonly throttle: LoginThrottle;
   readonly trustedProxies: TrustedProxies;
   /** Secure cookies everywhere but development and test (plain http://localhost). */
   readonly secureCookies: boolean;
@@ -59,16 +62,19 @@ export function createIdentityDeps(options: CreateIdentityDepsOptions): Identity
     options.redisKeyPrefix ?? 'gatehouse:',
     options.throttleLimits ?? DEFAULT_LOGIN_THROTTLE_LIMITS,
   );
+  const hasher = options.hasher ?? new PasswordHasher();
   return {
     auth,
     signIn: new SignInUseCase({
       db: options.db,
-      hasher: options.hasher ?? new PasswordHasher(),
+      hasher,
       throttle,
       sessionPolicy,
       ...(now ? { now } : {}),
     }),
     signOut: new SignOutUseCase(options.db),
+    hasher,
+    throttle,
     trustedProxies: createTrustedProxies(options.trustedProxies),
     secureCookies: options.nodeEnv === 'production',
     logger: options.logger,

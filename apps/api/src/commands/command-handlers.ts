@@ -19,7 +19,10 @@ import {
   setDefinitionVariable,
   setDisableOverlay,
   unsetDefinitionVariable,
-  addMember,
+  acceptInvitation,
+  createInvitation,
+  listInvitations,
+  revokeInvitation,
   addWorkspaceMaintainer,
   bumpWorkspaceGeneration,
   changeMemberRole,
@@ -75,7 +78,10 @@ import { AddWorkspaceMaintainerUseCase } from './maintainers/add-workspace-maint
 import { ListWorkspaceMaintainersUseCase } from './maintainers/list-workspace-maintainers.use-case';
 import { RemoveWorkspaceMaintainerUseCase } from './maintainers/remove-workspace-maintainer.use-case';
 import { GetMeUseCase } from './me/get-me.use-case';
-import { AddMemberUseCase } from './members/add-member.use-case';
+import { AcceptInvitationUseCase } from './invitations/accept-invitation.use-case';
+import { CreateInvitationUseCase } from './invitations/create-invitation.use-case';
+import { ListInvitationsUseCase } from './invitations/list-invitations.use-case';
+import { RevokeInvitationUseCase } from './invitations/revoke-invitation.use-case';
 import { ChangeMemberRoleUseCase } from './members/change-member-role.use-case';
 import { ListMembersUseCase } from './members/list-members.use-case';
 import { RemoveMemberUseCase } from './members/remove-member.use-case';
@@ -119,7 +125,10 @@ export function createCommandHandlers(deps: CommandHandlerDeps): CommandHandlers
     [getTenant.name]: new GetTenantUseCase(db),
     [renameTenant.name]: new RenameTenantUseCase(db),
     [listMembers.name]: new ListMembersUseCase(db),
-    [addMember.name]: new AddMemberUseCase(db),
+    [listInvitations.name]: new ListInvitationsUseCase(db),
+    [createInvitation.name]: new CreateInvitationUseCase(db),
+    [revokeInvitation.name]: new RevokeInvitationUseCase(db),
+    [acceptInvitation.name]: new AcceptInvitationUseCase(db),
     [changeMemberRole.name]: new ChangeMemberRoleUseCase(db),
     [removeMember.name]: new RemoveMemberUseCase(db),
     [listWorkspaces.name]: new ListWorkspacesUseCase(db),

@@ -342,28 +342,122 @@ const CASES: readonly CommandCase[] = [
     ],
   },
   {
-    command: 'members.add',
+    command: 'invitations.create',
     happy: async () => {
+      // An account of another tenant: invited like any address, and not made a member by it.
       const outsider = await createMember(h.db, globex, 'member');
       return {
         token: tokens.admin,
         input: { email: outsider.email.toUpperCase(), role: 'approver' },
-        verify: (out) =>
-          expect(out).toMatchObject({ userId: outsider.id, email: outsider.email, role: 'approver' }),
+        verify: (out) => {
+          expect(out).toMatchObject({
+            invitation: { email: outsider.email, role: 'approver', status: 'pending', createdBy: admin.id },
+            secret: expect.stringMatching(/^ghi_/),
+          });
+          expect(JSON.stringify(out)).not.toContain(outsider.id);
+        },
       };
     },
     refusals: [
-      refusal('an admin granting owner', 403, 'forbidden', async () => {
-        const outsider = await createMember(h.db, globex, 'member');
-        return { token: tokens.admin, input: { email: outsider.email, role: 'owner' } };
-      }),
-      refusal('an unknown account', 404, 'not_found', async () => ({
+      refusal('an admin inviting an owner', 403, 'forbidden', async () => ({
         token: tokens.admin,
+        input: { email: `${unique('nobody')}@example.test`, role: 'owner' },
+      })),
+      refusal('a member (no members:write)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
         input: { email: `${unique('nobody')}@example.test`, role: 'member' },
       })),
       refusal('an existing member', 409, 'conflict', async () => ({
         token: tokens.admin,
         input: { email: member.email, role: 'member' },
+      })),
+    ],
+  },
+  {
+    command: 'invitations.list',
+    happy: async () => {
+      const email = `${unique('listed')}@example.test`;
+      await seed('invitations.create', { email, role: 'member' });
+      return {
+        token: tokens.admin,
+        input: { limit: 200 },
+        verify: (out) => {
+          const items = out.items as { email: string; status: string }[];
+          expect(items.find((i) => i.email === email)).toMatchObject({ status: 'pending' });
+          expect(JSON.stringify(out)).not.toContain('ghi_');
+        },
+      };
+    },
+    refusals: [
+      refusal('a member (no members:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: {},
+      })),
+    ],
+  },
+  {
+    command: 'invitations.revoke',
+    happy: async () => {
+      const created = await seed('invitations.create', {
+        email: `${unique('revoked')}@example.test`,
+        role: 'member',
+      });
+      const id = (created.invitation as { id: string }).id;
+      return {
+        token: tokens.admin,
+        input: { invitationId: id },
+        verify: (out) => expect(out).toMatchObject({ id, status: 'revoked', revokedBy: admin.id }),
+      };
+    },
+    refusals: [
+      refusal('another tenant’s invitation', 404, 'not_found', async () => {
+        const created = await seed(
+          'invitations.create',
+          { email: `${unique('theirs')}@example.test`, role: 'member' },
+          tokens.globexOwner,
+        );
+        return { token: tokens.admin, input: { invitationId: (created.invitation as { id: string }).id } };
+      }),
+      refusal('an invitation revoked already', 409, 'conflict', async () => {
+        const created = await seed('invitations.create', {
+          email: `${unique('twice')}@example.test`,
+          role: 'member',
+        });
+        const invitationId = (created.invitation as { id: string }).id;
+        await seed('invitations.revoke', { invitationId });
+        return { token: tokens.admin, input: { invitationId } };
+      }),
+    ],
+  },
+  {
+    command: 'invitations.accept',
+    happy: async () => {
+      // A person of globex, invited to acme, accepts with their own (globex) token.
+      const person = await createMember(h.db, globex, 'member');
+      const personToken = (await mintTestToken(h.db, globex, person, { kind: 'user' })).secret;
+      const created = await seed('invitations.create', { email: person.email, role: 'approver' });
+      return {
+        token: personToken,
+        input: { secret: created.secret },
+        verify: (out) =>
+          expect(out).toMatchObject({ tenant: { id: acme.id, slug: acme.slug }, role: 'approver' }),
+      };
+    },
+    refusals: [
+      refusal('someone other than the invited address', 404, 'not_found', async () => {
+        const created = await seed('invitations.create', {
+          email: `${unique('not-you')}@example.test`,
+          role: 'member',
+        });
+        return { token: tokens.globexOwner, input: { secret: created.secret } };
+      }),
+      refusal('an agent token (no tenant:read)', 403, 'forbidden_scope', async () => ({
+        token: tokens.agent,
+        input: { secret: `ghi_${'A'.repeat(43)}` },
+      })),
+      refusal('not an invitation secret', 400, 'validation_failed', async () => ({
+        token: tokens.globexOwner,
+        input: { secret: 'ghu_not-an-invitation' },
       })),
     ],
   },

@@ -85,17 +85,25 @@ describe('members', () => {
     const { tenant: acme, token: acmeOwnerToken } = await tenantWithOwner();
     const { tenant: globex, owner: globexOwner } = await tenantWithOwner();
     const person = await createMember(h.db, globex, 'member');
-    const added = await callCommand(
+    const invited = await callCommand(
       'rest',
       h.app,
-      'members.add',
+      'invitations.create',
       { email: person.email, role: 'admin' },
       acmeOwnerToken,
     );
-    expect(added.ok).toBe(true);
+    if (!invited.ok) throw new Error('invite failed');
+    const globexToken = (await mintTestToken(h.db, globex, person, { kind: 'user' })).secret;
+    const accepted = await callCommand(
+      'rest',
+      h.app,
+      'invitations.accept',
+      { secret: invited.output.secret },
+      globexToken,
+    );
+    expect(accepted.ok).toBe(true);
     const asAcmeAdmin: TestUser = { ...person, role: 'admin' };
     const acmeToken = (await mintTestToken(h.db, acme, asAcmeAdmin, { kind: 'user' })).secret;
-    const globexToken = (await mintTestToken(h.db, globex, person, { kind: 'user' })).secret;
     const login = await h.app.inject({
       method: 'POST',
       url: '/v1/auth/login',

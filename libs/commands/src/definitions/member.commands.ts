@@ -20,17 +20,6 @@ export const listMembers = defineCommand({
   graphql: { field: 'members' },
 });
 
-export const addMember = defineCommand({
-  name: 'members.add',
-  summary: 'Give an existing account a role in the tenant',
-  scope: 'members:write',
-  kind: 'mutation',
-  input: z.strictObject({ email: z.email().max(254), role: membershipRole }),
-  output: memberView,
-  http: { method: 'POST', path: '/v1/members', successStatus: 201 },
-  graphql: { field: 'addMember' },
-});
-
 export const changeMemberRole = defineCommand({
   name: 'members.changeRole',
   summary: "Change a member's role (only owners grant or remove owner; the last owner stays)",

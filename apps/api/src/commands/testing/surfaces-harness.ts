@@ -26,6 +26,7 @@ import { TEST_HASHER } from '../../auth/testing/identity-harness';
 import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { installNulCharacterGuard } from '../../http/nul-character.guard';
 import { createCommandHandlers } from '../command-handlers';
+import { registerInvitationLinkRoutes } from '../invitations/invitation-link.routes';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
 
 // Integration-test harness for the generated surfaces: a real Fastify app with the identity routes, the
@@ -66,6 +67,7 @@ export async function createSurfacesHarness(): Promise<SurfacesHarness> {
   // As createApiApp does: a root hook, before any route.
   installNulCharacterGuard(app);
   registerAuthRoutes(app, identity);
+  registerInvitationLinkRoutes(app, identity);
   await registerAdminSurfaces(app, {
     handlers: createCommandHandlers({
       database: db,

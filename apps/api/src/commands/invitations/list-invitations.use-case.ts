@@ -1,0 +1,40 @@
+import type { CommandInput, listInvitations } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { positionAfter, toPage } from '../pagination/keyset-page';
+import { pendingAt, toInvitationView } from './invitation.views';
+
+const LIST = 'invitations';
+
+/** `invitations.list`: newest first, keyset-paginated on (createdAt, id); pending ones by default. */
+export class ListInvitationsUseCase implements UseCaseFor<typeof listInvitations> {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listInvitations>>) {
+    const position = positionAfter(LIST, input.cursor);
+    const now = this.now();
+    const before =
+      position === null
+        ? {}
+        : {
+            OR: [{ createdAt: { lt: position.at } }, { createdAt: position.at, id: { lt: position.id } }],
+          };
+    const rows = await this.db.withTenant(principal.tenantId, (tx) =>
+      tx.invitation.findMany({
+        where: { AND: [before, input.status === 'pending' ? pendingAt(now) : {}] },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: input.limit + 1,
+      }),
+    );
+    return toPage(
+      LIST,
+      rows,
+      input.limit,
+      (row) => ({ at: row.createdAt, id: row.id }),
+      (row) => toInvitationView(row, now),
+    );
+  }
+}

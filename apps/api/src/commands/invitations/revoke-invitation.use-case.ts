@@ -1,0 +1,44 @@
+import type { CommandInput, revokeInvitation } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { appendAuditEvent } from '../../audit/append-audit-event';
+import { auditActorOf } from '../audit-actor';
+import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { conflict, notFound } from '../command-problems';
+import { invitationStatusOf, pendingAt, toInvitationView } from './invitation.views';
+
+/**
+ * `invitations.revoke`: a pending invitation stops working at once (the accept path re-checks the row under
+ * the same condition, so a revoke and an accept racing each other cannot both win). Another tenant's id is a
+ * 404 (row-level security hides it); an invitation that is no longer pending is a 409.
+ */
+export class RevokeInvitationUseCase implements UseCaseFor<typeof revokeInvitation> {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeInvitation>>) {
+    const now = this.now();
+    return this.db.withTenant(principal.tenantId, async (tx) => {
+      const revoked = await tx.invitation.updateMany({
+        where: { id: input.invitationId, ...pendingAt(now) },
+        data: { revokedAt: now, revokedById: principal.userId },
+      });
+      const row = await tx.invitation.findUnique({ where: { id: input.invitationId } });
+      if (row === null) throw notFound('invitation');
+      if (revoked.count === 0) {
+        throw conflict(
+          `This invitation is ${invitationStatusOf(row, now)}: only a pending one can be revoked.`,
+        );
+      }
+      await appendAuditEvent(tx, {
+        actor: auditActorOf(principal),
+        action: 'invitations.revoke',
+        target: { type: 'invitation', id: row.id },
+        outcome: 'success',
+        data: { email: row.email, role: row.role },
+      });
+      return toInvitationView(row, now);
+    });
+  }
+}
