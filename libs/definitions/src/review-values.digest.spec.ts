@@ -74,6 +74,11 @@ describe('review digests', () => {
     expect(mine.env[0]?.value).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('digests made under another key id are not compared (null), rather than reading as every key replaced', () => {
+    const raw = stdio({ NODE_OPTIONS: '--inspect' });
+    expect(diffReviewDigests(digests(raw), digests(raw, {}, { id: 'k2', bytes: KEY.bytes }))).toBeNull();
+  });
+
   it('moving from stdio to http removes every env key and adds every header', () => {
     expect(diffReviewDigests(digests(stdio({ A: '1' })), digests(http({ B: '2' })))).toEqual([
       { kind: 'removed', section: 'env', key: 'A' },

@@ -22,6 +22,8 @@ export interface KeyedValueDigest {
 
 export interface ReviewDigests {
   readonly version: 1;
+  /** The id of the fingerprint key the digests were made under: digests under different keys never compare. */
+  readonly keyId: string;
   readonly env: readonly KeyedValueDigest[];
   readonly headers: readonly KeyedValueDigest[];
 }
@@ -75,9 +77,9 @@ export function reviewDigestsOf(definition: MaterializedDefinition, key: Fingerp
   const t = definition.transport;
   switch (t.kind) {
     case 'stdio':
-      return { version: 1, env: digestsOf(t.env, 'env', key), headers: [] };
+      return { version: 1, keyId: key.id, env: digestsOf(t.env, 'env', key), headers: [] };
     case 'http':
-      return { version: 1, env: [], headers: digestsOf(t.headers, 'header', key) };
+      return { version: 1, keyId: key.id, env: [], headers: digestsOf(t.headers, 'header', key) };
     default: {
       const unreachable: never = t;
       throw new Error(`unknown transport ${String(unreachable)}`);
@@ -105,10 +107,11 @@ function diffSection(
 }
 
 /**
- * Which keys' values differ between two review digests (env first, then headers; each sorted by key). Digests
- * made under different tenant keys never match: every key then reads as removed and added again.
+ * Which keys' values differ between two review digests (env first, then headers; each sorted by key), or null
+ * when they were made under different keys and cannot be compared.
  */
-export function diffReviewDigests(before: ReviewDigests, after: ReviewDigests): ValueChange[] {
+export function diffReviewDigests(before: ReviewDigests, after: ReviewDigests): ValueChange[] | null {
+  if (before.keyId !== after.keyId) return null;
   return [
     ...diffSection('env', before.env, after.env),
     ...diffSection('headers', before.headers, after.headers),

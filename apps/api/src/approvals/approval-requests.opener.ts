@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  diffProjections,
   type ApprovalIdentity,
   type ApprovalRequestTrigger,
   type ProjectionChange,
@@ -11,6 +10,7 @@ import { auditSafeFields, auditSafeText } from '../audit/audit-safe-text';
 import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
+import { reviewChanges, storedReviewOf } from './review-values';
 import { loadActivationContext, type ActivationContext, type EvaluatedEntry } from './workspace-activation';
 
 /** Which views an event may have changed: a workspace, for the workspace alone and/or some users. */
@@ -62,11 +62,9 @@ function needsReview(evaluated: EvaluatedEntry, trigger: ApprovalRequestTrigger)
   }
 }
 
-function projectionOf(evaluated: EvaluatedEntry): object {
-  const entry = evaluated.entry;
-  if (entry.status !== 'resolved') throw new Error('only resolved entries have an approval identity');
-  // The redacted projection (secret values masked): a plain JSON copy, so no class instance reaches Prisma.
-  return JSON.parse(JSON.stringify(entry.projection)) as object;
+/** What the request stores as reviewed: the redacted projection and its value digests (review-values.ts). */
+function projectionOf(context: ActivationContext, evaluated: EvaluatedEntry): object {
+  return storedReviewOf(evaluated.entry, context.snapshot.fingerprintKey);
 }
 
 /**
@@ -81,7 +79,8 @@ function projectionOf(evaluated: EvaluatedEntry): object {
  *   last decision.
  * - A new request's authors are the event's author, whoever last wrote the source the entry comes from and the
  *   variables it reads, and the superseded requests' authors.
- * - A request replacing a stale approval carries the field-level diff from that approval's projection.
+ * - A request replacing a stale approval carries the field-level diff from that approval's projection, and
+ *   names every env and header key whose value changed, was added or removed (never a value).
  * - A user's own view is re-decided only where they have something of their own (a user or local source, a
  *   user variable, an own overlay); otherwise it resolves exactly like the workspace's, which is decided anyway.
  */
@@ -155,7 +154,7 @@ function planRequest(
     id: randomUUID(),
     workspaceId: view.workspace.id,
     identity,
-    projection: projectionOf(item),
+    projection: projectionOf(context, item),
     previous: previousApproval(context, item),
     authors: [...new Set(authors)],
     supersedes: outdated.map((request) => request.id),
@@ -207,7 +206,7 @@ function previousApproval(
   if (item.decision.state !== 'stale') return null;
   const approval = context.approvalById(item.decision.matchedApprovalId);
   if (approval === undefined) return null;
-  return { id: approval.id, changes: diffProjections(approval.projection, projectionOf(item)) };
+  return { id: approval.id, changes: reviewChanges(approval.projection, projectionOf(context, item)) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ApprovalIdentity, ProjectionChange } from '@gatehouse/activation';
 import type { approvalRequestView, approvalView } from '@gatehouse/commands';
 import type { Approval, ApprovalRequest } from '@gatehouse/db';
 import type { z } from 'zod';
+import { shownProjection } from './review-values';
 
 type IdentityRow = Pick<
   Approval,
@@ -30,12 +31,6 @@ export function identityOfRow(row: IdentityRow): ApprovalIdentity {
   };
 }
 
-function asJsonObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
 function changesOf(value: unknown): ProjectionChange[] {
   return Array.isArray(value) ? (value as ProjectionChange[]) : [];
 }
@@ -50,7 +45,7 @@ export function toApprovalRequestView(
     status: row.status,
     trigger: row.trigger as z.infer<typeof approvalRequestView>['trigger'],
     identity: identityOfRow(row),
-    projection: asJsonObject(row.projection),
+    projection: shownProjection(row.projection),
     previousApprovalId: row.previousApprovalId,
     changes: changesOf(row.changes).map((change) => ({
       kind: change.kind,
