@@ -1,6 +1,7 @@
 import { assertSafeAppRole } from './tenancy/role-safety.check';
 import { createPrismaClient, type TenantTx } from './tenancy/prisma-client';
 import { contextId } from './tenancy/tenant-context';
+import { createTenantReadPipeline, type TenantReadQuery } from './tenancy/tenant-read.pipeline';
 
 export interface CreateDatabaseOptions {
   /** The app role's URL (DATABASE_URL): gatehouse_app, never the owner or a superuser. */
@@ -36,6 +37,12 @@ export interface Database {
     options?: UnitOfWorkOptions,
   ): Promise<T>;
   /**
+   * One read-only statement in the tenant's row-level-security context, in ONE round trip (BEGIN READ ONLY,
+   * set_config, the query, COMMIT pipelined on one connection; tenant-read.pipeline.ts). For the hot read
+   * paths of this lib's typed readers (reads/); everything else, and every write, goes through withTenant.
+   */
+  readInTenant<R>(tenantId: string, query: TenantReadQuery): Promise<R[]>;
+  /**
    * A transaction with no tenant: every tenant table is empty. For definer calls that must share a transaction
    * with something else; a single definer call is cheaper through `lookup`.
    */
@@ -58,7 +65,12 @@ export interface Database {
 }
 
 export function createDatabase(options: CreateDatabaseOptions): Database {
-  const { prisma, close } = createPrismaClient(options);
+  const { prisma, close: closePrisma } = createPrismaClient(options);
+  const pipeline = createTenantReadPipeline({
+    url: options.url,
+    poolMax: Math.max(1, Math.ceil((options.poolMax ?? 10) / 2)),
+    ...(options.onPoolError ? { onPoolError: options.onPoolError } : {}),
+  });
 
   // set_config(..., true) is transaction-local, so a pooled connection never carries a tenant into the next
   // unit of work. Both settings are always written, so an empty string explicitly means "none".
@@ -81,11 +93,14 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
     withTenantAndUser: async (tenantId, userId, fn, opts) =>
       run(contextId('tenantId', tenantId), contextId('userId', userId), fn, opts),
     withoutTenant: async (fn, opts) => run('', '', fn, opts),
+    readInTenant: async (tenantId, query) => pipeline.read(contextId('tenantId', tenantId), '', query),
     lookup: async (fn) => fn(query),
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },
     assertSafeAppRole: () => assertSafeAppRole(prisma),
-    close,
+    close: async () => {
+      await Promise.all([closePrisma(), pipeline.close()]);
+    },
   };
 }

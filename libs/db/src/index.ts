@@ -2,6 +2,9 @@
 export { createDatabase } from './database';
 export type { CreateDatabaseOptions, Database, LookupQuery, UnitOfWork, UnitOfWorkOptions } from './database';
 export type { TenantTx } from './tenancy/prisma-client';
+export type { TenantReadQuery } from './tenancy/tenant-read.pipeline';
+export { findWorkspacePage } from './reads/workspace.reads';
+export type { WorkspacePageQuery } from './reads/workspace.reads';
 export { InvalidContextIdError, isUuid } from './tenancy/tenant-context';
 export { UnsafeDatabaseRoleError } from './tenancy/role-safety.check';
 export type { UnsafeRoleReason } from './tenancy/role-safety.check';

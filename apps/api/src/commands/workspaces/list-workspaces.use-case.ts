@@ -1,9 +1,8 @@
 import type { CommandInput, listWorkspaces } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import { findWorkspacePage, type Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
-import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
-import { visibleWorkspaces } from './workspace-visibility';
+import { positionAfter, toPage } from '../pagination/keyset-page';
 
 const LIST = 'workspaces';
 
@@ -13,13 +12,13 @@ export class ListWorkspacesUseCase implements UseCaseFor<typeof listWorkspaces> 
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listWorkspaces>>) {
     const position = positionAfter(LIST, input.cursor);
-    const rows = await this.db.withTenant(principal.tenantId, (tx) =>
-      tx.workspace.findMany({
-        where: { ...visibleWorkspaces(principal), ...afterPosition(position, 'id') },
-        orderBy: keysetOrder('id'),
-        take: input.limit + 1,
-      }),
-    );
+    // The authenticated hot path: one round trip with the tenant context (libs/db readInTenant), the same rows
+    // as withTenant + workspace.findMany with visibleWorkspaces/afterPosition/keysetOrder.
+    const rows = await findWorkspacePage(this.db, principal.tenantId, {
+      after: position,
+      take: input.limit + 1,
+      onlyIds: principal.workspaceIds,
+    });
     return toPage(LIST, rows, input.limit, (row) => ({ at: row.createdAt, id: row.id }), toWorkspaceView);
   }
 }

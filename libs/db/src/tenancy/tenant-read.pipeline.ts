@@ -1,0 +1,64 @@
+import { Pool, type PoolClient } from 'pg';
+
+/** One parameterized, read-only SQL statement (values always bound, never spliced). */
+export interface TenantReadQuery {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+export interface TenantReadPipelineOptions {
+  readonly url: string;
+  readonly poolMax?: number;
+  readonly onPoolError?: (error: Error) => void;
+}
+
+export interface TenantReadPipeline {
+  /**
+   * Runs `query` in its own READ ONLY transaction with app.tenant_id and app.user_id set, in ONE round trip:
+   * BEGIN READ ONLY, set_config(..., true), the query and COMMIT are written together on a pipelined
+   * connection (each with its own Sync) and answered together. Row-level security holds exactly as in
+   * withTenant: the settings are transaction-local and end with the COMMIT; a write is refused by Postgres.
+   */
+  read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+const BEGIN = 'BEGIN READ ONLY';
+const SET_CONTEXT = "SELECT set_config('app.tenant_id', $1, true), set_config('app.user_id', $2, true)";
+const COMMIT = 'COMMIT';
+
+/**
+ * The hot path's thin way to Postgres (Prisma stays for the schema, writes and typed queries). Its own small
+ * pool of pipelined connections as the same app role: measured in bench/auth-throughput.bench.ts, the Prisma
+ * interactive transaction that carries set_config costs four round trips through the Prisma runtime.
+ */
+export function createTenantReadPipeline(options: TenantReadPipelineOptions): TenantReadPipeline {
+  const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 4, pipeline: true });
+  pool.on('error', (error) => options.onPoolError?.(error));
+  let closing: Promise<void> | undefined;
+
+  async function read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]> {
+    const client: PoolClient = await pool.connect();
+    const settled = await Promise.allSettled([
+      client.query(BEGIN),
+      client.query(SET_CONTEXT, [tenantId, userId]),
+      client.query(query.text, [...query.values]),
+      client.query(COMMIT),
+    ]);
+    // Only an idle connection goes back to the pool: one left inside a transaction (a failed COMMIT, a broken
+    // socket) is closed, so no tenant context can outlive its unit of work.
+    client.release(client.getTransactionStatus() !== 'I');
+    for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+    const rows = settled[2];
+    if (rows?.status !== 'fulfilled') throw new Error('tenant read: the query was not answered');
+    return rows.value.rows as R[];
+  }
+
+  return {
+    read,
+    close: () => {
+      closing ??= pool.end();
+      return closing;
+    },
+  };
+}
