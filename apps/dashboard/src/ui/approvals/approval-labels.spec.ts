@@ -10,6 +10,7 @@ import {
   personLabel,
   targetOfProjection,
   triggerLabel,
+  valueChangeOf,
 } from './approval-labels';
 
 const USER = '0d9f3c2e-5b7a-4c1d-9e8f-123456789abc';
@@ -108,6 +109,31 @@ describe('change descriptions', () => {
   });
 });
 
+describe('value changes (an env or header key whose value changed, never the value)', () => {
+  it('recognises one and words it without a value', () => {
+    const change = { kind: 'changed' as const, path: ['transport', 'env', 'values', 'NODE_OPTIONS'] };
+    expect(valueChangeOf(change)).toEqual({ section: 'env', key: 'NODE_OPTIONS' });
+    expect(changePath(change.path)).toBe('env NODE_OPTIONS (value)');
+    expect(describeChange(change)).toBe('The value of env NODE_OPTIONS changed (values are never shown)');
+    expect(describeChange({ kind: 'added', path: ['transport', 'headers', 'values', 'X-Team'] })).toBe(
+      'Header X-Team was added (values are never shown)',
+    );
+    expect(describeChange({ kind: 'removed', path: ['transport', 'env', 'values', 'OLD'] })).toBe(
+      'Env OLD was removed (values are never shown)',
+    );
+  });
+
+  it('is not fooled by a projection field or a change that carries values', () => {
+    expect(
+      valueChangeOf({ kind: 'changed', path: ['transport', 'env', 'keys'], before: [], after: ['A'] }),
+    ).toBeNull();
+    expect(
+      valueChangeOf({ kind: 'changed', path: ['transport', 'env', 'values', 'A'], before: 'x', after: 'y' }),
+    ).toBeNull();
+    expect(valueChangeOf({ kind: 'changed', path: ['options', 'env', 'values', 'A'] })).toBeNull();
+  });
+});
+
 describe('activation words', () => {
   it('words known reasons and keeps unknown ones readable', () => {
     expect(activationReasonLabel('no_admission_decision')).toBe('Nobody has approved or denied it yet');
@@ -118,6 +144,7 @@ describe('activation words', () => {
 
   it('lists what changed since the approval in a sentence', () => {
     expect(describeStaleFields(['fingerprint'])).toBe('the definition');
+    expect(describeStaleFields(['fingerprint_scheme'])).toContain('fingerprinted');
     expect(describeStaleFields(['fingerprint', 'generation'])).toBe(
       'the definition and the workspace generation',
     );

@@ -127,8 +127,26 @@ export const CHANGE_KIND_LABELS: Readonly<Record<ProjectionChangeView['kind'], s
   changed: 'Changed',
 };
 
+/**
+ * An env or header key whose VALUE changed, was added or removed since the last approval: the API names the key
+ * at `transport.<env|headers>.values.<KEY>` and never sends the value (neither side). Null for any other change.
+ */
+export function valueChangeOf(
+  change: Pick<ProjectionChangeView, 'path' | 'before' | 'after'>,
+): { readonly section: 'env' | 'headers'; readonly key: string } | null {
+  const [root, section, values, key, ...rest] = change.path;
+  if (root !== 'transport' || values !== 'values' || key === undefined || rest.length > 0) return null;
+  if (section !== 'env' && section !== 'headers') return null;
+  if (change.before !== undefined || change.after !== undefined) return null;
+  return { section, key };
+}
+
+const SECTION_WORDS = { env: 'env', headers: 'header' } as const;
+
 /** A field's path in the projection (`transport.url`); the root itself when the path is empty. */
 export function changePath(path: readonly string[]): string {
+  const value = valueChangeOf({ path });
+  if (value !== null) return `${SECTION_WORDS[value.section]} ${value.key} (value)`;
   return path.length === 0 ? '(the whole definition)' : path.join('.');
 }
 
@@ -162,6 +180,19 @@ export function formatDiffValue(value: unknown): string {
 
 /** The change in words for a screen reader or a title: "transport.url changed from "a" to "b"". */
 export function describeChange(change: ProjectionChangeView): string {
+  const value = valueChangeOf(change);
+  if (value !== null) {
+    const name = `${SECTION_WORDS[value.section]} ${value.key}`;
+    const named = `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+    switch (change.kind) {
+      case 'changed':
+        return `The value of ${name} changed (values are never shown)`;
+      case 'added':
+        return `${named} was added (values are never shown)`;
+      case 'removed':
+        return `${named} was removed (values are never shown)`;
+    }
+  }
   const path = changePath(change.path);
   switch (change.kind) {
     case 'added':

@@ -1,7 +1,13 @@
 import type { ProjectionChangeView } from '../../views/approval-views';
 import { Badge, type BadgeTone } from '../feedback';
 import tableStyles from '../table.module.css';
-import { CHANGE_KIND_LABELS, changePath, formatDiffValue } from './approval-labels';
+import {
+  CHANGE_KIND_LABELS,
+  changePath,
+  describeChange,
+  formatDiffValue,
+  valueChangeOf,
+} from './approval-labels';
 import styles from './approvals.module.css';
 
 const KIND_TONES: Readonly<Record<ProjectionChangeView['kind'], BadgeTone>> = {
@@ -10,9 +16,21 @@ const KIND_TONES: Readonly<Record<ProjectionChangeView['kind'], BadgeTone>> = {
   changed: 'caution',
 };
 
+/** One side of a row that names an env or header key: its value is never sent, so the cell says so. */
+function HiddenValue({ present }: { present: boolean }) {
+  return present ? (
+    <span className="muted" data-diff-value="hidden">
+      value not shown
+    </span>
+  ) : (
+    <span className="muted">absent</span>
+  );
+}
+
 /**
  * What changed since the last approved projection, field by field: the path, and the value before and after
- * (<del>/<ins>, so the roles are not carried by colour alone). Values are the API's redacted ones.
+ * (<del>/<ins>, so the roles are not carried by colour alone). Values are the API's redacted ones. An env or
+ * header key whose value changed, was added or removed is a row of its own that names the key and never a value.
  */
 export function ProjectionDiff({
   id,
@@ -47,34 +65,55 @@ export function ProjectionDiff({
           </tr>
         </thead>
         <tbody>
-          {changes.map((change) => (
-            <tr key={`${change.kind}:${changePath(change.path)}`}>
-              <td>
-                <code>{changePath(change.path)}</code>
-              </td>
-              <td>
-                <Badge tone={KIND_TONES[change.kind]}>{CHANGE_KIND_LABELS[change.kind]}</Badge>
-              </td>
-              <td>
-                {change.kind === 'added' ? (
-                  <span className="muted">absent</span>
-                ) : (
-                  <del className={styles.before}>
-                    <code>{formatDiffValue(change.before)}</code>
-                  </del>
-                )}
-              </td>
-              <td>
-                {change.kind === 'removed' ? (
-                  <span className="muted">absent</span>
-                ) : (
-                  <ins className={styles.after}>
-                    <code>{formatDiffValue(change.after)}</code>
-                  </ins>
-                )}
-              </td>
-            </tr>
-          ))}
+          {changes.map((change) =>
+            valueChangeOf(change) !== null ? (
+              <tr
+                key={`${change.kind}:${change.path.join('\u0000')}`}
+                data-diff-row="value"
+                title={describeChange(change)}
+              >
+                <td>
+                  <code>{changePath(change.path)}</code>
+                </td>
+                <td>
+                  <Badge tone={KIND_TONES[change.kind]}>{CHANGE_KIND_LABELS[change.kind]}</Badge>
+                </td>
+                <td>
+                  <HiddenValue present={change.kind !== 'added'} />
+                </td>
+                <td>
+                  <HiddenValue present={change.kind !== 'removed'} />
+                </td>
+              </tr>
+            ) : (
+              <tr key={`${change.kind}:${changePath(change.path)}`}>
+                <td>
+                  <code>{changePath(change.path)}</code>
+                </td>
+                <td>
+                  <Badge tone={KIND_TONES[change.kind]}>{CHANGE_KIND_LABELS[change.kind]}</Badge>
+                </td>
+                <td>
+                  {change.kind === 'added' ? (
+                    <span className="muted">absent</span>
+                  ) : (
+                    <del className={styles.before}>
+                      <code>{formatDiffValue(change.before)}</code>
+                    </del>
+                  )}
+                </td>
+                <td>
+                  {change.kind === 'removed' ? (
+                    <span className="muted">absent</span>
+                  ) : (
+                    <ins className={styles.after}>
+                      <code>{formatDiffValue(change.after)}</code>
+                    </ins>
+                  )}
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
     </div>
