@@ -12,19 +12,6 @@ function missingMember(): ActionState {
   return failure(invalidInputProblem([{ path: 'userId', message: 'No member was named.' }]));
 }
 
-export async function addMemberAction(_previous: ActionState, form: FormData): Promise<ActionState> {
-  const refusal = await refuseUnless('manageMembers');
-  if (refusal) return failure(refusal);
-  const email = textField(form, 'email');
-  const role = textField(form, 'role');
-  const result = await callApi<MemberView>({ method: 'POST', path: '/v1/members', body: { email, role } });
-  if (!result.ok) return failure(result.problem, { email, role });
-  refresh();
-  return success(
-    `${result.data.displayName} is now ${result.data.role === 'admin' ? 'an' : 'a'} ${result.data.role}.`,
-  );
-}
-
 export async function changeMemberRoleAction(_previous: ActionState, form: FormData): Promise<ActionState> {
   const refusal = await refuseUnless('manageMembers');
   if (refusal) return failure(refusal);

@@ -1,13 +1,15 @@
 import type { Metadata } from 'next';
 import { listMembers } from '../../../server/api-queries';
+import { revokeInvitationAction } from '../../../server/actions/invitation.actions';
 import { removeMemberAction } from '../../../server/actions/member.actions';
 import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
+import { listPendingInvitations } from '../../../server/invitation-queries';
 import { AccessFailure } from '../../../ui/access-states';
 import { ConfirmAction } from '../../../ui/confirm-action';
 import { DataTable, type TableColumn } from '../../../ui/data-table';
 import { DateTime } from '../../../ui/date-time';
 import { Badge, EmptyState, Panel, ProblemCallout } from '../../../ui/feedback';
-import { AddMemberForm } from '../../../ui/members/add-member-form';
+import { InviteMemberForm } from '../../../ui/members/invite-member-form';
 import { MemberRoleForm } from '../../../ui/members/member-role-form';
 import { ROLE_SUMMARIES } from '../../../ui/members/roles';
 import { PageHeader } from '../../../ui/page-header';
@@ -26,6 +28,8 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
   const pageSize = readPageSize(params);
   const result = await listMembers({ cursor: current.cursor, limit: pageSize });
   if (!result.ok) redirectIfSessionEnded(result.problem);
+  // Pending invitations: the first 200 (newest first) is plenty for a page that also lists members.
+  const invitations = can.manageMembers ? await listPendingInvitations({ limit: 200 }) : null;
 
   const columns: TableColumn[] = [
     { id: 'name', label: 'Name', sortable: true },
@@ -43,18 +47,57 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
       />
       {can.manageMembers ? (
         <Panel
-          id="add-member"
-          title="Add a member"
-          description="The account must exist already (operators create accounts with the gatehouse CLI)."
+          id="invite-member"
+          title="Invite someone"
+          description="They join when they open the link signed in as that address, or create their account through it. Nothing here tells whether the address has an account."
         >
-          <AddMemberForm />
+          <InviteMemberForm />
         </Panel>
       ) : null}
+      {invitations === null ? null : !invitations.ok ? (
+        <ProblemCallout problem={invitations.problem} context="Invitations could not be loaded" />
+      ) : invitations.data.items.length === 0 ? null : (
+        <DataTable
+          caption="Pending invitations"
+          columns={[
+            { id: 'email', label: 'Email', sortable: true },
+            { id: 'role', label: 'Role', sortable: true },
+            { id: 'sent', label: 'Sent', sortable: true },
+            { id: 'expires', label: 'Expires', sortable: true },
+            { id: 'actions', label: 'Actions', hideLabel: true },
+          ]}
+          initialSort={{ column: 'sent', direction: 'descending' }}
+          rows={invitations.data.items.map((invitation) => ({
+            id: invitation.id,
+            cells: [
+              invitation.email,
+              <Badge key="r" tone="accent">
+                {invitation.role}
+              </Badge>,
+              <DateTime key="s" value={invitation.createdAt} />,
+              <DateTime key="e" value={invitation.expiresAt} />,
+              <ConfirmAction
+                key="x"
+                trigger="Revoke"
+                triggerVariant="dangerOutline"
+                title={`Revoke the invitation of ${invitation.email}?`}
+                description={<p>Its link stops working at once. You can invite the address again later.</p>}
+                confirmLabel="Revoke invitation"
+                confirmVariant="danger"
+                action={revokeInvitationAction}
+                fields={{ invitationId: invitation.id }}
+              />,
+            ],
+            sort: [invitation.email, invitation.role, invitation.createdAt, invitation.expiresAt, null],
+            search: `${invitation.email} ${invitation.role}`,
+          }))}
+        />
+      )}
       {!result.ok ? (
         <ProblemCallout problem={result.problem} context="Members could not be loaded" />
       ) : result.data.items.length === 0 ? (
         <EmptyState title="No members">
-          Add a member above to give an account access to this tenant.
+          Invite someone above to give them access to this tenant.
         </EmptyState>
       ) : (
         <DataTable
@@ -94,7 +137,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
                         description={
                           <p>
                             Their sessions and API tokens in this tenant are revoked at once. Their account
-                            stays; an admin can add it again later.
+                            stays; an admin can invite them again later.
                           </p>
                         }
                         confirmLabel="Remove member"
