@@ -29,6 +29,7 @@ import { registerInvitationLinkRoutes } from './commands/invitations/invitation-
 import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { createDefinitionCipher } from './definitions/definition-cipher.js';
+import { problemClientErrorHandler, problemFrameworkErrors } from './http/framework-errors.js';
 import { installNulCharacterGuard } from './http/nul-character.guard.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
 
@@ -81,7 +82,13 @@ export async function createApiApp(
   }
 
   const metrics = createMetricsRegistry({ app: 'api' });
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    // The router's and the HTTP parser's own refusals (414, 400, 431) answer problem+json too.
+    frameworkErrors: problemFrameworkErrors(logger),
+    clientErrorHandler: problemClientErrorHandler,
+  });
   // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
   installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
   installConnectionDraining(adapter.getInstance());

@@ -20,7 +20,8 @@ export function commandRequestInput(
   for (const name of pathParamsOf(command.http.path)) pathInput[name] = params[name];
 
   const rest = carriesBody(command) ? request.body : request.query;
-  if (rest === undefined || rest === null) return pathInput;
+  // No body at all is an empty input; a JSON `null` (or any other non-object) is refused, never read as empty.
+  if (rest === undefined) return pathInput;
   if (!isPlainObject(rest)) {
     throw new ValidationProblemError([{ path: '', message: 'Expected a JSON object.' }]);
   }

@@ -77,14 +77,11 @@ export async function registerCommandRoutes(
         validatorCompiler: ACCEPT_ANYTHING,
         serializerCompiler: PLAIN_JSON,
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
+          // The request's shape first, like body parsing: a body that is no object is a 400 for anyone.
+          const rawInput = commandRequestInput(command, request);
           const principal = await options.resolvePrincipal(request);
           authorize(command, principal);
-          const output = await runCommand({
-            command,
-            handler,
-            principal,
-            rawInput: commandRequestInput(command, request),
-          });
+          const output = await runCommand({ command, handler, principal, rawInput });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
           const status = command.http.successStatus ?? 200;
           if (status === 204) return reply.code(204).send();
