@@ -1,5 +1,6 @@
-// Two projects: `unit` (colocated *.spec.ts, no I/O) and `integration` (*.int-spec.ts against the real
-// Postgres and Redis; each file creates its own database). Nest 12 and a few of its deps are ESM-only, so they
+// Two projects: `unit` (colocated *.spec.ts, no I/O: runs with no PostgreSQL, Redis or browser) and
+// `integration` (*.int-spec.ts against the real Postgres, Redis and Chromium that `npm test` provides through
+// scripts/test.ts; each file creates its own database). Nest 12 and a few of its deps are ESM-only, so they
 // are transformed to CJS by SWC like our own code.
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -31,7 +32,6 @@ const shared = {
 };
 
 module.exports = {
-  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 4,
   // Only honoured at the top level: database creation under parallel load can take seconds.
   testTimeout: 60_000,
@@ -40,6 +40,8 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
+      // Only the integration project needs the database roles: unit tests run with no PostgreSQL at all.
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.int-spec.ts'],
     },
   ],

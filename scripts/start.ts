@@ -125,7 +125,7 @@ function describeDatabase(database: ProvidedDatabase): string {
     case 'local':
       return `${where} (local PostgreSQL)`;
     case 'embedded':
-      return `${where} (embedded PostgreSQL, data in .gatehouse/pg)`;
+      return `${where} (embedded PostgreSQL, data in ${database.dataDir ?? '.gatehouse/pg'})`;
   }
 }
 

@@ -20,6 +20,8 @@ export type ProvidedDatabase = {
   migrationUrl: string;
   /** Passwords to give the login roles when `adminUrl` creates them. */
   passwords: { owner: string; app: string } | undefined;
+  /** The embedded cluster's data directory (it may live outside the checkout: see the placement). */
+  dataDir?: string;
 };
 
 export type ProvideDatabaseOptions = {
@@ -49,7 +51,7 @@ export function roleUrls(
 }
 
 /** One short reason for a failed admin login, never the URL (it may hold a password). */
-async function adminLoginProblem(adminUrl: string): Promise<string | undefined> {
+export async function adminLoginProblem(adminUrl: string): Promise<string | undefined> {
   const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 });
   try {
     await client.connect();
@@ -131,6 +133,7 @@ export async function provideDatabase(options: ProvideDatabaseOptions): Promise<
   return {
     source: 'embedded',
     adminUrl: embedded.adminUrl,
+    dataDir: embedded.dataDir,
     databaseName: LOCAL_DATABASE_NAME,
     passwords,
     ...roleUrls(embedded.adminUrl, LOCAL_DATABASE_NAME, passwords),

@@ -1,9 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { placeEmbeddedPostgres } from './embedded-postgres.placement';
+import { postgresOsUser, type OsUser } from './postgres-os-user';
 import { startProcessGroup, type ProcessGroup } from './process-group';
 
 // We use the PostgreSQL binaries that the `embedded-postgres` package installs for this platform, but not its
@@ -20,11 +22,17 @@ export type EmbeddedPostgresOptions = {
   write: (line: string) => void;
   /** Called as soon as postgres is spawned, so a Ctrl-C during startup can stop it too. */
   onSpawn?: (stop: () => Promise<void>) => void;
+  /** The platform package's `native/bin` (default: the installed `@embedded-postgres/<os>-<arch>`). */
+  binDir?: string;
+  /** Where binaries and data are staged when the postgres OS user cannot reach them (see the placement). */
+  stagingRoot?: string;
 };
 
 export type EmbeddedPostgres = {
   /** Superuser URL of the `postgres` database. */
   adminUrl: string;
+  /** The data directory in use: `dataDir`, or where it was relocated for the postgres OS user. */
+  dataDir: string;
   group: ProcessGroup;
   stop(): Promise<void>;
 };
@@ -42,20 +50,6 @@ export function embeddedPostgresBinDir(
     return join(dirname(entry), '..', 'native', 'bin');
   } catch {
     return undefined;
-  }
-}
-
-type OsUser = { uid: number; gid: number };
-
-/** PostgreSQL refuses to run as root; as root we run it as the `postgres` OS user, like embedded-postgres does. */
-function postgresOsUser(): OsUser | undefined | 'missing' {
-  if (process.getuid?.() !== 0) return undefined;
-  try {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    return { uid, gid };
-  } catch {
-    return 'missing';
   }
 }
 
@@ -134,12 +128,24 @@ async function waitUntilAccepting(
   return false;
 }
 
+/** The version of the binaries in `binDir` (from the platform package's package.json), or 'unknown'. */
+function binariesVersion(binDir: string): string {
+  try {
+    const manifest = JSON.parse(readFileSync(join(binDir, '..', '..', 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** Initialises `dataDir` on first use, then runs postgres on 127.0.0.1:`port` (TCP only) until stopped. */
 export async function startEmbeddedPostgres(
-  options: EmbeddedPostgresOptions,
+  requested: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgres | EmbeddedPostgresFailure> {
-  const binDir = embeddedPostgresBinDir();
-  if (!binDir || !existsSync(join(binDir, 'postgres'))) {
+  const packagedBinDir = requested.binDir ?? embeddedPostgresBinDir();
+  if (!packagedBinDir || !existsSync(join(packagedBinDir, 'postgres'))) {
     return {
       ok: false,
       reason: `no embedded PostgreSQL binaries for ${process.platform}-${process.arch} (run npm install)`,
@@ -150,9 +156,19 @@ export async function startEmbeddedPostgres(
     return {
       ok: false,
       reason:
-        'running as root and there is no `postgres` OS user to run the embedded PostgreSQL as (create one, or run as a regular user)',
+        'running as root and there is no `postgres` OS user to run the embedded PostgreSQL as (create one: useradd --system postgres; or run as a regular user)',
     };
   }
+  const placement = placeEmbeddedPostgres({
+    binDir: packagedBinDir,
+    dataDir: requested.dataDir,
+    user,
+    version: binariesVersion(packagedBinDir),
+    ...(requested.stagingRoot ? { stagingRoot: requested.stagingRoot } : {}),
+  });
+  for (const note of placement.notes) requested.write(`${requested.prefix} ${note}\n`);
+  const binDir = placement.binDir;
+  const options = { ...requested, dataDir: placement.dataDir };
   if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
     options.write(`${options.prefix} initialising a new cluster in ${options.dataDir}\n`);
     const failure = await initialise(binDir, options, user);
@@ -186,5 +202,5 @@ export async function startEmbeddedPostgres(
     await stop();
     return { ok: false, reason: 'the embedded PostgreSQL did not start (see the [postgres] lines above)' };
   }
-  return { adminUrl, group, stop };
+  return { adminUrl, dataDir: options.dataDir, group, stop };
 }
