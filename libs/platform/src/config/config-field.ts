@@ -73,8 +73,10 @@ export type ResolvedFieldMeta = {
   innerType: string;
 };
 
+/** The default as one would write it in the environment: lists comma-separated, objects (JSON variables) as JSON. */
 function envString(value: unknown): string {
   if (Array.isArray(value)) return value.map(envString).join(',');
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
   return String(value);
 }
 

@@ -67,6 +67,16 @@ describe('describeConfig', () => {
     ]);
   });
 
+  it('prints an object default as the JSON one would set, never [object Object]', () => {
+    const pools = z
+      .object({
+        POOLS: z.record(z.string(), z.object({ tenants: z.string() })).default({ default: { tenants: '*' } }),
+      })
+      .describe('Pools.');
+    const [field] = describeConfig(pools);
+    expect(field?.default).toBe('{"default":{"tenants":"*"}}');
+  });
+
   it('lists the secret variables', () => {
     expect(secretConfigKeys(schema)).toEqual(['REDIS_URL', 'TOKEN']);
   });
