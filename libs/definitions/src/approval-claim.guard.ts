@@ -5,13 +5,9 @@
  * rather than ignored: ignoring it would let an author believe it took effect, and honouring it would let a
  * project or plugin source approve itself.
  */
+/** The key's ASCII letters, lowercased. One regular-expression pass: never a string built a character at a time. */
 function squash(key: string): string {
-  let out = '';
-  for (let i = 0; i < key.length; i += 1) {
-    const code = key.charCodeAt(i) | 0x20;
-    if (code >= 97 && code <= 122) out += String.fromCharCode(code);
-  }
-  return out;
+  return key.replace(/[^A-Za-z]+/g, '').toLowerCase();
 }
 
 /** Members of the format whose names mention trust but claim nothing: they ask for a check. */

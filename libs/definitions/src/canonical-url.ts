@@ -48,6 +48,23 @@ export function formatCanonicalUrl(url: CanonicalHttpUrl): string {
 const SENTINEL_BASE = 'ghsecret';
 
 /**
+ * The shortest `ghsecret` + `x`* that `visible` does not contain, in one pass: the base has no self-overlap, so
+ * its occurrences are disjoint, and `ghsecret` + k `x` occurs only where an occurrence is followed by k or more
+ * `x`; one more than the longest such run never occurs. (Lengthening the base and searching again, once per `x`,
+ * was quadratic in a URL that spells the sentinel.)
+ */
+function sentinelBaseFor(visible: string): string {
+  let longest = -1;
+  for (let hit = visible.indexOf(SENTINEL_BASE); hit >= 0;) {
+    let end = hit + SENTINEL_BASE.length;
+    while (visible.charCodeAt(end) === 120 /* x */) end += 1;
+    longest = Math.max(longest, end - hit - SENTINEL_BASE.length);
+    hit = visible.indexOf(SENTINEL_BASE, end);
+  }
+  return SENTINEL_BASE + 'x'.repeat(longest + 1);
+}
+
+/**
  * Canonicalizes a definition's materialized URL for the security identity, with each secret stretch as a
  * `<secret:NAME>` marker instead of its value, so rotating a credential in the path keeps the identity.
  *
@@ -74,8 +91,7 @@ export function canonicalDefinitionUrl(url: MaterializedText): CanonicalUrlResul
     at = stretch.end;
   }
   visible = (visible + url.value.slice(at)).toLowerCase();
-  let base = SENTINEL_BASE;
-  while (visible.includes(base)) base += 'x';
+  const base = sentinelBaseFor(visible);
 
   let withSentinels = '';
   at = 0;

@@ -42,7 +42,18 @@ export type EntryDecodeReason =
   /** A header value with CR, LF or NUL. */
   | 'invalid_header_value'
   /** A per-server option its strict reader refused (`option` and `detail` say which and why). */
-  | 'invalid_option';
+  | 'invalid_option'
+  /** More than {@link MAX_ARGUMENTS_PER_ENTRY} items in `args` or `headersHelper`. */
+  | 'too_many_arguments'
+  /**
+   * A character a person cannot see (a control, a bidirectional override, a zero-width character...) where none
+   * can be meant: the command, the cwd, the URL, the header helper's program, the OAuth client id.
+   */
+  | 'invisible_character'
+  /** A `..` segment in `cwd`: where a server runs is said directly, never climbed to. */
+  | 'cwd_parent_segment'
+  /** A static header the transport, the MCP protocol or the gateway owns (`Host`, `Mcp-Session-Id`, ...). */
+  | 'protocol_header';
 
 export type PathSegment = string | number;
 
@@ -57,6 +68,9 @@ export interface EntryProblem {
 
 /** Containers may nest at most this many levels below the entry (the format itself needs four). */
 export const MAX_ENTRY_DEPTH = 8;
+
+/** `args` and `headersHelper` hold at most this many items each (a command line, not a data file). */
+export const MAX_ARGUMENTS_PER_ENTRY = 256;
 
 /** An entry reports at most this many problems, so a huge broken entry costs bounded output. */
 export const MAX_PROBLEMS_PER_ENTRY = 20;

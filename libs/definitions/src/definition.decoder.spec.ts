@@ -1,5 +1,10 @@
 import { decodeServerEntry, type DecodedEntry } from './definition.decoder';
-import { MAX_ENTRY_DEPTH, MAX_PROBLEMS_PER_ENTRY, type EntryProblem } from './decode-problem';
+import {
+  MAX_ARGUMENTS_PER_ENTRY,
+  MAX_ENTRY_DEPTH,
+  MAX_PROBLEMS_PER_ENTRY,
+  type EntryProblem,
+} from './decode-problem';
 import type { SourceRef } from './tier';
 
 const project: SourceRef = { tier: 'project', origin: 'project:ws' };
@@ -344,5 +349,18 @@ describe('decodeServerEntry: per-server options go through the catalog readers',
   it('reports every refused option at once', () => {
     const problems = problemsOf({ command: 'x', allowTools: 'a', elicitation: 'yes' });
     expect(problems.map((p) => p.option)).toEqual(['allowTools', 'elicitation']);
+  });
+});
+
+describe('decodeServerEntry: argument count', () => {
+  it('refuses more than MAX_ARGUMENTS_PER_ENTRY arguments, and reads exactly that many', () => {
+    const many = Array.from({ length: MAX_ARGUMENTS_PER_ENTRY + 1 }, () => 'a');
+    expect(problemsOf({ command: 'x', args: many })).toEqual([
+      { reason: 'too_many_arguments', path: ['args'] },
+    ]);
+    expect(decode({ command: 'x', args: many.slice(1) }).kind).toBe('valid');
+    expect(problemsOf({ type: 'http', url: 'https://h.example/', headersHelper: many })).toEqual([
+      { reason: 'too_many_arguments', path: ['headersHelper'] },
+    ]);
   });
 });

@@ -8,7 +8,13 @@ import {
   type ServerOptions,
 } from '@gatehouse/catalog';
 import { claimsApprovalOrTrust, isClientSecretKey } from './approval-claim.guard';
-import { keySegment, MAX_PROBLEMS_PER_ENTRY, type EntryProblem, type PathSegment } from './decode-problem';
+import {
+  keySegment,
+  MAX_ARGUMENTS_PER_ENTRY,
+  MAX_PROBLEMS_PER_ENTRY,
+  type EntryProblem,
+  type PathSegment,
+} from './decode-problem';
 import type {
   HttpTransportDefinition,
   KeyedTemplate,
@@ -16,6 +22,7 @@ import type {
   StdioTransportDefinition,
 } from './definition.types';
 import { checkEntryStructure } from './entry-structure.guard';
+import { hasInvisibleCharacter } from './invisible-character';
 import type { OAuthSettings } from './oauth-settings';
 import type { SourceRef } from './tier';
 import { parseTemplate, type Template } from './variable-template';
@@ -63,6 +70,28 @@ function rejectedTransportOf(type: unknown): RejectedTransport | null {
   if (type === 'sse') return 'sse';
   if (type === 'ws' || type === 'websocket') return 'ws';
   return null;
+}
+
+/** A `..` path segment (either separator), as written: `${VAR}` references are judged as their text. */
+export function hasParentSegment(path: string): boolean {
+  return path.split(/[/\\]/).includes('..');
+}
+
+/**
+ * Refuses what a person could not see, or a `..` in cwd, in a field that names what runs (judged on the text as
+ * written, references and their defaults included). Returns whether the field passed.
+ */
+function checkRunTarget(value: unknown, path: PathSegment[], problems: ProblemList, cwd = false): boolean {
+  if (typeof value !== 'string') return true;
+  if (hasInvisibleCharacter(value)) {
+    problems.add({ reason: 'invisible_character', path });
+    return false;
+  }
+  if (cwd && hasParentSegment(value)) {
+    problems.add({ reason: 'cwd_parent_segment', path });
+    return false;
+  }
+  return true;
 }
 
 function hasHeaderBreak(text: string): boolean {
@@ -215,6 +244,8 @@ function readOAuth(value: unknown, problems: ProblemList): OAuthSettings | null 
       problems.add({ reason: 'wrong_type', path: ['oauth', 'clientId'] });
     else if (value.clientId.length === 0)
       problems.add({ reason: 'empty_value', path: ['oauth', 'clientId'] });
+    else if (hasInvisibleCharacter(value.clientId))
+      problems.add({ reason: 'invisible_character', path: ['oauth', 'clientId'] });
     else clientId = value.clientId;
   }
   let scopes: string[] = [];
@@ -271,6 +302,8 @@ function decodeStdio(
   const args: Template[] = [];
   if (raw.args !== undefined) {
     if (!Array.isArray(raw.args)) problems.add({ reason: 'wrong_type', path: ['args'] });
+    else if (raw.args.length > MAX_ARGUMENTS_PER_ENTRY)
+      problems.add({ reason: 'too_many_arguments', path: ['args'] });
     else {
       for (let i = 0; i < raw.args.length; i += 1) {
         const item: unknown = raw.args[i];
@@ -286,6 +319,8 @@ function decodeStdio(
   }
   const env = readKeyedTemplates(raw.env, 'env', problems);
   const cwd = readTemplate(raw.cwd, ['cwd'], problems, false);
+  checkRunTarget(raw.command, ['command'], problems);
+  checkRunTarget(raw.cwd, ['cwd'], problems, true);
   if (!command) return null;
   return { kind: 'stdio', command, args, env, cwd };
 }
@@ -298,13 +333,18 @@ function decodeHttp(
     if (raw[key] !== undefined) problems.add({ reason: 'mixed_transport_fields', path: [key] });
   }
   const url = readTemplate(raw.url, ['url'], problems, true);
+  checkRunTarget(raw.url, ['url'], problems);
   const headers = readKeyedTemplates(raw.headers, 'headers', problems);
   let headersHelper: string[] | null = null;
   if (raw.headersHelper !== undefined) {
     // An exact argv, so the host can allow one command line rather than a program: a shell string is refused.
-    headersHelper = readStringList(raw.headersHelper, ['headersHelper'], problems);
+    if (Array.isArray(raw.headersHelper) && raw.headersHelper.length > MAX_ARGUMENTS_PER_ENTRY)
+      problems.add({ reason: 'too_many_arguments', path: ['headersHelper'] });
+    else headersHelper = readStringList(raw.headersHelper, ['headersHelper'], problems);
     if (headersHelper && headersHelper.length === 0)
       problems.add({ reason: 'empty_value', path: ['headersHelper'] });
+    // The program is what runs; its arguments may carry anything, and are shown escaped.
+    else if (headersHelper) checkRunTarget(headersHelper[0], ['headersHelper', 0], problems);
   }
   const oauth = readOAuth(raw.oauth, problems);
   let principalHeader: string | null = null;

@@ -198,7 +198,8 @@ const shape: fc.Arbitrary<Shape> = fc.record({
     { requiredKeys: [] },
   ),
   cwd: fc.option(
-    template.map((t) => `/w${t}`),
+    // A `..` segment is refused at decode (issue 11, item 8).
+    template.map((t) => `/w${t}`).filter((cwd) => !cwd.split('/').includes('..')),
     { nil: null },
   ),
   plainValues: fc.record({ MODE: anyValue, REGION: anyValue }),

@@ -31,7 +31,7 @@ export { findTooDeep, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from './document-
 export type { DocumentDecode, DocumentProblem, SourceProblemReason } from './document.decoder';
 export { decodeServerEntry } from './definition.decoder';
 export type { DecodedEntry, RejectedTransport } from './definition.decoder';
-export { MAX_ENTRY_DEPTH, MAX_PROBLEMS_PER_ENTRY } from './decode-problem';
+export { MAX_ARGUMENTS_PER_ENTRY, MAX_ENTRY_DEPTH, MAX_PROBLEMS_PER_ENTRY } from './decode-problem';
 export type { EntryDecodeReason, EntryProblem, PathSegment } from './decode-problem';
 export type {
   HttpTransportDefinition,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { MAX_ARGUMENTS_PER_ENTRY } from './decode-problem';
 import { decodeServerEntry } from './definition.decoder';
 import { resolveDefinitions } from './definitions.resolver';
 import { REDACTED } from './literal.masker';
@@ -95,12 +96,14 @@ describe('projectDefinition', () => {
     });
   });
 
-  it('projects a large definition in linear time', () => {
-    const args = Array.from({ length: 100_000 }, (_, i) =>
-      i % 3 === 0 ? '--api-key' : `value-${i}=\${REGION}`,
+  it('projects a large definition (as many arguments as an entry may hold, long ones)', () => {
+    const args = Array.from({ length: MAX_ARGUMENTS_PER_ENTRY }, (_, i) =>
+      i % 3 === 0 ? '--api-key' : `value-${i}-${'v'.repeat(400)}=\${REGION}`,
     );
     const projection = project({ command: 'x', args }, { tenant: { REGION: 'r'.repeat(10) } });
-    expect(projection.transport.kind === 'stdio' && projection.transport.args.length).toBe(100_000);
+    expect(projection.transport.kind === 'stdio' && projection.transport.args.length).toBe(
+      MAX_ARGUMENTS_PER_ENTRY,
+    );
   });
 });
 
@@ -120,7 +123,8 @@ const stdioEntry = fc.record({
   command: text.map((t) => `run${t}`),
   args: fc.array(fc.oneof(text, fc.constantFrom('--token', '--api-key', '-e')), { maxLength: 6 }),
   env: fc.dictionary(fc.constantFrom('API_KEY', 'AUTH_TOKEN', 'LOG_LEVEL', 'MODE'), text),
-  cwd: text.map((t) => `/w${t}`),
+  // A `..` segment is refused at decode (issue 11, item 8).
+  cwd: text.map((t) => `/w${t}`).filter((cwd) => !cwd.split('/').includes('..')),
 });
 const httpEntry = fc.record({
   type: fc.constant('http'),

@@ -1,4 +1,5 @@
 import type { ServerOptions } from '@gatehouse/catalog';
+import { escapeInvisible } from './invisible-character';
 import { maskArgs, maskArgument, maskText, maskUrl, REDACTED } from './literal.masker';
 import { isCredentialShapedLiteral } from './secret-shape';
 import type { MaterializedDefinition, MaterializedKeyed, MaterializedText } from './variable.materializer';
@@ -85,21 +86,22 @@ export function formatCommandLine(command: string, args: readonly string[]): str
 /**
  * The redacted projection of a materialized definition: command line, cwd and URL readable with their secret
  * stretches replaced by references and credential-shaped literals masked (URL userinfo and credential-named
- * query/fragment parameters included); env and header keys only. Linear in the size of the definition.
+ * query/fragment parameters included), and every invisible character escaped (`\u202E`), so what a reviewer reads
+ * names every character that runs; env and header keys only. Linear in the size of the definition.
  */
 export function projectDefinition(definition: MaterializedDefinition): RedactedProjection {
   const t = definition.transport;
   let transport: StdioProjection | HttpProjection;
   switch (t.kind) {
     case 'stdio': {
-      const command = maskArgument(visibleText(t.command));
-      const args = maskArgs(t.args.map(visibleText));
+      const command = escapeInvisible(maskArgument(visibleText(t.command)));
+      const args = maskArgs(t.args.map(visibleText)).map(escapeInvisible);
       transport = {
         kind: 'stdio',
         command,
         args,
         commandLine: formatCommandLine(command, args),
-        cwd: t.cwd ? maskText(visibleText(t.cwd)) : null,
+        cwd: t.cwd ? escapeInvisible(maskText(visibleText(t.cwd))) : null,
         env: keysOnly(t.env),
       };
       break;
@@ -107,9 +109,9 @@ export function projectDefinition(definition: MaterializedDefinition): RedactedP
     case 'http':
       transport = {
         kind: 'http',
-        url: maskUrl(visibleText(t.url)),
+        url: escapeInvisible(maskUrl(visibleText(t.url))),
         headers: keysOnly(t.headers),
-        headersHelper: t.headersHelper ? maskArgs(t.headersHelper) : null,
+        headersHelper: t.headersHelper ? maskArgs(t.headersHelper).map(escapeInvisible) : null,
         oauth: t.oauth
           ? {
               clientId: t.oauth.clientId,

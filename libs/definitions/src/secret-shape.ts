@@ -70,30 +70,33 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-/** Splits `apiKey`, `API_KEY`, `x-api-key`, `APIKey` into upper-case words. */
+/**
+ * Splits `apiKey`, `API_KEY`, `x-api-key`, `APIKey` into upper-case words. Words are sliced out of the name by
+ * index, never built a character at a time: once optimized, `current += char` made this quadratic in the name.
+ */
 function nameWords(name: string): string[] {
   const words: string[] = [];
-  let current = '';
+  let start = -1;
   for (let i = 0; i < name.length; i += 1) {
     const code = name.charCodeAt(i);
     const alnum = isUpper(code) || isLower(code) || isDigit(code);
     if (!alnum) {
-      if (current) words.push(current.toUpperCase());
-      current = '';
+      if (start >= 0) words.push(name.slice(start, i).toUpperCase());
+      start = -1;
       continue;
     }
-    if (current && isUpper(code)) {
+    if (start >= 0 && isUpper(code)) {
       const prev = name.charCodeAt(i - 1);
       const next = i + 1 < name.length ? name.charCodeAt(i + 1) : 0;
       // camelCase boundary (aB) or the end of an acronym (APIKey: I|K followed by lower).
       if (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(next))) {
-        words.push(current.toUpperCase());
-        current = '';
+        words.push(name.slice(start, i).toUpperCase());
+        start = i;
       }
     }
-    current += name[i];
+    if (start < 0) start = i;
   }
-  if (current) words.push(current.toUpperCase());
+  if (start >= 0) words.push(name.slice(start).toUpperCase());
   return words;
 }
 

@@ -1,6 +1,8 @@
 import type { ServerOptions } from '@gatehouse/catalog';
 import { keySegment, type PathSegment } from './decode-problem';
+import { hasParentSegment } from './definition.decoder';
 import type { KeyedTemplate, ServerDefinition } from './definition.types';
+import { hasInvisibleCharacter } from './invisible-character';
 import type { OAuthSettings } from './oauth-settings';
 import { isCredentialShapedName } from './secret-shape';
 import type { Template } from './variable-template';
@@ -73,9 +75,13 @@ export interface UnsetVariable {
   readonly variable: string;
 }
 
-/** A value that materialized into something unusable (a variable's value put a line break into a header). */
+/**
+ * A value that materialized into something unusable: a variable's value put a line break into a header, an
+ * invisible character into the command, cwd or URL, or a `..` segment into the cwd (the decoder refuses the same
+ * in literal text).
+ */
 export interface MaterializeProblem {
-  readonly reason: 'invalid_header_value' | 'empty_command';
+  readonly reason: 'invalid_header_value' | 'empty_command' | 'invisible_character' | 'cwd_parent_segment';
   readonly path: readonly PathSegment[];
 }
 
@@ -207,17 +213,22 @@ export function materializeDefinition(
     if (command.value.length === 0 && command.stretches.every((s) => s.from !== 'unset')) {
       m.problems.push({ reason: 'empty_command', path: ['command'] });
     }
-    transport = {
-      kind: 'stdio',
-      command,
-      args: t.args.map((arg, i) => m.text(arg, ['args', i])),
-      env: m.keyed(t.env, 'env'),
-      cwd: t.cwd ? m.text(t.cwd, ['cwd']) : null,
-    };
+    if (hasInvisibleCharacter(command.value))
+      m.problems.push({ reason: 'invisible_character', path: ['command'] });
+    const args = t.args.map((arg, i) => m.text(arg, ['args', i]));
+    const env = m.keyed(t.env, 'env');
+    const cwd = t.cwd ? m.text(t.cwd, ['cwd']) : null;
+    if (cwd && hasInvisibleCharacter(cwd.value))
+      m.problems.push({ reason: 'invisible_character', path: ['cwd'] });
+    else if (cwd && hasParentSegment(cwd.value))
+      m.problems.push({ reason: 'cwd_parent_segment', path: ['cwd'] });
+    transport = { kind: 'stdio', command, args, env, cwd };
   } else {
+    const url = m.text(t.url, ['url']);
+    if (hasInvisibleCharacter(url.value)) m.problems.push({ reason: 'invisible_character', path: ['url'] });
     transport = {
       kind: 'http',
-      url: m.text(t.url, ['url']),
+      url,
       headers: m.keyed(t.headers, 'headers'),
       headersHelper: t.headersHelper,
       oauth: t.oauth,
