@@ -1,6 +1,11 @@
 // Public surface of @gatehouse/egress: the one URL admission policy (pure; DNS through an injected resolver)
 // and the pinned, redirect-refusing fetch that is the only way out to a URL a definition named.
-export { admitUrl } from './policy/url-admission.policy.js';
+export {
+  admitUrl,
+  DEFAULT_ADMISSION_DEADLINE_MS,
+  MAX_ADMISSION_DEADLINE_MS,
+  type AdmitUrlOptions,
+} from './policy/url-admission.policy.js';
 export type {
   AdmissionRefusalReason,
   AdmissionResult,

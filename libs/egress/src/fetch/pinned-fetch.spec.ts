@@ -23,6 +23,12 @@ describe('createPinnedFetch (no connection made)', () => {
     ).toThrow(/must be a positive integer/);
   });
 
+  it('refuses a timeoutMs no timer can wait (it is also the admission deadline)', () => {
+    expect(() =>
+      createPinnedFetch({ policy, resolver: recordingResolver({}), timeoutMs: 2 ** 31, maxResponseBytes: 1 }),
+    ).toThrow(/timeoutMs must be at most/);
+  });
+
   it.each([
     ['http://api.example/mcp?token=hunter2', 'insecure_scheme', 'http://api.example:80'],
     [
@@ -33,6 +39,7 @@ describe('createPinnedFetch (no connection made)', () => {
     ['https://10.0.0.1/secret-path', 'private_destination', 'https://10.0.0.1:443'],
     ['ftp://files.example/x', 'unsupported_scheme', 'ftp://files.example'],
     ['https://nowhere.example/', 'unresolvable', 'https://nowhere.example:443'],
+    ['https://api.example:0/mcp', 'invalid_port', 'https://api.example:0'],
   ])('throws a typed EgressError for %s before any connection', async (url, reason, origin) => {
     const fetch = createPinnedFetch({
       policy,

@@ -8,8 +8,9 @@
 // address checked for an earlier request. That costs connection reuse; correctness first.
 import { Agent, Response, fetch as undiciFetch, type RequestInit } from 'undici';
 import type { EgressPolicy } from '../policy/egress-policy.js';
-import { admitUrl } from '../policy/url-admission.policy.js';
-import type { ResolveResult, Resolver } from '../resolver/resolver.port.js';
+import { admitUrl, MAX_ADMISSION_DEADLINE_MS } from '../policy/url-admission.policy.js';
+import { isConnectablePort, portOf } from '../policy/port-range.js';
+import type { Resolver } from '../resolver/resolver.port.js';
 import { boundBody } from './bounded-body.js';
 import { EgressError } from './egress.error.js';
 import { createPinnedLookup } from './pinned-lookup.js';
@@ -40,26 +41,6 @@ function assertPositiveInteger(name: string, value: number): void {
     throw new Error(`createPinnedFetch: ${name} must be a positive integer`);
 }
 
-// A resolver that does not answer in time has not resolved the name, as a DNS timeout would not have.
-function withDeadline(resolver: Resolver, timeoutMs: number): Resolver {
-  return {
-    resolve: (hostname) =>
-      new Promise<ResolveResult>((resolve, reject) => {
-        const timer = setTimeout(() => resolve({ ok: false, reason: 'unresolvable' }), timeoutMs);
-        resolver.resolve(hostname).then(
-          (result) => {
-            clearTimeout(timer);
-            resolve(result);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        );
-      }),
-  };
-}
-
 function declaredLength(response: Response): number | null {
   const header = response.headers.get('content-length');
   if (header === null || !/^\d+$/.test(header.trim())) return null;
@@ -69,16 +50,22 @@ function declaredLength(response: Response): number | null {
 export function createPinnedFetch(options: PinnedFetchOptions): PinnedFetch {
   assertPositiveInteger('timeoutMs', options.timeoutMs);
   assertPositiveInteger('maxResponseBytes', options.maxResponseBytes);
-  const { policy, timeoutMs, maxResponseBytes } = options;
-  const resolver = withDeadline(options.resolver, timeoutMs);
+  // It is admission's deadline too, and no timer waits longer.
+  if (options.timeoutMs > MAX_ADMISSION_DEADLINE_MS)
+    throw new Error(`createPinnedFetch: timeoutMs must be at most ${MAX_ADMISSION_DEADLINE_MS}`);
+  const { policy, resolver, timeoutMs, maxResponseBytes } = options;
 
   return async function pinnedFetch(input, init = {}) {
     init.signal?.throwIfAborted();
     const href = typeof input === 'string' ? input : input.href;
-    const admission = await admitUrl(href, policy, resolver);
+    // A resolver that does not answer in time has not resolved the name, as a DNS timeout would not have.
+    const admission = await admitUrl(href, policy, resolver, { deadlineMs: timeoutMs });
     if (!admission.ok) throw new EgressError(admission.reason, admission.origin);
     const { origin } = admission;
     const url = new URL(href);
+    // Admission read the same text; checked again where the socket's port is taken from, so no path to a
+    // connection skips it.
+    if (!isConnectablePort(portOf(url))) throw new EgressError('invalid_port', origin);
 
     const agent = new Agent({
       connect: { lookup: createPinnedLookup(url.hostname, admission.addresses), timeout: timeoutMs },

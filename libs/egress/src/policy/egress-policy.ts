@@ -27,6 +27,8 @@ export interface EgressPolicy {
  */
 export type AdmissionRefusalReason =
   | 'invalid_url'
+  /** A port outside 1-65535 (port 0: the WHATWG parser already refuses larger ones, as `invalid_url`). */
+  | 'invalid_port'
   | 'unsupported_scheme'
   | 'credentials_in_url'
   | 'insecure_scheme'

@@ -455,9 +455,13 @@ describe('admitUrl: resolution', () => {
     expectRefused(await admitUrl('https://c.example/', strict, resolver), 'metadata_destination');
   });
 
-  it('propagates a resolver that throws (an infrastructure failure, not an answer)', async () => {
+  it('refuses, never rejects, for a resolver that fails (more cases in url-admission.resolver-failures)', async () => {
     const broken = { resolve: () => Promise.reject(new Error('resolver crashed')) };
-    await expect(admitUrl('https://public.example/', strict, broken)).rejects.toThrow('resolver crashed');
+    expect(await admitUrl('https://public.example/', strict, broken)).toEqual({
+      ok: false,
+      reason: 'unresolvable',
+      origin: 'https://public.example:443',
+    });
   });
 });
 
