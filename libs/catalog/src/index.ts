@@ -7,7 +7,9 @@ export { readToolFaces } from './tool-faces.reader';
 export type { ToolFaces, ToolFace, ToolPathTarget, ToolRenderHints, ToolRuleFace } from './tool-faces.reader';
 export { readContentOrigin, CONTENT_ORIGINS } from './content-origin.reader';
 export type { ContentOrigin, DeclaringPlane } from './content-origin.reader';
-export { readPrincipalHeader, isHeaderName, isProtocolOwnedHeader } from './principal-header.reader';
+export { readPrincipalHeader, isHeaderName } from './principal-header.reader';
+export { headerOwnerOf, isProtocolOwnedHeader, maySetHeader } from './protocol-headers';
+export type { HeaderOwner } from './protocol-headers';
 export {
   readStartupTimeoutMs,
   STARTUP_TIMEOUT_MIN_MS,

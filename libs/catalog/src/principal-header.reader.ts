@@ -1,46 +1,22 @@
 import { refuse, type OptionRead } from './option-refusal';
+import { isProtocolOwnedHeader } from './protocol-headers';
 
 /** RFC 9110 `token`: the characters a header field name may use. */
 const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MAX_HEADER_NAME = 128;
-
-/**
- * Headers the transport, the MCP protocol or the authenticator owns. The principal header carries the calling
- * user's id; letting it be one of these would let a definition overwrite what the transport sets (or smuggle the
- * principal into the credential slot). Lowercase: header names are case-insensitive.
- */
-const PROTOCOL_OWNED = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'host',
-  'content-type',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'accept',
-  'user-agent',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'last-event-id',
-  'traceparent',
-  'tracestate',
-]);
 
 /** Whether a string is usable as an HTTP header field name. */
 export function isHeaderName(name: string): boolean {
   return name.length > 0 && name.length <= MAX_HEADER_NAME && HEADER_TOKEN.test(name);
 }
 
-/** Whether the transport, the protocol or the authenticator owns this header name (any case). */
-export function isProtocolOwnedHeader(name: string): boolean {
-  return PROTOCOL_OWNED.has(name.toLowerCase());
-}
-
 /**
  * Reads `principalHeader`: the header name under which the gateway sends the calling principal on every call to
- * this server, so the server can enforce per-user rules. A static header of the same name (in any case) refuses
- * it, because two writers of one header leave the server guessing which one is the principal.
+ * this server, so the server can enforce per-user rules. None of the protocol-owned headers (protocol-headers.ts:
+ * the one list static headers and header helpers are judged by too), the credential slot included: letting it be
+ * one would let a definition overwrite what the transport sets, or smuggle the principal into the credential slot.
+ * A static header of the same name (in any case) refuses it, because two writers of one header leave the server
+ * guessing which one is the principal.
  *
  * @param staticHeaderNames the server's static header names as declared (any case).
  */

@@ -1,6 +1,7 @@
 import {
   isHeaderName,
   isPlainRecord,
+  maySetHeader,
   readPrincipalHeader,
   readServerOptions,
   SERVER_OPTION_NAMES,
@@ -154,6 +155,7 @@ function headerBreakIn(template: Template): boolean {
   return template.some((part) => hasHeaderBreak(part.kind === 'text' ? part.text : (part.fallback ?? '')));
 }
 
+/** Headers the transport, the protocol or the gateway owns are refused (the one list, libs/catalog). */
 function readKeyedTemplates(
   value: unknown,
   field: 'env' | 'headers',
@@ -179,6 +181,10 @@ function readKeyedTemplates(
     if (field === 'headers') {
       if (!isHeaderName(key)) {
         refuse('invalid_header_name');
+        continue;
+      }
+      if (!maySetHeader(key)) {
+        refuse('protocol_header');
         continue;
       }
       const lower = key.toLowerCase();
