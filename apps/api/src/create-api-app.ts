@@ -1,3 +1,4 @@
+import { COMMANDS } from '@gatehouse/commands';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { UnsafeDatabaseRoleError, createDatabase } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
@@ -24,11 +25,13 @@ import { registerAuthRoutes } from './auth/auth.routes.js';
 import { identitySettingsOf } from './auth/identity.config.js';
 import { createIdentityDeps } from './auth/identity.deps.js';
 import { resolvePrincipal } from './auth/resolve-principal.js';
-import { createCommandHandlers } from './commands/command-handlers.js';
+import { CommandFeaturesModule } from './command-features.module.js';
+import { CommandHandlerRegistry } from './commands/registry/command-handler.registry.js';
 import { registerInvitationLinkRoutes } from './commands/invitations/invitation-link.routes.js';
 import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { createDefinitionCipher } from './definitions/definition-cipher.js';
+import { CommandDepsModule, commandDepsOf } from './infrastructure/command-deps.module.js';
 import { problemClientErrorHandler, problemFrameworkErrors } from './http/framework-errors.js';
 import { installNulCharacterGuard } from './http/nul-character.guard.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
@@ -100,19 +103,24 @@ export async function createApiApp(
     const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({
         infrastructure: { config, logger, database, redis, metrics },
-        imports: deps.imports,
+        imports: [
+          CommandDepsModule.forRoot(
+            commandDepsOf({
+              workerPools: identitySettingsOf(config).workerPools,
+              definitionCipher: createDefinitionCipher(config, logger),
+              admissionLog: admissionLogOf(logger),
+              egressResolver: deps.egressResolver,
+            }),
+          ),
+          CommandFeaturesModule,
+          ...(deps.imports ?? []),
+        ],
       }),
       adapter,
       { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
     );
     app.useGlobalFilters(new ProblemJsonFilter(logger));
-    await registerIdentityAndCommands(app, {
-      config,
-      logger,
-      database,
-      redis,
-      egressResolver: deps.egressResolver,
-    });
+    await registerIdentityAndCommands(app, { config, logger, database, redis });
     await app.init();
     return app;
   } catch (error) {
@@ -140,7 +148,6 @@ type SurfaceDeps = {
   logger: Logger;
   database: ReturnType<typeof createDatabase>;
   redis: ReturnType<typeof createRedisConnection>;
-  egressResolver?: Resolver;
 };
 
 /**
@@ -163,13 +170,9 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   const fastify = app.getHttpAdapter().getInstance();
   registerAuthRoutes(fastify, identity);
   registerInvitationLinkRoutes(fastify, identity);
-  const handlers = createCommandHandlers({
-    database,
-    workerPools: settings.workerPools,
-    definitionCipher: createDefinitionCipher(config, logger),
-    admissionLog: admissionLogOf(logger),
-    egressResolver: deps.egressResolver,
-  });
+  // The use cases are the feature modules' providers, discovered by their @HandlesCommand mark; a command
+  // without exactly one handler, or a handler without a command, stops the boot here.
+  const handlers = app.get(CommandHandlerRegistry).handlersFor(COMMANDS);
   await registerAdminSurfaces(fastify, {
     handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),

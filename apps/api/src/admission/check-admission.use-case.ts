@@ -1,4 +1,4 @@
-import type { checkAdmission, CommandInput, CommandOutput } from '@gatehouse/commands';
+import { checkAdmission, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import type { Database, TenantTx } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
 import { toActivationView } from '../approvals/activation.view';
@@ -7,7 +7,7 @@ import { poolsOpenToTenant, type PoolCeiling, type WorkerPools } from '../auth/p
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../commands/command-problems';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../definitions/definition-cipher';
 import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
@@ -15,6 +15,10 @@ import type { AdmissionLog } from './admission.log';
 import { admitOnPools } from './destination-admission';
 import { fingerprintOf, launchTargetOf, transportOf, type LaunchTarget } from './launch-target';
 import { checkHeaderHelperAuthority, checkStdioAuthority, type StdioLaunch } from './stdio-authority.check';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 type AdmissionCheck = CommandOutput<typeof checkAdmission>;
 type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
@@ -34,12 +38,13 @@ export interface CheckAdmissionDeps {
  * or an entry that does not resolve, lists none). Only a resolved entry is judged at all: anything else is never
  * leased, and its activation already says why.
  */
+@HandlesCommand(checkAdmission)
 export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
-    private readonly pools: WorkerPools,
-    private readonly deps: CheckAdmissionDeps,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
+    @Inject(CHECK_ADMISSION_DEPS) private readonly deps: CheckAdmissionDeps,
   ) {}
 
   async execute({

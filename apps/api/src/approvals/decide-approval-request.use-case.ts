@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { canDecide, type DecisionAuthority, type DecisionRefusal } from '@gatehouse/activation';
-import type { CommandInput, decideApprovalRequest } from '@gatehouse/commands';
+import { type CommandInput, decideApprovalRequest } from '@gatehouse/commands';
 import type { Approval, ApprovalRequest, Database, TenantTx } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, ValidationProblemError } from '../commands/command-problems';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
 import { requestNotOpen } from './approval-problems';
 import { findVisibleRequest } from './approval-visibility';
@@ -14,6 +14,9 @@ import { identityOfRow, toApprovalView } from './approval.views';
 import { deciderOf } from './decider.mapping';
 import { auditRefusedDecision, problemOfRefusal } from './decision-refusal';
 import { evaluateWorkspaceView } from './workspace-activation';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 type Input = CommandInput<typeof decideApprovalRequest>;
 
@@ -47,10 +50,11 @@ function expiryOf(input: Input, now: Date): Date | null {
  * transaction and thrown; a decision records the approval, closes the request (compare-and-swap on its state
  * and identity) and is audited with the full identity, all in one transaction.
  */
+@HandlesCommand(decideApprovalRequest)
 export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApprovalRequest> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<Input>) {

@@ -1,10 +1,13 @@
-import type { CommandInput, listApprovalRequests } from '@gatehouse/commands';
+import { type CommandInput, listApprovalRequests } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { positionAfter, toPage } from '../commands/pagination/keyset-page';
 import { approvalIdsOf, workspaceFilter } from './approval-visibility';
 import { toApprovalRequestView } from './approval.views';
 import { newestFirst, olderThan } from '../commands/pagination/keyset-newest-first';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 const LIST = 'approval-requests';
 
@@ -29,8 +32,9 @@ function statusFilter(status: Status): { status?: 'open' | { in: ('decided' | 's
  * `approvals.requests.list`: the queue (open, the default) or the history (closed), newest first with an opaque
  * cursor. Each item names the decision recorded for it.
  */
+@HandlesCommand(listApprovalRequests)
 export class ListApprovalRequestsUseCase implements UseCaseFor<typeof listApprovalRequests> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listApprovalRequests>>) {
     const position = positionAfter(LIST, input.cursor);

@@ -1,10 +1,13 @@
-import type { CommandInput, listApprovals } from '@gatehouse/commands';
+import { type CommandInput, listApprovals } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { positionAfter, toPage } from '../commands/pagination/keyset-page';
 import { workspaceFilter } from './approval-visibility';
 import { toApprovalView } from './approval.views';
 import { newestFirst, olderThan } from '../commands/pagination/keyset-newest-first';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 const LIST = 'approvals';
 
@@ -26,8 +29,9 @@ function stateFilter(state: State): { revokedAt?: null | { not: null } } {
 }
 
 /** `approvals.list`: recorded decisions, newest first with an opaque cursor. */
+@HandlesCommand(listApprovals)
 export class ListApprovalsUseCase implements UseCaseFor<typeof listApprovals> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listApprovals>>) {
     const position = positionAfter(LIST, input.cursor);

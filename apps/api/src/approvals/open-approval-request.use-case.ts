@@ -1,15 +1,18 @@
-import type { CommandInput, openApprovalRequest } from '@gatehouse/commands';
+import { type CommandInput, openApprovalRequest } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../commands/command-problems';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
 import { callerUserId } from '../definitions/definition-access';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../definitions/definition-cipher';
 import { notApprovable } from './approval-problems';
 import { openApprovalRequests } from './approval-requests.opener';
 import { toApprovalRequestView } from './approval.views';
 import { evaluateWorkspaceView, type EvaluatedEntry } from './workspace-activation';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** Refuses (409 `not_approvable`) a server a person could not approve in this view right now. */
 function assertApprovable(item: EvaluatedEntry): void {
@@ -36,10 +39,11 @@ function assertApprovable(item: EvaluatedEntry): void {
  * caller. Returns the open request for its identity, new or already there (the opener keeps one per identity):
  * in full to callers who may read requests, as a receipt to everyone else (issue 11, item 16).
  */
+@HandlesCommand(openApprovalRequest)
 export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprovalRequest> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof openApprovalRequest>>) {

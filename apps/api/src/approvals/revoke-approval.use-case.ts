@@ -1,4 +1,4 @@
-import type { CommandInput, revokeApproval } from '@gatehouse/commands';
+import { type CommandInput, revokeApproval } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf, isTenantAdmin } from '../commands/audit-actor';
@@ -8,13 +8,17 @@ import { identityAuditData } from './approval-identity.audit';
 import { alreadyRevoked } from './approval-problems';
 import { findVisibleApproval } from './approval-visibility';
 import { identityOfRow, toApprovalView } from './approval.views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /**
  * `approvals.revoke`: owners and admins withdraw a decision; from then on it no longer holds (revoked wins over
  * approved). Only revoked_at/revoked_by change: the app role may update nothing else on an approval.
  */
+@HandlesCommand(revokeApproval)
 export class RevokeApprovalUseCase implements UseCaseFor<typeof revokeApproval> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeApproval>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {

@@ -1,16 +1,20 @@
-import type { CommandInput, listAuditEvents } from '@gatehouse/commands';
+import { type CommandInput, listAuditEvents } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { badCursor } from '../commands/command-problems';
 import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor.codec';
 import { toAuditEventView } from './audit-event.view';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /**
  * `audit.list`: newest first, keyset-paginated over seq (stable while new events arrive: they only ever get
  * higher seqs). Filters are exact matches; `from` is inclusive and `to` exclusive on occurredAt.
  */
+@HandlesCommand(listAuditEvents)
 export class ListAuditEventsUseCase implements UseCaseFor<typeof listAuditEvents> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listAuditEvents>>) {
     let beforeSeq: bigint | undefined;

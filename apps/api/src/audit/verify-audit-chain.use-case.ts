@@ -1,9 +1,13 @@
-import type { CommandInput, CommandOutput, verifyAuditChain } from '@gatehouse/commands';
+import { type CommandInput, type CommandOutput, verifyAuditChain } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../commands/command-problems';
 import { GENESIS_HASH, fromHex, toHex } from './audit-chain.encoding';
 import { AuditChainVerifier, type AuditCheckpoint, type StoredAuditHead } from './audit-chain.verifier';
+import { Inject, Optional } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { AUDIT_VERIFY_BATCH_SIZE } from '../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** Rows per read; each batch is its own short transaction, so verifying a long chain holds no snapshot open. */
 const BATCH = 1000;
@@ -20,10 +24,11 @@ interface HeadSnapshot {
  * read up to that point, so events appended while verifying are simply not looked at, never reported.
  * `headSeq`/`headHash` in the result are the stored head's (seq 0 and the genesis hash when there is none).
  */
+@HandlesCommand(verifyAuditChain)
 export class VerifyAuditChainUseCase implements UseCaseFor<typeof verifyAuditChain> {
   constructor(
-    private readonly db: Database,
-    private readonly batchSize = BATCH,
+    @Inject(DATABASE) private readonly db: Database,
+    @Optional() @Inject(AUDIT_VERIFY_BATCH_SIZE) private readonly batchSize: number = BATCH,
   ) {}
 
   async execute({

@@ -1,6 +1,6 @@
 import { createLogger } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, createTestWorkspace, type TestTenant } from '@gatehouse/testing';
-import { createCommandHandlers } from '../commands/command-handlers';
+import { createCommandHandlerContext } from '../command-handlers.context';
 import { registerCommandRoutes } from '../commands/rest/register-command-routes';
 import { resolvePrincipal } from './resolve-principal';
 import {
@@ -48,11 +48,13 @@ function createToken(session: { cookie: string; csrfToken: string }, payload: Re
 beforeAll(async () => {
   h = await createIdentityHarness({
     extend: async (app, deps, db) => {
+      const useCases = await createCommandHandlerContext({
+        database: db,
+        workerPools: { default: { tenants: '*' }, eu: { tenants: ['globex'] } },
+      });
+      app.addHook('onClose', () => useCases.close());
       await registerCommandRoutes(app, {
-        handlers: createCommandHandlers({
-          database: db,
-          workerPools: { default: { tenants: '*' }, eu: { tenants: ['globex'] } },
-        }),
+        handlers: useCases.handlers,
         resolvePrincipal: (request) => resolvePrincipal(request, deps.auth),
         logger: createLogger({ name: 'test', level: 'silent' }),
       });

@@ -1,6 +1,6 @@
 import { ROLE_SCOPES } from '@gatehouse/commands';
 import { createTestTenant, createTestUser, type TestTenant, type TestUser } from '@gatehouse/testing';
-import { createCommandHandlers } from '../commands/command-handlers';
+import { createCommandHandlerContext } from '../command-handlers.context';
 import { registerAdminSurfaces } from '../commands/register-admin-surfaces';
 import { mintApiToken } from './mint-api-token';
 import { DEFAULT_WORKER_POOLS } from './pool-config';
@@ -54,8 +54,10 @@ beforeAll(async () => {
   h = await createIdentityHarness({
     tokenCacheTtlMs: AN_HOUR_MS,
     extend: async (app, deps, db) => {
+      const useCases = await createCommandHandlerContext({ database: db, workerPools: DEFAULT_WORKER_POOLS });
+      app.addHook('onClose', () => useCases.close());
       await registerAdminSurfaces(app, {
-        handlers: createCommandHandlers({ database: db, workerPools: DEFAULT_WORKER_POOLS }),
+        handlers: useCases.handlers,
         resolvePrincipal: (request) => resolvePrincipal(request, deps.auth),
         logger: deps.logger,
       });

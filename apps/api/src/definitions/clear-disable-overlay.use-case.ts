@@ -1,4 +1,4 @@
-import type { CommandInput, clearDisableOverlay } from '@gatehouse/commands';
+import { type CommandInput, clearDisableOverlay } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { changeScopeOfOverlay, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
@@ -6,13 +6,17 @@ import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** `definitions.overlays.clear`: the entry comes back exactly as resolution gives it. Idempotent. */
+@HandlesCommand(clearDisableOverlay)
 export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisableOverlay> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof clearDisableOverlay>>) {

@@ -1,4 +1,4 @@
-import type { CommandInput, deleteDefinitionSource } from '@gatehouse/commands';
+import { type CommandInput, deleteDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
@@ -6,16 +6,20 @@ import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, notFound } from '../commands/command-problems';
 import { assertMayWriteSource, mayReadSource, type DefinitionTierName } from './definition-access';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /**
  * `definitions.sources.delete`: same write rules as put; `expectedVersion`, when given, must match. Deleting a
  * source can un-shadow another source's entry of the same name, so it opens requests like a write does.
  */
+@HandlesCommand(deleteDefinitionSource)
 export class DeleteDefinitionSourceUseCase implements UseCaseFor<typeof deleteDefinitionSource> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof deleteDefinitionSource>>) {

@@ -1,16 +1,20 @@
-import type { CommandInput, getDefinitionSource } from '@gatehouse/commands';
+import { type CommandInput, getDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../commands/command-problems';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
 import { toSourceView } from './definition-source.view';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** `definitions.sources.get`: redacted projections per entry and the source's problems; never the document. */
+@HandlesCommand(getDefinitionSource)
 export class GetDefinitionSourceUseCase implements UseCaseFor<typeof getDefinitionSource> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof getDefinitionSource>>) {

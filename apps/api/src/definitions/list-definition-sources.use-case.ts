@@ -1,13 +1,17 @@
-import type { CommandInput, listDefinitionSources } from '@gatehouse/commands';
+import { type CommandInput, listDefinitionSources } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
 import { toSourceSummary } from './definition-source.view';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** `definitions.sources.list`: tenant-wide sources, the workspace's (when given) and the caller's own. */
+@HandlesCommand(listDefinitionSources)
 export class ListDefinitionSourcesUseCase implements UseCaseFor<typeof listDefinitionSources> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listDefinitionSources>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {

@@ -1,14 +1,18 @@
-import type { CommandInput, putDefinitionSource } from '@gatehouse/commands';
+import { type CommandInput, putDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
 import { writeDefinitionSource } from './write-definition-source';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** `definitions.sources.put`: the whole document as JSON (see writeDefinitionSource). */
+@HandlesCommand(putDefinitionSource)
 export class PutDefinitionSourceUseCase implements UseCaseFor<typeof putDefinitionSource> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof putDefinitionSource>>) {

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandInput, setDefinitionVariable } from '@gatehouse/commands';
+import { type CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** `definitions.variables.set`: encrypts the value under its row's identity; answers only "set". */
+@HandlesCommand(setDefinitionVariable)
 export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefinitionVariable> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDefinitionVariable>>) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandInput, setDisableOverlay } from '@gatehouse/commands';
+import { type CommandInput, setDisableOverlay } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { checkDisableOverlay } from '@gatehouse/definitions';
 import { changeScopeOfOverlay, openRequestsAfterChange } from '../approvals/open-requests-after-change';
@@ -9,17 +9,21 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../commands/command-problems';
 import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
 import { resolveWorkspaceView } from './effective-definitions.loader';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /**
  * `definitions.overlays.set`: a workspace overlay (admins, maintainers) or the caller's own. The server must be
  * listed by the view the overlay applies in (the workspace view, or the caller's), else it is refused.
  */
+@HandlesCommand(setDisableOverlay)
 export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOverlay> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDisableOverlay>>) {

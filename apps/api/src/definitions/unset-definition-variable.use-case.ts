@@ -1,17 +1,21 @@
-import type { CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
+import { type CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../commands/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import type { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from './definition-cipher';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 /** `definitions.variables.unset`: idempotent; audited only when something was unset. */
+@HandlesCommand(unsetDefinitionVariable)
 export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDefinitionVariable> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof unsetDefinitionVariable>>) {

@@ -1,4 +1,4 @@
-import type { CommandInput, putHostPolicy } from '@gatehouse/commands';
+import { type CommandInput, putHostPolicy } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { ProblemError, type ProblemDocument } from '@gatehouse/platform';
 import { appendAuditEvent } from '../audit/append-audit-event';
@@ -9,6 +9,10 @@ import { ValidationProblemError } from '../commands/command-problems';
 import type { TenantHostPolicy } from './host-policy';
 import { checkAgainstCeilings } from './host-policy-ceiling.check';
 import { hostPolicyOfRow, toHostPolicyView } from './host-policy.view';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { WORKER_POOLS } from '../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 const FIELDS = ['stdioCommands', 'headerHelpers', 'privateCidrs', 'traceContextOrigins', 'fourEyes'] as const;
 
@@ -45,10 +49,11 @@ function outsideCeiling(path: string, metadata: boolean): ProblemError {
  * `hostPolicy.put`: replaces the tenant's HostPolicy (tenant:write: owners and admins). Each entry must fit
  * at least one open pool's ceiling; the audit event names the fields that changed, not their values.
  */
+@HandlesCommand(putHostPolicy)
 export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
   constructor(
-    private readonly db: Database,
-    private readonly pools: WorkerPools,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof putHostPolicy>>) {

@@ -1,20 +1,25 @@
-import type { CommandInput, acceptInvitation } from '@gatehouse/commands';
+import { type CommandInput, acceptInvitation } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { forbidden } from '../command-problems';
 import { joinRefusalProblem, unusableInvitation } from './invitation-problems';
 import { findUsableInvitation, joinInvitedTenant } from './join-invited-tenant';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { CLOCK, type Clock } from '../../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `invitations.accept`: the signed-in person (a session, or their own user token) accepts an invitation of
  * another tenant. Their account's email must be the invited one; any other outcome but "already a member" is
  * the same 404 as an unknown link.
  */
+@HandlesCommand(acceptInvitation)
 export class AcceptInvitationUseCase implements UseCaseFor<typeof acceptInvitation> {
   constructor(
-    private readonly db: Database,
-    private readonly now: () => Date = () => new Date(),
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(CLOCK) private readonly now: Clock = () => new Date(),
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof acceptInvitation>>) {

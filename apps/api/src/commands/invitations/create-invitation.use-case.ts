@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandInput, createInvitation } from '@gatehouse/commands';
+import { type CommandInput, createInvitation } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { normalizeEmail } from '../../identity/email-address';
@@ -8,6 +8,10 @@ import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, forbidden } from '../command-problems';
 import { mintInvitationSecret } from './invitation-secret';
 import { pendingAt, toInvitationView } from './invitation.views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { CLOCK, type Clock } from '../../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `invitations.create`: an owner or admin invites an email with a role. Nothing outside this tenant is read:
@@ -15,10 +19,11 @@ import { pendingAt, toInvitationView } from './invitation.views';
  * members are refused (409), which the caller can list anyway. A new invitation supersedes the address's
  * pending ones (revoked in the same transaction), so one link at a time is live per address.
  */
+@HandlesCommand(createInvitation)
 export class CreateInvitationUseCase implements UseCaseFor<typeof createInvitation> {
   constructor(
-    private readonly db: Database,
-    private readonly now: () => Date = () => new Date(),
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(CLOCK) private readonly now: Clock = () => new Date(),
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof createInvitation>>) {

@@ -1,16 +1,21 @@
-import type { CommandInput, listInvitations } from '@gatehouse/commands';
+import { type CommandInput, listInvitations } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { positionAfter, toPage } from '../pagination/keyset-page';
 import { pendingAt, toInvitationView } from './invitation.views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { CLOCK, type Clock } from '../../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 const LIST = 'invitations';
 
 /** `invitations.list`: newest first, keyset-paginated on (createdAt, id); pending ones by default. */
+@HandlesCommand(listInvitations)
 export class ListInvitationsUseCase implements UseCaseFor<typeof listInvitations> {
   constructor(
-    private readonly db: Database,
-    private readonly now: () => Date = () => new Date(),
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(CLOCK) private readonly now: Clock = () => new Date(),
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listInvitations>>) {

@@ -1,20 +1,25 @@
-import type { CommandInput, revokeInvitation } from '@gatehouse/commands';
+import { type CommandInput, revokeInvitation } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, notFound } from '../command-problems';
 import { invitationStatusOf, pendingAt, toInvitationView } from './invitation.views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { CLOCK, type Clock } from '../../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `invitations.revoke`: a pending invitation stops working at once (the accept path re-checks the row under
  * the same condition, so a revoke and an accept racing each other cannot both win). Another tenant's id is a
  * 404 (row-level security hides it); an invitation that is no longer pending is a 409.
  */
+@HandlesCommand(revokeInvitation)
 export class RevokeInvitationUseCase implements UseCaseFor<typeof revokeInvitation> {
   constructor(
-    private readonly db: Database,
-    private readonly now: () => Date = () => new Date(),
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(CLOCK) private readonly now: Clock = () => new Date(),
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeInvitation>>) {

@@ -1,4 +1,4 @@
-import type { CommandInput, addWorkspaceMaintainer } from '@gatehouse/commands';
+import { type CommandInput, addWorkspaceMaintainer } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
@@ -6,13 +6,17 @@ import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { notFound } from '../command-problems';
 import { PERSON, toMaintainerView } from '../command-views';
 import { findVisibleWorkspace } from '../workspaces/workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `workspaces.maintainers.add`: only a member of this tenant can maintain one of its workspaces (anyone else
  * is a 404, like any user id this tenant cannot see). Adding twice is a 409 from the primary key.
  */
+@HandlesCommand(addWorkspaceMaintainer)
 export class AddWorkspaceMaintainerUseCase implements UseCaseFor<typeof addWorkspaceMaintainer> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof addWorkspaceMaintainer>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {

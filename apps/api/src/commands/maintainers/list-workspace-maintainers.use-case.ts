@@ -1,15 +1,19 @@
-import type { CommandInput, listWorkspaceMaintainers } from '@gatehouse/commands';
+import { type CommandInput, listWorkspaceMaintainers } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { PERSON, toMaintainerView } from '../command-views';
 import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
 import { findVisibleWorkspace } from '../workspaces/workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 const LIST = 'maintainers';
 
 /** `workspaces.maintainers.list`: keyset over (since, userId). */
+@HandlesCommand(listWorkspaceMaintainers)
 export class ListWorkspaceMaintainersUseCase implements UseCaseFor<typeof listWorkspaceMaintainers> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listWorkspaceMaintainers>>) {
     const position = positionAfter(LIST, input.cursor);

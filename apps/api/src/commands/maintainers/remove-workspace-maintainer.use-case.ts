@@ -1,14 +1,18 @@
-import type { CommandInput, removeWorkspaceMaintainer } from '@gatehouse/commands';
+import { type CommandInput, removeWorkspaceMaintainer } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { notFound } from '../command-problems';
 import { findVisibleWorkspace } from '../workspaces/workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `workspaces.maintainers.remove`: a user who is not a maintainer of the workspace is a 404. */
+@HandlesCommand(removeWorkspaceMaintainer)
 export class RemoveWorkspaceMaintainerUseCase implements UseCaseFor<typeof removeWorkspaceMaintainer> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof removeWorkspaceMaintainer>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {

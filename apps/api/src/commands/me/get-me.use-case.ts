@@ -1,10 +1,14 @@
-import type { CommandInput, whoAmI } from '@gatehouse/commands';
+import { type CommandInput, whoAmI } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `me.get`: the caller as the API sees it (effective scopes, not the token's raw list). */
+@HandlesCommand(whoAmI)
 export class GetMeUseCase implements UseCaseFor<typeof whoAmI> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal }: UseCaseArgs<CommandInput<typeof whoAmI>>) {
     const userId = principal.userId;

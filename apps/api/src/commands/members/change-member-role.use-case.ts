@@ -1,4 +1,4 @@
-import type { CommandInput, changeMemberRole } from '@gatehouse/commands';
+import { type CommandInput, changeMemberRole } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
@@ -7,14 +7,18 @@ import { conflict, forbidden, notFound } from '../command-problems';
 import { PERSON, toMemberView } from '../command-views';
 import { lockOwners } from './owner-lock';
 import { evictCachedTokens } from '../../auth/token-lookup.cache';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `members.changeRole`: only owners grant the owner role or change an owner's role, and the last owner cannot
  * be demoted (the owner lock serializes concurrent demotions). The user's tokens follow at once: their
  * effective scopes are intersected with the CURRENT role on every request.
  */
+@HandlesCommand(changeMemberRole)
 export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRole> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof changeMemberRole>>) {
     const membershipView = await this.db.withTenant(principal.tenantId, async (tx) => {

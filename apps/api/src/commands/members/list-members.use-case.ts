@@ -1,14 +1,18 @@
-import type { CommandInput, listMembers } from '@gatehouse/commands';
+import { type CommandInput, listMembers } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { PERSON, toMemberView } from '../command-views';
 import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 const LIST = 'members';
 
 /** `members.list`: oldest membership first, keyset-paginated. */
+@HandlesCommand(listMembers)
 export class ListMembersUseCase implements UseCaseFor<typeof listMembers> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listMembers>>) {
     const position = positionAfter(LIST, input.cursor);

@@ -1,4 +1,4 @@
-import type { CommandInput, removeMember } from '@gatehouse/commands';
+import { type CommandInput, removeMember } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
@@ -6,14 +6,18 @@ import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, forbidden, notFound } from '../command-problems';
 import { lockOwners } from './owner-lock';
 import { evictCachedTokens } from '../../auth/token-lookup.cache';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `members.remove`: deletes the membership and, in the same transaction, revokes the user's sessions and
  * tokens in this tenant and drops their workspace maintainerships. Other tenants' rows are untouched (row-level
  * security scopes every statement). Only owners remove an owner; the last owner stays.
  */
+@HandlesCommand(removeMember)
 export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof removeMember>>) {
     const removedView = await this.db.withTenant(principal.tenantId, async (tx) => {

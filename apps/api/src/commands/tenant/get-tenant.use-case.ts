@@ -1,12 +1,16 @@
-import type { CommandInput, getTenant } from '@gatehouse/commands';
+import { type CommandInput, getTenant } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { notFound } from '../command-problems';
 import { toTenantView } from '../command-views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `tenant.get`: the caller's own tenant (there is no way to name another one). */
+@HandlesCommand(getTenant)
 export class GetTenantUseCase implements UseCaseFor<typeof getTenant> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal }: UseCaseArgs<CommandInput<typeof getTenant>>) {
     const tenant = await this.db.withTenant(principal.tenantId, (tx) =>

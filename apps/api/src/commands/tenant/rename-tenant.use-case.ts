@@ -1,14 +1,18 @@
-import type { CommandInput, renameTenant } from '@gatehouse/commands';
+import { type CommandInput, renameTenant } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { notFound } from '../command-problems';
 import { toTenantView } from '../command-views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `tenant.rename`: the display name only; the slug (in URLs and pool config) never changes. */
+@HandlesCommand(renameTenant)
 export class RenameTenantUseCase implements UseCaseFor<typeof renameTenant> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof renameTenant>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ROLE_SCOPES, type MembershipRole, type Scope, type TokenKind } from '@gatehouse/commands';
+import { COMMANDS, ROLE_SCOPES, type CommandDefinition, type MembershipRole, type Scope, type TokenKind } from '@gatehouse/commands';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import { createDatabase, type Database } from '@gatehouse/db';
@@ -14,6 +14,7 @@ import {
   type TestTenant,
   type TestUser,
 } from '@gatehouse/testing';
+import type { ModuleMetadata } from '@nestjs/common';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAuthRoutes } from '../../auth/auth.routes';
@@ -24,8 +25,8 @@ import { resolvePrincipal } from '../../auth/resolve-principal';
 import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { TEST_HASHER } from '../../auth/testing/identity-harness';
 import { DefinitionCipher } from '../../definitions/definition-cipher';
+import { createCommandHandlerContext } from '../../command-handlers.context';
 import { installNulCharacterGuard } from '../../http/nul-character.guard';
-import { createCommandHandlers } from '../command-handlers';
 import { registerInvitationLinkRoutes } from '../invitations/invitation-link.routes';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
 
@@ -43,7 +44,14 @@ export interface SurfacesHarness {
   close(): Promise<void>;
 }
 
-export async function createSurfacesHarness(): Promise<SurfacesHarness> {
+export interface SurfacesHarnessOptions {
+  /** Further Nest modules whose @HandlesCommand providers join the discovery (a throwaway test command). */
+  readonly imports?: ModuleMetadata['imports'];
+  /** The registry the surfaces are generated from; COMMANDS by default. */
+  readonly commands?: readonly CommandDefinition[];
+}
+
+export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}): Promise<SurfacesHarness> {
   const testDb = await createTestDatabase();
   const db = createDatabase({ url: testDb.appUrl, poolMax: 6 });
   const redis: Redis = createRedisConnection({
@@ -68,12 +76,17 @@ export async function createSurfacesHarness(): Promise<SurfacesHarness> {
   installNulCharacterGuard(app);
   registerAuthRoutes(app, identity);
   registerInvitationLinkRoutes(app, identity);
+  const commands = options.commands ?? COMMANDS;
+  const useCases = await createCommandHandlerContext({
+    database: db,
+    workerPools: DEFAULT_WORKER_POOLS,
+    definitionCipher: testDefinitionCipher(),
+    imports: options.imports,
+    commands,
+  });
   await registerAdminSurfaces(app, {
-    handlers: createCommandHandlers({
-      database: db,
-      workerPools: DEFAULT_WORKER_POOLS,
-      definitionCipher: testDefinitionCipher(),
-    }),
+    handlers: useCases.handlers,
+    commands,
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
   });
@@ -86,6 +99,7 @@ export async function createSurfacesHarness(): Promise<SurfacesHarness> {
     identity,
     async close() {
       await app.close();
+      await useCases.close();
       await db.close();
       await closeRedis(redis);
       await testDb.drop();

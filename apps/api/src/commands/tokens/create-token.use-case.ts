@@ -1,4 +1,4 @@
-import type { CommandInput, createToken } from '@gatehouse/commands';
+import { type CommandInput, createToken } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { existingWorkspaceIds, mintApiToken, tokenExpiry } from '../../auth/mint-api-token';
@@ -8,16 +8,21 @@ import { tokenCreationProblem } from '../../auth/token-creation.problem';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toTokenView } from '../command-views';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { WORKER_POOLS } from '../../infrastructure/command-deps.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `tokens.create`: the identity policy decides (kind ceiling, the creator's role and credential, workspace and
  * pool bindings), `mintApiToken` stores only the hash, and the secret goes back once (the REST route sends it
  * with `Cache-Control: no-store`). A workspace-bound creator can bind a new token only to its own workspaces.
  */
+@HandlesCommand(createToken)
 export class CreateTokenUseCase implements UseCaseFor<typeof createToken> {
   constructor(
-    private readonly db: Database,
-    private readonly pools: WorkerPools,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof createToken>>) {

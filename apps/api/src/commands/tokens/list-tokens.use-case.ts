@@ -1,15 +1,19 @@
-import type { CommandInput, listTokens } from '@gatehouse/commands';
+import { type CommandInput, listTokens } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toTokenView } from '../command-views';
 import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
 import { visibleTokens } from './visible-tokens';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 const LIST = 'tokens';
 
 /** `tokens.list`: by prefix, never a secret; revoked tokens only when asked for. */
+@HandlesCommand(listTokens)
 export class ListTokensUseCase implements UseCaseFor<typeof listTokens> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listTokens>>) {
     const position = positionAfter(LIST, input.cursor);

@@ -1,4 +1,4 @@
-import type { CommandInput, revokeToken } from '@gatehouse/commands';
+import { type CommandInput, revokeToken } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
@@ -7,13 +7,17 @@ import { notFound } from '../command-problems';
 import { toTokenView } from '../command-views';
 import { visibleTokens } from './visible-tokens';
 import { evictCachedTokens } from '../../auth/token-lookup.cache';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `tokens.revoke`: idempotent (revoking a revoked token returns it unchanged, and is still recorded). Members
  * revoke only their own tokens; anyone else's reads as a 404, exactly as in the list.
  */
+@HandlesCommand(revokeToken)
 export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof revokeToken>>) {
     const tokenView = await this.db.withTenant(principal.tenantId, async (tx) => {

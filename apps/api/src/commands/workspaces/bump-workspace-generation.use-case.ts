@@ -1,4 +1,4 @@
-import type { CommandInput, bumpWorkspaceGeneration } from '@gatehouse/commands';
+import { type CommandInput, bumpWorkspaceGeneration } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterChange } from '../../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../../audit/append-audit-event';
@@ -6,18 +6,22 @@ import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { conflict, notFound } from '../command-problems';
 import { toWorkspaceView } from '../command-views';
-import type { DefinitionCipher } from '../../definitions/definition-cipher';
+import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { findVisibleWorkspace } from './workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /**
  * `workspaces.bumpGeneration`: generation + 1 in one conditional UPDATE. With `expectedGeneration` it is a
  * compare-and-swap: when someone bumped first, nothing changes and the caller gets 409 `conflict`. Approvals of
  * project, local and plugin entries bind to the generation, so a bump makes them stale and opens new requests.
  */
+@HandlesCommand(bumpWorkspaceGeneration)
 export class BumpWorkspaceGenerationUseCase implements UseCaseFor<typeof bumpWorkspaceGeneration> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof bumpWorkspaceGeneration>>) {

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandInput, createWorkspace } from '@gatehouse/commands';
+import { type CommandInput, createWorkspace } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
 import { assertNotWorkspaceBound } from './workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `workspaces.create`: untrusted, generation 1. A taken name is a 409 from the unique index. */
+@HandlesCommand(createWorkspace)
 export class CreateWorkspaceUseCase implements UseCaseFor<typeof createWorkspace> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof createWorkspace>>) {
     assertNotWorkspaceBound(principal);

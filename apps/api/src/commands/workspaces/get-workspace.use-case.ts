@@ -1,12 +1,16 @@
-import type { CommandInput, getWorkspace } from '@gatehouse/commands';
+import { type CommandInput, getWorkspace } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
 import { findVisibleWorkspace } from './workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `workspaces.get`: another tenant's id, or one outside the credential's binding, is a 404. */
+@HandlesCommand(getWorkspace)
 export class GetWorkspaceUseCase implements UseCaseFor<typeof getWorkspace> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof getWorkspace>>) {
     const workspace = await this.db.withTenant(principal.tenantId, (tx) =>

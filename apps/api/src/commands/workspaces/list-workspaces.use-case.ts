@@ -1,14 +1,18 @@
-import type { CommandInput, listWorkspaces } from '@gatehouse/commands';
+import { type CommandInput, listWorkspaces } from '@gatehouse/commands';
 import { findWorkspacePage, type Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
 import { positionAfter, toPage } from '../pagination/keyset-page';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 const LIST = 'workspaces';
 
 /** `workspaces.list`: oldest first, keyset-paginated; a workspace-bound credential sees only its own. */
+@HandlesCommand(listWorkspaces)
 export class ListWorkspacesUseCase implements UseCaseFor<typeof listWorkspaces> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listWorkspaces>>) {
     const position = positionAfter(LIST, input.cursor);

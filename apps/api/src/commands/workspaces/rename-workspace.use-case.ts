@@ -1,14 +1,18 @@
-import type { CommandInput, renameWorkspace } from '@gatehouse/commands';
+import { type CommandInput, renameWorkspace } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
 import { findVisibleWorkspace } from './workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `workspaces.rename`: a taken name is a 409 from the unique index. */
+@HandlesCommand(renameWorkspace)
 export class RenameWorkspaceUseCase implements UseCaseFor<typeof renameWorkspace> {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof renameWorkspace>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {

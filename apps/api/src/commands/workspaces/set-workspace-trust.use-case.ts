@@ -1,18 +1,22 @@
-import type { CommandInput, setWorkspaceTrust } from '@gatehouse/commands';
+import { type CommandInput, setWorkspaceTrust } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterChange } from '../../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import { auditActorOf } from '../audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
-import type { DefinitionCipher } from '../../definitions/definition-cipher';
+import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { findVisibleWorkspace } from './workspace-visibility';
+import { Inject } from '@nestjs/common';
+import { DATABASE } from '../../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../registry/handles-command.decorator';
 
 /** `workspaces.setTrust`: idempotent; recorded even when unchanged, so the audit shows who confirmed it. */
+@HandlesCommand(setWorkspaceTrust)
 export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceTrust> {
   constructor(
-    private readonly db: Database,
-    private readonly cipher: DefinitionCipher,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setWorkspaceTrust>>) {

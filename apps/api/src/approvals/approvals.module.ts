@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ListApprovalRequestsUseCase } from './list-approval-requests.use-case';
+import { GetApprovalRequestUseCase } from './get-approval-request.use-case';
+import { OpenApprovalRequestUseCase } from './open-approval-request.use-case';
+import { DecideApprovalRequestUseCase } from './decide-approval-request.use-case';
+import { ListApprovalsUseCase } from './list-approvals.use-case';
+import { RevokeApprovalUseCase } from './revoke-approval.use-case';
+
+/** Approval commands: requests (open, list, get, decide) and approvals (list, revoke). */
+@Module({
+  providers: [
+    ListApprovalRequestsUseCase,
+    GetApprovalRequestUseCase,
+    OpenApprovalRequestUseCase,
+    DecideApprovalRequestUseCase,
+    ListApprovalsUseCase,
+    RevokeApprovalUseCase,
+  ],
+})
+export class ApprovalsModule {}

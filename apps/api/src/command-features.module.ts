@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { AdmissionModule } from './admission/admission.module.js';
+import { ApprovalsModule } from './approvals/approvals.module.js';
+import { AuditModule } from './audit/audit.module.js';
+import { IdentityModule } from './commands/me/identity.module.js';
+import { CommandRegistryModule } from './commands/registry/command-registry.module.js';
+import { TenancyModule } from './commands/tenant/tenancy.module.js';
+import { TokensModule } from './commands/tokens/tokens.module.js';
+import { WorkspacesModule } from './commands/workspaces/workspaces.module.js';
+import { DefinitionsModule } from './definitions/definitions.module.js';
+import { HostPolicyModule } from './host-policy/host-policy.module.js';
+
+/**
+ * Every feature module whose use cases serve a command, and the registry that discovers them. A new feature
+ * adds its module here once; a new command in an existing feature is its declaration and its use case only.
+ */
+@Module({
+  imports: [
+    CommandRegistryModule,
+    IdentityModule,
+    TenancyModule,
+    WorkspacesModule,
+    TokensModule,
+    AuditModule,
+    DefinitionsModule,
+    HostPolicyModule,
+    ApprovalsModule,
+    AdmissionModule,
+  ],
+  exports: [CommandRegistryModule],
+})
+export class CommandFeaturesModule {}

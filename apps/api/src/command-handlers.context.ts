@@ -1,0 +1,65 @@
+import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
+import type { Database } from '@gatehouse/db';
+import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandFeaturesModule } from './command-features.module.js';
+import type { CommandHandlers } from './commands/command-handler.js';
+import { CommandHandlerRegistry } from './commands/registry/command-handler.registry.js';
+import { CommandDepsModule, commandDepsOf, type CommandDepsOptions } from './infrastructure/command-deps.module.js';
+import { DATABASE } from './infrastructure/infrastructure.tokens.js';
+
+export interface CommandHandlerContextOptions extends CommandDepsOptions {
+  readonly database: Database;
+  /** Further modules whose `@HandlesCommand` providers join the discovery (a test's throwaway command). */
+  readonly imports?: ModuleMetadata['imports'];
+  /** The registry to bind; COMMANDS by default. */
+  readonly commands?: readonly CommandDefinition[];
+}
+
+export interface CommandHandlerContext {
+  readonly handlers: CommandHandlers;
+  /** Closes the Nest context (the database stays the caller's). */
+  close(): Promise<void>;
+}
+
+@Module({})
+class CommandContextRoot {}
+
+@Module({})
+class DatabaseValueModule {
+  static of(database: Database): DynamicModule {
+    return {
+      module: DatabaseValueModule,
+      global: true,
+      providers: [{ provide: DATABASE, useValue: database }],
+      exports: [DATABASE],
+    };
+  }
+}
+
+/**
+ * The command use cases as the API builds them (the same feature modules, discovered the same way), in a Nest
+ * application context without HTTP: for surfaces mounted on a plain Fastify instance (the integration
+ * harnesses) and the CLI. Throws CommandBindingError when the discovered handlers do not match the registry.
+ */
+export async function createCommandHandlerContext(
+  options: CommandHandlerContextOptions,
+): Promise<CommandHandlerContext> {
+  const root: DynamicModule = {
+    module: CommandContextRoot,
+    imports: [
+      DatabaseValueModule.of(options.database),
+      CommandDepsModule.forRoot(commandDepsOf(options)),
+      CommandFeaturesModule,
+      ...(options.imports ?? []),
+    ],
+  };
+  const context = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
+  try {
+    const handlers = context.get(CommandHandlerRegistry).handlersFor(options.commands ?? COMMANDS);
+    return { handlers, close: () => context.close() };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+}

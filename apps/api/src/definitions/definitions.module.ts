@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { ListDefinitionSourcesUseCase } from './list-definition-sources.use-case';
+import { GetDefinitionSourceUseCase } from './get-definition-source.use-case';
+import { PutDefinitionSourceUseCase } from './put-definition-source.use-case';
+import { ImportDefinitionSourceUseCase } from './import-definition-source.use-case';
+import { DeleteDefinitionSourceUseCase } from './delete-definition-source.use-case';
+import { ListDefinitionVariablesUseCase } from './list-definition-variables.use-case';
+import { SetDefinitionVariableUseCase } from './set-definition-variable.use-case';
+import { UnsetDefinitionVariableUseCase } from './unset-definition-variable.use-case';
+import { SetDisableOverlayUseCase } from './set-disable-overlay.use-case';
+import { ClearDisableOverlayUseCase } from './clear-disable-overlay.use-case';
+import { GetEffectiveDefinitionsUseCase } from './get-effective-definitions.use-case';
+
+/** Definition commands: sources per tier, variables, disable overlays and the effective view. */
+@Module({
+  providers: [
+    ListDefinitionSourcesUseCase,
+    GetDefinitionSourceUseCase,
+    PutDefinitionSourceUseCase,
+    ImportDefinitionSourceUseCase,
+    DeleteDefinitionSourceUseCase,
+    ListDefinitionVariablesUseCase,
+    SetDefinitionVariableUseCase,
+    UnsetDefinitionVariableUseCase,
+    SetDisableOverlayUseCase,
+    ClearDisableOverlayUseCase,
+    GetEffectiveDefinitionsUseCase,
+  ],
+})
+export class DefinitionsModule {}
