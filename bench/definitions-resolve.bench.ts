@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { resolveDefinitions, type DefinitionSourceInput, type ResolveInput } from '@gatehouse/definitions';
+import {
+  MAX_SERVERS_PER_DOCUMENT,
+  resolveDefinitions,
+  type DefinitionSourceInput,
+  type ResolveInput,
+} from '@gatehouse/definitions';
 
 // Resolving 10,000 server entries across the five tiers in-process on the pure lib: decode (every entry, with
 // every strict reader), materialize, fingerprint, security identity and redacted projection, no validation
@@ -20,15 +25,18 @@ export interface DefinitionsBenchResult {
    * does not skew it. Close to baselineOpsPerSec / opsPerSec on a quiet machine.
    */
   readonly ratio: number;
+  /**
+   * Long input (target: within 3): time per character resolving one hostile 400,000-character document over the
+   * same at 40,000 characters, the least over interleaved pairs. Linear code stays near 1; quadratic near 10.
+   */
+  readonly longInputRatio: number;
   /** How it was measured, one paragraph (for docs/benchmarks.md). */
   readonly method: string;
 }
 
 const TOTAL_SERVERS = 10_000;
-const PER_TIER = TOTAL_SERVERS / 5;
 /** Adjacent tiers share this many names, so shadowing is exercised. */
 const OVERLAP = 500;
-const PLUGIN_ORIGINS = 4;
 const WARMUP_ROUNDS = 2;
 const MEASURED_ROUNDS = 9;
 const USER = 'bench-user';
@@ -74,9 +82,18 @@ function document(start: number, count: number): string {
   return JSON.stringify({ mcpServers: servers });
 }
 
-/** 2,000 entries per tier; each tier starts where the one above leaves off minus the overlap. */
+/** Documents hold at most this many servers (MAX_SERVERS_PER_DOCUMENT): each tier's range is split into them. */
+const PER_DOCUMENT = MAX_SERVERS_PER_DOCUMENT;
+/** The user tier has one origin per principal, so one document. */
+const USER_SERVERS = PER_DOCUMENT;
+const OTHER_TIER_SERVERS = (TOTAL_SERVERS - USER_SERVERS) / 4;
+
+/**
+ * Managed, local, project, user, plugin in that order, each tier's names starting where the one above leaves off
+ * minus the overlap; each tier's range split into documents of at most 200 servers (several origins per tier,
+ * one for the user tier), so names stay unique within a tier.
+ */
 export function buildDefinitionsBenchInput(): ResolveInput {
-  const stride = PER_TIER - OVERLAP;
   const readable = (
     tier: DefinitionSourceInput['tier'],
     origin: string,
@@ -87,15 +104,27 @@ export function buildDefinitionsBenchInput(): ResolveInput {
     readability: 'readable',
     document: text,
   });
-  const sources: DefinitionSourceInput[] = [
-    readable('managed', 'managed:org-policy', document(0, PER_TIER)),
-    readable('local', `local:ws:${USER}`, document(stride, PER_TIER)),
-    readable('project', 'project:ws', document(2 * stride, PER_TIER)),
-    readable('user', `user:${USER}`, document(3 * stride, PER_TIER)),
+  const tiers: readonly {
+    tier: DefinitionSourceInput['tier'];
+    count: number;
+    origin: (k: number) => string;
+  }[] = [
+    { tier: 'managed', count: OTHER_TIER_SERVERS, origin: (k) => `managed:org-policy-${k}` },
+    { tier: 'local', count: OTHER_TIER_SERVERS, origin: (k) => `local:ws${k}:${USER}` },
+    { tier: 'project', count: OTHER_TIER_SERVERS, origin: (k) => `project:ws${k}` },
+    { tier: 'user', count: USER_SERVERS, origin: () => `user:${USER}` },
+    { tier: 'plugin', count: OTHER_TIER_SERVERS, origin: (k) => `plugin:p${k}` },
   ];
-  const perPlugin = PER_TIER / PLUGIN_ORIGINS;
-  for (let p = 0; p < PLUGIN_ORIGINS; p += 1) {
-    sources.push(readable('plugin', `plugin:p${p}`, document(4 * stride + p * perPlugin, perPlugin)));
+  const sources: DefinitionSourceInput[] = [];
+  let start = 0;
+  for (const { tier, count, origin } of tiers) {
+    for (let k = 0; k * PER_DOCUMENT < count; k += 1) {
+      const from = start + k * PER_DOCUMENT;
+      sources.push(
+        readable(tier, origin(k), document(from, Math.min(PER_DOCUMENT, count - k * PER_DOCUMENT))),
+      );
+    }
+    start += count - Math.min(OVERLAP, count / 2);
   }
   return {
     sources,
@@ -113,6 +142,49 @@ export function buildDefinitionsBenchInput(): ResolveInput {
     // A tenant's fingerprint key, as the API derives it (fixed bytes here).
     fingerprintKey: { id: 'bench', bytes: new Uint8Array(32).fill(9) },
   };
+}
+
+const LONG_SMALL = 10_000;
+const LONG_LARGE = 100_000;
+const LONG_PAIRS = 5;
+
+/**
+ * One source of two entries whose values are `n`-character runs of the shapes that were once quadratic (a URL
+ * spelling the secret sentinel, a long query parameter name, a long env key, a long `key=` argument): about
+ * 4n characters, under the document cap at n = 100,000.
+ */
+function longInput(n: number): ResolveInput {
+  const document = JSON.stringify({
+    mcpServers: {
+      web: {
+        type: 'http',
+        url: `https://mcp.example.com/ghsecret${'x'.repeat(n)}/\${SERVICE_TOKEN}?${'Q'.repeat(n)}=1`,
+      },
+      tool: { command: 'node', args: [`--${'a'.repeat(n)}=1`], env: { [`K${'B'.repeat(n)}`]: 'v' } },
+    },
+  });
+  return {
+    sources: [{ tier: 'user', origin: `user:${USER}`, readability: 'readable', document }],
+    variables: { tenant: { SERVICE_TOKEN: 'svc-token' } },
+    overlays: [],
+    view: { kind: 'principal', userId: USER },
+    fingerprintKey: { id: 'bench', bytes: new Uint8Array(32).fill(9) },
+  };
+}
+
+function runLongInputRatio(): number {
+  const small = longInput(LONG_SMALL);
+  const large = longInput(LONG_LARGE);
+  if (resolveDefinitions(large).entries.some((e) => e.status !== 'resolved')) {
+    throw new Error('definitions bench: the long-input fixture did not resolve');
+  }
+  let least = Number.POSITIVE_INFINITY;
+  for (let pair = 0; pair < LONG_PAIRS; pair += 1) {
+    const perCharSmall = timeMs(() => resolveDefinitions(small)) / LONG_SMALL;
+    const perCharLarge = timeMs(() => resolveDefinitions(large)) / LONG_LARGE;
+    least = Math.min(least, perCharLarge / perCharSmall);
+  }
+  return least;
 }
 
 function runBaseline(input: ResolveInput): number {
@@ -161,6 +233,7 @@ export async function runDefinitionsBench(): Promise<DefinitionsBenchResult> {
     resolver.push(timeMs(() => resolveDefinitions(input)));
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  const longInputRatio = runLongInputRatio();
   const baselineOpsPerSec = entries / (median(baseline) / 1000);
   const opsPerSec = entries / (median(resolver) / 1000);
   return {
@@ -168,6 +241,7 @@ export async function runDefinitionsBench(): Promise<DefinitionsBenchResult> {
     baselineOpsPerSec,
     opsPerSec,
     ratio: median(resolver.map((ms, i) => ms / (baseline[i] as number))),
+    longInputRatio,
     method:
       `${entries} server entries in 8 sources across the five tiers (managed, local, project, user, four plugins; ` +
       `${OVERLAP} shared names between adjacent tiers), half stdio and half http, each with variable references, ` +
@@ -175,7 +249,10 @@ export async function runDefinitionsBench(): Promise<DefinitionsBenchResult> {
       '(decode with every strict reader, materialize, fingerprint, security identity, redacted projection, overlays). ' +
       "Baseline in the same process: JSON.parse of every source and two sha256 of each entry's JSON text. " +
       `Entries per second from the median of ${MEASURED_ROUNDS} interleaved rounds after ${WARMUP_ROUNDS} warm-up rounds; ` +
-      'ratio = median over rounds of resolver time / baseline time (each round measures both back to back).',
+      'ratio = median over rounds of resolver time / baseline time (each round measures both back to back). ' +
+      `Long input: one user source of two entries whose URL, query name, argument and env key are each n characters ` +
+      `of once-quadratic shapes, resolved at n = ${LONG_SMALL} and n = ${LONG_LARGE} in ${LONG_PAIRS} interleaved ` +
+      'pairs; the ratio is the least over pairs of time per character at the large n over the small n (linear ≈ 1).',
   };
 }
 
@@ -184,7 +261,8 @@ if (require.main === module) {
     .then((result) => {
       process.stdout.write(
         `${result.name}: baseline ${result.baselineOpsPerSec.toFixed(0)} entries/s, ` +
-          `resolver ${result.opsPerSec.toFixed(0)} entries/s, ratio ${result.ratio.toFixed(2)}x\n`,
+          `resolver ${result.opsPerSec.toFixed(0)} entries/s, ratio ${result.ratio.toFixed(2)}x, ` +
+          `long-input ratio ${result.longInputRatio.toFixed(2)}x\n`,
       );
     })
     .catch((error: unknown) => {
