@@ -243,7 +243,8 @@ export async function runDefinitionsBench(): Promise<DefinitionsBenchResult> {
     ratio: median(resolver.map((ms, i) => ms / (baseline[i] as number))),
     longInputRatio,
     method:
-      `${entries} server entries in 8 sources across the five tiers (managed, local, project, user, four plugins; ` +
+      `${entries} server entries in ${input.sources.length} sources of at most ${PER_DOCUMENT} servers across the ` +
+      'five tiers (several origins per tier, one user source; ' +
       `${OVERLAP} shared names between adjacent tiers), half stdio and half http, each with variable references, ` +
       'credential-keyed env/headers and per-server options, resolved for one principal by resolveDefinitions ' +
       '(decode with every strict reader, materialize, fingerprint, security identity, redacted projection, overlays). ' +
