@@ -91,3 +91,4 @@ export type {
 export { projectDefinition, visibleText } from './redacted.projection';
 export type { HttpProjection, KeysOnly, RedactedProjection, StdioProjection } from './redacted.projection';
 export { REDACTED, maskText, maskUrl, maskArgs } from './literal.masker';
+export { escapeInvisible, hasInvisibleCharacter } from './invisible-character';

@@ -47,4 +47,10 @@ describe('restorePlaceholders', () => {
     };
     expect(restorePlaceholders(sent, stored)).toMatchObject({ ok: true });
   });
+
+  it('keeps a stored argument sent back as the projection showed it: masked, and its invisible characters escaped', () => {
+    const withArg = { mcpServers: { tool: { command: 'node', args: ['a\u202e token=s3cret'] } } };
+    const sent = { mcpServers: { tool: { command: 'node', args: [`a\\u202E token=${REDACTED}`] } } };
+    expect(restorePlaceholders(sent, withArg)).toEqual({ ok: true, value: withArg });
+  });
 });

@@ -1,4 +1,4 @@
-import { REDACTED, maskArgs, maskText, maskUrl } from '@gatehouse/definitions';
+import { REDACTED, escapeInvisible, maskArgs, maskText, maskUrl } from '@gatehouse/definitions';
 
 // An edit sends the whole document. Where the projection showed a masked stretch, the editor may send the
 // value back exactly as it was shown (`[REDACTED]` in place): that means "keep the stored value". A value with
@@ -16,8 +16,10 @@ export type RestoreRefusal = 'placeholder_mismatch' | 'destination_changed';
 // the entry at their own server and have the secret sent there. Changing those fields needs the value re-entered.
 const DESTINATION_FIELDS = ['type', 'url', 'command', 'args', 'cwd', 'headersHelper'] as const;
 
+/** Every way a projection may have shown the stored value: masked, then with invisible characters escaped. */
 function shownAs(stored: string): readonly string[] {
-  return [REDACTED, maskText(stored), maskUrl(stored), maskArgs([stored])[0] ?? REDACTED];
+  const masked = [maskText(stored), maskUrl(stored), maskArgs([stored])[0] ?? REDACTED];
+  return [REDACTED, ...masked, ...masked.map(escapeInvisible)];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -13,7 +13,10 @@ export const STATUS_LABELS: Readonly<Record<EffectiveStatus, { label: string; to
 };
 
 export const TIER_LABELS: Readonly<Record<DefinitionTier, { label: string; description: string }>> = {
-  managed: { label: 'Managed', description: 'Tenant-wide policy. Outranks every other tier. Owners and admins.' },
+  managed: {
+    label: 'Managed',
+    description: 'Tenant-wide policy. Outranks every other tier. Owners and admins.',
+  },
   local: { label: 'Local', description: 'Yours alone, in this workspace only.' },
   project: { label: 'Project', description: 'The workspace’s shared source. Admins and its maintainers.' },
   user: { label: 'User', description: 'Yours alone, in every workspace.' },
@@ -57,6 +60,13 @@ export const REASON_LABELS: Readonly<Record<string, string>> = {
   duplicate_header: 'repeats a header name',
   invalid_header_value: 'contains a line break',
   invalid_option: 'is an option its reader refused',
+  document_too_large: 'is larger than 512 KiB (the most one source may hold)',
+  document_too_deep: 'nests deeper than 16 levels',
+  duplicate_key: 'repeats a key (each key may appear once)',
+  too_many_arguments: 'holds more than 256 arguments',
+  invisible_character: 'holds an invisible or control character, which it may not',
+  cwd_parent_segment: 'climbs with “..”: say the directory directly',
+  protocol_header: 'is a header the transport or the MCP protocol sets itself',
 };
 
 export function reasonLabel(reason: string | null | undefined): string {
@@ -82,7 +92,9 @@ export function describeProblem(problem: DefinitionProblemView): string {
     .filter((value): value is string => typeof value === 'string');
   const source = problem['source'];
   const origin =
-    typeof source === 'object' && source !== null && typeof (source as Record<string, unknown>)['origin'] === 'string'
+    typeof source === 'object' &&
+    source !== null &&
+    typeof (source as Record<string, unknown>)['origin'] === 'string'
       ? String((source as Record<string, unknown>)['origin'])
       : '';
   return [origin, reasonLabel(problemReason(problem)), ...extras.map((extra) => `(${extra})`)]
