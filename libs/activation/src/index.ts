@@ -55,3 +55,22 @@ export type {
   RevokeResult,
 } from './ports/approval-store.port';
 export type { ActivationAuditEvent, ActivationAuditPort } from './ports/activation-audit.port';
+
+export {
+  checkHeaderHelperAuthority,
+  checkStdioAuthority,
+  FORBIDDEN_ENV_KEYS,
+  isAllowedEnvKey,
+  isWithinRoot,
+  startsWithArgv,
+} from './stdio-authority.check';
+export type {
+  ArgvPrefix,
+  HeaderHelperAuthority,
+  HeaderHelperGrant,
+  HeaderHelperRefusalReason,
+  StdioAuthority,
+  StdioAuthorityGrant,
+  StdioLaunch,
+  StdioRefusalReason,
+} from './stdio-authority.check';

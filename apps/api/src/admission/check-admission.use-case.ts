@@ -14,7 +14,7 @@ import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import type { AdmissionLog } from './admission.log';
 import { admitOnPools } from './destination-admission';
 import { fingerprintOf, launchTargetOf, transportOf, type LaunchTarget } from './launch-target';
-import { checkHeaderHelperAuthority, checkStdioAuthority, type StdioLaunch } from './stdio-authority.check';
+import { checkHeaderHelperAuthority, checkStdioAuthority, type StdioLaunch } from '@gatehouse/activation';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-deps.tokens';
@@ -150,6 +150,7 @@ function stdioAuthorityOf(
     const authority = checkStdioAuthority(launch, {
       stdioAllowed: ceiling.stdio,
       commands: effective.stdioCommands,
+      ceiling: ceiling.commandCeiling,
       allowedRoots: effective.allowedRoots,
     });
     return authority.ok
@@ -167,6 +168,7 @@ function headerHelperAuthorityOf(
     const authority = checkHeaderHelperAuthority(helperArgv, {
       helpersAllowed: ceiling.headerHelpers,
       commands: effectiveHostPolicy(tenantPolicy, ceiling).headerHelpers,
+      ceiling: ceiling.commandCeiling,
     });
     return authority.ok
       ? { pool: name, result: 'allowed' as const, reason: null }

@@ -1,9 +1,9 @@
 import { materializedDefinitionOf, type EffectiveEntry, type ResolvedEntry } from '@gatehouse/definitions';
-import type { StdioLaunch } from './stdio-authority.check';
+import type { StdioLaunch } from '@gatehouse/activation';
 
 /**
  * What admission judges, taken from the materialized definition (so the values are the ones a lease would
- * carry, secrets included). Only the URL and the header helper's argv, or the argv and cwd, are taken: headers and env never leave the
+ * carry, secrets included). Only the URL and the header helper's argv, or the argv, cwd and env keys, are taken: headers and env never leave the
  * definition here. Neither value may be returned or logged; admission reports classes and origins only.
  */
 export type LaunchTarget =
@@ -23,6 +23,7 @@ export function launchTargetOf(entry: ResolvedEntry): LaunchTarget {
     kind: 'stdio',
     argv: [transport.command.value, ...transport.args.map((arg) => arg.value)],
     cwd: transport.cwd?.value ?? null,
+    envKeys: transport.env.map((variable) => variable.key),
   };
 }
 
