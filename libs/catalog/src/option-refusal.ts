@@ -13,6 +13,8 @@ export type OptionRefusalReason =
   | 'forbidden_name'
   /** A name longer than {@link MAX_OPTION_NAME_LENGTH}. */
   | 'name_too_long'
+  /** A tool name with a character outside MCP's tool-name format (ASCII letters, digits, `_`, `-`, `.`). */
+  | 'invalid_name_character'
   /** The same tool named twice in a list. */
   | 'duplicate_name'
   /** A member the option's shape does not have. A bad key is never dropped. */

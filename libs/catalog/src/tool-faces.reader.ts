@@ -1,5 +1,6 @@
 import { isPlainRecord } from './plain-data';
 import { refuse, type OptionPath, type OptionRead } from './option-refusal';
+import { propertyNameProblem } from './property-name.check';
 import { toolNameProblem } from './tool-name.check';
 
 /**
@@ -45,7 +46,7 @@ const MAX_KEYS = 64;
 
 function readPropertyName(value: unknown, path: OptionPath): OptionRead<string> {
   if (typeof value !== 'string') return refuse('wrong_type', path);
-  const problem = toolNameProblem(value);
+  const problem = propertyNameProblem(value);
   return problem ? refuse(problem, path) : { ok: true, value };
 }
 
@@ -144,7 +145,8 @@ function readFace(face: unknown, tool: string): OptionRead<ToolFace> {
 /**
  * Reads `toolFaces`: per remote tool name, an optional face. Strict like every reader here: an unknown member, a
  * wrong type or a bad word anywhere refuses the whole declaration. Absent, or only empty faces, reads as
- * `value: undefined`. Names longer than MAX_OPTION_NAME_LENGTH are refused.
+ * `value: undefined`. Tool names are judged by toolNameProblem (SEP-986 characters, at most
+ * MAX_OPTION_NAME_LENGTH); property names only by their bounds.
  */
 export function readToolFaces(declared: unknown): OptionRead<ToolFaces | undefined> {
   if (declared === undefined) return { ok: true, value: undefined };
