@@ -15,3 +15,15 @@ export {
   type QueuePayloadFailureReason,
   type QueuePayloads,
 } from './queues/queue-payloads.js';
+export {
+  admittedHttpTransportV1,
+  admittedStdioTransportV1,
+  admittedTransport,
+  admittedTransportV1,
+  processAuthority,
+  type AdmittedHttpTransport,
+  type AdmittedStdioTransport,
+  type AdmittedTransport,
+  type AdmittedTransportDescription,
+  type ProcessAuthority,
+} from './leases/admitted-transport.schema.js';
