@@ -28,6 +28,8 @@ export {
   UNREADABLE_REASONS,
 } from './document.decoder';
 export { findTooDeep, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from './document-limits.guard';
+export { scanStrictJson } from './strict-json.scanner';
+export type { StrictJsonProblem } from './strict-json.scanner';
 export type { DocumentDecode, DocumentProblem, SourceProblemReason } from './document.decoder';
 export { decodeServerEntry } from './definition.decoder';
 export type { DecodedEntry, RejectedTransport } from './definition.decoder';

@@ -14,6 +14,7 @@ import { queryCostRules } from './query-cost.rule';
 import { rootFieldLimitRule } from './root-field-limit.rule';
 import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 import { ProblemError } from '@gatehouse/platform';
+import { addStrictJsonParser } from '../http/strict-json.body-parser';
 
 export const GRAPHQL_PATH = '/graphql';
 // The command types are acyclic and at most three levels deep; the bound is set by the standard introspection
@@ -37,7 +38,10 @@ export async function registerGraphQL(
   fastify: FastifyInstance,
   options: CommandSurfaceOptions,
 ): Promise<void> {
-  const schema = buildCommandSchema(handlersFor(options.commands ?? COMMANDS, options.handlers));
+  const schema = buildCommandSchema(
+    handlersFor(options.commands ?? COMMANDS, options.handlers),
+    options.workerPools,
+  );
   const resolved = new WeakMap<FastifyRequest, Resolution>();
 
   async function resolve(request: FastifyRequest): Promise<Resolution> {
@@ -55,11 +59,7 @@ export async function registerGraphQL(
 
   await fastify.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string', bodyLimit: MAX_BODY_BYTES },
-      scope.getDefaultJsonParser('error', 'error'),
-    );
+    addStrictJsonParser(scope, MAX_BODY_BYTES);
     await scope.register(mercurius, {
       schema,
       path: GRAPHQL_PATH,

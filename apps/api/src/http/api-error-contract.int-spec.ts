@@ -106,6 +106,38 @@ describe('body errors on every route that takes a body', () => {
     expectProblem(await send(';;;', '{}'), 415, 'unsupported_media_type');
   });
 
+  // A key written twice is resolved last-wins by JSON.parse: what the caller wrote and what we act on could differ.
+  it.each(cases)(
+    '%s %s: a key written twice anywhere in the body → 400 duplicate_key naming it',
+    async (method, pattern) => {
+      const path = pathOf(pattern, randomUUID());
+      const response = await api.send({
+        method,
+        path,
+        headers: { 'content-type': 'application/json' },
+        body: '{"outer": {"name": "a", "name": "b"}}',
+      });
+      expectProblem(response, 400, 'duplicate_key');
+      expect(response.json().detail).toContain('outer.name');
+    },
+  );
+
+  it('GraphQL: a key written twice in the body or in variables → 400 duplicate_key', async () => {
+    for (const body of [
+      '{"query": "{ __typename }", "query": "{ __typename }"}',
+      '{"query": "query($a: String) { __typename }", "variables": {"a": "x", "a": "y"}}',
+    ]) {
+      const response = await api.send({
+        method: 'POST',
+        path: '/graphql',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.json())).toContain('duplicate_key');
+    }
+  });
+
   it('a body over the limit → 413 payload_too_large', async () => {
     const response = await api.send({
       method: 'POST',

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
 import type { Logger } from '@gatehouse/platform';
+import type { WorkerPools } from '../../auth/pool-config';
 import type { Principal } from '../../auth/principal';
 import type { CommandHandler, CommandHandlers } from '../command-handler';
 import { authorize, runCommand } from '../command-runner';
 import { commandRequestInput } from './command-request-input';
 import { commandRouteSchema } from './command-route-schema';
 import { problemErrorHandler } from './problem-error-handler';
+import { addStrictJsonParser } from '../../http/strict-json.body-parser';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -20,6 +22,8 @@ export interface CommandSurfaceOptions {
    */
   readonly resolvePrincipal: (request: FastifyRequest) => Promise<Principal | null>;
   readonly logger: Logger;
+  /** The operator's WORKER_POOLS: worker and gateway tokens' pools are re-checked against it on every call. */
+  readonly workerPools: WorkerPools;
   /** Defaults to every command in the registry. */
   readonly commands?: readonly CommandDefinition[];
 }
@@ -61,11 +65,7 @@ export async function registerCommandRoutes(
   await fastify.register(async (scope) => {
     scope.setErrorHandler(problemErrorHandler(options.logger));
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string', bodyLimit: MAX_BODY_BYTES },
-      scope.getDefaultJsonParser('error', 'error'),
-    );
+    addStrictJsonParser(scope, MAX_BODY_BYTES);
 
     for (const [command, handler] of bound) {
       scope.route({
@@ -80,8 +80,14 @@ export async function registerCommandRoutes(
           // The request's shape first, like body parsing: a body that is no object is a 400 for anyone.
           const rawInput = commandRequestInput(command, request);
           const principal = await options.resolvePrincipal(request);
-          authorize(command, principal);
-          const output = await runCommand({ command, handler, principal, rawInput });
+          authorize(command, principal, options.workerPools);
+          const output = await runCommand({
+            command,
+            handler,
+            principal,
+            rawInput,
+            workerPools: options.workerPools,
+          });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
           const status = command.http.successStatus ?? 200;
           if (status === 204) return reply.code(204).send();
