@@ -177,5 +177,6 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
     handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
+    workerPools: settings.workerPools,
   });
 }

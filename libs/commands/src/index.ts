@@ -1,5 +1,5 @@
-export { defineCommand } from './command';
-export type { CommandDefinition, CommandInput, CommandOutput, HttpMethod } from './command';
+export { CALLER_KINDS, TENANT_CALLERS, callersOf, defineCommand } from './command';
+export type { CallerKind, CommandDefinition, CommandInput, CommandOutput, HttpMethod } from './command';
 export { COMMANDS } from './registry';
 export {
   SCOPES,

@@ -24,6 +24,8 @@ export interface PlatformPrincipal {
   readonly via: 'gateway';
   readonly tokenId: string;
   readonly scopes: readonly Scope[];
+  /** The pool the token names, if any: re-checked against the operator's WORKER_POOLS on every call. */
+  readonly pool?: string;
 }
 
 export type Principal = TenantPrincipal | PlatformPrincipal;

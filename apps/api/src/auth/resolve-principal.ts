@@ -141,6 +141,7 @@ function platformPrincipal(token: TokenLookup): PlatformPrincipal {
     via: 'gateway',
     tokenId: token.id,
     scopes: intersect(token.scopes, KIND_SCOPES.gateway),
+    ...(token.pool === null ? {} : { pool: token.pool }),
   };
 }
 

@@ -48,15 +48,14 @@ function createToken(session: { cookie: string; csrfToken: string }, payload: Re
 beforeAll(async () => {
   h = await createIdentityHarness({
     extend: async (app, deps, db) => {
-      const useCases = await createCommandHandlerContext({
-        database: db,
-        workerPools: { default: { tenants: '*' }, eu: { tenants: ['globex'] } },
-      });
+      const workerPools = { default: { tenants: '*' as const }, eu: { tenants: ['globex'] } };
+      const useCases = await createCommandHandlerContext({ database: db, workerPools });
       app.addHook('onClose', () => useCases.close());
       await registerCommandRoutes(app, {
         handlers: useCases.handlers,
         resolvePrincipal: (request) => resolvePrincipal(request, deps.auth),
         logger: createLogger({ name: 'test', level: 'silent' }),
+        workerPools,
       });
     },
   });

@@ -60,6 +60,7 @@ beforeAll(async () => {
         handlers: useCases.handlers,
         resolvePrincipal: (request) => resolvePrincipal(request, deps.auth),
         logger: deps.logger,
+        workerPools: DEFAULT_WORKER_POOLS,
       });
     },
   });

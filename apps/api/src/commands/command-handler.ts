@@ -1,9 +1,12 @@
 import type { CommandDefinition, CommandInput, CommandOutput } from '@gatehouse/commands';
-import type { TenantPrincipal } from '../auth/principal';
+import type { Principal, TenantPrincipal } from '../auth/principal';
 
-/** What every use case receives: who is calling (already authenticated and scope-checked) and the parsed input. */
-export interface UseCaseArgs<I> {
-  readonly principal: TenantPrincipal;
+/**
+ * What every use case receives: who is calling (already authenticated, its kind, pool and scope checked) and the
+ * parsed input. A tenant principal unless the command's declaration lets gateway tokens call it (`callers`).
+ */
+export interface UseCaseArgs<I, P extends Principal = TenantPrincipal> {
+  readonly principal: P;
   readonly input: I;
 }
 
@@ -20,7 +23,7 @@ export type UseCaseFor<C extends CommandDefinition> = UseCase<CommandInput<C>, C
  * validated `input` with the command's own schema before, and parses the result through its output schema after.
  */
 export interface CommandHandler {
-  execute(args: UseCaseArgs<never>): Promise<unknown>;
+  execute(args: UseCaseArgs<never, never>): Promise<unknown>;
 }
 
 /** Command name → its use case. Every command in COMMANDS must have one (checked at registration). */

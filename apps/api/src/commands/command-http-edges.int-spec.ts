@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { getIntrospectionQuery } from 'graphql';
 import { z } from 'zod';
 import { CSRF_HEADER } from '../auth/csrf.guard';
+import { DEFAULT_WORKER_POOLS } from '../auth/pool-config';
 import type { TenantPrincipal } from '../auth/principal';
 import { registerGraphQL } from '../graphql/register-graphql';
 import { encodeCursor } from './pagination/keyset-cursor';
@@ -681,6 +682,7 @@ describe('the runner, with a probe command', () => {
       handlers: { [probe.name]: handler },
       resolvePrincipal: async () => principal,
       logger,
+      workerPools: DEFAULT_WORKER_POOLS,
     };
     await registerCommandRoutes(app, options);
     await registerGraphQL(app, options);
@@ -734,6 +736,7 @@ describe('the runner, with a probe command', () => {
       registerCommandRoutes(bare, {
         commands: [probe],
         handlers: {},
+        workerPools: DEFAULT_WORKER_POOLS,
         resolvePrincipal: async () => principal,
         logger,
       }),

@@ -50,6 +50,26 @@ export function forbiddenScope(scope: string): ProblemError {
   });
 }
 
+/** The command's declaration does not accept this kind of credential (`callers`), whatever its scopes. */
+export function forbiddenCaller(kind: string): ProblemError {
+  return new ProblemError({
+    status: 403,
+    code: 'forbidden_caller',
+    title: 'Forbidden',
+    detail: `This command does not accept ${kind === 'session' ? 'a dashboard session' : `a ${kind} token`}.`,
+  });
+}
+
+/** A worker or gateway token whose pool the operator's WORKER_POOLS no longer opens to it. */
+export function poolNotOpen(): ProblemError {
+  return new ProblemError({
+    status: 403,
+    code: 'pool_not_open',
+    title: 'Forbidden',
+    detail: "The pool this token names is not open to it in the operator's current configuration.",
+  });
+}
+
 /** The scope is held but the caller's role or binding does not allow this particular change. */
 export function forbidden(detail: string): ProblemError {
   return new ProblemError({ status: 403, code: 'forbidden', title: 'Forbidden', detail });

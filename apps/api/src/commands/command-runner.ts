@@ -1,7 +1,14 @@
-import type { CommandDefinition } from '@gatehouse/commands';
-import type { Principal, TenantPrincipal } from '../auth/principal';
+import { callersOf, type CommandDefinition } from '@gatehouse/commands';
+import type { Principal } from '../auth/principal';
+import { isPoolOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { CommandHandler } from './command-handler';
-import { ValidationProblemError, forbiddenScope, unauthenticated } from './command-problems';
+import {
+  ValidationProblemError,
+  forbiddenCaller,
+  forbiddenScope,
+  poolNotOpen,
+  unauthenticated,
+} from './command-problems';
 import { isUniqueViolation, uniqueViolationProblem } from './unique-violation';
 import { fieldErrorsOf } from './zod-field-errors';
 
@@ -12,6 +19,8 @@ export interface RunCommandOptions {
   readonly principal: Principal | null;
   /** What the surface collected (REST: path + query or body; GraphQL: the `input` argument), not yet trusted. */
   readonly rawInput: unknown;
+  /** The operator's current WORKER_POOLS: a worker or gateway token's pool is checked against it on every call. */
+  readonly workerPools: WorkerPools;
 }
 
 /** The output of a use case did not match its command's declaration: a bug of ours, answered as a 500. */
@@ -22,13 +31,28 @@ export class CommandOutputMismatchError extends Error {
   }
 }
 
-/** Authentication first (401), then the scope (403), so an anonymous caller learns nothing from validation. */
-export function authorize(command: CommandDefinition, principal: Principal | null): TenantPrincipal {
+/**
+ * Authentication first (401), then the kind of credential the declaration accepts (403 `forbidden_caller`), the
+ * pool of a worker or gateway token against the operator's current WORKER_POOLS (403 `pool_not_open`: a pool
+ * removed or closed to the tenant since minting refuses its tokens at once), then the scope (403), so an
+ * anonymous caller learns nothing from validation.
+ */
+export function authorize(
+  command: CommandDefinition,
+  principal: Principal | null,
+  workerPools: WorkerPools,
+): Principal {
   if (principal === null) throw unauthenticated();
-  // Admin commands act inside one tenant: a platform (gateway) credential never holds their scopes.
-  if (principal.type !== 'tenant' || !principal.scopes.includes(command.scope))
-    throw forbiddenScope(command.scope);
+  if (!callersOf(command).includes(principal.via)) throw forbiddenCaller(principal.via);
+  if (!poolStillOpen(principal, workerPools)) throw poolNotOpen();
+  if (!principal.scopes.includes(command.scope)) throw forbiddenScope(command.scope);
   return principal;
+}
+
+function poolStillOpen(principal: Principal, workerPools: WorkerPools): boolean {
+  if (principal.type === 'platform') return principal.pool === undefined || Object.hasOwn(workerPools, principal.pool);
+  if (principal.via !== 'worker') return true;
+  return principal.pool !== null && isPoolOpenToTenant(workerPools, principal.pool, principal.tenantSlug);
 }
 
 /**
@@ -39,14 +63,14 @@ export function authorize(command: CommandDefinition, principal: Principal | nul
  */
 export async function runCommand(options: RunCommandOptions): Promise<unknown> {
   const { command, handler } = options;
-  const principal = authorize(command, options.principal);
+  const principal = authorize(command, options.principal, options.workerPools);
 
   const parsedInput = command.input.safeParse(options.rawInput);
   if (!parsedInput.success) throw new ValidationProblemError(fieldErrorsOf(parsedInput.error));
 
   let result: unknown;
   try {
-    result = await handler.execute({ principal, input: parsedInput.data as never });
+    result = await handler.execute({ principal: principal as never, input: parsedInput.data as never });
   } catch (error) {
     if (isUniqueViolation(error)) throw uniqueViolationProblem();
     throw error;

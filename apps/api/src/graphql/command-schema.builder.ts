@@ -1,6 +1,7 @@
 import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfigMap } from 'graphql';
 import { z } from 'zod';
 import type { CommandDefinition } from '@gatehouse/commands';
+import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { CommandHandler } from '../commands/command-handler';
 import { runCommand } from '../commands/command-runner';
@@ -44,7 +45,11 @@ export function graphqlArgsToInput(value: unknown, inputSchema: JsonSchema): Rec
  * by its `graphql.field`, with one `input: <Field>Input` argument (required when any input field is) and the
  * output type generated from its zod output. Resolvers take the same path as REST (runCommand).
  */
-export function buildCommandSchema(bound: ReadonlyMap<CommandDefinition, CommandHandler>): GraphQLSchema {
+export function buildCommandSchema(
+  bound: ReadonlyMap<CommandDefinition, CommandHandler>,
+  // No pools by default: worker and gateway tokens are then refused (the schema-only specs never execute).
+  workerPools: WorkerPools = {},
+): GraphQLSchema {
   const types = new GraphQLTypeFactory();
   const query: GraphQLFieldConfigMap<unknown, CommandGraphQLContext> = {};
   const mutation: GraphQLFieldConfigMap<unknown, CommandGraphQLContext> = {};
@@ -81,6 +86,7 @@ export function buildCommandSchema(bound: ReadonlyMap<CommandDefinition, Command
           handler,
           principal: context.principal,
           rawInput: graphqlArgsToInput(fieldArgs.input, inputSchema),
+          workerPools,
         });
       },
     };

@@ -20,7 +20,7 @@ import type { Redis } from 'ioredis';
 import { registerAuthRoutes } from '../../auth/auth.routes';
 import { createIdentityDeps, type IdentityDeps } from '../../auth/identity.deps';
 import { existingWorkspaceIds, mintApiToken } from '../../auth/mint-api-token';
-import { DEFAULT_WORKER_POOLS } from '../../auth/pool-config';
+import { DEFAULT_WORKER_POOLS, type WorkerPools } from '../../auth/pool-config';
 import { resolvePrincipal } from '../../auth/resolve-principal';
 import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { TEST_HASHER } from '../../auth/testing/identity-harness';
@@ -49,6 +49,8 @@ export interface SurfacesHarnessOptions {
   readonly imports?: ModuleMetadata['imports'];
   /** The registry the surfaces are generated from; COMMANDS by default. */
   readonly commands?: readonly CommandDefinition[];
+  /** The operator's WORKER_POOLS; DEFAULT_WORKER_POOLS by default. The surfaces read it on every call. */
+  readonly workerPools?: WorkerPools;
 }
 
 export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}): Promise<SurfacesHarness> {
@@ -77,9 +79,10 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
   registerAuthRoutes(app, identity);
   registerInvitationLinkRoutes(app, identity);
   const commands = options.commands ?? COMMANDS;
+  const workerPools = options.workerPools ?? DEFAULT_WORKER_POOLS;
   const useCases = await createCommandHandlerContext({
     database: db,
-    workerPools: DEFAULT_WORKER_POOLS,
+    workerPools,
     definitionCipher: testDefinitionCipher(),
     imports: options.imports,
     commands,
@@ -89,6 +92,7 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
     commands,
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
+    workerPools,
   });
   await app.ready();
 
