@@ -74,7 +74,8 @@ function document() {
         type: 'stdio',
         command: EVERYTHING[0],
         args: EVERYTHING.slice(1),
-        cwd: '/srv/mcp/../../etc',
+        // Outside the root /srv/mcp though it shares its prefix (a lexical `..` is refused earlier, at decode).
+        cwd: '/srv/mcp-other/etc',
       },
       // The pool's ceiling allows /usr/bin/node, but the tenant never chose it: the intersection refuses it.
       notes: {
