@@ -86,4 +86,80 @@ describe('boundBody', () => {
     expect(outcomes).toEqual(['failed']);
     expect(cancelled).toEqual(['done with it']);
   });
+
+  it('caps each event of an event stream, not the stream as a whole', async () => {
+    const events = Array.from({ length: 50 }, (_, i) => `data: ${String(i).padStart(4, '0')}\n\n`);
+    const body = boundBody(streamOf(events).stream, { maxBytes: 12, perEvent: true, origin, signal: null });
+    expect(await readAll(body)).toBe(events.join(''));
+
+    const { stream, cancelled } = streamOf(['data: ok\n\n', 'data: 0123456789\n\n', 'never read']);
+    const capped = boundBody(stream, { maxBytes: 12, perEvent: true, origin, signal: null });
+    await expect(readAll(capped)).rejects.toEqual(new EgressError('response_too_large', origin));
+    expect(cancelled).toHaveLength(1);
+  });
+});
+
+describe('boundBody idle bound (fake timers, no I/O)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** A source that gives one chunk `everyMs` apart, `count` times, then stays silent forever. */
+  function tickingSource(everyMs: number, count: number) {
+    let sent = 0;
+    const cancelled: unknown[] = [];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === count) return new Promise<void>(() => undefined);
+        return new Promise<void>((resolve) =>
+          setTimeout(() => {
+            sent += 1;
+            controller.enqueue(new TextEncoder().encode(`data: ${sent}\n\n`));
+            resolve();
+          }, everyMs),
+        );
+      },
+      cancel(reason) {
+        cancelled.push(reason);
+      },
+    });
+    return { stream, cancelled };
+  }
+
+  it('keeps a stream open past many idle bounds while bytes flow, and cuts it once it goes silent', async () => {
+    const { stream, cancelled } = tickingSource(60, 20);
+    const outcomes: string[] = [];
+    const body = boundBody(stream, {
+      maxBytes: 64,
+      perEvent: true,
+      idleTimeoutMs: 100,
+      origin,
+      signal: null,
+      onSettled: (o) => outcomes.push(o),
+    });
+    const reader = body.getReader();
+    const received: string[] = [];
+    let failure: unknown;
+    const reading = (async () => {
+      try {
+        for (;;) {
+          const chunk = await reader.read();
+          if (chunk.done) return;
+          received.push(new TextDecoder().decode(chunk.value));
+        }
+      } catch (error) {
+        failure = error;
+      }
+    })();
+    // 20 chunks 60 ms apart: 1.2 s of life, twelve times the idle bound, then silence.
+    await jest.advanceTimersByTimeAsync(20 * 60);
+    expect(received).toHaveLength(20);
+    expect(failure).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(99);
+    expect(failure).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(2);
+    await reading;
+    expect(failure).toEqual(new EgressError('timeout', origin));
+    expect(outcomes).toEqual(['failed']);
+    expect(cancelled).toHaveLength(1);
+  });
 });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { EgressPolicy } from '../policy/egress-policy';
 import type { ResolveResult, Resolver } from '../resolver/resolver.port';
 import { EgressError } from './egress.error';
-import { createPinnedFetch } from './pinned-fetch';
+import { createPinnedFetch, type PinnedFetch, type PinnedFetchOptions } from './pinned-fetch';
 
 interface Hit {
   readonly path: string;
@@ -120,25 +120,28 @@ describe('createPinnedFetch against loopback servers', () => {
     server = await startServer('127.0.0.1');
   });
 
+  const made: PinnedFetch[] = [];
   afterEach(async () => {
+    await Promise.all(made.splice(0).map((fetch) => fetch.close()));
     await server.close();
   });
 
-  const fetchWith = (
-    resolver: Resolver,
-    overrides: Partial<{ timeoutMs: number; maxResponseBytes: number; policy: EgressPolicy }> = {},
-  ) =>
-    createPinnedFetch({
+  const fetchWith = (resolver: Resolver, overrides: Partial<PinnedFetchOptions> = {}): PinnedFetch => {
+    const fetch = createPinnedFetch({
       policy: devPolicy,
       resolver,
       timeoutMs: 10_000,
       maxResponseBytes: 1024,
       ...overrides,
     });
+    made.push(fetch);
+    return fetch;
+  };
 
   it('connects to the checked address, and re-checks (and refuses) when the name rebinds', async () => {
     const resolver = scriptedResolver([['127.0.0.1'], ['10.0.0.7']]);
-    const fetch = fetchWith(resolver);
+    // No remembered answer: every request asks the resolver again.
+    const fetch = fetchWith(resolver, { admissionTtlMs: 0 });
     const url = `http://rebind.gatehouse.test:${server.port}/hello`;
 
     const response = await fetch(url);
