@@ -1,6 +1,6 @@
 // Public surface of @gatehouse/activation (pure: no I/O, no process state, no framework). Exact-identity
-// activation decisions, the approval identity, who may decide, the projection diff, and the ports the API
-// implements (approval store, admission, audit).
+// activation decisions, the approval identity, who may decide and the projection diff. (It defines no store
+// ports: the API's use cases read and write approvals through libs/db in one transaction; decision 0037.)
 export { SOURCE_TIERS } from './activation.types';
 export type {
   ActivationEntry,
@@ -40,21 +40,7 @@ export type { ReviewCheck, ReviewComparison, ReviewedField } from './review.chec
 export { diffProjections } from './projection.diff';
 export type { ProjectionChange } from './projection.diff';
 
-export type { AdmissionAnswer, AdmissionPort, AdmissionQuery } from './ports/admission.port';
-export type {
-  ApprovalQuery,
-  ApprovalRequestRecord,
-  ApprovalRequestStatus,
-  ApprovalRequestTrigger,
-  ApprovalStorePort,
-  OpenRequestInput,
-  OpenRequestResult,
-  RecordDecisionInput,
-  RecordDecisionResult,
-  RevokeInput,
-  RevokeResult,
-} from './ports/approval-store.port';
-export type { ActivationAuditEvent, ActivationAuditPort } from './ports/activation-audit.port';
+export type { ApprovalRequestTrigger } from './approval-request.trigger';
 
 export {
   checkHeaderHelperAuthority,
