@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GATEHOUSE_TOKEN_PATTERN } from '@gatehouse/definitions';
 
 export const uuid = z.uuid();
 export const isoDateTime = z.iso.datetime({ offset: true });
@@ -14,12 +15,11 @@ export function page<T extends z.ZodType>(item: T) {
 }
 
 /**
- * A Gatehouse token secret (`ghu_...`) anywhere in a string; a listed prefix is only 10 characters. Names are
- * refused with it at the edge, and the audit guard refuses it in every event. The pure @gatehouse/definitions
- * holds the one other copy (GATEHOUSE_TOKEN_PATTERN in libs/definitions/src/secret-shape.ts, refusing server
- * names with it); token-secret-pattern.spec.ts keeps the two equal.
+ * A Gatehouse secret (an API token `ghu_...`, an invitation `ghi_...`) anywhere in a string; a listed prefix is
+ * only 10 characters. Names are refused with it at the edge, and the audit guard refuses it in every event. It is
+ * the pattern the definitions decoder refuses server names with, so the two can never disagree.
  */
-export const TOKEN_SECRET_PATTERN = /gh[uawg]_[A-Za-z0-9]{16,}/;
+export const TOKEN_SECRET_PATTERN = GATEHOUSE_TOKEN_PATTERN;
 
 export const notTokenShaped = (value: string): boolean => !TOKEN_SECRET_PATTERN.test(value);
 export const TOKEN_SHAPED_MESSAGE = 'must not look like an API token';

@@ -214,13 +214,12 @@ export function isCredentialShapedLiteral(word: string): boolean {
 }
 
 /**
- * A Gatehouse API token secret (`ghu_`, `gha_`, `ghw_` or `ghg_` and 16 or more letters or digits) anywhere in a
- * text. The SAME pattern as `TOKEN_SECRET_PATTERN` in libs/commands/src/common.schemas.ts, which the audit guard
- * refuses: this pure lib may not import that one, so it holds a copy, and
- * libs/commands/src/token-secret-pattern.spec.ts checks that the two stay equal. Linear: the only repetition is
- * a greedy run of one character class at the end of the pattern.
+ * A Gatehouse secret anywhere in a text: an API token (`ghu_`, `gha_`, `ghw_`, `ghg_`) or an invitation
+ * (`ghi_`), then 16 or more letters or digits. The one pattern: libs/commands re-exports it as
+ * `TOKEN_SECRET_PATTERN`, which the audit guard refuses and the edge refuses in names. Linear: the only
+ * repetition is a greedy run of one character class at the end of the pattern.
  */
-export const GATEHOUSE_TOKEN_PATTERN = /gh[uawg]_[A-Za-z0-9]{16,}/;
+export const GATEHOUSE_TOKEN_PATTERN = /gh[uawgi]_[A-Za-z0-9]{16,}/;
 
 export function looksLikeGatehouseToken(text: string): boolean {
   return GATEHOUSE_TOKEN_PATTERN.test(text);

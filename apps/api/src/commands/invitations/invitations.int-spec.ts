@@ -34,9 +34,11 @@ const tokens = { owner: '', admin: '', member: '', globexUser: '' };
 /** Every secret any test was handed: none may ever come back out of the API, the audit trail or the rows. */
 const secretsSeen: string[] = [];
 const bodiesSeen: string[] = [];
+/** Every line the API logged during the file, at debug level. */
+const logLines: string[] = [];
 
 beforeAll(async () => {
-  h = await createSurfacesHarness();
+  h = await createSurfacesHarness({ logLines });
   acme = await createTestTenant(h.db, { slug: `acme-${randomUUID().slice(0, 6)}` });
   globex = await createTestTenant(h.db, { slug: `globex-${randomUUID().slice(0, 6)}` });
   acmeOwner = await createMember(h.db, acme, 'owner');
@@ -444,8 +446,10 @@ describe('expiry, revocation, listing', () => {
 });
 
 describe('secret canary', () => {
-  it('never lets an invitation secret out: responses, audit rows, any stored column', async () => {
+  it('never lets an invitation secret out: responses, log lines, audit rows, any stored column', async () => {
     expect(secretsSeen.length).toBeGreaterThan(5);
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const secret of secretsSeen) for (const line of logLines) expect(line).not.toContain(secret);
     const lists = await call('rest', 'invitations.list', { status: 'all', limit: 200 }, tokens.admin);
     expect(lists.ok).toBe(true);
     const bodies = bodiesSeen.filter((b) => !/"secret":"ghi_/.test(b));

@@ -51,6 +51,13 @@ export interface SurfacesHarnessOptions {
   readonly commands?: readonly CommandDefinition[];
   /** The operator's WORKER_POOLS; DEFAULT_WORKER_POOLS by default. The surfaces read it on every call. */
   readonly workerPools?: WorkerPools;
+  /** Where the API's log lines go, at debug level (a secret canary greps them); silent when absent. */
+  readonly logLines?: string[];
+}
+
+/** A pino destination that keeps each written line. */
+function lineCollector(lines: string[]): { write(line: string): void } {
+  return { write: (line) => void lines.push(line) };
 }
 
 export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}): Promise<SurfacesHarness> {
@@ -61,7 +68,9 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
     name: 'surfaces-test',
     purpose: 'command',
   });
-  const logger = createLogger({ name: 'surfaces-test', level: 'silent' });
+  const logger = options.logLines
+    ? createLogger({ name: 'surfaces-test', level: 'debug', destination: lineCollector(options.logLines) })
+    : createLogger({ name: 'surfaces-test', level: 'silent' });
   const identity = createIdentityDeps({
     db,
     redis,
