@@ -1,0 +1,314 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  discoverCatalog,
+  type DiscoveredTool,
+  type Discovery,
+  type DiscoveryOptions,
+} from '../discovery/catalog-discovery';
+import type { ListingClient } from '../discovery/listing-client';
+import { admitToolResult, withheldResult } from '../results/result-cap.policy';
+import { checkArguments, type ArgumentProblem } from '../schema/narrowed-schema.check';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.policy';
+import { sameIdentity, type CatalogIdentity } from './catalog-identity';
+import { classifyFailure, type ClassifiedFailure } from './failure-class';
+
+// One upstream server's connection and catalog lifecycle. Connects through the connector it is given (the
+// admitted transports of this lib), retries only transient failures under bounded backoff with jitter, discovers
+// the catalog, refreshes it on the protocol's own list_changed notifications (a failed refresh keeps the old
+// catalog, marked stale), binds it to (server, negotiated protocol version, server version) and drops it when a
+// reconnect reports another identity. A tool call is made once: a failed call is reported, never replayed. No
+// other server notification is delivered to anyone.
+
+/** The part of a connected SDK client the supervisor uses. */
+export type SupervisedClient = ListingClient &
+  Pick<Client, 'callTool' | 'setNotificationHandler' | 'getServerVersion'> & {
+    onclose?: () => void;
+    fallbackNotificationHandler?: Client['fallbackNotificationHandler'];
+  };
+
+export interface SupervisedConnection {
+  readonly client: SupervisedClient;
+  /** The protocol version the handshake settled on (the connector knows it; the SDK client does not say). */
+  readonly protocolVersion: string;
+  readonly close: () => Promise<void>;
+}
+
+export type ConnectOutcome =
+  | { readonly ok: true; readonly connection: SupervisedConnection }
+  | { readonly ok: false; readonly failure: ClassifiedFailure };
+
+/** Connects once. May also throw: what it throws is classified by {@link classifyFailure}. */
+export type Connector = (signal: AbortSignal) => Promise<ConnectOutcome>;
+
+export interface SupervisedCatalog {
+  readonly identity: CatalogIdentity;
+  readonly discovery: Discovery;
+  /** Every declared list drained (a partial catalog never says so). */
+  readonly complete: boolean;
+  /** A refresh after the server said its lists changed did not complete: this is the catalog from before. */
+  readonly stale: boolean;
+  /** Bumped whenever the catalog is replaced. */
+  readonly generation: number;
+}
+
+export type SupervisorStatus = 'idle' | 'connecting' | 'ready' | 'reconnecting' | 'failed' | 'closed';
+
+export interface SupervisorFailure extends ClassifiedFailure {
+  /** Connection attempts made before it surfaced. */
+  readonly attempts: number;
+}
+
+export type SupervisorEvent =
+  | { readonly type: 'status'; readonly status: SupervisorStatus; readonly failure?: SupervisorFailure }
+  | {
+      readonly type: 'catalog';
+      readonly change: 'discovered' | 'refreshed' | 'stale' | 'invalidated';
+      readonly catalog?: SupervisedCatalog;
+    };
+
+export type ToolCallOutcome =
+  | {
+      readonly ok: true;
+      readonly result: CallToolResult;
+      /** Set when the result was over its cap and withheld (the result is then a tool error naming sizes). */
+      readonly withheld?: { readonly chars: number; readonly maxChars: number };
+    }
+  | { readonly ok: false; readonly reason: 'not_connected' | 'unknown_tool' }
+  | {
+      readonly ok: false;
+      readonly reason: 'invalid_arguments';
+      readonly problem: ArgumentProblem;
+      readonly path: string;
+    }
+  | { readonly ok: false; readonly reason: 'call_failed'; readonly failure: ClassifiedFailure };
+
+export interface SupervisorOptions {
+  /** Gatehouse's id of the server (part of the catalog identity). */
+  readonly serverId: string;
+  readonly connect: Connector;
+  readonly discovery?: DiscoveryOptions;
+  readonly backoff?: BackoffPolicy;
+  /** Per tool call (default 60 s). */
+  readonly callTimeoutMs?: number;
+  readonly onEvent?: (event: SupervisorEvent) => void;
+  /** Waits out a backoff (injectable so tests await events rather than time). */
+  readonly delay?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly random?: () => number;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+function defaultDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class ConnectionSupervisor {
+  private status: SupervisorStatus = 'idle';
+  private failure: SupervisorFailure | undefined;
+  private current: SupervisedConnection | undefined;
+  private catalogNow: SupervisedCatalog | undefined;
+  private toolsByName = new Map<string, DiscoveredTool>();
+  private generation = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private refreshQueued = false;
+  private readonly closing = new AbortController();
+
+  constructor(private readonly options: SupervisorOptions) {}
+
+  /** Connects and discovers (retrying transient failures). Resolves with the state it reached. */
+  async start(): Promise<SupervisorStatus> {
+    if (this.status === 'idle') await this.enqueue(() => this.establish('connecting'));
+    else await this.queue;
+    return this.status;
+  }
+
+  get state(): { readonly status: SupervisorStatus; readonly failure?: SupervisorFailure } {
+    return this.failure ? { status: this.status, failure: this.failure } : { status: this.status };
+  }
+
+  get catalog(): SupervisedCatalog | undefined {
+    return this.catalogNow;
+  }
+
+  /** Waits for the work queued so far (a refresh or a reconnect under way). */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
+  async callTool(name: string, args: Record<string, unknown> = {}): Promise<ToolCallOutcome> {
+    const connection = this.current;
+    if (connection === undefined || this.status !== 'ready') return { ok: false, reason: 'not_connected' };
+    const tool = this.toolsByName.get(name);
+    if (tool === undefined) return { ok: false, reason: 'unknown_tool' };
+    const check = checkArguments(tool.inputSchema, args);
+    if (!check.ok) return { ok: false, reason: 'invalid_arguments', problem: check.reason, path: check.path };
+    let result: CallToolResult;
+    try {
+      // Made once: whatever happens to it is reported, and a reconnect never sends it again.
+      result = (await connection.client.callTool({ name, arguments: args }, undefined, {
+        timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      })) as CallToolResult;
+    } catch (error) {
+      return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
+    }
+    const admission = admitToolResult(result, tool.resultCap);
+    if (!admission.ok) {
+      return {
+        ok: true,
+        result: withheldResult(admission),
+        withheld: { chars: admission.chars, maxChars: admission.maxChars },
+      };
+    }
+    return { ok: true, result };
+  }
+
+  async close(): Promise<void> {
+    if (this.status === 'closed') return;
+    this.closing.abort();
+    this.setStatus('closed');
+    const connection = this.current;
+    this.current = undefined;
+    await connection?.close().catch(() => undefined);
+    await this.queue;
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(work, work);
+    return this.queue;
+  }
+
+  private emit(event: SupervisorEvent): void {
+    this.options.onEvent?.(event);
+  }
+
+  private setStatus(status: SupervisorStatus, failure?: SupervisorFailure): void {
+    if (this.status === 'closed') return;
+    this.status = status;
+    this.failure = failure;
+    this.emit(failure ? { type: 'status', status, failure } : { type: 'status', status });
+  }
+
+  private setCatalog(
+    catalog: SupervisedCatalog | undefined,
+    change: 'discovered' | 'refreshed' | 'stale' | 'invalidated',
+  ) {
+    this.catalogNow = catalog;
+    this.toolsByName = new Map((catalog?.discovery.tools ?? []).map((t) => [t.name, t]));
+    this.emit(catalog ? { type: 'catalog', change, catalog } : { type: 'catalog', change });
+  }
+
+  private async connectWithRetry(): Promise<SupervisedConnection | SupervisorFailure> {
+    const policy = this.options.backoff ?? DEFAULT_BACKOFF;
+    const random = this.options.random ?? Math.random;
+    const delay = this.options.delay ?? defaultDelay;
+    for (let attempt = 1; ; attempt += 1) {
+      let outcome: ConnectOutcome;
+      try {
+        outcome = await this.options.connect(this.closing.signal);
+      } catch (error) {
+        outcome = { ok: false, failure: classifyFailure(error) };
+      }
+      if (outcome.ok) return outcome.connection;
+      const failure = { ...outcome.failure, attempts: attempt };
+      if (
+        failure.failureClass !== 'transient' ||
+        attempt >= policy.maxAttempts ||
+        this.closing.signal.aborted
+      )
+        return failure;
+      await delay(backoffDelayMs(policy, attempt, random), this.closing.signal);
+      if (this.closing.signal.aborted) return failure;
+    }
+  }
+
+  private async establish(status: 'connecting' | 'reconnecting'): Promise<void> {
+    if (this.status === 'closed') return;
+    this.setStatus(status);
+    const connected = await this.connectWithRetry();
+    if (!('client' in connected)) {
+      this.setStatus('failed', connected);
+      return;
+    }
+    if (this.status === 'closed') {
+      await connected.close().catch(() => undefined);
+      return;
+    }
+    this.attach(connected);
+    const version = connected.client.getServerVersion();
+    const identity: CatalogIdentity = {
+      serverId: this.options.serverId,
+      protocolVersion: connected.protocolVersion,
+      serverName: version?.name ?? '',
+      serverVersion: version?.version ?? '',
+    };
+    const previous = this.catalogNow;
+    if (previous && !sameIdentity(previous.identity, identity)) this.setCatalog(undefined, 'invalidated');
+    const discovery = await discoverCatalog(connected.client, this.options.discovery);
+    if (this.current !== connected) return;
+    this.applyDiscovery(identity, discovery, this.catalogNow === undefined ? 'discovered' : 'refreshed');
+    this.setStatus('ready');
+  }
+
+  private applyDiscovery(
+    identity: CatalogIdentity,
+    discovery: Discovery,
+    change: 'discovered' | 'refreshed',
+  ): void {
+    const kept = this.catalogNow;
+    if (kept && !discovery.complete) {
+      // The server's lists changed (or we reconnected) and the new listing did not complete: keep what we had.
+      this.setCatalog({ ...kept, stale: true }, 'stale');
+      return;
+    }
+    this.generation += 1;
+    this.setCatalog(
+      { identity, discovery, complete: discovery.complete, stale: false, generation: this.generation },
+      change,
+    );
+  }
+
+  private attach(connection: SupervisedConnection): void {
+    this.current = connection;
+    const client = connection.client;
+    const refresh = () => this.scheduleRefresh(connection);
+    // Only the protocol's own list_changed notifications do anything; every other notification is dropped.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh);
+    client.fallbackNotificationHandler = async () => undefined;
+    client.onclose = () => {
+      if (this.current !== connection) return;
+      this.current = undefined;
+      if (this.status === 'closed') return;
+      void this.enqueue(() => this.establish('reconnecting'));
+    };
+  }
+
+  private scheduleRefresh(connection: SupervisedConnection): void {
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    void this.enqueue(async () => {
+      this.refreshQueued = false;
+      if (this.current !== connection || this.status !== 'ready') return;
+      const identity = this.catalogNow?.identity;
+      const discovery = await discoverCatalog(connection.client, this.options.discovery);
+      if (this.current !== connection || identity === undefined) return;
+      this.applyDiscovery(identity, discovery, 'refreshed');
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { isEgressError } from '@gatehouse/egress';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * What a connection failure asks of whoever holds it. Only `transient` is retried (bounded, with jitter); the
+ * others surface for the caller to act on: `auth` (sign in again, or a refused credential), `protocol` (the server
+ * speaks something we do not: a refused version, malformed messages), `config` (the definition or the admission
+ * refuses it: fix the definition or the policy), `fatal` (a bug or an unknown failure: never looped on).
+ */
+export type FailureClass = 'transient' | 'auth' | 'protocol' | 'config' | 'fatal';
+export const FAILURE_CLASSES: readonly FailureClass[] = ['transient', 'auth', 'protocol', 'config', 'fatal'];
+
+export interface ClassifiedFailure {
+  readonly failureClass: FailureClass;
+  /** A fixed word (never an error's text, which may carry an address, argv or stderr). */
+  readonly reason: string;
+}
+
+/**
+ * An error that knows its class: the transports and refusals of this lib carry one, so the supervisor need not
+ * guess from their shape.
+ */
+export interface SelfClassifiedError {
+  readonly failureClass: FailureClass;
+  readonly reason: string;
+}
+
+const isSelfClassified = (error: unknown): error is SelfClassifiedError =>
+  typeof error === 'object' &&
+  error !== null &&
+  FAILURE_CLASSES.includes((error as { failureClass?: FailureClass }).failureClass as FailureClass) &&
+  typeof (error as { reason?: unknown }).reason === 'string';
+
+const TRANSIENT_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const CONFIG_SYSTEM_CODES = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'ENOTFOUND']);
+
+function classifyHttpStatus(status: number | undefined): ClassifiedFailure {
+  if (status === 401 || status === 403) return { failureClass: 'auth', reason: 'http_unauthorized' };
+  if (status === 408 || status === 429 || (status !== undefined && status >= 500))
+    return { failureClass: 'transient', reason: 'http_unavailable' };
+  return { failureClass: 'protocol', reason: 'http_refused' };
+}
+
+function classifyMcpError(error: McpError): ClassifiedFailure {
+  switch (error.code) {
+    case ErrorCode.RequestTimeout:
+      return { failureClass: 'transient', reason: 'request_timeout' };
+    case ErrorCode.ConnectionClosed:
+      return { failureClass: 'transient', reason: 'connection_closed' };
+    case ErrorCode.InternalError:
+      return { failureClass: 'transient', reason: 'server_internal_error' };
+    default:
+      return { failureClass: 'protocol', reason: 'server_refused_request' };
+  }
+}
+
+/** Classifies a thrown connection or request failure. Total: what it does not know is `fatal`. */
+export function classifyFailure(error: unknown): ClassifiedFailure {
+  if (isSelfClassified(error)) return { failureClass: error.failureClass, reason: error.reason };
+  if (error instanceof UnauthorizedError) return { failureClass: 'auth', reason: 'unauthorized' };
+  if (error instanceof StreamableHTTPError) return classifyHttpStatus(error.code);
+  if (error instanceof McpError) return classifyMcpError(error);
+  if (isEgressError(error)) {
+    if (error.reason === 'timeout' || error.reason === 'connection_failed')
+      return { failureClass: 'transient', reason: `egress_${error.reason}` };
+    if (error.reason === 'response_too_large')
+      return { failureClass: 'protocol', reason: 'egress_response_too_large' };
+    return { failureClass: 'config', reason: `egress_${error.reason}` };
+  }
+  if (error instanceof Error) {
+    if (error.name === 'AbortError' || error.name === 'TimeoutError')
+      return { failureClass: 'transient', reason: 'request_timeout' };
+    if (error.name === 'ZodError' || error.name === '$ZodError')
+      return { failureClass: 'protocol', reason: 'malformed_message' };
+    if (error.message.startsWith("Server's protocol version is not supported"))
+      return { failureClass: 'protocol', reason: 'unsupported_protocol_version' };
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && TRANSIENT_SYSTEM_CODES.has(code))
+      return { failureClass: 'transient', reason: 'network_unavailable' };
+    if (typeof code === 'string' && CONFIG_SYSTEM_CODES.has(code))
+      return { failureClass: 'config', reason: 'not_runnable' };
+  }
+  return { failureClass: 'fatal', reason: 'unexpected_failure' };
+}
