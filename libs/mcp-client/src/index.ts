@@ -1,3 +1,67 @@
 // The one adapter over @modelcontextprotocol/sdk's client side (see docs/decisions for the SDK generation).
 // A curated surface: named exports only, added here as the lib grows.
-export {};
+// 13c: discovery, schema narrowing, result caps, supervisor.
+export {
+  discoverCatalog,
+  LIST_KINDS,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_ENTRIES,
+  DEFAULT_LIST_REQUEST_TIMEOUT_MS,
+} from './discovery/catalog-discovery';
+export type {
+  DiscoveredLists,
+  DiscoveredTool,
+  Discovery,
+  DiscoveryDiagnostic,
+  DiscoveryOptions,
+  ListKind,
+  ListStatus,
+} from './discovery/catalog-discovery';
+export { MAX_CURSOR_LENGTH } from './discovery/bounded-pagination';
+export type { PaginationFailure, PaginationFailureReason } from './discovery/bounded-pagination';
+export type { ListingClient } from './discovery/listing-client';
+export {
+  narrowInputSchema,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+  MAX_REPORTED_DROPS,
+} from './schema/schema-narrowing';
+export type {
+  DroppedPath,
+  NarrowedInputSchema,
+  NarrowedNode,
+  NarrowingReason,
+  NarrowingResult,
+} from './schema/schema-narrowing';
+export { checkArguments } from './schema/narrowed-schema.check';
+export type { ArgumentCheck, ArgumentProblem } from './schema/narrowed-schema.check';
+export {
+  admitToolResult,
+  measureResultChars,
+  readResultCap,
+  withheldResult,
+  RESULT_CAP_META_KEY,
+  DEFAULT_MAX_RESULT_CHARS,
+  MIN_REQUESTED_RESULT_CHARS,
+  MAX_REQUESTED_RESULT_CHARS,
+} from './results/result-cap.policy';
+export type { ResultAdmission, ResultCap, ResultCapDiagnostic } from './results/result-cap.policy';
+export { ConnectionSupervisor, DEFAULT_CALL_TIMEOUT_MS } from './supervisor/connection.supervisor';
+export type {
+  ConnectOutcome,
+  Connector,
+  SupervisedCatalog,
+  SupervisedClient,
+  SupervisedConnection,
+  SupervisorEvent,
+  SupervisorFailure,
+  SupervisorOptions,
+  SupervisorStatus,
+  ToolCallOutcome,
+} from './supervisor/connection.supervisor';
+export { classifyFailure, FAILURE_CLASSES } from './supervisor/failure-class';
+export type { ClassifiedFailure, FailureClass, SelfClassifiedError } from './supervisor/failure-class';
+export { backoffDelayMs, DEFAULT_BACKOFF } from './supervisor/backoff.policy';
+export type { BackoffPolicy } from './supervisor/backoff.policy';
+export { sameIdentity } from './supervisor/catalog-identity';
+export type { CatalogIdentity } from './supervisor/catalog-identity';
