@@ -25,6 +25,10 @@ export {
 export { createFixedResolver } from './resolver/fixed.resolver.js';
 export {
   createPinnedFetch,
+  DEFAULT_ADMISSION_TTL_MS,
+  DEFAULT_CONNECTIONS_PER_ORIGIN,
+  DEFAULT_MAX_ORIGINS,
+  MAX_ADMISSION_TTL_MS,
   type PinnedFetch,
   type PinnedFetchOptions,
   type PinnedRequestInit,
