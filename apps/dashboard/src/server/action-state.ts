@@ -1,4 +1,5 @@
 import type { ApiProblem, FieldProblem } from './api-problem';
+import { messageInWords } from './problem-words';
 
 /**
  * What a server action hands back to the form that called it (useActionState). `at` makes two equal results
@@ -44,10 +45,14 @@ export function submittedList(state: ActionState, field: string): readonly strin
   return Array.isArray(value) ? value : [];
 }
 
-/** The message for one form field, from a `validation_failed` problem (paths are the command's field names). */
+/**
+ * The message for one form field, from a `validation_failed` problem (paths are the command's field names), in
+ * words a person can act on (never the validator's raw text).
+ */
 export function fieldError(state: ActionState, field: string): string | undefined {
   if (state.status !== 'error') return undefined;
-  return state.problem.errors.find(
+  const found = state.problem.errors.find(
     (error: FieldProblem) => error.path === field || error.path.startsWith(`${field}.`),
-  )?.message;
+  );
+  return found === undefined ? undefined : messageInWords(found.message);
 }

@@ -1,26 +1,38 @@
 import type { ReactNode } from 'react';
 import type { ApiProblem } from '../server/api-problem';
+import { problemInWords } from '../server/problem-words';
 import styles from './feedback.module.css';
 
 /**
- * An error shown where it happened: the form, dialog or section whose call failed. It always names the API's
- * stable `code` (what to search for in docs and logs), the title and, when the API gave them, the detail and
- * the fields to fix.
+ * An error shown where it happened: the form, dialog or section whose call failed. It says, in words, what went
+ * wrong, what to do next and which fields to fix (by their labels, never their keys or a validator's raw text:
+ * problem-words.ts), and names the stable `code` (what to search for in docs and logs). `labels` names the
+ * fields of the form it sits in, where they differ from the common ones.
  */
-export function ProblemCallout({ problem, context }: { problem: ApiProblem; context?: string }) {
+export function ProblemCallout({
+  problem,
+  context,
+  labels,
+}: {
+  problem: ApiProblem;
+  context?: string;
+  labels?: Readonly<Record<string, string>>;
+}) {
+  const words = problemInWords(problem, labels);
   return (
     <div className={`${styles.callout} ${styles.error}`} role="alert" data-problem-code={problem.code}>
-      <p className={styles.title}>{context ? `${context}: ${problem.title}` : problem.title}</p>
-      {problem.detail ? <p>{problem.detail}</p> : null}
-      {problem.errors.length > 0 ? (
+      <p className={styles.title}>{context ? `${context}: ${words.title}` : words.title}</p>
+      {words.detail ? <p>{words.detail}</p> : null}
+      {words.fields.length > 0 ? (
         <ul>
-          {problem.errors.map((error) => (
-            <li key={`${error.path}:${error.message}`}>
-              {error.path ? <code>{error.path}</code> : null} {error.message}
+          {words.fields.map((field) => (
+            <li key={`${field.path}:${field.message}`} data-problem-field={field.path}>
+              <strong>{field.label}</strong>: {field.message}
             </li>
           ))}
         </ul>
       ) : null}
+      <p data-problem-next-step>{words.nextStep}</p>
       <p className={styles.meta}>
         <span>Error code</span>
         <span className={styles.code}>{problem.code}</span>

@@ -13,6 +13,7 @@ import { invalidInputProblem } from '../api-problem';
 import { parseDefinitionDocument } from '../definition-document';
 import { isDefinitionTier, isVariableScope } from '../definition-permissions';
 import { idField, textField } from '../form-data';
+import { MAX_PATH_SEGMENT_CHARS } from '../problem-words';
 
 // The writes of the Servers pages. Each asks again who is calling (a server action is reachable by a direct
 // POST); the API then enforces the tier rules (who writes which tier, which workspace, whose variables). No
@@ -62,8 +63,12 @@ function variableTarget(form: FormData): { scope: string; workspaceId?: string; 
   const scope = textField(form, 'scope');
   if (!isVariableScope(scope)) return invalid('scope', 'Choose whose variable this is.');
   const name = textField(form, 'name');
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(name)) {
-    return invalid('name', 'Letters, digits and underscore; does not start with a digit.');
+  if (name === '') return invalid('name', 'Enter the variable’s name, as ${NAME} references it.');
+  if (name.length > MAX_PATH_SEGMENT_CHARS) {
+    return invalid('name', `Shorten the name to at most ${MAX_PATH_SEGMENT_CHARS} characters (it has ${name.length}).`);
+  }
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    return invalid('name', 'Use only letters, digits and underscores, and do not start with a digit.');
   }
   if (scope !== 'workspace') return { scope, name };
   const workspaceId = idField(form, 'workspaceId');
@@ -112,7 +117,14 @@ function overlayTarget(form: FormData): { workspaceId: string; serverName: strin
   const workspaceId = idField(form, 'workspaceId');
   if (workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
   const serverName = textField(form, 'serverName');
-  if (serverName === '' || serverName.length > 128) return invalid('serverName', 'No server was named.');
+  if (serverName === '') return invalid('serverName', 'No server was named: open the server from the list again.');
+  // The name travels in the URL path, which the API's router caps (a longer one would be refused with 414).
+  if (encodeURIComponent(serverName).length > MAX_PATH_SEGMENT_CHARS) {
+    return invalid(
+      'serverName',
+      `This server’s name is too long to disable here (over ${MAX_PATH_SEGMENT_CHARS} characters in a URL): rename it in its source, or remove it there.`,
+    );
+  }
   const scope = textField(form, 'scope');
   if (scope !== 'workspace' && scope !== 'user') return invalid('scope', 'Choose who it is disabled for.');
   return { workspaceId, serverName, scope };

@@ -3,6 +3,7 @@
 import { useActionState, useState } from 'react';
 import { fieldError, IDLE, type ActionState } from '../../server/action-state';
 import { putDefinitionSourceAction } from '../../server/actions/definition.actions';
+import { messageInWords } from '../../server/problem-words';
 import type { DefinitionTier } from '../../views/definition-views';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
@@ -14,7 +15,7 @@ function documentErrors(state: ActionState): { path: string; message: string }[]
   if (state.status !== 'error') return [];
   return state.problem.errors
     .filter((error) => error.path === 'document' || error.path.startsWith('document.'))
-    .map((error) => ({ path: error.path.replace(/^document\.?/, ''), message: error.message }));
+    .map((error) => ({ path: error.path.replace(/^document\.?/, ''), message: messageInWords(error.message) }));
 }
 
 /**

@@ -3,6 +3,7 @@
 import { useActionState } from 'react';
 import { fieldError, IDLE, submitted } from '../../server/action-state';
 import { setDefinitionVariableAction } from '../../server/actions/definition.actions';
+import { MAX_PATH_SEGMENT_CHARS } from '../../server/problem-words';
 import type { VariableScope } from '../../views/definition-views';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
@@ -26,11 +27,11 @@ export function VariableForm({ scope, workspaceId }: { scope: VariableScope; wor
           label="Name"
           mono
           required
-          maxLength={128}
+          maxLength={MAX_PATH_SEGMENT_CHARS}
           pattern="[A-Za-z_][A-Za-z0-9_]*"
           autoComplete="off"
           defaultValue={submitted(state, 'name')}
-          hint="As ${NAME} references it."
+          hint={`As \${NAME} references it: letters, digits and underscores, at most ${MAX_PATH_SEGMENT_CHARS} characters.`}
           error={fieldError(state, 'name')}
         />
         <TextField
