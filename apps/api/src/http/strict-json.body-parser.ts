@@ -21,9 +21,10 @@ export function addStrictJsonParser(scope: FastifyInstance, bodyLimit: number): 
     'application/json',
     { parseAs: 'string', bodyLimit },
     (request: FastifyRequest, body: string | Buffer, done: ParserDone) => {
-      parseDefault(request, body, (error: Error | null, parsed?: unknown) => {
+      // parseAs 'string' hands us a string; the Buffer case only satisfies Fastify's parser type.
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      parseDefault(request, text, (error: Error | null, parsed?: unknown) => {
         if (error) return done(error);
-        const text = typeof body === 'string' ? body : body.toString('utf8');
         const problem = scanStrictJson(text, UNBOUNDED_DEPTH);
         if (problem?.reason !== 'duplicate_key') return done(null, parsed);
         done(
