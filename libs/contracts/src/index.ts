@@ -60,3 +60,18 @@ export {
   type ServerCatalogV1,
   type ToolFaceProblem,
 } from './catalog/catalog-document.schema.js';
+export {
+  REVOCATION_KINDS,
+  REVOCATION_STREAMS,
+  REVOCATIONS_PAGE_MAX,
+  revocationEvent,
+  revocationKind,
+  revocationStream,
+  revocationSubject,
+  revocationsPage,
+  type RevocationEvent,
+  type RevocationKind,
+  type RevocationStream,
+  type RevocationSubject,
+  type RevocationsPage,
+} from './revocations/revocation-event.schema.js';

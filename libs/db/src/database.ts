@@ -1,4 +1,6 @@
 import { assertSafeAppRole } from './tenancy/role-safety.check';
+import { addRevocationAppendListener } from './ledger/revocation-ledger.repository';
+import { closeAfterCommit, openAfterCommit } from './tenancy/after-commit';
 import { createPrismaClient, type TenantTx } from './tenancy/prisma-client';
 import { contextId } from './tenancy/tenant-context';
 import { createTenantReadPipeline, type TenantReadQuery } from './tenancy/tenant-read.pipeline';
@@ -57,6 +59,11 @@ export interface Database {
    * whatever the connection's state; model queries belong in withTenant.
    */
   lookup<T>(fn: (query: LookupQuery) => Promise<T>): Promise<T>;
+  /**
+   * `listener` runs after every commit (of any Database of this process) whose unit of work appended to the
+   * revocation ledger: the relay's wake-up. Returns the unsubscribe function.
+   */
+  onRevocationsAppended(listener: () => void): () => void;
   /** Round trip to Postgres (readiness). */
   ping(): Promise<void>;
   /** Throws UnsafeDatabaseRoleError (one-line message) when the connected role would not be held by RLS. */
@@ -74,14 +81,25 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
 
   // set_config(..., true) is transaction-local, so a pooled connection never carries a tenant into the next
   // unit of work. Both settings are always written, so an empty string explicitly means "none".
-  function run<T>(tenantId: string, userId: string, fn: UnitOfWork<T>, opts?: UnitOfWorkOptions): Promise<T> {
-    return prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.user_id', ${userId}, true)`;
-        return fn(tx);
-      },
-      { timeout: opts?.timeoutMs ?? 10_000, maxWait: opts?.maxWaitMs ?? 5_000 },
-    );
+  // After-commit hooks (tenancy/after-commit.ts) run once $transaction has resolved, i.e. after COMMIT.
+  async function run<T>(tenantId: string, userId: string, fn: UnitOfWork<T>, opts?: UnitOfWorkOptions): Promise<T> {
+    let unit: TenantTx | undefined;
+    let committed = false;
+    try {
+      const result = await prisma.$transaction(
+        async (tx) => {
+          unit = tx;
+          openAfterCommit(tx);
+          await tx.$executeRaw`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.user_id', ${userId}, true)`;
+          return fn(tx);
+        },
+        { timeout: opts?.timeoutMs ?? 10_000, maxWait: opts?.maxWaitMs ?? 5_000 },
+      );
+      committed = true;
+      return result;
+    } finally {
+      if (unit) closeAfterCommit(unit, committed);
+    }
   }
 
   const query: LookupQuery = <R>(strings: TemplateStringsArray, ...values: unknown[]) =>
@@ -95,6 +113,7 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
     withoutTenant: async (fn, opts) => run('', '', fn, opts),
     readInTenant: async (tenantId, query) => pipeline.read(contextId('tenantId', tenantId), '', query),
     lookup: async (fn) => fn(query),
+    onRevocationsAppended: (listener) => addRevocationAppendListener(listener),
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },

@@ -20,6 +20,21 @@ export type { TokenLookup, SessionLookup, LoginLookup } from './lookups/auth.loo
 export { findInvitationBySecretHash } from './lookups/invitation.lookups';
 export type { InvitationLookup } from './lookups/invitation.lookups';
 export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token.operator';
+export { afterCommit } from './tenancy/after-commit';
+export {
+  appendRevocationEvent,
+  listUnpublishedRevocationEvents,
+  markRevocationEventsPublished,
+  readRevocationEventsSince,
+  sequenceRevocationEvents,
+  toRevocationEvent,
+} from './ledger/revocation-ledger.repository';
+export type {
+  RevocationEventInput,
+  RevocationReadPage,
+  RevocationScope,
+  StoredRevocationEvent,
+} from './ledger/revocation-ledger.repository';
 export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
 
 export { runMigrations } from './migration/migration.runner';

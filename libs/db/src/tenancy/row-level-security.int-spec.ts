@@ -235,6 +235,10 @@ describe('tenant A context', () => {
         "INSERT INTO invitations (id, tenant_id, email, role, secret_hash, expires_at) VALUES ($1, $2, 'x@example.test', 'owner', $3, now() + interval '1 hour')",
         [randomUUID(), b.tenantId, randomBytes(32)],
       ],
+      revocation_events: [
+        "INSERT INTO revocation_events (tenant_id, kind, subject) VALUES ($1, 'host_policy_changed', '{}')",
+        [b.tenantId],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],
@@ -275,7 +279,9 @@ describe('tenant A context', () => {
       ]);
       // audit_events is append-only and approvals are history: UPDATE of tenant_id and DELETE are not even
       // granted (also 42501). Approval requests are closed, never deleted: no DELETE either.
-      const notUpdatable = table === 'audit_events' || table === 'approvals';
+      // The revocation ledger is append-only for the app (positions are the sequencer's).
+      const notUpdatable =
+        table === 'audit_events' || table === 'approvals' || table === 'revocation_events';
       // Authorship records outlive the entries they name (four-eyes reads them): no DELETE either. Invitations
       // are revoked or accepted, never deleted.
       const notDeletable =

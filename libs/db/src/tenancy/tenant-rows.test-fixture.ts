@@ -163,6 +163,9 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         expiresAt: new Date(Date.now() + 3_600_000),
       },
     });
+    await tx.revocationEvent.create({
+      data: { tenantId, kind: 'host_policy_changed', subject: {} },
+    });
   });
   return rows;
 }

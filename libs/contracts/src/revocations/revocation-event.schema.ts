@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+// The revocation ledger on the wire (issue 14, item 2; docs/decisions/0052-revocation-ledger.md): what the relay
+// publishes over Redis and what `GET /v1/revocations?since=` returns. One schema for both, strict, so a holder
+// that cannot read an event (a newer producer, a damaged message) knows it, and revalidates everything it holds
+// instead of guessing.
+
+/** Every kind of change a lease depends on. `oauth_signed_out` is declared before OAuth sign-out exists. */
+export const REVOCATION_KINDS = [
+  'approval_revoked',
+  'approval_expired',
+  'approval_stale',
+  'definition_changed',
+  'variable_changed',
+  'overlay_changed',
+  'workspace_trust_changed',
+  'workspace_generation_changed',
+  'host_policy_changed',
+  'token_revoked',
+  'member_changed',
+  'oauth_signed_out',
+] as const;
+
+export const revocationKind = z.enum(REVOCATION_KINDS);
+export type RevocationKind = z.infer<typeof revocationKind>;
+
+const id = z.uuid();
+
+/**
+ * What the change touched. An absent member means "any": an event without `workspaceId` concerns every
+ * workspace of its tenant (a managed source, the HostPolicy), one without `serverName` every server. Ids and
+ * names only: never a secret, a value, a URL or an argv.
+ */
+export const revocationSubject = z.strictObject({
+  workspaceId: id.optional(),
+  serverName: z.string().min(1).max(200).optional(),
+  approvalId: id.optional(),
+  definitionSourceId: id.optional(),
+  // Tokens whose leases go (a token revoked; a member removed or re-roled: that user's tokens).
+  tokenIds: z.array(id).max(1000).optional(),
+  // The principal whose leases go (a member removed or re-roled, a user's variable or overlay, a sign-out).
+  userId: id.optional(),
+});
+export type RevocationSubject = z.infer<typeof revocationSubject>;
+
+/** Which positions an event carries: its tenant's stream, or the whole ledger (platform callers). */
+export const REVOCATION_STREAMS = ['tenant', 'platform'] as const;
+export const revocationStream = z.enum(REVOCATION_STREAMS);
+export type RevocationStream = z.infer<typeof revocationStream>;
+
+export const revocationEvent = z.strictObject({
+  // The event's position in the stream it was read from: gapless, so the next one a holder gets must be seq + 1.
+  seq: z.number().int().min(1),
+  // Null only for platform events (a gateway token revoked by the operator).
+  tenantId: id.nullable(),
+  kind: revocationKind,
+  subject: revocationSubject,
+  occurredAt: z.iso.datetime({ offset: true }),
+});
+export type RevocationEvent = z.infer<typeof revocationEvent>;
+
+export const REVOCATIONS_PAGE_MAX = 1000;
+
+/** `GET /v1/revocations?since=&limit=`: events after `since` in the caller's stream, oldest first. */
+export const revocationsPage = z.strictObject({
+  stream: revocationStream,
+  events: z.array(revocationEvent).max(REVOCATIONS_PAGE_MAX),
+  // Pass back as `since` to continue: the last event's seq, or `since` itself when there were none.
+  next: z.number().int().min(0),
+  // The stream's newest position when the page was read: `since=head` means "from now on".
+  head: z.number().int().min(0),
+  hasMore: z.boolean(),
+});
+export type RevocationsPage = z.infer<typeof revocationsPage>;
