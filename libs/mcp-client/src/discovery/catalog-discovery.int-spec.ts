@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { RESULT_CAP_META_KEY } from '../results/result-cap.policy';
@@ -58,7 +59,8 @@ describe('discovery of @modelcontextprotocol/server-everything', () => {
       env: { PATH: '/usr/bin:/bin', HOME: cwd, LOGNAME: '', SHELL: '', TERM: '', USER: '' },
       stderr: 'pipe',
     });
-    transport.stderr?.resume();
+    // Drained, never read.
+    (transport.stderr as Readable | null)?.resume();
     const client = new Client({ name: 'gatehouse-test', version: '0.0.0' });
     await client.connect(transport);
     try {

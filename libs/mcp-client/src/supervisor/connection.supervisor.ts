@@ -244,7 +244,8 @@ export class ConnectionSupervisor {
       this.setStatus('failed', connected);
       return;
     }
-    if (this.status === 'closed') {
+    if (this.closing.signal.aborted) {
+      // Closed while connecting: this connection is nobody's.
       await connected.close().catch(() => undefined);
       return;
     }
