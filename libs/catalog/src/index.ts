@@ -1,5 +1,5 @@
 // Public surface of @gatehouse/catalog (pure). This issue puts the strict readers of the per-server options here;
-// the catalog issue adds tool naming and catalog documents.
+// the catalog issue (13d) adds tool naming, the per-listing application of the options and catalog documents.
 export { readAllowTools } from './allow-tools.reader';
 export { readToolAxes, TOOL_EFFECTS, IRREVERSIBILITIES } from './tool-axes.reader';
 export type { ToolAxes, ToolAxis, ToolEffect, Irreversibility } from './tool-axes.reader';
@@ -26,3 +26,35 @@ export type {
 export { MAX_OPTION_NAME_LENGTH } from './option-refusal';
 export type { OptionRead, OptionRefusal, OptionRefusalReason, OptionPath } from './option-refusal';
 export { isPlainRecord } from './plain-data';
+export {
+  baseName,
+  hashedName,
+  mintNames,
+  sanitizeSegment,
+  serverSegment,
+  MCP_NAME_BUDGET,
+  MCP_NAME_PATTERN,
+  MCP_NAME_PREFIX,
+  MCP_NAME_SEPARATOR,
+  MAX_SERVER_SEGMENT_LENGTH,
+} from './mcp-name.minter';
+export type { BaseName, MintedNames, NameCollision, NameRequest } from './mcp-name.minter';
+export { REMOTE_TOOL_NAME_PATTERN, toolNameProblem } from './tool-name.check';
+export { foldToolAxes } from './tool-axes.fold';
+export type { FoldedToolAxes } from './tool-axes.fold';
+export { checkToolFace, TOOL_FAMILIES } from './tool-face.validator';
+export type { ToolFaceCheck, ToolFaceFault, ToolFamily } from './tool-face.validator';
+export { buildServerCatalog } from './server-catalog.builder';
+export type {
+  CatalogOptions,
+  JsonObject,
+  ListedPrompt,
+  ListedResource,
+  ListedResourceTemplate,
+  ListedTool,
+  ServerListing,
+  UnnamedServerCatalog,
+} from './server-catalog.builder';
+export { assembleCatalogDocument } from './catalog-document.assembler';
+export { indexCatalogTools, sameCatalogIdentity } from './catalog-identity';
+export type { CatalogToolRoute } from './catalog-identity';

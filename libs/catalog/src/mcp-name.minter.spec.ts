@@ -128,7 +128,9 @@ describe('mintNames properties', () => {
   it('is deterministic: the same pairs in any order get the same names', () => {
     fc.assert(
       fc.property(
-        requests.chain((reqs) => fc.tuple(fc.constant(reqs), fc.shuffledSubarray(reqs, { minLength: reqs.length }))),
+        requests.chain((reqs) =>
+          fc.tuple(fc.constant(reqs), fc.shuffledSubarray(reqs, { minLength: reqs.length })),
+        ),
         ([reqs, shuffled]) => {
           const byKey = (list: NameRequest[]) => {
             const minted = mintNames(list);
@@ -144,9 +146,13 @@ describe('mintNames properties', () => {
 
   it('keeps an exact name that fits unchanged', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9-]{1,24}$/), fc.stringMatching(/^[A-Za-z0-9-]{1,33}$/), (s, t) => {
-        expect(names([{ server: s, remote: t }])).toEqual([`mcp__${s}__${t}`]);
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z0-9-]{1,24}$/),
+        fc.stringMatching(/^[A-Za-z0-9-]{1,33}$/),
+        (s, t) => {
+          expect(names([{ server: s, remote: t }])).toEqual([`mcp__${s}__${t}`]);
+        },
+      ),
     );
   });
 });

@@ -61,7 +61,10 @@ export function baseName(server: string, remote: string): BaseName {
   const { prefix, room } = prefixOf(server);
   const clean = sanitizeSegment(remote);
   if (clean.length <= room) {
-    return { name: `${prefix}${clean}`, exact: prefix === `${MCP_NAME_PREFIX}${server}__` && clean === remote };
+    return {
+      name: `${prefix}${clean}`,
+      exact: prefix === `${MCP_NAME_PREFIX}${server}__` && clean === remote,
+    };
   }
   return { name: `${prefix}${hashedTail(server, remote, clean, room)}`, exact: false };
 }

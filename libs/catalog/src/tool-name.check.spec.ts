@@ -24,7 +24,11 @@ describe('toolNameProblem (the remote tool names an option may name)', () => {
   });
 
   it('is what allowTools, toolAxes and toolFaces keys are held to', () => {
-    expect(readAllowTools(['ok', 'not ok'])).toEqual({ ok: false, reason: 'invalid_name_character', path: [1] });
+    expect(readAllowTools(['ok', 'not ok'])).toEqual({
+      ok: false,
+      reason: 'invalid_name_character',
+      path: [1],
+    });
     expect(readToolAxes({ 'a/b': { effect: 'read' } })).toEqual({
       ok: false,
       reason: 'invalid_name_character',
@@ -38,7 +42,9 @@ describe('toolNameProblem (the remote tool names an option may name)', () => {
   });
 
   it('leaves the property names a face refers to at their bounds only (schemas may name members anything)', () => {
-    const read = readToolFaces({ write: { pathTarget: { param: 'file path' }, ruleFace: { keys: ['$mode'] } } });
+    const read = readToolFaces({
+      write: { pathTarget: { param: 'file path' }, ruleFace: { keys: ['$mode'] } },
+    });
     expect(read.ok).toBe(true);
   });
 });

@@ -101,7 +101,7 @@ export const catalogPrompt = z.strictObject({
   arguments: z
     .array(
       z.strictObject({
-        name: z.string().min(1).max(MAX_REMOTE_NAME_LENGTH),
+        name: z.string(),
         description: z.string().optional(),
         required: z.boolean().optional(),
       }),
