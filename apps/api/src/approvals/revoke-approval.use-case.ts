@@ -11,6 +11,7 @@ import { identityOfRow, toApprovalView } from './approval.views';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /**
  * `approvals.revoke`: owners and admins withdraw a decision; from then on it no longer holds (revoked wins over
@@ -33,6 +34,11 @@ export class RevokeApprovalUseCase implements UseCaseFor<typeof revokeApproval> 
       });
       if (updated.count !== 1) throw alreadyRevoked();
       const approval = await tx.approval.findUniqueOrThrow({ where: { id: found.id } });
+      await appendLeaseChange(tx, 'approval_revoked', {
+        approvalId: approval.id,
+        workspaceId: approval.workspaceId,
+        serverName: approval.serverName,
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'approvals.revoked',

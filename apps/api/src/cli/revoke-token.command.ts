@@ -4,6 +4,7 @@ import { parseCommandArgs, required } from './cli-args';
 import { requireMigrationDatabaseUrl } from './cli-config';
 import { OPERATOR_ACTOR, type CliContext } from './cli-context';
 import { CliError, usageError } from './cli-io';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 export const REVOKE_TOKEN_USAGE = 'gatehouse admin revoke-token --id TOKEN_ID [--tenant SLUG] [--json]';
 
@@ -55,6 +56,7 @@ async function revokeTenantToken(
     const revoked = alreadyRevoked
       ? found
       : await tx.apiToken.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+    if (!alreadyRevoked) await appendLeaseChange(tx, 'token_revoked', { tokenIds: [revoked.id] });
     // Recorded even when already revoked, as the API's tokens.revoke does.
     await appendAuditEvent(tx, {
       actor: OPERATOR_ACTOR,

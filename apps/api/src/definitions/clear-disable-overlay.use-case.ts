@@ -10,6 +10,7 @@ import { DefinitionCipher } from './definition-cipher';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /** `definitions.overlays.clear`: the entry comes back exactly as resolution gives it. Idempotent. */
 @HandlesCommand(clearDisableOverlay)
@@ -34,6 +35,11 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
       if (deleted.count > 0) {
         const changed = changeScopeOfOverlay(workspace.id, userId);
         await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
+        await appendLeaseChange(tx, 'overlay_changed', {
+          workspaceId: workspace.id,
+          serverName: input.serverName,
+          userId,
+        });
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.overlays.clear',

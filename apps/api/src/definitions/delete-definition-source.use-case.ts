@@ -10,6 +10,7 @@ import { DefinitionCipher } from './definition-cipher';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /**
  * `definitions.sources.delete`: same write rules as put; `expectedVersion`, when given, must match. Deleting a
@@ -34,6 +35,11 @@ export class DeleteDefinitionSourceUseCase implements UseCaseFor<typeof deleteDe
       if (deleted.count !== 1) throw conflict('The source changed since you read it; read it again.');
       // The trigger list has no "source deleted": a deletion is a write of the tier's content.
       await openRequestsAfterChange(tx, this.cipher, principal, changeScopeOfSource(row), 'source_written');
+      await appendLeaseChange(tx, 'definition_changed', {
+        definitionSourceId: row.id,
+        workspaceId: row.workspaceId,
+        userId: row.ownerUserId,
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.sources.delete',

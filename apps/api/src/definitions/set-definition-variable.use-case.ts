@@ -10,6 +10,7 @@ import { assertMayWriteVariables, variableHolderOf } from './definition-variable
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /** `definitions.variables.set`: encrypts the value under its row's identity; answers only "set". */
 @HandlesCommand(setDefinitionVariable)
@@ -50,6 +51,10 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
               data: { valueCt, updatedBy: principal.userId },
             });
       await openRequestsAfterVariableChange(tx, this.cipher, principal, { ...holder, name: input.name });
+      await appendLeaseChange(tx, 'variable_changed', {
+        workspaceId: holder.workspaceId,
+        userId: holder.userId,
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.variables.set',

@@ -14,6 +14,7 @@ import { resolveWorkspaceView } from './effective-definitions.loader';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /**
  * `definitions.overlays.set`: a workspace overlay (admins, maintainers) or the caller's own. The server must be
@@ -79,6 +80,13 @@ export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOve
       if (created.count === 1) {
         const changed = changeScopeOfOverlay(workspace.id, userId);
         await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
+      }
+      if (created.count === 1) {
+        await appendLeaseChange(tx, 'overlay_changed', {
+          workspaceId: workspace.id,
+          serverName: input.serverName,
+          userId,
+        });
       }
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),

@@ -9,6 +9,7 @@ import { assertMayWriteVariables, variableHolderOf } from './definition-variable
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /** `definitions.variables.unset`: idempotent; audited only when something was unset. */
 @HandlesCommand(unsetDefinitionVariable)
@@ -32,6 +33,10 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
         await tx.definitionVariable.delete({ where: { id: existing.id } });
         // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
         await openRequestsAfterVariableChange(tx, this.cipher, principal, { ...holder, name: input.name });
+        await appendLeaseChange(tx, 'variable_changed', {
+          workspaceId: holder.workspaceId,
+          userId: holder.userId,
+        });
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.variables.unset',

@@ -23,6 +23,7 @@ import { assertMayWriteSource, sourceTargetOf, type SourceTargetInput } from './
 import type { DefinitionCipher } from './definition-cipher';
 import { restorePlaceholders } from './definition-placeholder.restore';
 import { problemsOf, toSourceView } from './definition-source.view';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 export interface WriteSourceInput extends SourceTargetInput {
   readonly expectedVersion?: number | undefined;
@@ -173,6 +174,11 @@ export async function writeDefinitionSource(
         userId: principal.userId,
       });
       await openRequestsAfterChange(tx, cipher, principal, changeScopeOfSource(target), 'source_written');
+      await appendLeaseChange(tx, 'definition_changed', {
+        definitionSourceId: row.id,
+        workspaceId: row.workspaceId,
+        userId: row.ownerUserId,
+      });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: args.action,

@@ -13,6 +13,7 @@ import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { WORKER_POOLS } from '../infrastructure/command-deps.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 const FIELDS = ['stdioCommands', 'headerHelpers', 'privateCidrs', 'traceContextOrigins', 'fourEyes'] as const;
 
@@ -86,6 +87,7 @@ export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
       const changed = FIELDS.filter(
         (field) => JSON.stringify(before[field]) !== JSON.stringify(wanted[field]),
       );
+      await appendLeaseChange(tx, 'host_policy_changed');
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'hostPolicy.put',

@@ -10,6 +10,7 @@ import { evictCachedTokens } from '../../auth/token-lookup.cache';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
+import { appendLeaseChange } from '../../revocations/lease-change.event';
 
 /**
  * `members.changeRole`: only owners grant the owner role or change an owner's role, and the last owner cannot
@@ -37,6 +38,8 @@ export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRo
         data: { role: input.role },
         include: { user: PERSON },
       });
+      if (current.role !== input.role)
+        await appendLeaseChange(tx, 'member_changed', { userId: input.userId });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'members.changeRole',

@@ -9,6 +9,7 @@ import { evictCachedTokens } from '../../auth/token-lookup.cache';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
+import { appendLeaseChange } from '../../revocations/lease-change.event';
 
 /**
  * `members.remove`: deletes the membership and, in the same transaction, revokes the user's sessions and
@@ -42,6 +43,7 @@ export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
         data: { revokedAt: now },
       });
       const maintainerships = await tx.workspaceMember.deleteMany({ where: { userId: input.userId } });
+      await appendLeaseChange(tx, 'member_changed', { userId: input.userId });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'members.remove',

@@ -10,6 +10,7 @@ import { evictCachedTokens } from '../../auth/token-lookup.cache';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
+import { appendLeaseChange } from '../../revocations/lease-change.event';
 
 /**
  * `tokens.revoke`: idempotent (revoking a revoked token returns it unchanged, and is still recorded). Members
@@ -29,6 +30,7 @@ export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
       const token = alreadyRevoked
         ? found
         : await tx.apiToken.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+      if (!alreadyRevoked) await appendLeaseChange(tx, 'token_revoked', { tokenIds: [token.id] });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'tokens.revoke',

@@ -11,6 +11,7 @@ import { findVisibleWorkspace } from './workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
+import { appendLeaseChange } from '../../revocations/lease-change.event';
 
 /**
  * `workspaces.bumpGeneration`: generation + 1 in one conditional UPDATE. With `expectedGeneration` it is a
@@ -39,6 +40,7 @@ export class BumpWorkspaceGenerationUseCase implements UseCaseFor<typeof bumpWor
       if (workspace === null) throw notFound('workspace');
       const scope = { kind: 'workspace', workspaceId: workspace.id } as const;
       await openRequestsAfterChange(tx, this.cipher, principal, scope, 'generation_bumped');
+      await appendLeaseChange(tx, 'workspace_generation_changed', { workspaceId: workspace.id });
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'workspaces.bumpGeneration',

@@ -10,6 +10,7 @@ import { findVisibleWorkspace } from './workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
+import { appendLeaseChange } from '../../revocations/lease-change.event';
 
 /** `workspaces.setTrust`: idempotent; recorded even when unchanged, so the audit shows who confirmed it. */
 @HandlesCommand(setWorkspaceTrust)
@@ -32,6 +33,7 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
       if (before.trusted !== workspace.trusted) {
         const scope = { kind: 'workspace', workspaceId: workspace.id } as const;
         await openRequestsAfterChange(tx, this.cipher, principal, scope, 'trust_changed');
+        await appendLeaseChange(tx, 'workspace_trust_changed', { workspaceId: workspace.id });
       }
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
