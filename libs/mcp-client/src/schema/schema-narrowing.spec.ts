@@ -188,6 +188,19 @@ describe('narrowInputSchema', () => {
     });
   });
 
+  it('reads keywords named like Object.prototype members as unknown keywords, not as its own tables', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"a":{"type":"string","constructor":1,"toString":{},"__proto__":{"x":1}}}}',
+    ) as unknown;
+    const result = narrowInputSchema(schema);
+    expect(result.dropped).toEqual([
+      { path: '#/properties/a/constructor', reason: 'unsupported_keyword' },
+      { path: '#/properties/a/toString', reason: 'unsupported_keyword' },
+      { path: '#/properties/a/__proto__', reason: 'unsupported_keyword' },
+    ]);
+    expect(result.schema).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+  });
+
   it('bounds depth and size, and lists at most a fixed number of drops', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 40; i += 1) deep = { type: 'object', properties: { d: deep } };

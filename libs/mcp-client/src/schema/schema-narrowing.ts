@@ -88,41 +88,41 @@ const nonNegativeInteger: Checker = (v) => typeof v === 'number' && Number.isInt
 const finiteNumber: Checker = (v) => typeof v === 'number' && Number.isFinite(v);
 
 /** Enforced keywords whose value is plain data (applicators are handled one by one below). */
-const DATA_KEYWORDS: Readonly<Record<string, Checker>> = {
-  type: (v) =>
-    typeof v === 'string'
-      ? JSON_TYPES.has(v)
-      : Array.isArray(v) &&
-        v.length > 0 &&
-        v.every((t) => typeof t === 'string' && JSON_TYPES.has(t)) &&
-        new Set(v).size === v.length,
-  enum: (v) => Array.isArray(v) && v.length > 0,
-  const: () => true,
-  required: (v) => Array.isArray(v) && v.every((k) => typeof k === 'string'),
-  minLength: nonNegativeInteger,
-  maxLength: nonNegativeInteger,
-  minItems: nonNegativeInteger,
-  maxItems: nonNegativeInteger,
-  minProperties: nonNegativeInteger,
-  maxProperties: nonNegativeInteger,
-  uniqueItems: (v) => typeof v === 'boolean',
-  minimum: finiteNumber,
-  maximum: finiteNumber,
-  // The draft-4 boolean form changes what `minimum` means: it is malformed here, and dropped.
-  exclusiveMinimum: finiteNumber,
-  exclusiveMaximum: finiteNumber,
-  multipleOf: (v) => finiteNumber(v) && (v as number) > 0,
-};
+const DATA_KEYWORDS: ReadonlyMap<string, Checker> = new Map<string, Checker>(
+  Object.entries({
+    type: (v: unknown) =>
+      typeof v === 'string'
+        ? JSON_TYPES.has(v)
+        : Array.isArray(v) &&
+          v.length > 0 &&
+          v.every((t) => typeof t === 'string' && JSON_TYPES.has(t)) &&
+          new Set(v).size === v.length,
+    enum: (v: unknown) => Array.isArray(v) && v.length > 0,
+    const: () => true,
+    required: (v: unknown) => Array.isArray(v) && v.every((k) => typeof k === 'string'),
+    minLength: nonNegativeInteger,
+    maxLength: nonNegativeInteger,
+    minItems: nonNegativeInteger,
+    maxItems: nonNegativeInteger,
+    minProperties: nonNegativeInteger,
+    maxProperties: nonNegativeInteger,
+    uniqueItems: (v: unknown) => typeof v === 'boolean',
+    minimum: finiteNumber,
+    maximum: finiteNumber,
+    // The draft-4 boolean form changes what `minimum` means: it is malformed here, and dropped.
+    exclusiveMinimum: finiteNumber,
+    exclusiveMaximum: finiteNumber,
+    multipleOf: (v: unknown) => finiteNumber(v) && (v as number) > 0,
+  }),
+);
 
 const APPLICATORS = new Set(['properties', 'additionalProperties', 'items', 'anyOf', 'allOf', 'oneOf']);
 
 /** Keywords whose evaluation depends on another keyword: drop the first, and these go too. */
-const DEPENDENTS: Readonly<Record<string, readonly string[]>> = {
-  patternProperties: ['additionalProperties'],
-  prefixItems: ['items'],
-  // draft-07 tuple form: `items` as an array; `additionalItems` then applies past it.
-  additionalItems: [],
-};
+const DEPENDENTS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['patternProperties', ['additionalProperties']],
+  ['prefixItems', ['items']],
+]);
 
 interface Walk {
   readonly root: Record<string, unknown>;
@@ -133,7 +133,8 @@ interface Walk {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (segment: string) =>
+  segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function drop(walk: Walk, path: string, reason: NarrowingReason): void {
@@ -184,43 +185,43 @@ function narrowNode(
 
   const out: Record<string, unknown> = {};
   let narrowed = false;
-  const skip = new Set<string>();
-  for (const key of Object.keys(node)) {
-    const deps = DEPENDENTS[key];
-    if (deps) {
-      drop(walk, `${path}/${escapePointer(key)}`, 'unsupported_keyword');
-      for (const dep of deps) {
-        if (dep in node) {
-          drop(walk, `${path}/${escapePointer(dep)}`, 'depends_on_dropped');
-          skip.add(dep);
-        }
+  let skip: Set<string> | undefined;
+  const keys = Object.keys(node);
+  for (const key of keys) {
+    const deps = DEPENDENTS.get(key);
+    if (deps === undefined) continue;
+    skip ??= new Set();
+    for (const dep of deps) {
+      if (Object.prototype.hasOwnProperty.call(node, dep)) {
+        drop(walk, `${path}/${dep}`, 'depends_on_dropped');
+        skip.add(dep);
       }
-      skip.add(key);
-      narrowed = true;
     }
   }
-  // draft-07 tuple `items` (an array): dropped with the `additionalItems` that depends on it.
+  // draft-07 tuple `items` (an array): dropped (its `additionalItems` is dropped as unsupported on its own).
   if (Array.isArray(node.items)) {
     drop(walk, `${path}/items`, 'unsupported_keyword');
-    skip.add('items');
+    (skip ??= new Set()).add('items');
     narrowed = true;
   }
 
-  for (const [key, value] of Object.entries(node)) {
-    if (skip.has(key)) continue;
-    const at = `${path}/${escapePointer(key)}`;
+  for (const key of keys) {
+    if (skip?.has(key)) continue;
+    const value = node[key];
     if (KEPT_ANNOTATIONS.has(key)) {
       out[key] = value;
-    } else if (SILENT_KEYWORDS.has(key) || key.startsWith('x-')) {
       continue;
-    } else if (key in DATA_KEYWORDS) {
-      if ((DATA_KEYWORDS[key] as Checker)(value)) out[key] = value;
+    }
+    if (SILENT_KEYWORDS.has(key) || key.startsWith('x-')) continue;
+    const check = DATA_KEYWORDS.get(key);
+    if (check !== undefined) {
+      if (check(value)) out[key] = value;
       else {
-        drop(walk, at, 'malformed_keyword');
+        drop(walk, `${path}/${key}`, 'malformed_keyword');
         narrowed = true;
       }
     } else if (APPLICATORS.has(key)) {
-      const applied = narrowApplicator(walk, key, value, at, depth, refs);
+      const applied = narrowApplicator(walk, key, value, `${path}/${key}`, depth, refs);
       if (applied === null) {
         narrowed = true;
         continue;
@@ -228,7 +229,7 @@ function narrowNode(
       out[applied.key] = applied.value;
       narrowed ||= applied.narrowed;
     } else {
-      drop(walk, at, 'unsupported_keyword');
+      drop(walk, `${path}/${escapePointer(key)}`, 'unsupported_keyword');
       narrowed = true;
     }
   }
