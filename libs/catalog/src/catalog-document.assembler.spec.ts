@@ -1,4 +1,5 @@
-import { catalogDocument } from '@gatehouse/contracts';
+import { catalogDocument, MINTED_NAME_PATTERN } from '@gatehouse/contracts';
+import fc from 'fast-check';
 import { assembleCatalogDocument } from './catalog-document.assembler';
 import { indexCatalogTools, sameCatalogIdentity } from './catalog-identity';
 import { hashedName } from './mcp-name.minter';
@@ -104,6 +105,39 @@ describe('assembleCatalogDocument', () => {
       server: { identity: { server: 'b' } },
       tool: { remoteName: 't1' },
     });
+  });
+});
+
+describe('assembleCatalogDocument properties', () => {
+  it('serves collision-free tool names in the format, every listed tool mounted or reported, in any order', () => {
+    const serverName = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,40}$/);
+    const toolName = fc.oneof(
+      fc.stringMatching(/^[a-c._ -]{1,4}$/),
+      fc.string({ minLength: 1, maxLength: 90 }),
+    );
+    const servers = fc.uniqueArray(
+      fc.record({ server: serverName, tools: fc.uniqueArray(toolName, { maxLength: 8 }) }),
+      {
+        maxLength: 5,
+        selector: (s) => s.server,
+      },
+    );
+    fc.assert(
+      fc.property(servers, (list) => {
+        const catalogs = list.map((s) => catalogOf(s.server, s.tools));
+        const doc = assembleCatalogDocument(catalogs);
+        expect(catalogDocument.safeParse(doc).error).toBeUndefined();
+        const names = doc.servers.flatMap((s) => s.tools.map((t) => t.name));
+        for (const name of names) expect(name).toMatch(MINTED_NAME_PATTERN);
+        expect(new Set(names).size).toBe(names.length);
+        const dropped = doc.diagnostics.filter(
+          (d) => d.code === 'name_collision' && d.resolution === 'dropped',
+        );
+        expect(names.length + dropped.length).toBe(list.reduce((n, s) => n + s.tools.length, 0));
+        expect(assembleCatalogDocument([...catalogs].reverse())).toEqual(doc);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
