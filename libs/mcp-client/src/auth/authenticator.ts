@@ -1,0 +1,14 @@
+// The per-server authenticator hook: asked for headers before every request to its one server, after admission
+// (the OAuth issue plugs a token source in here; a header helper is one too). Its headers override a static
+// header of the same name. Refusals are typed and carry nothing the authenticator returned.
+
+export interface Authenticator {
+  /** Headers for the next request. Thrown errors fail that request as `authenticator_failed`. */
+  headers(): Promise<Readonly<Record<string, string>>>;
+  /**
+   * The server refused the current headers (401). Resolve true once fresh headers are ready and the refused
+   * requests may be sent once more; false when no fresh credential may be had (the refusal then stands). The
+   * transport calls this at most once per refused generation of headers, however many requests it refused.
+   */
+  refresh(): Promise<boolean>;
+}

@@ -1,0 +1,98 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+// A connected session to one admitted server. The SDK has no cancellation acknowledgement, so an aborted or
+// timed-out request on a stdio child closes the child rather than pretending the call was cancelled cleanly
+// (an HTTP request is simply abandoned: its stream closes with it). Nothing here retries or replays a call.
+
+export interface SessionIdentity {
+  readonly serverName: string;
+  readonly protocolVersion: string;
+  readonly serverInfo: { readonly name: string; readonly version: string };
+}
+
+export interface AdmittedSessionInit extends SessionIdentity {
+  readonly client: Client;
+  readonly transportKind: 'http' | 'stdio';
+  readonly origin: string;
+  /** Epoch ms when the startup bound (handshake and the initial listing) runs out. */
+  readonly startupDeadline: number;
+}
+
+export interface RequestBounds {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+export class AdmittedSession {
+  readonly identity: SessionIdentity;
+  readonly transportKind: 'http' | 'stdio';
+  readonly origin: string;
+  readonly startupDeadline: number;
+  private readonly sdkClient: Client;
+  private closed = false;
+
+  constructor(init: AdmittedSessionInit) {
+    this.sdkClient = init.client;
+    this.transportKind = init.transportKind;
+    this.origin = init.origin;
+    this.startupDeadline = init.startupDeadline;
+    this.identity = {
+      serverName: init.serverName,
+      protocolVersion: init.protocolVersion,
+      serverInfo: init.serverInfo,
+    };
+  }
+
+  /** The SDK client, for this lib's own discovery and supervision (it never leaves libs/mcp-client's surface). */
+  get client(): Client {
+    return this.sdkClient;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** What the server declared in `initialize` (discovery calls only what is declared). */
+  serverCapabilities(): ReturnType<Client['getServerCapabilities']> {
+    return this.sdkClient.getServerCapabilities();
+  }
+
+  /** Milliseconds left of the startup bound (0 once it has run out). */
+  startupTimeLeft(now: number = Date.now()): number {
+    return Math.max(0, this.startupDeadline - now);
+  }
+
+  /** One tool call, never replayed. An abort or timeout on stdio closes the child. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    bounds: RequestBounds = {},
+  ): Promise<CallToolResult> {
+    return this.guard(
+      () =>
+        this.sdkClient.callTool({ name, arguments: args }, undefined, {
+          ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+          ...(bounds.timeoutMs === undefined ? {} : { timeout: bounds.timeoutMs }),
+        }) as Promise<CallToolResult>,
+      bounds.signal,
+    );
+  }
+
+  /** Runs one request; when it was aborted or timed out and this is a stdio child, closes the child. */
+  async guard<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+      if ((timedOut || signal?.aborted === true) && this.transportKind === 'stdio') await this.close();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.sdkClient.close();
+  }
+}

@@ -1,0 +1,304 @@
+import { readStartupTimeoutMs } from '@gatehouse/catalog';
+import {
+  admittedTransportV1,
+  type AdmittedHttpTransport,
+  type AdmittedStdioTransport,
+} from '@gatehouse/contracts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import {
+  createHeaderHelperAuthenticator,
+  DEFAULT_HELPER_MAX_OUTPUT_BYTES,
+  DEFAULT_HELPER_TIMEOUT_MS,
+} from '../auth/header-helper.authenticator.js';
+import { childEnvironment } from '../stdio/child-environment.js';
+import { ProcessGroupStdioTransport } from '../stdio/process-group-stdio.transport.js';
+import { checkSpawnAuthority, type SpawnRefusalReason } from '../stdio/spawn-authority.check.js';
+import { createHttpTransport } from '../transport/http-transport.factory.js';
+import type { RequestHeaderHook } from '../transport/mcp-fetch.js';
+import { DEFAULT_RECEIVE_CAP_BYTES, isMcpTransportError } from '../transport/transport.error.js';
+import { AdmittedSession } from './admitted-session.js';
+
+// The one way libs/mcp-client connects: admit-then-construct. The transport is built only from an admitted
+// description (what a lease carries), after its checks pass: for stdio, the activation recheck and the
+// spawn-time authority check (lexical, then real paths) run immediately before spawning; for http, the pinned
+// egress fetch. The handshake runs under the server's startup bound. Every outcome a caller must act on is a
+// typed failure naming the server (and the origin for http), never a thrown opaque error.
+
+export type ConnectFailureReason =
+  | 'invalid_description'
+  | 'startup_timeout_invalid'
+  | 'no_longer_admitted'
+  | SpawnRefusalReason
+  | 'spawn_failed'
+  | 'startup_timeout'
+  | 'protocol_version_refused'
+  | 'auth_refused'
+  | 'authenticator_failed'
+  | 'egress_failed'
+  | 'connection_failed';
+
+/** How a supervisor should treat it: only `transient` may be retried. */
+export type ConnectFailureClass = 'transient' | 'auth' | 'protocol' | 'config' | 'fatal';
+
+export interface ConnectFailure {
+  readonly ok: false;
+  readonly reason: ConnectFailureReason;
+  readonly failureClass: ConnectFailureClass;
+  readonly server: string;
+  /** `scheme://host:port` for http, `stdio:<server>` for stdio; null before a transport existed. */
+  readonly origin: string | null;
+  /** A stable code beside the reason (the egress refusal, the helper's refusal); never a value. */
+  readonly detail: string | null;
+}
+
+export type ConnectResult = { readonly ok: true; readonly session: AdmittedSession } | ConnectFailure;
+
+export interface ConnectOptions {
+  /** The server's name: what failures and the session report. */
+  readonly serverName: string;
+  /** Our client identity in `initialize`. */
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The startup bound when the description has none (the worker's configured default). */
+  readonly defaultStartupTimeoutMs: number;
+  /** The operator's PATH for children (stdio servers and header helpers). */
+  readonly searchPath: string;
+  /** Pool config: header helpers may run here at all. */
+  readonly headerHelpersAllowed?: boolean;
+  /** The host's authenticator for this server (OAuth); a description's header helper takes its place. */
+  readonly authenticator?: Authenticator | null;
+  /** Per-request headers decided from each request's body (trace context). */
+  readonly requestHeaders?: RequestHeaderHook | null;
+  /** Bytes one received message may have before anything parses it (default 8 MiB). */
+  readonly receiveCapBytes?: number;
+  /** The pinned fetch's clock for one HTTP request (connect, head, each body wait). Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** How long closing a child waits before signalling its group, and again after TERM. Default 2 s. */
+  readonly closeGraceMs?: number;
+  /** Rechecked immediately before spawning: the lease is still held and unrevoked. */
+  readonly stillAdmitted?: () => boolean | Promise<boolean>;
+  /** Whether this process may switch uid/gid (it runs as root). Default: asks the OS. */
+  readonly canSwitchUser?: boolean;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_CLOSE_GRACE_MS = 2_000;
+
+const CLASS_OF: Record<ConnectFailureReason, ConnectFailureClass> = {
+  invalid_description: 'config',
+  startup_timeout_invalid: 'config',
+  no_longer_admitted: 'config',
+  stdio_not_allowed_on_pool: 'config',
+  nul_in_launch: 'config',
+  command_not_allowed: 'config',
+  command_outside_ceiling: 'config',
+  forbidden_env_key: 'config',
+  cwd_outside_allowed_roots: 'config',
+  no_allowed_root: 'config',
+  cwd_not_a_directory: 'config',
+  cwd_escapes_root: 'config',
+  spawn_failed: 'fatal',
+  startup_timeout: 'transient',
+  protocol_version_refused: 'protocol',
+  auth_refused: 'auth',
+  authenticator_failed: 'auth',
+  egress_failed: 'transient',
+  connection_failed: 'transient',
+};
+
+function failure(
+  reason: ConnectFailureReason,
+  server: string,
+  origin: string | null,
+  detail: string | null = null,
+): ConnectFailure {
+  // An egress refusal of the destination itself is configuration, not a passing fault.
+  const failureClass =
+    reason === 'egress_failed' && detail !== null && !['timeout', 'connection_failed'].includes(detail)
+      ? 'config'
+      : CLASS_OF[reason];
+  return { ok: false, reason, failureClass, server, origin, detail };
+}
+
+export async function connectAdmitted(description: unknown, options: ConnectOptions): Promise<ConnectResult> {
+  const server = options.serverName;
+  // The startup bound first, by its own strict reader: an out-of-range value refuses this server at its dial.
+  const declaredTimeout =
+    typeof description === 'object' && description !== null && 'startupTimeoutMs' in description
+      ? (description as { startupTimeoutMs: unknown }).startupTimeoutMs
+      : undefined;
+  const timeoutRead = readStartupTimeoutMs(declaredTimeout ?? undefined);
+  if (!timeoutRead.ok) return failure('startup_timeout_invalid', server, null, timeoutRead.reason);
+  const parsed = admittedTransportV1.safeParse(description);
+  if (!parsed.success) return failure('invalid_description', server, null);
+  const admitted = parsed.data;
+  const startupTimeoutMs = timeoutRead.value ?? options.defaultStartupTimeoutMs;
+  const receiveCapBytes = options.receiveCapBytes ?? DEFAULT_RECEIVE_CAP_BYTES;
+
+  const built =
+    admitted.kind === 'stdio'
+      ? await buildStdio(admitted, options, receiveCapBytes)
+      : buildHttp(admitted, options, receiveCapBytes);
+  if (!built.ok) return built;
+  return handshake(built.transport, built.origin, admitted.kind, startupTimeoutMs, options);
+}
+
+type Built = { readonly ok: true; readonly transport: Transport; readonly origin: string } | ConnectFailure;
+
+async function buildStdio(
+  admitted: AdmittedStdioTransport,
+  options: ConnectOptions,
+  receiveCapBytes: number,
+): Promise<Built> {
+  const server = options.serverName;
+  const origin = `stdio:${server}`;
+  if (options.stillAdmitted !== undefined && !(await options.stillAdmitted())) {
+    return failure('no_longer_admitted', server, origin);
+  }
+  const place = await checkSpawnAuthority(
+    { argv: [admitted.command, ...admitted.args], cwd: admitted.cwd, envKeys: Object.keys(admitted.env) },
+    admitted.authority,
+  );
+  if (!place.ok) return failure(place.reason, server, origin);
+  const transport = new ProcessGroupStdioTransport({
+    command: admitted.command,
+    args: admitted.args,
+    // Env VALUES are read only now, after the authority passed.
+    env: childEnvironment({ searchPath: options.searchPath, cwd: place.cwd, env: admitted.env }),
+    cwd: place.cwd,
+    runAs: runAsFor(admitted.authority.runAs, options),
+    origin,
+    receiveCapBytes,
+    closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+  });
+  return { ok: true, transport, origin };
+}
+
+function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, receiveCapBytes: number): Built {
+  const authenticator =
+    admitted.headersHelper === null
+      ? (options.authenticator ?? null)
+      : createHeaderHelperAuthenticator({
+          argv: admitted.headersHelper.argv,
+          authority: admitted.headersHelper.authority,
+          helpersAllowed: options.headerHelpersAllowed ?? false,
+          searchPath: options.searchPath,
+          origin: admitted.origin,
+          timeoutMs: DEFAULT_HELPER_TIMEOUT_MS,
+          maxOutputBytes: DEFAULT_HELPER_MAX_OUTPUT_BYTES,
+          runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
+        });
+  const { transport, origin } = createHttpTransport(admitted, {
+    authenticator,
+    requestHeaders: options.requestHeaders ?? null,
+    receiveCapBytes,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
+  return { ok: true, transport, origin };
+}
+
+function runAsFor(
+  runAs: { readonly uid: number; readonly gid: number } | null,
+  options: ConnectOptions,
+): { readonly uid: number; readonly gid: number } | null {
+  const canSwitch = options.canSwitchUser ?? process.getuid?.() === 0;
+  return canSwitch ? runAs : null;
+}
+
+async function handshake(
+  transport: Transport,
+  origin: string,
+  kind: 'http' | 'stdio',
+  startupTimeoutMs: number,
+  options: ConnectOptions,
+): Promise<ConnectResult> {
+  const server = options.serverName;
+  const startedAt = Date.now();
+  let negotiated: string | null = null;
+  const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    negotiated = version;
+    setProtocolVersion?.(version);
+  };
+  const client = new Client(
+    { name: options.clientInfo.name, version: options.clientInfo.version },
+    { capabilities: {} },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), startupTimeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([
+      client.connect(transport, { timeout: startupTimeoutMs }).then(() => 'connected' as const),
+      deadline,
+    ]);
+    if (outcome === 'timeout') {
+      await client.close().catch(() => undefined);
+      return failure('startup_timeout', server, origin);
+    }
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    return connectFailureOf(error, server, origin);
+  } finally {
+    clearTimeout(timer);
+  }
+  const serverVersion = client.getServerVersion();
+  if (
+    negotiated === null ||
+    !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated) ||
+    serverVersion === undefined
+  ) {
+    await client.close().catch(() => undefined);
+    return failure('protocol_version_refused', server, origin);
+  }
+  return {
+    ok: true,
+    session: new AdmittedSession({
+      client,
+      transportKind: kind,
+      serverName: server,
+      origin,
+      protocolVersion: negotiated,
+      serverInfo: { name: serverVersion.name, version: serverVersion.version },
+      startupDeadline: startedAt + startupTimeoutMs,
+    }),
+  };
+}
+
+/** The SDK's words for a refused version: its own check, a JSON-RPC error naming versions, or an HTTP 400 saying so. */
+const VERSION_REFUSAL = /protocol version/i;
+
+function connectFailureOf(error: unknown, server: string, origin: string): ConnectFailure {
+  if (isMcpTransportError(error)) {
+    switch (error.reason) {
+      case 'auth_refused':
+      case 'authenticator_failed':
+      case 'egress_failed':
+      case 'spawn_failed':
+        return failure(error.reason, server, origin, error.detail);
+      case 'message_too_large':
+      case 'child_exited':
+      case 'not_connected':
+        return failure('connection_failed', server, origin, error.reason);
+      default: {
+        const unreachable: never = error.reason;
+        throw new Error(`unknown transport failure ${String(unreachable)}`);
+      }
+    }
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return failure('startup_timeout', server, origin);
+  }
+  const message = error instanceof Error ? error.message : '';
+  if (VERSION_REFUSAL.test(message))
+    return failure('protocol_version_refused', server, origin, LATEST_PROTOCOL_VERSION);
+  return failure('connection_failed', server, origin);
+}

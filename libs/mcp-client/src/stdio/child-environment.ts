@@ -1,0 +1,23 @@
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+// The whole environment a child (stdio server or header helper) starts with: nothing inherited. Every key the
+// SDK would merge in by default (HOME LOGNAME PATH SHELL TERM USER) is set explicitly, so none can leak from
+// the worker; PATH is the operator's search path (a definition may not set it: @gatehouse/activation refuses
+// the key), HOME the child's working directory, the rest empty. The definition's env comes on top.
+
+export interface ChildEnvironmentInput {
+  /** The operator's PATH for children (config, never the worker's own environment). */
+  readonly searchPath: string;
+  /** The directory the child starts in (the checked real cwd). */
+  readonly cwd: string;
+  /** The definition's materialized env (keys already checked). */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export function childEnvironment(input: ChildEnvironmentInput): Record<string, string> {
+  const baseline: Record<string, string> = {};
+  for (const key of DEFAULT_INHERITED_ENV_VARS) baseline[key] = '';
+  baseline['PATH'] = input.searchPath;
+  baseline['HOME'] = input.cwd;
+  return { ...baseline, ...input.env, PATH: input.searchPath };
+}

@@ -1,0 +1,191 @@
+import { maySetHeader, headerOwnerOf } from '@gatehouse/catalog';
+import { isEgressError } from '@gatehouse/egress';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { capResponseBody } from './receive-cap.stream.js';
+import { McpTransportError } from './transport.error.js';
+
+// The fetch the SDK's Streamable HTTP transport is given: every request goes through the pinned, redirect-refusing
+// egress fetch (admission already ran; it connects only to the checked addresses), with Gatehouse's headers set
+// here, per request, in one order: the SDK's own (session, protocol version, accept, content type), the
+// definition's static headers, the principal header, the per-request hook's headers (trace context, decided from
+// this request's JSON-RPC body), then the authenticator's, which override a static header of the same name.
+// A 401 asks the authenticator once for fresh headers per refused generation, however many requests it
+// refused together, and sends each refused request once more; a second refusal stands. Every response body
+// passes the receive cap before the SDK reads it. Errors name the origin only.
+
+/** What the upstream (pinned) fetch must answer with: today's undici Response and the global one both fit. */
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { forEach(callback: (value: string, name: string) => void): void };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+export type UpstreamFetch = (
+  url: string,
+  init: {
+    method?: string;
+    headers: Record<string, string>;
+    body?: string | null;
+    signal?: AbortSignal | null;
+  },
+) => Promise<UpstreamResponse>;
+
+/** What the per-request header hook sees: this request's method and its parsed JSON-RPC body (null for GET/DELETE). */
+export interface OutgoingRequest {
+  readonly method: string;
+  readonly body: unknown;
+}
+
+/**
+ * Headers for one request, decided from that request alone (never from ambient async context). Only names a
+ * definition may not otherwise own are accepted: the gateway's (trace context) and names nothing else set.
+ */
+export type RequestHeaderHook = (request: OutgoingRequest) => Readonly<Record<string, string>>;
+
+export interface McpFetchOptions {
+  readonly upstream: UpstreamFetch;
+  readonly origin: string;
+  readonly staticHeaders: Readonly<Record<string, string>>;
+  readonly principalHeader: { readonly name: string; readonly value: string } | null;
+  readonly authenticator: Authenticator | null;
+  readonly requestHeaders: RequestHeaderHook | null;
+  readonly receiveCapBytes: number;
+}
+
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+const UNAUTHORIZED = 401;
+
+export function createMcpFetch(options: McpFetchOptions): FetchLike {
+  const { origin } = options;
+  let generation = 0;
+  let refreshing: Promise<boolean> | null = null;
+  let refreshedGeneration = -1;
+
+  /** One fresh-headers attempt per refused generation, shared by every request that generation refused. */
+  const refreshAfter = (refused: number): Promise<boolean> => {
+    const authenticator = options.authenticator;
+    if (authenticator === null) return Promise.resolve(false);
+    if (refused < generation) return Promise.resolve(true);
+    if (refreshedGeneration === refused && refreshing !== null) return refreshing;
+    refreshedGeneration = refused;
+    refreshing = authenticator.refresh().then(
+      (fresh) => {
+        if (fresh) generation += 1;
+        return fresh;
+      },
+      () => false,
+    );
+    return refreshing;
+  };
+
+  const headersFor = async (
+    sdkHeaders: Headers,
+    body: unknown,
+    method: string,
+  ): Promise<Record<string, string>> => {
+    const headers: Record<string, string> = {};
+    sdkHeaders.forEach((value, name) => {
+      headers[name.toLowerCase()] = value;
+    });
+    const set = (name: string, value: string): void => {
+      headers[name.toLowerCase()] = value;
+    };
+    for (const [name, value] of Object.entries(options.staticHeaders)) {
+      // The decoder already refused these; a description that still carries one is a bug upstream of here.
+      if (!maySetHeader(name)) throw new Error(`static header ${name} is owned by the transport or protocol`);
+      set(name, value);
+    }
+    const admitted = new Set(Object.keys(headers));
+    if (options.principalHeader !== null) set(options.principalHeader.name, options.principalHeader.value);
+    if (options.requestHeaders !== null) {
+      for (const [name, value] of Object.entries(options.requestHeaders({ method, body }))) {
+        const owner = headerOwnerOf(name);
+        if ((owner !== null && owner !== 'gateway') || admitted.has(name.toLowerCase())) {
+          throw new Error(`the request header hook may not set ${name}`);
+        }
+        set(name, value);
+      }
+    }
+    if (options.authenticator !== null) {
+      let authHeaders: Readonly<Record<string, string>>;
+      try {
+        authHeaders = await options.authenticator.headers();
+      } catch (error) {
+        if (error instanceof McpTransportError) throw error;
+        throw new McpTransportError('authenticator_failed', origin);
+      }
+      for (const [name, value] of Object.entries(authHeaders)) {
+        if (!maySetHeader(name)) throw new McpTransportError('authenticator_failed', origin, 'owned_header');
+        set(name, value);
+      }
+    }
+    return headers;
+  };
+
+  const send = async (url: string, init: RequestInit | undefined): Promise<UpstreamResponse> => {
+    const method = init?.method ?? 'GET';
+    const text = typeof init?.body === 'string' ? init.body : null;
+    if (init?.body !== undefined && init.body !== null && text === null) {
+      throw new Error('mcp fetch: only string bodies are sent');
+    }
+    const body = text === null ? null : parseJson(text);
+    const sdkHeaders = new Headers(init?.headers);
+    const attempt = async (): Promise<{ response: UpstreamResponse; sentWith: number }> => {
+      const sentWith = generation;
+      const headers = await headersFor(sdkHeaders, body, method);
+      try {
+        const response = await options.upstream(url, {
+          method,
+          headers,
+          body: text,
+          signal: init?.signal ?? null,
+        });
+        return { response, sentWith };
+      } catch (error) {
+        if (init?.signal?.aborted) throw error;
+        if (isEgressError(error)) throw new McpTransportError('egress_failed', origin, error.reason);
+        throw new McpTransportError('egress_failed', origin, 'connection_failed');
+      }
+    };
+    const first = await attempt();
+    if (first.response.status !== UNAUTHORIZED || options.authenticator === null) return first.response;
+    await first.response.body?.cancel().catch(() => undefined);
+    if (!(await refreshAfter(first.sentWith))) throw new McpTransportError('auth_refused', origin);
+    const second = await attempt();
+    if (second.response.status === UNAUTHORIZED) {
+      await second.response.body?.cancel().catch(() => undefined);
+      throw new McpTransportError('auth_refused', origin);
+    }
+    return second.response;
+  };
+
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input.href;
+    const upstream = await send(url, init);
+    const headers = new Headers();
+    upstream.headers.forEach((value, name) => headers.append(name, value));
+    const head = { status: upstream.status, statusText: upstream.statusText, headers };
+    if (upstream.body === null || NULL_BODY_STATUSES.has(upstream.status)) {
+      await upstream.body?.cancel().catch(() => undefined);
+      return new Response(null, head);
+    }
+    const streaming = (headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+    const capped = capResponseBody(
+      upstream.body,
+      streaming ? 'per_event' : 'whole',
+      options.receiveCapBytes,
+      origin,
+    );
+    return new Response(capped, head);
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
