@@ -65,3 +65,25 @@ export { backoffDelayMs, DEFAULT_BACKOFF } from './supervisor/backoff.policy';
 export type { BackoffPolicy } from './supervisor/backoff.policy';
 export { sameIdentity } from './supervisor/catalog-identity';
 export type { CatalogIdentity } from './supervisor/catalog-identity';
+// 13b: admit-then-construct transports (Streamable HTTP through the pinned egress fetch; stdio under authority),
+// the authenticator and per-request header hooks, header helpers, the receive cap.
+export { connectAdmitted } from './session/connect-admitted';
+export type {
+  ConnectFailure,
+  ConnectFailureClass,
+  ConnectFailureReason,
+  ConnectOptions,
+  ConnectResult,
+} from './session/connect-admitted';
+export { AdmittedSession } from './session/admitted-session';
+export type { RequestBounds, SessionIdentity } from './session/admitted-session';
+export type { Authenticator } from './auth/authenticator';
+export { createHeaderHelperAuthenticator } from './auth/header-helper.authenticator';
+export type { HeaderHelperOptions } from './auth/header-helper.authenticator';
+export { parseHeaderHelperOutput, MAX_HELPER_HEADERS } from './auth/header-helper-output.parser';
+export type { HeaderHelperOutput, HeaderHelperOutputRefusal } from './auth/header-helper-output.parser';
+export type { OutgoingRequest, RequestHeaderHook } from './transport/mcp-fetch';
+export { McpTransportError, isMcpTransportError, DEFAULT_RECEIVE_CAP_BYTES } from './transport/transport.error';
+export type { TransportFailureReason } from './transport/transport.error';
+export { checkSpawnAuthority } from './stdio/spawn-authority.check';
+export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.check';
