@@ -1,3 +1,4 @@
+import type { NameLookup } from '../ui/approvals/review-model';
 import type { ActorDirectory } from '../ui/audit/audit-labels';
 import type { WorkspaceView } from '../views/api-views';
 import { actorDirectory } from './actor-directory';
@@ -18,6 +19,8 @@ export interface ApprovalsPageContext {
   readonly workspaces: readonly WorkspaceView[];
   readonly directory: ActorDirectory;
   workspaceName(workspaceId: string): string;
+  /** Names only where the reader may see them (undefined otherwise), for ids inside origins. */
+  readonly names: NameLookup;
 }
 
 export async function approvalsPageContext(can: Capabilities): Promise<ApprovalsPageContext> {
@@ -31,5 +34,9 @@ export async function approvalsPageContext(can: Capabilities): Promise<Approvals
     workspaces: items,
     directory,
     workspaceName: (workspaceId) => names.get(workspaceId) ?? `workspace ${workspaceId.slice(0, 8)}`,
+    names: {
+      workspaceName: (workspaceId) => names.get(workspaceId),
+      personName: (userId) => directory[userId],
+    },
   };
 }

@@ -1,9 +1,11 @@
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { SessionView } from '../views/api-views';
 import { callApi } from './api-client';
 import type { ApiProblem } from './api-problem';
 import { capabilitiesOf, type Capabilities, type Capability } from './capabilities';
+import { REQUEST_PATH_HEADER, sessionEndedPathFor, signInPathFor } from './return-path';
 import { readSessionCredentials } from './session-cookies';
 
 export type SessionLookup =
@@ -15,6 +17,21 @@ export type SessionLookup =
 
 /** Where a browser whose session ended is sent: a route handler that clears our cookies, then to sign-in. */
 export const SESSION_ENDED_PATH = '/session-ended';
+
+/** The path and query this request asked for (set by proxy.ts), to return to after signing in. */
+export async function requestedPath(): Promise<string | null> {
+  return (await headers()).get(REQUEST_PATH_HEADER);
+}
+
+/** Sign-in, returning to this request's page afterwards. */
+export async function signInRedirectPath(): Promise<string> {
+  return signInPathFor(await requestedPath());
+}
+
+/** The ended-session route, returning to this request's page after signing in again. */
+export async function sessionEndedRedirectPath(): Promise<string> {
+  return sessionEndedPathFor(await requestedPath());
+}
 
 /** The signed-in session, asked of the API once per request (layouts and pages share the answer). */
 export const lookupSession = cache(async (): Promise<SessionLookup> => {
@@ -45,9 +62,9 @@ export async function pageAccess(needs?: Capability): Promise<PageAccess> {
   const lookup = await lookupSession();
   switch (lookup.status) {
     case 'signed-out':
-      redirect('/sign-in');
+      redirect(await signInRedirectPath());
     case 'ended':
-      redirect(SESSION_ENDED_PATH);
+      redirect(await sessionEndedRedirectPath());
     case 'unavailable':
       return { ok: false, reason: 'unavailable', problem: lookup.problem };
     case 'signed-in':

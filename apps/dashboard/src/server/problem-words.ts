@@ -96,7 +96,10 @@ const SIZE_NOUNS: Readonly<Record<string, [string, string]>> = {
 };
 
 /** Zod 4's default messages (the API's validator), each as a sentence that says what to enter instead. */
-const VALIDATOR_MESSAGES: readonly { readonly pattern: RegExp; readonly words: (m: RegExpMatchArray) => string }[] = [
+const VALIDATOR_MESSAGES: readonly {
+  readonly pattern: RegExp;
+  readonly words: (m: RegExpMatchArray) => string;
+}[] = [
   {
     pattern: /^Too small: expected (\w+) to have >=?(\d+) (?:\w+)$/,
     words: (m) => {
@@ -149,7 +152,10 @@ const VALIDATOR_MESSAGES: readonly { readonly pattern: RegExp; readonly words: (
     pattern: /^Invalid option: expected one of (.+)$/,
     words: (m) => `Choose one of: ${(m[1] ?? '').replaceAll('"', '').split('|').join(', ')}.`,
   },
-  { pattern: /^Invalid string: must match pattern .*$/, words: () => 'Use only the characters this field allows.' },
+  {
+    pattern: /^Invalid string: must match pattern .*$/,
+    words: () => 'Use only the characters this field allows.',
+  },
   {
     pattern: /^Unrecognized keys?: (.+)$/,
     words: (m) => `Remove ${m[1]}: it is not a field here.`,
@@ -196,14 +202,16 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   payload_too_large: 'Make it smaller (split a large document), then try again.',
   request_header_fields_too_large: 'Sign out and in again; if it persists, tell whoever runs Gatehouse.',
   api_unreachable: 'Try again in a moment. If it keeps failing, tell whoever runs Gatehouse.',
-  api_bad_response: 'Try again. If it keeps happening, tell whoever runs Gatehouse, with the error code below.',
+  api_bad_response:
+    'Try again. If it keeps happening, tell whoever runs Gatehouse, with the error code below.',
   dashboard_misconfigured: 'Tell whoever runs Gatehouse: the dashboard needs a configuration fix.',
   changed_since_review: 'Review the new request, which shows what changed.',
   request_not_open: 'Open the queue and review the request that is open now.',
   four_eyes_author: 'Ask another approver to decide this request.',
   outside_operator_ceiling: 'Remove the lines named here, or ask the operator to widen the pool’s ceiling.',
   changed_since_read: 'Reload the page to see the current version, then make your change again.',
-  internal_error: 'Try again in a moment. If it keeps failing, tell whoever runs Gatehouse, with the error code.',
+  internal_error:
+    'Try again in a moment. If it keeps failing, tell whoever runs Gatehouse, with the error code.',
 };
 
 /** Titles the API or the dashboard phrase for machines, in words. */
@@ -231,7 +239,8 @@ function detailOf(problem: ApiProblem): string | null {
       // The API's own sentence ("The input does not match the command.") says nothing the fields do not.
       return problem.errors.length > 0 ? null : problem.detail;
     case 'api_bad_response':
-      if (problem.status === 414) return 'The request was too long: something you typed is longer than the API takes.';
+      if (problem.status === 414)
+        return 'The request was too long: something you typed is longer than the API takes.';
       return problem.status !== null
         ? `The API answered (HTTP ${problem.status}), but not in a form the dashboard understands.`
         : 'The API answered, but not in a form the dashboard understands.';

@@ -110,15 +110,17 @@ export function DataTable({
         </div>
       ) : null}
       <div className={styles.scroll} role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table className={styles.table}>
+        {/* Explicit roles: on small screens the rows display as cards, which would drop the implicit ones. */}
+        <table className={`${styles.table} ${styles.stackable}`} role="table">
           <caption id={captionId}>{caption}</caption>
-          <thead>
-            <tr>
+          <thead role="rowgroup">
+            <tr role="row">
               {columns.map((column) => {
                 const sorted = sort?.column === column.id ? sort.direction : undefined;
                 return (
                   <th
                     key={column.id}
+                    role="columnheader"
                     scope="col"
                     aria-sort={column.sortable ? (sorted ?? 'none') : undefined}
                     className={column.numeric ? styles.numeric : undefined}
@@ -144,19 +146,21 @@ export function DataTable({
               })}
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {visible.length === 0 ? (
-              <tr>
-                <td colSpan={columns.length} className={styles.noMatch}>
+              <tr role="row">
+                <td role="cell" colSpan={columns.length} className={styles.noMatch}>
                   No rows on this page match “{query.trim()}”. Clear the filter, or try the next page.
                 </td>
               </tr>
             ) : (
               visible.map((row) => (
-                <tr key={row.id}>
+                <tr key={row.id} role="row">
                   {row.cells.map((cell, index) => (
                     <td
                       key={columns[index]?.id ?? index}
+                      role="cell"
+                      data-label={columns[index]?.hideLabel ? '' : (columns[index]?.label ?? '')}
                       className={columns[index]?.numeric ? styles.numeric : undefined}
                     >
                       {cell}

@@ -10,11 +10,30 @@ export interface NavItem {
   /** Hidden from people without it (the page itself checks again on the server). */
   readonly needs?: Capability;
   readonly status: 'ready' | 'coming-soon';
-  /** `settings`: listed under Settings (tenant-wide configuration) rather than Manage. */
-  readonly group?: 'settings';
+  /**
+   * `review`: listed first, under Review (what the product is for: servers and the approvals they wait for);
+   * `settings`: under Settings (tenant-wide configuration); otherwise under Manage.
+   */
+  readonly group?: 'review' | 'settings';
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
+  {
+    href: '/servers',
+    label: 'Servers',
+    summary: 'MCP server definitions per tier, resolved for a workspace.',
+    needs: 'readWorkspaces',
+    status: 'ready',
+    group: 'review',
+  },
+  {
+    href: '/approvals',
+    label: 'Approvals',
+    summary: 'Pending activations to approve or deny, and past decisions.',
+    needs: 'readApprovals',
+    status: 'ready',
+    group: 'review',
+  },
   {
     href: '/overview',
     label: 'Overview',
@@ -47,20 +66,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
     label: 'Audit log',
     summary: 'The hash-chained record of every change.',
     needs: 'readAudit',
-    status: 'ready',
-  },
-  {
-    href: '/servers',
-    label: 'Servers',
-    summary: 'MCP server definitions per tier, resolved for a workspace.',
-    needs: 'readWorkspaces',
-    status: 'ready',
-  },
-  {
-    href: '/approvals',
-    label: 'Approvals',
-    summary: 'Pending activations to approve or deny, and past decisions.',
-    needs: 'readApprovals',
     status: 'ready',
   },
   {

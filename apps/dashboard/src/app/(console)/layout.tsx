@@ -2,27 +2,58 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { signOutAction } from '../../server/actions/auth.actions';
-import { lookupSession, SESSION_ENDED_PATH } from '../../server/current-session';
+import { listApprovalRequests } from '../../server/approval-queries';
+import { lookupSession, sessionEndedRedirectPath, signInRedirectPath } from '../../server/current-session';
 import { Badge } from '../../ui/feedback';
 import { NAV_ITEMS } from '../../ui/navigation';
 import { NavLink } from '../../ui/nav-link';
+import { NavMenu } from '../../ui/nav-menu';
 import styles from '../../ui/shell.module.css';
 import { SubmitButton } from '../../ui/submit-button';
 import { THEME_COOKIE, themeFromCookie } from '../../ui/theme';
 import { ThemeSwitcher } from '../../ui/theme-switcher';
 
-// The signed-in shell: sidebar navigation (with the areas later issues fill already listed), the tenant and
-// the person at the top, the page in <main>. Each page checks access itself (pageAccess): a layout is not
+// The signed-in shell: sidebar navigation (Review first: Servers, and Approvals with the count of open
+// requests; then Manage, Settings and the areas later issues fill), collapsed behind a Menu button on small
+// screens; the tenant and the person at the top, the page in <main>. Each page checks access itself (pageAccess): a layout is not
 // re-rendered on every navigation, so it is not a gate; here the session only decides what the shell shows.
+
+/** Open approval requests, for the badge next to Approvals: undefined when they could not be counted. */
+async function pendingRequestCount(): Promise<{ count: number; more: boolean } | undefined> {
+  const result = await listApprovalRequests({ status: 'open', limit: PENDING_COUNT_LIMIT });
+  if (!result.ok) return undefined;
+  return { count: result.data.items.length, more: result.data.nextCursor !== null };
+}
+
+const PENDING_COUNT_LIMIT = 99;
+
+function PendingBadge({ pending }: { pending: { count: number; more: boolean } }) {
+  if (pending.count === 0) return null;
+  const shown = `${pending.count}${pending.more ? '+' : ''}`;
+  return (
+    <span className={styles.countBadge} data-pending-count={shown}>
+      {shown}
+      <span className="visually-hidden"> pending</span>
+    </span>
+  );
+}
 
 // Next.js requires a layout as the module's default export.
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const lookup = await lookupSession();
-  if (lookup.status === 'signed-out') redirect('/sign-in');
-  if (lookup.status === 'ended') redirect(SESSION_ENDED_PATH);
+  if (lookup.status === 'signed-out') redirect(await signInRedirectPath());
+  if (lookup.status === 'ended') redirect(await sessionEndedRedirectPath());
   const theme = themeFromCookie((await cookies()).get(THEME_COOKIE)?.value);
   const signedIn = lookup.status === 'signed-in' ? lookup : undefined;
   const visible = NAV_ITEMS.filter((item) => !item.needs || !signedIn || signedIn.can[item.needs]);
+  const ready = visible.filter((item) => item.status === 'ready');
+  const groups = [
+    { id: 'review', heading: 'Review', items: ready.filter((item) => item.group === 'review') },
+    { id: 'manage', heading: 'Manage', items: ready.filter((item) => item.group === undefined) },
+    { id: 'settings', heading: 'Settings', items: ready.filter((item) => item.group === 'settings') },
+    { id: 'soon', heading: 'Coming soon', items: visible.filter((item) => item.status === 'coming-soon') },
+  ];
+  const pending = signedIn?.can.readApprovals ? await pendingRequestCount() : undefined;
 
   return (
     <div className={styles.shell}>
@@ -37,55 +68,38 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             </span>
             Gatehouse
           </a>
-          <nav aria-label="Main" className="stack">
-            <div className={styles.navGroup}>
-              <p className={styles.navHeading} id="nav-manage">
-                Manage
-              </p>
-              <ul className={styles.navList} aria-labelledby="nav-manage">
-                {visible
-                  .filter((item) => item.status === 'ready' && item.group === undefined)
-                  .map((item) => (
-                    <li key={item.href}>
-                      <NavLink href={item.href}>{item.label}</NavLink>
-                    </li>
-                  ))}
-              </ul>
-            </div>
-            {visible.some((item) => item.status === 'ready' && item.group === 'settings') ? (
-              <div className={styles.navGroup}>
-                <p className={styles.navHeading} id="nav-settings">
-                  Settings
-                </p>
-                <ul className={styles.navList} aria-labelledby="nav-settings">
-                  {visible
-                    .filter((item) => item.status === 'ready' && item.group === 'settings')
-                    .map((item) => (
-                      <li key={item.href}>
-                        <NavLink href={item.href}>{item.label}</NavLink>
-                      </li>
-                    ))}
-                </ul>
-              </div>
-            ) : null}
-            <div className={styles.navGroup}>
-              <p className={styles.navHeading} id="nav-soon">
-                Coming soon
-              </p>
-              <ul className={styles.navList} aria-labelledby="nav-soon">
-                {visible
-                  .filter((item) => item.status === 'coming-soon')
-                  .map((item) => (
-                    <li key={item.href}>
-                      <NavLink href={item.href} muted>
-                        {item.label}
-                        <span className={styles.soonTag}>Soon</span>
-                      </NavLink>
-                    </li>
-                  ))}
-              </ul>
-            </div>
-          </nav>
+          <NavMenu>
+            <nav aria-label="Main" className="stack">
+              {groups.map((group) =>
+                group.items.length === 0 ? null : (
+                  <div className={styles.navGroup} key={group.id}>
+                    <p className={styles.navHeading} id={`nav-${group.id}`}>
+                      {group.heading}
+                    </p>
+                    <ul className={styles.navList} aria-labelledby={`nav-${group.id}`}>
+                      {group.items.map((item) => (
+                        <li key={item.href}>
+                          <NavLink
+                            href={item.href}
+                            muted={item.status === 'coming-soon'}
+                            badge={
+                              item.status === 'coming-soon' ? (
+                                <span className={styles.soonTag}>Soon</span>
+                              ) : item.href === '/approvals' && pending !== undefined ? (
+                                <PendingBadge pending={pending} />
+                              ) : undefined
+                            }
+                          >
+                            {item.label}
+                          </NavLink>
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                ),
+              )}
+            </nav>
+          </NavMenu>
         </div>
       </aside>
       <div className={styles.column}>
@@ -105,7 +119,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             {signedIn ? (
               <span className={styles.user}>
                 <span>{signedIn.session.user.displayName}</span>
-                <span className="muted">{signedIn.session.user.email}</span>
+                <span className={`muted ${styles.userEmail}`}>{signedIn.session.user.email}</span>
               </span>
             ) : null}
             {signedIn?.session.role ? <Badge tone="accent">{signedIn.session.role}</Badge> : null}

@@ -24,7 +24,10 @@ function invalid(path: string, message: string): ActionState {
   return failure(invalidInputProblem([{ path, message }]));
 }
 
-export async function putDefinitionSourceAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function putDefinitionSourceAction(
+  _previous: ActionState,
+  form: FormData,
+): Promise<ActionState> {
   const refusal = await refuseUnless('readWorkspaces');
   if (refusal) return failure(refusal);
   const tier = textField(form, 'tier');
@@ -32,7 +35,9 @@ export async function putDefinitionSourceAction(_previous: ActionState, form: Fo
   const workspaceId = idField(form, 'workspaceId');
   const name = textField(form, 'name');
   const version = Number(textField(form, 'expectedVersion'));
-  const parsed = parseDefinitionDocument(typeof form.get('document') === 'string' ? String(form.get('document')) : '');
+  const parsed = parseDefinitionDocument(
+    typeof form.get('document') === 'string' ? String(form.get('document')) : '',
+  );
   if (!parsed.ok) return invalid('document', parsed.message);
   const tenantWide = tier === 'managed' || tier === 'plugin';
   if (tenantWide && name === '') return invalid('name', `A ${tier} source needs a name.`);
@@ -65,7 +70,10 @@ function variableTarget(form: FormData): { scope: string; workspaceId?: string; 
   const name = textField(form, 'name');
   if (name === '') return invalid('name', 'Enter the variable’s name, as ${NAME} references it.');
   if (name.length > MAX_PATH_SEGMENT_CHARS) {
-    return invalid('name', `Shorten the name to at most ${MAX_PATH_SEGMENT_CHARS} characters (it has ${name.length}).`);
+    return invalid(
+      'name',
+      `Shorten the name to at most ${MAX_PATH_SEGMENT_CHARS} characters (it has ${name.length}).`,
+    );
   }
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     return invalid('name', 'Use only letters, digits and underscores, and do not start with a digit.');
@@ -76,7 +84,10 @@ function variableTarget(form: FormData): { scope: string; workspaceId?: string; 
   return { scope, workspaceId, name };
 }
 
-export async function setDefinitionVariableAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function setDefinitionVariableAction(
+  _previous: ActionState,
+  form: FormData,
+): Promise<ActionState> {
   const refusal = await refuseUnless('readWorkspaces');
   if (refusal) return failure(refusal);
   const target = variableTarget(form);
@@ -113,11 +124,14 @@ export async function unsetDefinitionVariableAction(
   return success(`${result.data.name} is unset.`);
 }
 
-function overlayTarget(form: FormData): { workspaceId: string; serverName: string; scope: string } | ActionState {
+function overlayTarget(
+  form: FormData,
+): { workspaceId: string; serverName: string; scope: string } | ActionState {
   const workspaceId = idField(form, 'workspaceId');
   if (workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
   const serverName = textField(form, 'serverName');
-  if (serverName === '') return invalid('serverName', 'No server was named: open the server from the list again.');
+  if (serverName === '')
+    return invalid('serverName', 'No server was named: open the server from the list again.');
   // The name travels in the URL path, which the API's router caps (a longer one would be refused with 414).
   if (encodeURIComponent(serverName).length > MAX_PATH_SEGMENT_CHARS) {
     return invalid(

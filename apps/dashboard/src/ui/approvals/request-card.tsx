@@ -2,14 +2,15 @@ import Link from 'next/link';
 import type { ApprovalRequestView } from '../../views/approval-views';
 import type { ActorDirectory } from '../audit/audit-labels';
 import { DateTime } from '../date-time';
+import { LongValue } from '../long-value';
 import { Badge, Callout } from '../feedback';
 import overviewStyles from '../overview.module.css';
-import { shortFingerprint } from '../servers/definition-labels';
 import { SourceLabel } from '../servers/server-parts';
 import { personLabel, REQUEST_STATUS_LABELS, targetOfProjection, triggerLabel } from './approval-labels';
 import styles from './approvals.module.css';
 import { DecisionDialog } from './decision-dialog';
 import { ProjectionDiff } from './projection-diff';
+import { originInWords, type NameLookup } from './review-model';
 import { ReviewedProjection } from './reviewed-projection';
 
 /** Who a request is for: the workspace alone, or one person (per-user entries). */
@@ -48,12 +49,14 @@ export function RequestCard({
   request,
   workspaceName,
   directory,
+  names,
   userId,
   canDecide,
 }: {
   request: ApprovalRequestView;
   workspaceName: string;
   directory: ActorDirectory;
+  names: NameLookup;
   /** The signed-in person: four-eyes refuses them if they authored the change. */
   userId: string;
   canDecide: boolean;
@@ -108,7 +111,10 @@ export function RequestCard({
       <dl className={overviewStyles.definition}>
         <dt>Source</dt>
         <dd>
-          <SourceLabel source={request.identity.source} />
+          <SourceLabel
+            source={request.identity.source}
+            name={originInWords(request.identity.source, names)}
+          />
         </dd>
         <dt>For</dt>
         <dd>
@@ -128,9 +134,7 @@ export function RequestCard({
         ) : null}
         <dt>Definition</dt>
         <dd>
-          <code title={request.identity.definitionFingerprint}>
-            {shortFingerprint(request.identity.definitionFingerprint)}
-          </code>
+          <LongValue value={request.identity.definitionFingerprint} label="fingerprint" truncate />
         </dd>
       </dl>
       {authoredByYou && request.status === 'open' ? (
@@ -148,9 +152,18 @@ export function RequestCard({
           firstReview={request.previousApprovalId === null}
         />
       </section>
-      <details className={styles.projection}>
+      <details className={styles.projection} open>
         <summary>Reviewed definition</summary>
-        <ReviewedProjection projection={request.projection} />
+        <ReviewedProjection
+          projection={request.projection}
+          changes={request.changes}
+          idPrefix={`request-${request.id}`}
+          place={{
+            workspaceName,
+            generation: request.identity.workspaceGeneration,
+            repository: request.identity.repositoryIdentity,
+          }}
+        />
       </details>
     </article>
   );

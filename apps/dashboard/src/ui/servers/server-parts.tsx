@@ -17,10 +17,17 @@ export function StatusBadge({ entry }: { entry: Pick<EffectiveEntryView, 'status
   return <Badge tone={tone}>{label}</Badge>;
 }
 
-export function SourceLabel({ source }: { source: SourceRefView }) {
+/**
+ * A source: its tier, the human name behind its origin's ids when the page knows it (`originInWords`: the
+ * workspace's name for `project:<uuid>`), and the origin as the API spells it, for searching logs.
+ */
+export function SourceLabel({ source, name }: { source: SourceRefView; name?: string | null }) {
   return (
     <span className="cell-stack">
-      <span>{TIER_LABELS[source.tier].label}</span>
+      <span>
+        {TIER_LABELS[source.tier].label}
+        {name ? ` · ${name}` : ''}
+      </span>
       <code className="muted">{source.origin}</code>
     </span>
   );

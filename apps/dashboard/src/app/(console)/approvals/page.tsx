@@ -188,6 +188,7 @@ async function QueueView({ context, can, userId, workspaceId, current, pageSize 
               request={request}
               workspaceName={context.workspaceName(request.workspaceId)}
               directory={context.directory}
+              names={context.names}
               userId={userId}
               canDecide={can.decideApprovals}
             />

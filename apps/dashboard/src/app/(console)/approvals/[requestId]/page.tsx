@@ -16,7 +16,9 @@ import {
 import { DecisionDialog } from '../../../../ui/approvals/decision-dialog';
 import { ProjectionDiff } from '../../../../ui/approvals/projection-diff';
 import { RequestAuthors, RequestSubject } from '../../../../ui/approvals/request-card';
+import { originInWords } from '../../../../ui/approvals/review-model';
 import { ReviewedProjection } from '../../../../ui/approvals/reviewed-projection';
+import { LongValue } from '../../../../ui/long-value';
 import { ConfirmAction } from '../../../../ui/confirm-action';
 import { DateTime } from '../../../../ui/date-time';
 import { Badge, Callout, Panel } from '../../../../ui/feedback';
@@ -149,9 +151,18 @@ export default async function ApprovalRequestPage({
       <Panel
         id="request-projection"
         title="Reviewed definition"
-        description="What a decision covers, as projected: secrets masked, env and header values never shown."
+        description="What a decision covers, read as what runs: secrets masked, env and header values never shown. Marks name what changed since the last approval."
       >
-        <ReviewedProjection projection={request.projection} />
+        <ReviewedProjection
+          projection={request.projection}
+          changes={request.changes}
+          idPrefix="request"
+          place={{
+            workspaceName,
+            generation: identity.workspaceGeneration,
+            repository: identity.repositoryIdentity,
+          }}
+        />
       </Panel>
 
       <Panel
@@ -162,7 +173,11 @@ export default async function ApprovalRequestPage({
         <dl className={overviewStyles.definition}>
           <dt>Source</dt>
           <dd>
-            <SourceLabel source={identity.source} />
+            <SourceLabel source={identity.source} name={originInWords(identity.source, context.names)} />
+          </dd>
+          <dt>Workspace</dt>
+          <dd>
+            <Link href={`/workspaces/${request.workspaceId}`}>{workspaceName}</Link>
           </dd>
           <dt>For</dt>
           <dd>
@@ -174,11 +189,11 @@ export default async function ApprovalRequestPage({
           </dd>
           <dt>Fingerprint</dt>
           <dd>
-            <code>{identity.definitionFingerprint}</code>
+            <LongValue value={identity.definitionFingerprint} label="fingerprint" />
           </dd>
           <dt>Security identity</dt>
           <dd>
-            <code>{identity.securityIdentity}</code>
+            <LongValue value={identity.securityIdentity} label="security identity" />
           </dd>
           <dt>Repository</dt>
           <dd>
@@ -198,7 +213,7 @@ export default async function ApprovalRequestPage({
           </dd>
           <dt>Identity key</dt>
           <dd>
-            <code className="muted">{identity.key}</code>
+            <LongValue value={identity.key} label="identity key" muted />
           </dd>
         </dl>
       </Panel>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { originInWords, sourceNames } from '../../../../ui/approvals/review-model';
 import Link from 'next/link';
 import { redirectIfSessionEnded } from '../../../../server/current-session';
 import { getEffectiveDefinitions } from '../../../../server/definition-queries';
@@ -157,7 +158,11 @@ export default async function WorkspaceServersPage({
                       canRequestReview: can.requestReview,
                     }}
                   />,
-                  <SourceLabel key="source" source={entry.source} />,
+                  <SourceLabel
+                    key="source"
+                    source={entry.source}
+                    name={originInWords(entry.source, sourceNames(workspace))}
+                  />,
                   <TargetSummary key="target" projection={entry.projection} />,
                   <ShadowedEntries key="shadowed" entry={entry} />,
                   <code key="fingerprint" className="nowrap">

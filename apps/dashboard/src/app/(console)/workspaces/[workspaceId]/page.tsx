@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { directoryFromMembers } from '../../../../server/actor-directory';
-import { getWorkspace, listAuditEvents, listMaintainers, listMembers } from '../../../../server/api-queries';
+import { getWorkspace, listMaintainers, listMembers } from '../../../../server/api-queries';
+import { listApprovalRequests } from '../../../../server/approval-queries';
+import { workspaceActivity } from '../../../../server/workspace-activity';
 import {
   bumpWorkspaceGenerationAction,
   removeMaintainerAction,
@@ -40,13 +42,12 @@ export default async function WorkspacePage({
   if (!UUID.test(workspaceId)) notFound();
   const created = firstParam(await searchParams, 'created') === '1';
 
-  const [workspace, maintainers, events, members] = await Promise.all([
+  const [workspace, maintainers, events, members, openRequests] = await Promise.all([
     getWorkspace(workspaceId),
     listMaintainers(workspaceId),
-    can.readAudit
-      ? listAuditEvents({ targetType: 'workspace', targetId: workspaceId, limit: 10 })
-      : undefined,
+    can.readAudit ? workspaceActivity(workspaceId, 10) : undefined,
     can.readMembers ? listMembers({ limit: 200 }) : undefined,
+    can.readApprovals ? listApprovalRequests({ status: 'open', workspaceId, limit: 100 }) : undefined,
   ]);
   const directory = directoryFromMembers(members?.ok ? members.data.items : []);
   if (!workspace.ok) {
@@ -55,6 +56,8 @@ export default async function WorkspacePage({
     return <PageProblem problem={workspace.problem} title="This workspace could not be loaded" />;
   }
   const ws = workspace.data;
+  const pendingHere = openRequests?.ok ? openRequests.data.items.length : undefined;
+  const pendingMore = openRequests?.ok ? openRequests.data.nextCursor !== null : false;
   const maintainerIds = new Set(maintainers.ok ? maintainers.data.items.map((m) => m.userId) : []);
   const candidates =
     members?.ok && can.manageWorkspaces
@@ -86,6 +89,50 @@ export default async function WorkspacePage({
           </p>
         </Callout>
       ) : null}
+
+      <nav aria-label="In this workspace" id="workspace-links" className={styles.workspaceLinks}>
+        <ul>
+          <li>
+            <Link href={`/servers/${ws.id}`}>
+              <strong>Servers</strong>
+              <span className="muted">What runs here, and whether it is approved</span>
+            </Link>
+          </li>
+          <li>
+            <Link href={`/servers/${ws.id}/sources`}>
+              <strong>Sources</strong>
+              <span className="muted">The definitions, per tier</span>
+            </Link>
+          </li>
+          <li>
+            <Link href={`/servers/${ws.id}/variables`}>
+              <strong>Variables</strong>
+              <span className="muted">Values the definitions reference</span>
+            </Link>
+          </li>
+          {can.readApprovals ? (
+            <li>
+              <Link href={`/approvals?workspaceId=${ws.id}`}>
+                <strong>
+                  Approvals
+                  {pendingHere !== undefined && pendingHere > 0 ? (
+                    <Badge tone="accent">{`${pendingHere}${pendingMore ? '+' : ''} open`}</Badge>
+                  ) : null}
+                </strong>
+                <span className="muted">Requests and decisions for this workspace</span>
+              </Link>
+            </li>
+          ) : null}
+          {events ? (
+            <li>
+              <Link href="#workspace-activity">
+                <strong>Activity</strong>
+                <span className="muted">Recent changes here</span>
+              </Link>
+            </li>
+          ) : null}
+        </ul>
+      </nav>
 
       <Panel id="workspace-details" title="Details">
         <dl className={styles.definition}>
@@ -245,25 +292,25 @@ export default async function WorkspacePage({
         <Panel
           id="workspace-activity"
           title="Activity"
-          description="Audit events about this workspace, newest first."
+          description="Changes to this workspace and to what lives in it (sources, variables, approvals), newest first."
           actions={
-            <ButtonLink
-              href={`/audit?targetType=workspace&targetId=${ws.id}`}
-              variant="secondary"
-              size="small"
-            >
-              All events in the audit log
+            <ButtonLink href="/audit" variant="secondary" size="small">
+              Open the audit log
             </ButtonLink>
           }
         >
           {!events.ok ? (
             <ProblemCallout problem={events.problem} context="Activity could not be loaded" />
-          ) : events.data.items.length === 0 ? (
-            <EmptyState title="No activity yet">Changes to this workspace will be listed here.</EmptyState>
+          ) : events.events.length === 0 ? (
+            <EmptyState title={events.complete ? 'No activity yet' : 'No recent activity'}>
+              {events.complete
+                ? 'Changes to this workspace, its sources, variables and approvals will be listed here.'
+                : `None of the tenant’s latest ${events.scanned} audit events concern this workspace: search the audit log for older ones.`}
+            </EmptyState>
           ) : (
             <AuditTable
               compact
-              events={events.data.items}
+              events={events.events}
               directory={directory}
               caption={`Audit events of ${ws.name}`}
             />

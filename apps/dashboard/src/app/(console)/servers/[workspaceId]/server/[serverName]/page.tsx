@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { originInWords, sourceNames } from '../../../../../../ui/approvals/review-model';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '../../../../../../server/current-session';
@@ -186,7 +187,7 @@ export default async function ServerDetailPage({
         <dl className={styles.definition}>
           <dt>Winning source</dt>
           <dd>
-            <SourceLabel source={entry.source} />
+            <SourceLabel source={entry.source} name={originInWords(entry.source, sourceNames(workspace))} />
           </dd>
           <dt>Shadowed</dt>
           <dd>
