@@ -24,8 +24,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads the cap a tool's `_meta` asks for. */
+const DEFAULT_CAP: ResultCap = Object.freeze({ maxChars: DEFAULT_MAX_RESULT_CHARS, requested: false });
+
 export function readResultCap(meta: unknown): ResultCap {
-  const fallback = { maxChars: DEFAULT_MAX_RESULT_CHARS, requested: false } as const;
+  const fallback = DEFAULT_CAP;
   if (!isRecord(meta) || !Object.prototype.hasOwnProperty.call(meta, RESULT_CAP_META_KEY)) return fallback;
   const asked = meta[RESULT_CAP_META_KEY];
   if (typeof asked !== 'number' || !Number.isInteger(asked))

@@ -126,7 +126,10 @@ const DEPENDENTS: ReadonlyMap<string, readonly string[]> = new Map([
 
 interface Walk {
   readonly root: Record<string, unknown>;
-  readonly dropped: Map<string, NarrowingReason>;
+  /** Made on the first drop: most schemas need none. */
+  dropped: Map<string, NarrowingReason> | undefined;
+  /** Every drop, counted (a oneOf compares it before and after its branches). */
+  drops: number;
   nodes: number;
 }
 
@@ -138,6 +141,8 @@ const escapePointer = (segment: string) =>
 const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function drop(walk: Walk, path: string, reason: NarrowingReason): void {
+  walk.drops += 1;
+  walk.dropped ??= new Map();
   if (!walk.dropped.has(path)) walk.dropped.set(path, reason);
 }
 
@@ -166,25 +171,24 @@ function narrowNode(
   path: string,
   depth: number,
   refs: readonly string[],
-): { node: NarrowedNode; narrowed: boolean } {
+): NarrowedNode {
   walk.nodes += 1;
-  if (typeof node === 'boolean') return { node, narrowed: false };
+  if (typeof node === 'boolean') return node;
   if (!isRecord(node)) {
     drop(walk, path, 'not_a_schema');
-    return { node: {}, narrowed: true };
+    return {};
   }
   if (walk.nodes > MAX_SCHEMA_NODES) {
     drop(walk, path, 'too_large');
-    return { node: acceptAnything(node), narrowed: true };
+    return acceptAnything(node);
   }
   if (depth > MAX_SCHEMA_DEPTH) {
     drop(walk, path, 'too_deep');
-    return { node: acceptAnything(node), narrowed: true };
+    return acceptAnything(node);
   }
-  if ('$ref' in node) return narrowRef(walk, node, path, depth, refs);
+  if (Object.prototype.hasOwnProperty.call(node, '$ref')) return narrowRef(walk, node, path, depth, refs);
 
   const out: Record<string, unknown> = {};
-  let narrowed = false;
   let skip: Set<string> | undefined;
   const keys = Object.keys(node);
   for (const key of keys) {
@@ -202,7 +206,6 @@ function narrowNode(
   if (Array.isArray(node.items)) {
     drop(walk, `${path}/items`, 'unsupported_keyword');
     (skip ??= new Set()).add('items');
-    narrowed = true;
   }
 
   for (const key of keys) {
@@ -216,72 +219,58 @@ function narrowNode(
     const check = DATA_KEYWORDS.get(key);
     if (check !== undefined) {
       if (check(value)) out[key] = value;
-      else {
-        drop(walk, `${path}/${key}`, 'malformed_keyword');
-        narrowed = true;
-      }
+      else drop(walk, `${path}/${key}`, 'malformed_keyword');
     } else if (APPLICATORS.has(key)) {
-      const applied = narrowApplicator(walk, key, value, `${path}/${key}`, depth, refs);
-      if (applied === null) {
-        narrowed = true;
-        continue;
-      }
-      out[applied.key] = applied.value;
-      narrowed ||= applied.narrowed;
+      narrowApplicator(walk, out, key, value, `${path}/${key}`, depth, refs);
     } else {
       drop(walk, `${path}/${escapePointer(key)}`, 'unsupported_keyword');
-      narrowed = true;
     }
   }
-  return { node: out, narrowed };
+  return out;
 }
 
+/** Narrows one applicator keyword into `out` (or drops it when malformed). */
 function narrowApplicator(
   walk: Walk,
+  out: Record<string, unknown>,
   key: string,
   value: unknown,
   at: string,
   depth: number,
   refs: readonly string[],
-): { key: string; value: unknown; narrowed: boolean } | null {
+): void {
   switch (key) {
     case 'properties': {
-      if (!isRecord(value)) {
-        drop(walk, at, 'malformed_keyword');
-        return null;
-      }
+      if (!isRecord(value)) return drop(walk, at, 'malformed_keyword');
       const props: Record<string, NarrowedNode> = {};
-      let narrowed = false;
-      for (const [name, sub] of Object.entries(value)) {
-        const r = narrowNode(walk, sub, `${at}/${escapePointer(name)}`, depth + 1, refs);
-        Object.defineProperty(props, name, {
-          value: r.node,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-        narrowed ||= r.narrowed;
+      for (const name of Object.keys(value)) {
+        const sub = narrowNode(walk, value[name], `${at}/${escapePointer(name)}`, depth + 1, refs);
+        if (name === '__proto__')
+          Object.defineProperty(props, name, {
+            value: sub,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else props[name] = sub;
       }
-      return { key, value: props, narrowed };
+      out[key] = props;
+      return;
     }
     case 'additionalProperties':
-    case 'items': {
-      const r = narrowNode(walk, value, at, depth + 1, refs);
-      return { key, value: r.node, narrowed: r.narrowed };
-    }
+    case 'items':
+      out[key] = narrowNode(walk, value, at, depth + 1, refs);
+      return;
     default: {
       // anyOf / allOf / oneOf
-      if (!Array.isArray(value) || value.length === 0) {
-        drop(walk, at, 'malformed_keyword');
-        return null;
-      }
+      if (!Array.isArray(value) || value.length === 0) return drop(walk, at, 'malformed_keyword');
+      const before = walk.drops;
       const branches = value.map((sub, i) => narrowNode(walk, sub, `${at}/${i}`, depth + 1, refs));
-      const narrowed = branches.some((b) => b.narrowed);
-      if (key === 'oneOf' && narrowed) {
+      if (key === 'oneOf' && walk.drops > before) {
+        // Exactly-one cannot be judged over a widened branch: any-of accepts everything one-of did.
         drop(walk, at, 'one_of_widened');
-        return { key: 'anyOf', value: branches.map((b) => b.node), narrowed };
-      }
-      return { key, value: branches.map((b) => b.node), narrowed };
+        out.anyOf = branches;
+      } else out[key] = branches;
     }
   }
 }
@@ -292,37 +281,31 @@ function narrowRef(
   path: string,
   depth: number,
   refs: readonly string[],
-): { node: NarrowedNode; narrowed: boolean } {
+): NarrowedNode {
   const ref = node.$ref;
   const at = `${path}/$ref`;
   if (typeof ref !== 'string') {
     drop(walk, at, 'malformed_keyword');
-    return { node: acceptAnything(node), narrowed: true };
+    return acceptAnything(node);
   }
   if (refs.includes(ref)) {
     drop(walk, at, 'recursive_ref');
-    return { node: acceptAnything(node), narrowed: true };
+    return acceptAnything(node);
   }
   const target = resolveLocalRef(walk.root, ref);
   if (target === undefined) {
     drop(walk, at, 'unresolvable_ref');
-    return { node: acceptAnything(node), narrowed: true };
+    return acceptAnything(node);
   }
-  let narrowed = false;
-  const asserting = Object.keys(node).filter(
-    (k) => k !== '$ref' && !KEPT_ANNOTATIONS.has(k) && !SILENT_KEYWORDS.has(k) && !k.startsWith('x-'),
-  );
-  if (asserting.length > 0) {
-    for (const k of asserting) drop(walk, `${path}/${escapePointer(k)}`, 'ref_sibling');
-    narrowed = true;
+  for (const k of Object.keys(node)) {
+    if (k !== '$ref' && !KEPT_ANNOTATIONS.has(k) && !SILENT_KEYWORDS.has(k) && !k.startsWith('x-'))
+      drop(walk, `${path}/${escapePointer(k)}`, 'ref_sibling');
   }
   const inner = narrowNode(walk, target, path, depth + 1, [...refs, ref]);
-  if (typeof inner.node === 'object') {
-    const merged: Record<string, unknown> = { ...inner.node };
-    for (const k of ['title', 'description']) if (typeof node[k] === 'string') merged[k] = node[k];
-    return { node: merged, narrowed: narrowed || inner.narrowed };
-  }
-  return { node: inner.node, narrowed: narrowed || inner.narrowed };
+  if (typeof inner !== 'object') return inner;
+  const merged: Record<string, unknown> = { ...inner };
+  for (const k of ['title', 'description']) if (typeof node[k] === 'string') merged[k] = node[k];
+  return merged;
 }
 
 /**
@@ -331,17 +314,18 @@ function narrowRef(
  */
 export function narrowInputSchema(inputSchema: unknown): NarrowingResult {
   const root = isRecord(inputSchema) ? inputSchema : {};
-  const walk: Walk = { root, dropped: new Map(), nodes: 0 };
-  const narrowed = isRecord(inputSchema)
-    ? narrowNode(walk, inputSchema, '#', 0, [])
-    : (drop(walk, '#', 'not_a_schema'), { node: {}, narrowed: true });
-  const node = typeof narrowed.node === 'object' ? { ...narrowed.node } : {};
+  const walk: Walk = { root, dropped: undefined, drops: 0, nodes: 0 };
+  let narrowed: NarrowedNode = {};
+  if (isRecord(inputSchema)) narrowed = narrowNode(walk, inputSchema, '#', 0, []);
+  else drop(walk, '#', 'not_a_schema');
+  // narrowNode always returns a fresh object for an object schema: it is ours to finish.
+  const node = (typeof narrowed === 'object' ? narrowed : {}) as Record<string, unknown>;
   // The root is an object schema whatever the narrowing did: `required` is carried through untouched.
   if (node.type !== 'object') {
     if ('type' in node) drop(walk, '#/type', 'malformed_keyword');
     node.type = 'object';
   }
-  const all = [...walk.dropped].map(([path, reason]) => ({ path, reason }));
+  const all = walk.dropped ? [...walk.dropped].map(([path, reason]) => ({ path, reason })) : [];
   return {
     schema: node as unknown as NarrowedInputSchema,
     dropped: all.slice(0, MAX_REPORTED_DROPS),
