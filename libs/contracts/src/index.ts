@@ -66,12 +66,15 @@ export {
   REVOCATIONS_PAGE_MAX,
   revocationEvent,
   revocationKind,
+  revocationPageEntry,
   revocationStream,
   revocationSubject,
   revocationsPage,
   type RevocationEvent,
   type RevocationKind,
+  type RevocationPageEntry,
   type RevocationStream,
   type RevocationSubject,
   type RevocationsPage,
 } from './revocations/revocation-event.schema.js';
+export { PROBLEM_CODES, isProblemCode, type ProblemCode } from './problems/problem-code.js';

@@ -44,3 +44,17 @@ export {
 } from './event-fan-out';
 export type { FanOutHandler } from './fan-out-subscription';
 export { compareStreamIds, isStreamId } from './stream-id';
+
+export {
+  publishRevocations,
+  revocationChannel,
+  type AnnouncedRevocation,
+  type RevocationAnnouncement,
+  type RevocationStreamRef,
+} from './revocation-channel';
+export {
+  RevocationSubscriber,
+  type RevalidateReason,
+  type RevocationSubscriberOptions,
+} from './revocation.subscriber';
+export { Wakeup } from './wakeup';

@@ -61,10 +61,18 @@ export type RevocationEvent = z.infer<typeof revocationEvent>;
 
 export const REVOCATIONS_PAGE_MAX = 1000;
 
+/**
+ * An event as a page carries it: its position always, the rest as stored. A row the API cannot read (written by a
+ * newer version, damaged) is passed on, not dropped, so the holder sees it, cannot read it with
+ * `revocationEvent`, and revalidates everything it holds.
+ */
+export const revocationPageEntry = z.looseObject({ seq: z.number().int().min(1) });
+export type RevocationPageEntry = z.infer<typeof revocationPageEntry>;
+
 /** `GET /v1/revocations?since=&limit=`: events after `since` in the caller's stream, oldest first. */
 export const revocationsPage = z.strictObject({
   stream: revocationStream,
-  events: z.array(revocationEvent).max(REVOCATIONS_PAGE_MAX),
+  events: z.array(revocationPageEntry).max(REVOCATIONS_PAGE_MAX),
   // Pass back as `since` to continue: the last event's seq, or `since` itself when there were none.
   next: z.number().int().min(0),
   // The stream's newest position when the page was read: `since=head` means "from now on".

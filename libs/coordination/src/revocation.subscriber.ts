@@ -1,0 +1,269 @@
+import {
+  revocationEvent,
+  revocationsPage,
+  type RevocationEvent,
+  type RevocationsPage,
+} from '@gatehouse/contracts';
+import type { ChannelListenerHandle, RedisChannelMultiplexer } from './channel-multiplexer';
+import { silentCoordinationLogger, type CoordinationLogger } from './coordination-logger';
+import { revocationChannel, type RevocationStreamRef } from './revocation-channel';
+
+// The holder side of the revocation ledger (docs/decisions/0053-revocation-relay-and-holders.md). A holder
+// (worker, gateway, the API's own token cache) subscribes to its stream's channel, tracks the last position it
+// handled, and reads the ledger (`GET /v1/revocations?since=`, injected as `readSince`) at start, after every
+// reconnect of its Redis subscriber, on a gap, and on a periodic tick (Redis may drop a message and send
+// nothing after it). Delivery is at least once and in position order. Whenever it cannot be sure it saw every
+// event (a gap in the live stream, an event it cannot read, a handler that failed, a ledger page it cannot
+// read) it calls `revalidateAll`: never a silent skip.
+
+export type RevalidateReason = 'gap' | 'unreadable_event' | 'handler_error' | 'unreadable_page';
+
+export interface RevocationSubscriberOptions {
+  readonly subscriptions: RedisChannelMultiplexer;
+  readonly namespace: string;
+  readonly stream: RevocationStreamRef;
+  /** Reads the ledger after a position (the HTTP catch-up). Its answer is judged here, not trusted. */
+  readonly readSince: (since: number, limit: number) => Promise<unknown>;
+  /** Called once per event, in position order (again after a restart from an older position: idempotent). */
+  readonly onEvent: (event: RevocationEvent) => Promise<void> | void;
+  /** Drop or re-check everything held: called when an event may have been missed or mishandled. */
+  readonly revalidateAll: (reason: RevalidateReason) => Promise<void> | void;
+  /** Where to resume (the last position handled). Absent: the stream's head at start (a holder holding nothing). */
+  readonly since?: number;
+  /** Periodic catch-up from the ledger (default 30 s); also the retry delay after a failed read. */
+  readonly pollIntervalMs?: number;
+  readonly pageSize?: number;
+  readonly logger?: CoordinationLogger;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 30_000;
+const DEFAULT_PAGE_SIZE = 500;
+
+type Pending = { readonly kind: 'message'; readonly raw: string } | { readonly kind: 'catch_up' };
+
+export class RevocationSubscriber {
+  private cursor = 0;
+  private readonly queue: Pending[] = [];
+  private running: Promise<void> | null = null;
+  private rerun = false;
+  private started = false;
+  private closed = false;
+  private listener: ChannelListenerHandle | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly logger: CoordinationLogger;
+  private readonly pollIntervalMs: number;
+  private readonly pageSize: number;
+
+  constructor(private readonly options: RevocationSubscriberOptions) {
+    this.logger = options.logger ?? silentCoordinationLogger;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (options.since !== undefined && (!Number.isSafeInteger(options.since) || options.since < 0))
+      throw new TypeError('since must be an integer >= 0');
+  }
+
+  /** The last position handled: persist it to resume a later subscriber with `since`. */
+  get lastSeq(): number {
+    return this.cursor;
+  }
+
+  /**
+   * Subscribes, then reads the ledger from `since` (or takes its head), so nothing published from here on is
+   * missed. Rejects when the first read fails (the holder cannot know where it stands).
+   */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('RevocationSubscriber already started');
+    this.started = true;
+    this.listener = await this.options.subscriptions.listen(
+      revocationChannel(this.options.namespace, this.options.stream),
+      {
+        onMessage: (raw) => this.enqueue({ kind: 'message', raw }),
+        onResubscribed: () => this.enqueue({ kind: 'catch_up' }),
+      },
+    );
+    try {
+      if (this.options.since !== undefined) {
+        this.cursor = this.options.since;
+        await this.catchUp();
+      } else {
+        const page = this.readPage(await this.options.readSince(0, 1));
+        if (page === null) throw new Error('the revocation ledger answered a page this holder cannot read');
+        this.cursor = page.head;
+      }
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+    this.schedulePoll();
+    this.kick();
+  }
+
+  /** Reads the ledger now (tests, or a holder that has its own reason to doubt). */
+  requestCatchUp(): void {
+    this.enqueue({ kind: 'catch_up' });
+  }
+
+  /** Resolves when everything queued so far has been handled. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.listener?.close();
+    this.listener = null;
+    await this.running;
+  }
+
+  private enqueue(item: Pending): void {
+    if (this.closed) return;
+    this.queue.push(item);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (!this.started || this.closed || this.listener === null) return;
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    this.rerun = false;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.rerun || this.queue.length > 0) this.kick();
+    });
+  }
+
+  // Never rejects: every failure is reported and turned into a revalidation or a retry.
+  private async drain(): Promise<void> {
+    while (!this.closed) {
+      const item = this.queue.shift();
+      if (!item) return;
+      if (item.kind === 'catch_up') {
+        // Several queued catch-ups are one.
+        while (this.queue[0]?.kind === 'catch_up') this.queue.shift();
+        await this.tryCatchUp();
+        continue;
+      }
+      await this.onMessage(item.raw);
+    }
+  }
+
+  private async onMessage(raw: string): Promise<void> {
+    const event = parseEvent(raw);
+    if (event === null) {
+      // Its position is unknown too: read the ledger, which has it (and judges it again).
+      await this.revalidate('unreadable_event');
+      await this.tryCatchUp();
+      return;
+    }
+    if (event.seq <= this.cursor) return;
+    if (event.seq !== this.cursor + 1) {
+      // Something between was lost on the way: the ledger has it. Whatever was held meanwhile is re-checked.
+      await this.revalidate('gap');
+      await this.tryCatchUp();
+      // The ledger is the record: an announcement it does not have (yet) never moves the cursor past it.
+      if (event.seq !== this.cursor + 1) return;
+    }
+    await this.deliver(event);
+  }
+
+  private async tryCatchUp(): Promise<boolean> {
+    try {
+      await this.catchUp();
+      return true;
+    } catch (error) {
+      this.logger.warn(
+        { stream: this.options.stream.stream, err: errorMessage(error) },
+        'revocation catch-up failed',
+      );
+      // Tried again on the next message, reconnect or tick: sooner than the tick when it is long.
+      this.schedulePoll(Math.min(this.pollIntervalMs, 1_000));
+      return false;
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    for (;;) {
+      if (this.closed) return;
+      const page = this.readPage(await this.options.readSince(this.cursor, this.pageSize));
+      if (page === null) {
+        await this.revalidate('unreadable_page');
+        throw new Error('unreadable revocation page');
+      }
+      for (const entry of page.events) {
+        if (this.closed) return;
+        if (entry.seq <= this.cursor) continue;
+        if (entry.seq !== this.cursor + 1) await this.revalidate('gap');
+        const event = revocationEvent.safeParse(entry);
+        if (!event.success) {
+          this.cursor = entry.seq;
+          await this.revalidate('unreadable_event');
+          continue;
+        }
+        await this.deliver(event.data);
+      }
+      if (!page.hasMore || page.events.length === 0) return;
+    }
+  }
+
+  private readPage(answer: unknown): RevocationsPage | null {
+    const page = revocationsPage.safeParse(answer);
+    if (!page.success || page.data.stream !== this.options.stream.stream) return null;
+    return page.data;
+  }
+
+  // The cursor moves past the event whatever happens: a failed handler turns into a revalidation, not a retry
+  // loop that would wedge every later event behind it.
+  private async deliver(event: RevocationEvent): Promise<void> {
+    this.cursor = event.seq;
+    try {
+      await this.options.onEvent(event);
+    } catch (error) {
+      this.logger.warn(
+        { seq: event.seq, kind: event.kind, err: errorMessage(error) },
+        'revocation handler failed',
+      );
+      await this.revalidate('handler_error');
+    }
+  }
+
+  private async revalidate(reason: RevalidateReason): Promise<void> {
+    this.logger.warn(
+      { stream: this.options.stream.stream, reason, seq: this.cursor },
+      'revalidating every lease',
+    );
+    try {
+      await this.options.revalidateAll(reason);
+    } catch (error) {
+      this.logger.error({ reason, err: errorMessage(error) }, 'revalidation failed');
+    }
+  }
+
+  private schedulePoll(delayMs = this.pollIntervalMs): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.enqueue({ kind: 'catch_up' });
+      this.schedulePoll();
+    }, delayMs);
+    this.timer.unref();
+  }
+}
+
+function parseEvent(raw: string): RevocationEvent | null {
+  try {
+    const parsed = revocationEvent.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : 'non-error thrown';
+}
