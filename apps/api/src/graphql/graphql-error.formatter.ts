@@ -1,4 +1,5 @@
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
+import { isProblemCode, type ProblemCode } from '@gatehouse/contracts';
 import { toProblem, type Logger } from '@gatehouse/platform';
 
 // GraphQL errors carry the same stable codes as REST problems, in `extensions.code` and `extensions.status`.
@@ -36,21 +37,22 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
   if (Array.isArray(nested)) {
     // mercurius' MER_ERR_GQL_VALIDATION (document or variables invalid) and 405 (a mutation over GET).
     const status = statusOf(original) === 405 ? 405 : 400;
-    const code = status === 405 ? 'method_not_allowed' : 'validation_failed';
+    const code: ProblemCode = status === 405 ? 'method_not_allowed' : 'validation_failed';
     return nested.map(
       (inner: {
         message?: unknown;
         locations?: GraphQLError['locations'];
         extensions?: Record<string, unknown>;
       }) => {
-        // Our own validation rules carry a more precise stable code (e.g. `too_many_fields`).
+        // Our own validation rules carry a more precise stable code (e.g. `too_many_fields`); only codes of the
+        // one list are passed on (graphql-js or a plugin could set others).
         const own = status === 400 ? inner.extensions?.code : undefined;
         return {
           status,
           error: {
             message: valueFreeMessage(typeof inner.message === 'string' ? inner.message : 'Invalid request.'),
             ...(inner.locations !== undefined ? { locations: inner.locations } : {}),
-            extensions: { code: typeof own === 'string' ? own : code, status },
+            extensions: { code: isProblemCode(own) ? own : code, status },
           },
         };
       },

@@ -1,3 +1,4 @@
+import type { ProblemCode } from '@gatehouse/contracts';
 import {
   GraphQLError,
   Kind,
@@ -12,9 +13,9 @@ import {
 // missing operation. Deciding it during validation makes each case a 400 with its own code, before anything runs.
 // Subscriptions are not served (no transport for them is mounted).
 
-export const OPERATION_NAME_REQUIRED = 'operation_name_required';
-export const UNKNOWN_OPERATION = 'unknown_operation';
-export const SUBSCRIPTIONS_UNSUPPORTED = 'subscriptions_unsupported';
+export const OPERATION_NAME_REQUIRED = 'operation_name_required' satisfies ProblemCode;
+export const UNKNOWN_OPERATION = 'unknown_operation' satisfies ProblemCode;
+export const SUBSCRIPTIONS_UNSUPPORTED = 'subscriptions_unsupported' satisfies ProblemCode;
 
 type Selection =
   | { ok: true; operation: OperationDefinitionNode }

@@ -1,3 +1,4 @@
+import type { ProblemCode } from '@gatehouse/contracts';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import {
   GraphQLError,
@@ -48,9 +49,9 @@ export const MAX_QUERY_COST = 250_000;
 /** What one of our lists counts for: the largest page a paginated command answers (`limit` ≤ 200). */
 export const LIST_BOUND = 200;
 
-export const TOO_MANY_ALIASES = 'too_many_aliases';
-export const TOO_MANY_SELECTIONS = 'too_many_selections';
-export const QUERY_TOO_COSTLY = 'query_too_costly';
+export const TOO_MANY_ALIASES = 'too_many_aliases' satisfies ProblemCode;
+export const TOO_MANY_SELECTIONS = 'too_many_selections' satisfies ProblemCode;
+export const QUERY_TOO_COSTLY = 'query_too_costly' satisfies ProblemCode;
 
 type IntrospectionBounds = Readonly<Record<string, number>>;
 
@@ -148,7 +149,7 @@ export type QueryCostRequest = {
   readonly operationName?: string | null;
 };
 
-function refusal(message: string, code: string): GraphQLError {
+function refusal(message: string, code: ProblemCode): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 

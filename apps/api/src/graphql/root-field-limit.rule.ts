@@ -1,3 +1,4 @@
+import type { ProblemCode } from '@gatehouse/contracts';
 import {
   GraphQLError,
   Kind,
@@ -12,7 +13,7 @@ import {
 // and fragments spread at the root contribute their own root fields.
 
 export const MAX_ROOT_FIELDS = 20;
-export const TOO_MANY_FIELDS = 'too_many_fields';
+export const TOO_MANY_FIELDS = 'too_many_fields' satisfies ProblemCode;
 
 function countRootFields(
   context: ValidationContext,

@@ -28,6 +28,15 @@ describe('problemFromResponse', () => {
     expect(problemFromResponse(500, { code: 'Not A Code!' }).code).toBe('api_bad_response');
   });
 
+  it('takes only the codes of the one list, matched exactly (no pattern, no synonym)', () => {
+    expect(problemFromResponse(401, { code: 'unauthenticated', title: 'Signed out' }).code).toBe('unauthenticated');
+    for (const code of ['unauthorized', 'too_many_requests', 'looks_like_a_code', 'not_found ', 'NOT_FOUND']) {
+      const problem = problemFromResponse(400, { code, title: 'x' });
+      expect(problem.code).toBe('api_bad_response');
+      expect(JSON.stringify(problem)).not.toContain(code);
+    }
+  });
+
   it('bounds the text it keeps', () => {
     const problem = problemFromResponse(409, { code: 'conflict', title: 'x'.repeat(10_000) });
     expect(problem.title.length).toBeLessThanOrEqual(500);

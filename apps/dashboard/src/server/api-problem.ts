@@ -1,15 +1,24 @@
 // What the dashboard shows when a call to the API does not succeed: the API's RFC 9457 problem (its stable
 // `code` above all), or one of the dashboard's own codes when there was no answer to read. Pure, so the
-// reading of untrusted response bodies is unit-tested.
+// reading of untrusted response bodies is unit-tested. The API's codes are the one list of @gatehouse/contracts;
+// a code outside it is not an answer the dashboard understands.
+
+import { isProblemCode, type ProblemCode } from '@gatehouse/contracts';
 
 export interface FieldProblem {
   readonly path: string;
   readonly message: string;
 }
 
+/** The dashboard's own codes, for answers the API did not give (never one of the API's codes). */
+export type DashboardProblemCode = 'api_unreachable' | 'api_bad_response' | 'dashboard_misconfigured' | 'dashboard_error';
+
+/** What a problem shown by the dashboard may be coded: one of the API's codes, or one of the dashboard's own. */
+export type ShownProblemCode = ProblemCode | DashboardProblemCode;
+
 export interface ApiProblem {
-  /** The API's stable code (`conflict`, `forbidden_scope`, ...) or one of DASHBOARD_PROBLEM_CODES. */
-  readonly code: string;
+  /** The API's stable code (`conflict`, `forbidden_scope`, ...) or one of the dashboard's own. */
+  readonly code: ShownProblemCode;
   readonly title: string;
   /** HTTP status of the API's answer; null when there was none. */
   readonly status: number | null;
@@ -31,7 +40,7 @@ export const DASHBOARD_PROBLEM_CODES = Object.freeze({
   notAllowed: 'forbidden_scope',
   /** A form field failed the dashboard's own check before any call. */
   invalidInput: 'validation_failed',
-});
+} as const satisfies Record<string, ShownProblemCode>);
 
 const MAX_TEXT = 500;
 const MAX_ITEMS = 50;
@@ -57,11 +66,11 @@ function strings(value: unknown): string[] {
     .filter((entry): entry is string => typeof entry === 'string' && entry.length <= 100);
 }
 
-/** Reads an error response body; anything that is not a problem with a code becomes `api_bad_response`. */
+/** Reads an error response body; anything that is not a problem with one of the API's codes becomes `api_bad_response`. */
 export function problemFromResponse(status: number, body: unknown): ApiProblem {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const code = text(record['code']);
-  if (code === null || !/^[a-z][a-z0-9_]{0,63}$/.test(code)) {
+  const code = record['code'];
+  if (!isProblemCode(code)) {
     return {
       code: DASHBOARD_PROBLEM_CODES.badResponse,
       title: 'Unexpected answer from the API',

@@ -1,7 +1,7 @@
-import type { ApiProblem } from './api-problem';
+import type { ApiProblem, ShownProblemCode } from './api-problem';
 import { decisionProblem } from './decision-problems';
 
-function problem(code: string, status: number): ApiProblem {
+function problem(code: ShownProblemCode, status: number): ApiProblem {
   return { code, title: code, status, detail: 'from the API', errors: [], tenants: [] };
 }
 

@@ -67,9 +67,9 @@ describe('problemInWords', () => {
   it('gives every problem a next step, by code or by status', () => {
     const base = { title: 'x', detail: null, errors: [], tenants: [] };
     expect(problemInWords({ ...base, code: 'conflict', status: 409 }).nextStep).toMatch(/reload/i);
-    expect(problemInWords({ ...base, code: 'something_new', status: 422 }).nextStep).toBe(
+    expect(problemInWords({ ...base, code: 'unprocessable_content', status: 422 }).nextStep).toBe(
       'Check what you entered, then try again.',
     );
-    expect(problemInWords({ ...base, code: 'something_new', status: 503 }).nextStep).toMatch(/Try again/);
+    expect(problemInWords({ ...base, code: 'dependency_unavailable', status: 503 }).nextStep).toMatch(/Try again/);
   });
 });

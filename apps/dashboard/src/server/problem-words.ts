@@ -1,4 +1,4 @@
-import type { ApiProblem, FieldProblem } from './api-problem';
+import type { ApiProblem, FieldProblem, ShownProblemCode } from './api-problem';
 
 // What a person reads when something did not work: never a validator's raw text ("Too small: expected array to
 // have >=1 items"), never a field's key (`stdioCommands`), never a bare status ("Unexpected answer – 414"), and
@@ -184,8 +184,8 @@ export function fieldMessageInWords(problem: FieldProblem): string {
   return messageInWords(problem.message);
 }
 
-/** What to do after each code the dashboard meets; the status decides for any other. */
-const NEXT_STEPS: Readonly<Record<string, string>> = {
+/** What to do after each code the dashboard meets; the status decides for any other. Keyed by the one list. */
+const NEXT_STEPS: Readonly<Partial<Record<ShownProblemCode, string>>> = {
   validation_failed: 'Correct the fields named here, then send the form again.',
   duplicate_key: 'Write each key once, then save again.',
   conflict: 'Someone changed it meanwhile or the name is taken: reload the page, or choose another name.',
@@ -193,8 +193,8 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   forbidden_scope: 'Ask an owner or admin of this tenant for the role this needs.',
   forbidden: 'Ask an owner or admin of this tenant for the role this needs.',
   forbidden_caller: 'Sign in as a person to do this: tokens of this kind may not.',
-  unauthenticated: 'Sign in again.',
-  invalid_credentials: 'Check the email address and password, then try again.',
+  // Sign-in with a wrong email or password is `unauthenticated` too; its detail says which.
+  unauthenticated: 'Sign in again: check the email address and password.',
   tenant_required: 'Pick the tenant to sign in to, then sign in again.',
   tenant_not_member: 'Pick one of your tenants, then sign in again.',
   rate_limited: 'Wait a minute, then try again.',
@@ -209,19 +209,18 @@ const NEXT_STEPS: Readonly<Record<string, string>> = {
   request_not_open: 'Open the queue and review the request that is open now.',
   four_eyes_author: 'Ask another approver to decide this request.',
   outside_operator_ceiling: 'Remove the lines named here, or ask the operator to widen the pool’s ceiling.',
-  changed_since_read: 'Reload the page to see the current version, then make your change again.',
-  internal_error:
+  internal:
     'Try again in a moment. If it keeps failing, tell whoever runs Gatehouse, with the error code.',
 };
 
 /** Titles the API or the dashboard phrase for machines, in words. */
-const TITLES: Readonly<Record<string, string>> = {
+const TITLES: Readonly<Partial<Record<ShownProblemCode, string>>> = {
   validation_failed: 'Some fields need attention',
   api_bad_response: 'The API’s answer could not be read',
   uri_too_long: 'What you typed is too long for the API',
   payload_too_large: 'That is too large to send',
   rate_limited: 'Too many attempts',
-  internal_error: 'Something went wrong in Gatehouse',
+  internal: 'Something went wrong in Gatehouse',
 };
 
 function nextStepOf(problem: ApiProblem): string {

@@ -1,3 +1,5 @@
+import type { ProblemCode } from '@gatehouse/contracts';
+
 /** The media type of every error body (RFC 9457). */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -6,15 +8,15 @@ export type ProblemDocument = {
   type: string;
   title: string;
   status: number;
-  code: string;
+  code: ProblemCode;
   detail?: string;
   instance?: string;
 };
 
 export type ProblemInit = {
   status: number;
-  /** Stable snake_case code clients switch on (e.g. `not_found`). */
-  code: string;
+  /** Stable snake_case code clients switch on (e.g. `not_found`): one of PROBLEM_CODES (libs/contracts). */
+  code: ProblemCode;
   /** Short, human, the same for every occurrence of the code. */
   title: string;
   /** This occurrence, written for the client: never an infrastructure message. */
@@ -23,7 +25,7 @@ export type ProblemInit = {
 };
 
 /** `type` is a stable URN per code: no documentation host is promised, and clients switch on `code`. */
-export function problemTypeUri(code: string): string {
+export function problemTypeUri(code: ProblemCode): string {
   return `urn:gatehouse:problem:${code}`;
 }
 
@@ -46,7 +48,7 @@ export function problemJson(init: ProblemInit): ProblemDocument {
  */
 export class ProblemError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly title: string;
   readonly detail: string | undefined;
 

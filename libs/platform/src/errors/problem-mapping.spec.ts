@@ -1,3 +1,4 @@
+import { isProblemCode } from '@gatehouse/contracts';
 import { ProblemError, problemJson } from './problem-error.js';
 import { toProblem } from './problem-mapping.js';
 
@@ -23,16 +24,16 @@ describe('toProblem', () => {
   it('sends a ProblemError as it is', () => {
     const error = new ProblemError({
       status: 409,
-      code: 'name_taken',
-      title: 'Name taken',
+      code: 'conflict',
+      title: 'Conflict',
       detail: 'Pick another name.',
     });
     expect(toProblem(error)).toEqual({
       problem: {
-        type: 'urn:gatehouse:problem:name_taken',
-        title: 'Name taken',
+        type: 'urn:gatehouse:problem:conflict',
+        title: 'Conflict',
         status: 409,
-        code: 'name_taken',
+        code: 'conflict',
         detail: 'Pick another name.',
       },
       unexpected: false,
@@ -57,6 +58,19 @@ describe('toProblem', () => {
       cause: fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400),
     });
     expect(toProblem(wrapped).problem.code).toBe('malformed_json');
+  });
+
+  it.each([
+    [401, 'unauthenticated'],
+    [429, 'rate_limited'],
+  ])('answers a bare %i with the one code of its meaning (%s), never a synonym', (status, code) => {
+    expect(toProblem({ statusCode: status }).problem).toMatchObject({ status, code });
+  });
+
+  it('answers only codes of the one list', () => {
+    for (let status = 400; status < 600; status += 1) {
+      expect(isProblemCode(toProblem({ statusCode: status }).problem.code)).toBe(true);
+    }
   });
 
   it('maps other client errors by status without their message', () => {

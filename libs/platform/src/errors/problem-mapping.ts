@@ -1,3 +1,4 @@
+import type { ProblemCode } from '@gatehouse/contracts';
 import { ProblemError, problemJson, type ProblemDocument } from './problem-error.js';
 
 export type MappedProblem = {
@@ -6,7 +7,7 @@ export type MappedProblem = {
   unexpected: boolean;
 };
 
-type Known = { status: number; code: string; title: string; detail?: string };
+type Known = { status: number; code: ProblemCode; title: string; detail?: string };
 
 /** Fastify's own request errors (body parsing, routing) by their stable `code`. */
 const FASTIFY_ERRORS: Readonly<Record<string, Known>> = {
@@ -51,7 +52,7 @@ const FASTIFY_ERRORS: Readonly<Record<string, Known>> = {
 /** Generic problems by HTTP status for any other client error. */
 const BY_STATUS: Readonly<Record<number, Known>> = {
   400: { status: 400, code: 'bad_request', title: 'Bad request' },
-  401: { status: 401, code: 'unauthorized', title: 'Unauthorized' },
+  401: { status: 401, code: 'unauthenticated', title: 'Unauthenticated' },
   403: { status: 403, code: 'forbidden', title: 'Forbidden' },
   404: { status: 404, code: 'not_found', title: 'Not found', detail: 'No such resource.' },
   405: { status: 405, code: 'method_not_allowed', title: 'Method not allowed' },
@@ -65,7 +66,7 @@ const BY_STATUS: Readonly<Record<number, Known>> = {
   414: { status: 414, code: 'uri_too_long', title: 'URI too long' },
   415: FASTIFY_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE as Known,
   422: { status: 422, code: 'unprocessable_content', title: 'Unprocessable content' },
-  429: { status: 429, code: 'too_many_requests', title: 'Too many requests' },
+  429: { status: 429, code: 'rate_limited', title: 'Too many requests' },
   431: { status: 431, code: 'request_header_fields_too_large', title: 'Request header fields too large' },
 };
 
