@@ -265,6 +265,7 @@ async function run(): Promise<void> {
     root,
     prefix: prefixes.redis,
     write,
+    dataDir: join(root, '.gatehouse', 'redis'),
     onSpawn: (stop) => supervisor.register('redis', stop),
   });
   const database = await provideDatabase({

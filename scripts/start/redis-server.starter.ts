@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { isAcceptingConnections } from './port-probe';
 import { startProcessGroup, type ProcessGroup } from './process-group';
 
@@ -7,6 +8,11 @@ export type RedisServerOptions = {
   cwd: string;
   prefix: string;
   write: (line: string) => void;
+  /**
+   * Where the append-only file lives (`npm start`: .gatehouse/redis): Redis then keeps what it held across a
+   * restart (appendonly, fsync every second). Absent: no persistence at all (the test runner: fast, nothing left).
+   */
+  dataDir?: string;
   /** Called as soon as redis-server is spawned, so a Ctrl-C during startup can stop it too. */
   onSpawn?: (stop: () => Promise<void>) => void;
 };
@@ -14,8 +20,9 @@ export type RedisServerOptions = {
 export type RedisServer = { url: string; group: ProcessGroup; stop(): Promise<void> };
 
 /**
- * Runs `redis-server` on 127.0.0.1:`port` without persistence: everything Gatehouse keeps in Redis (locks,
- * fan-out, queues of a dev run) is rebuildable, and no dump file is left in the checkout.
+ * Runs `redis-server` on 127.0.0.1:`port`. With `dataDir`, with an append-only file there (queues and locks
+ * survive a restart; the revocation ledger itself is in Postgres either way); without, no persistence and no
+ * file left behind. Never RDB snapshots (`--save ''`).
  */
 export async function startRedisServer(
   options: RedisServerOptions,
@@ -30,8 +37,7 @@ export async function startRedisServer(
       '127.0.0.1',
       '--save',
       '',
-      '--appendonly',
-      'no',
+      ...persistenceArgs(options.dataDir),
       '--daemonize',
       'no',
     ],
@@ -51,4 +57,10 @@ export async function startRedisServer(
   }
   await stop();
   return { ok: false, reason: 'redis-server did not start (see the [redis] lines above)' };
+}
+
+function persistenceArgs(dataDir: string | undefined): string[] {
+  if (dataDir === undefined) return ['--appendonly', 'no'];
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return ['--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dataDir];
 }

@@ -15,6 +15,8 @@ export type ProvideRedisOptions = {
   root: string;
   prefix: string;
   write: (line: string) => void;
+  /** A redis-server we start keeps an append-only file here; absent, it runs without persistence. */
+  dataDir?: string;
   /** Registers the stop of a redis-server we spawn, as soon as it is spawned. */
   onSpawn: (stop: () => Promise<void>) => void;
 };
@@ -45,6 +47,7 @@ export async function provideRedis(options: ProvideRedisOptions): Promise<Provid
     prefix: options.prefix,
     write: options.write,
     onSpawn: options.onSpawn,
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
   });
   if ('ok' in started) throw new StartFailure(started.reason);
   return { url: started.url, source: 'started' };
