@@ -75,7 +75,8 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (error instanceof StreamableHTTPError) return classifyHttpStatus(error.code);
   if (error instanceof McpError) return classifyMcpError(error);
   if (isEgressError(error)) {
-    if (error.reason === 'timeout' || error.reason === 'connection_failed')
+    // A name that did not resolve may resolve on the next try (the resolver's own failures land here too).
+    if (error.reason === 'timeout' || error.reason === 'connection_failed' || error.reason === 'unresolvable')
       return { failureClass: 'transient', reason: `egress_${error.reason}` };
     if (error.reason === 'response_too_large')
       return { failureClass: 'protocol', reason: 'egress_response_too_large' };

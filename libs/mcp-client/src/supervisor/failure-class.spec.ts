@@ -1,0 +1,64 @@
+import { EgressError } from '@gatehouse/egress';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { backoffDelayMs } from './backoff.policy';
+import { classifyFailure } from './failure-class';
+
+const systemError = (code: string) => Object.assign(new Error(`connect ${code} 10.0.0.1:443`), { code });
+
+describe('classifyFailure', () => {
+  it.each([
+    [new McpError(ErrorCode.RequestTimeout, 't'), 'transient', 'request_timeout'],
+    [new McpError(ErrorCode.ConnectionClosed, 'c'), 'transient', 'connection_closed'],
+    [new McpError(ErrorCode.InternalError, 'i'), 'transient', 'server_internal_error'],
+    [new McpError(ErrorCode.InvalidParams, 'p'), 'protocol', 'server_refused_request'],
+    [new StreamableHTTPError(401, 'no'), 'auth', 'http_unauthorized'],
+    [new StreamableHTTPError(403, 'no'), 'auth', 'http_unauthorized'],
+    [new StreamableHTTPError(503, 'busy'), 'transient', 'http_unavailable'],
+    [new StreamableHTTPError(429, 'slow'), 'transient', 'http_unavailable'],
+    [new StreamableHTTPError(404, 'gone'), 'protocol', 'http_refused'],
+    [new UnauthorizedError('sign in'), 'auth', 'unauthorized'],
+    [new EgressError('connection_failed', 'https://a.test'), 'transient', 'egress_connection_failed'],
+    [new EgressError('unresolvable', 'https://a.test'), 'transient', 'egress_unresolvable'],
+    [new EgressError('redirect_refused', 'https://a.test'), 'config', 'egress_redirect_refused'],
+    [new EgressError('private_destination', 'https://a.test'), 'config', 'egress_private_destination'],
+    [
+      new Error("Server's protocol version is not supported: 2026-07-28"),
+      'protocol',
+      'unsupported_protocol_version',
+    ],
+    [systemError('ECONNREFUSED'), 'transient', 'network_unavailable'],
+    [systemError('ENOENT'), 'config', 'not_runnable'],
+    [
+      Object.assign(new Error('x'), { failureClass: 'config', reason: 'stdio_not_allowed' }),
+      'config',
+      'stdio_not_allowed',
+    ],
+    [new Error('something else'), 'fatal', 'unexpected_failure'],
+    ['a string', 'fatal', 'unexpected_failure'],
+  ])('%p is %s (%s), without its text', (error, failureClass, reason) => {
+    expect(classifyFailure(error)).toEqual({ failureClass, reason });
+  });
+
+  it('ignores a failureClass outside the vocabulary', () => {
+    expect(classifyFailure(Object.assign(new Error('x'), { failureClass: 'retry-me', reason: 'r' }))).toEqual(
+      {
+        failureClass: 'fatal',
+        reason: 'unexpected_failure',
+      },
+    );
+  });
+});
+
+describe('backoffDelayMs', () => {
+  const policy = { baseMs: 500, maxMs: 30_000, maxAttempts: 6 };
+  it('doubles, is capped, and jitters between half and the whole step', () => {
+    expect([1, 2, 3].map((n) => backoffDelayMs(policy, n, () => 0))).toEqual([250, 500, 1_000]);
+    expect([1, 2, 3].map((n) => backoffDelayMs(policy, n, () => 1))).toEqual([500, 1_000, 2_000]);
+    expect(backoffDelayMs(policy, 20, () => 1)).toBe(30_000);
+    expect(backoffDelayMs(policy, 20, () => 0)).toBe(15_000);
+    // A random source out of [0, 1] cannot stretch the bound.
+    expect(backoffDelayMs(policy, 1, () => 7)).toBe(500);
+  });
+});
