@@ -26,10 +26,14 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * A browser context (own cookies) whose pages all carry axe-core from their first script on: injecting it
- * into each page after load costs more than letting every navigation evaluate it.
+ * into each page after load costs more than letting every navigation evaluate it. A desktop viewport unless
+ * told otherwise (the 390 px layout tests pass a phone's).
  */
-export async function newTestContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+export async function newTestContext(
+  browser: Browser,
+  viewport: { width: number; height: number } = { width: 1280, height: 900 },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
   await context.addInitScript({ content: axe.source });
   return context;
 }

@@ -804,8 +804,9 @@ describe('dashboard in a browser', () => {
         401,
       );
 
+      // A deep link leads to sign-in, which returns to it afterwards (workflows.int-spec.ts signs in that way).
       await open(page, '/tokens');
-      await page.waitForURL(/\/sign-in$/);
+      await page.waitForURL(/\/sign-in\?next=%2Ftokens$/);
     },
     FLOW_TIMEOUT_MS,
   );
@@ -961,7 +962,7 @@ describe('dashboard in a browser', () => {
         expect(logout.status).toBe(204);
 
         await open(page, '/workspaces');
-        await page.waitForURL(/\/sign-in\?reason=expired$/);
+        await page.waitForURL(/\/sign-in\?reason=expired&next=%2Fworkspaces$/);
         await page.getByText('Your session ended. Sign in again to continue.').waitFor();
         await expect(context.cookies()).resolves.toEqual([]);
       },

@@ -111,7 +111,7 @@ export function DataTable({
       ) : null}
       <div className={styles.scroll} role="region" aria-labelledby={captionId} tabIndex={0}>
         {/* Explicit roles: on small screens the rows display as cards, which would drop the implicit ones. */}
-        <table className={`${styles.table} ${styles.stackable}`} role="table">
+        <table className={`${styles.table} ${styles.stackable}`} role="table" aria-labelledby={captionId}>
           <caption id={captionId}>{caption}</caption>
           <thead role="rowgroup">
             <tr role="row">

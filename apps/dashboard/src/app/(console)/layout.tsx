@@ -32,6 +32,7 @@ function PendingBadge({ pending }: { pending: { count: number; more: boolean } }
   const shown = `${pending.count}${pending.more ? '+' : ''}`;
   return (
     <span className={styles.countBadge} data-pending-count={shown}>
+      <span className="visually-hidden">: </span>
       {shown}
       <span className="visually-hidden"> pending</span>
     </span>
