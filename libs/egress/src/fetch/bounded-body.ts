@@ -6,6 +6,7 @@
 // - `idleTimeoutMs` bounds each wait for the next bytes while the reader is waiting for them: a stream that
 //   keeps sending stays open however long it lives; one that goes silent that long is cut, as `timeout`.
 // `onSettled` runs exactly once, when the body ended, failed or was cancelled.
+import type { Readable } from 'node:stream';
 import { ReadableStream } from 'node:stream/web';
 import { EgressError } from './egress.error.js';
 import { createEventStreamMeter } from './event-stream-meter.js';
@@ -25,14 +26,35 @@ export interface BoundedBodyOptions {
 
 type Chunk = { readonly done: true } | { readonly done: false; readonly value: Uint8Array };
 
+interface ChunkSource {
+  read(): Promise<Chunk>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+// A web stream (tests, any fetch) or a Node stream (undici's dispatcher API: no web stream of its own to pay for).
+function sourceOf(source: ReadableStream<Uint8Array> | Readable): ChunkSource {
+  if (source instanceof ReadableStream) {
+    const reader = source.getReader();
+    return { read: () => reader.read() as Promise<Chunk>, cancel: (reason) => reader.cancel(reason) };
+  }
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  return {
+    read: () => chunks.next() as Promise<Chunk>,
+    cancel: async () => {
+      // Destroying errors the stream; nobody is left to hear it but this listener.
+      source.on('error', () => undefined).destroy();
+    },
+  };
+}
+
 const IDLE = Symbol('idle');
 const ignore = (): void => undefined;
 
 export function boundBody(
-  source: ReadableStream<Uint8Array>,
+  source: ReadableStream<Uint8Array> | Readable,
   options: BoundedBodyOptions,
 ): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
+  const reader = sourceOf(source);
   const { maxBytes, idleTimeoutMs, origin } = options;
   const meter = options.perEvent === true ? createEventStreamMeter(maxBytes) : null;
   let received = 0;
@@ -50,12 +72,12 @@ export function boundBody(
 
   // The next chunk, or IDLE when none came within the idle bound.
   const next = (): Promise<Chunk | typeof IDLE> => {
-    if (idleTimeoutMs === undefined) return reader.read() as Promise<Chunk>;
+    if (idleTimeoutMs === undefined) return reader.read();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const idle = new Promise<typeof IDLE>((resolve) => {
       timer = setTimeout(() => resolve(IDLE), idleTimeoutMs);
     });
-    return Promise.race([reader.read() as Promise<Chunk>, idle]).finally(() => clearTimeout(timer));
+    return Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
   };
 
   return new ReadableStream<Uint8Array>({

@@ -12,14 +12,15 @@
 //   `text/event-stream` body per event instead, so a long-lived stream lives as long as it keeps sending; and
 //   every body by an idle bound (`idleTimeoutMs`), never by a bound on its total duration (decision 0041).
 // - Every error it throws is an EgressError naming the origin only, or the caller's own abort.
-import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { STATUS_CODES } from 'node:http';
+import type { Dispatcher } from 'undici';
 import type { EgressPolicy } from '../policy/egress-policy.js';
 import { admitUrl, MAX_ADMISSION_DEADLINE_MS } from '../policy/url-admission.policy.js';
 import { isConnectablePort, portOf } from '../policy/port-range.js';
 import { createCachedResolver } from '../resolver/cached.resolver.js';
 import type { Resolver } from '../resolver/resolver.port.js';
 import { boundBody } from './bounded-body.js';
-import { EgressError } from './egress.error.js';
+import { EgressError, type EgressFailureReason } from './egress.error.js';
 import { createOriginPools } from './origin-pools.js';
 import { classifyTransportFailure } from './transport-failure.js';
 
@@ -86,18 +87,38 @@ function isEventStream(headers: Headers): boolean {
   return type !== null && type.split(';', 1)[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
-// The global init, as undici's own fetch takes it (the same fields; the types are two copies of one library).
-function forwardedInit(init: PinnedRequestInit): UndiciRequestInit {
-  const forwarded: UndiciRequestInit = {
-    method: init.method,
-    headers: init.headers as UndiciRequestInit['headers'],
-    body: init.body as UndiciRequestInit['body'],
-    signal: init.signal,
-    keepalive: init.keepalive,
-  };
-  const { duplex } = init as { readonly duplex?: unknown };
-  if (duplex === 'half') forwarded.duplex = 'half';
-  return forwarded;
+interface Outgoing {
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | Uint8Array | null;
+}
+
+// The global init, as undici's dispatcher takes it. The MCP SDK sends strings; any other BodyInit (form data,
+// URLSearchParams, a Blob or a stream) is read through a Response, which also gives its default content type.
+async function outgoingOf(init: PinnedRequestInit): Promise<Outgoing> {
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
+  const method = (init.method ?? 'GET').toUpperCase();
+  const given = init.body ?? null;
+  if (given === null || typeof given === 'string') return { method, headers, body: given };
+  if (given instanceof Uint8Array) return { method, headers, body: given };
+  const encoded = new Response(given);
+  const type = encoded.headers.get('content-type');
+  if (type !== null && headers['content-type'] === undefined) headers['content-type'] = type;
+  return { method, headers, body: new Uint8Array(await encoded.arrayBuffer()) };
+}
+
+/** undici's header record (a repeated header as an array) as global Headers. */
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else headers.append(name, value);
+  }
+  return headers;
 }
 
 export function createPinnedFetch(options: PinnedFetchOptions): PinnedFetch {
@@ -137,31 +158,40 @@ export function createPinnedFetch(options: PinnedFetchOptions): PinnedFetch {
     if (!isConnectablePort(portOf(url))) throw new EgressError('invalid_port', origin);
     const dispatcher = pools.poolFor(origin, url.hostname, admission.addresses);
 
-    let upstream: Awaited<ReturnType<typeof undiciFetch>>;
+    const outgoing = await outgoingOf(init);
+    let upstream: Dispatcher.ResponseData;
     try {
-      upstream = await undiciFetch(url, { ...forwardedInit(init), redirect: 'manual', dispatcher });
+      upstream = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: outgoing.method as Dispatcher.HttpMethod,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        signal: init.signal ?? null,
+      });
     } catch (error) {
       if (init.signal?.aborted) throw error;
       throw new EgressError(classifyTransportFailure(error), origin);
     }
 
-    const headers = new Headers();
-    for (const [name, value] of upstream.headers) headers.append(name, value);
-    const refuseWith = async (reason: 'redirect_refused' | 'response_too_large'): Promise<never> => {
-      await upstream.body?.cancel().catch(ignore);
+    const status = upstream.statusCode;
+    const headers = headersOf(upstream.headers);
+    const refuseWith = (reason: EgressFailureReason): never => {
+      upstream.body.on('error', ignore).destroy();
       throw new EgressError(reason, origin);
     };
-    if (upstream.status >= 300 && upstream.status < 400 && upstream.status !== NOT_MODIFIED) {
-      return refuseWith('redirect_refused');
-    }
+    // No fetch Response can carry a status outside 200-599: a server that answers one answered nothing usable.
+    if (status < 200 || status > 599) return refuseWith('connection_failed');
+    if (status >= 300 && status < 400 && status !== NOT_MODIFIED) return refuseWith('redirect_refused');
     const perEvent = maxEventBytes !== undefined && isEventStream(headers);
     const declared = declaredLength(headers);
     if (!perEvent && declared !== null && declared > maxResponseBytes)
       return refuseWith('response_too_large');
 
-    const head = { status: upstream.status, statusText: upstream.statusText, headers };
-    if (upstream.body === null || NULL_BODY_STATUSES.has(upstream.status)) {
-      await upstream.body?.cancel().catch(ignore);
+    const head = { status, statusText: STATUS_CODES[status] ?? '', headers };
+    if (NULL_BODY_STATUSES.has(status) || outgoing.method === 'HEAD') {
+      // Read to its (empty) end rather than destroyed, so the connection goes back to the pool.
+      await upstream.body.dump().catch(ignore);
       return new Response(null, head);
     }
     const body = boundBody(upstream.body, {
