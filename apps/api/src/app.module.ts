@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common'
 import { HealthModule } from './health/health.module.js';
 import { InfrastructureModule, type ApiInfrastructure } from './infrastructure/infrastructure.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { RevocationsModule } from './revocations/revocations.module.js';
 
 export type AppModuleOptions = {
   infrastructure: ApiInfrastructure;
@@ -19,6 +20,7 @@ export class AppModule {
         InfrastructureModule.forRoot(options.infrastructure),
         HealthModule,
         MetricsModule,
+        RevocationsModule,
         ...(options.imports ?? []),
       ],
     };

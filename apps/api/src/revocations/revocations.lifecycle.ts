@@ -1,0 +1,88 @@
+import {
+  closeRedis,
+  createRedisConnection,
+  RedisChannelMultiplexer,
+  RevocationSubscriber,
+} from '@gatehouse/coordination';
+import type { Database } from '@gatehouse/db';
+import type { Logger } from '@gatehouse/platform';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { ApiConfig } from '../config/api.config.js';
+import { API_CONFIG, DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens.js';
+import { RevocationRelay } from './revocation.relay.js';
+import { readRevocationsPage } from './revocations-page.reader.js';
+import { evictAllTokens, evictTokensFor } from './token-cache.revocation-holder.js';
+
+/** The coordination namespace of this deployment: REDIS_KEY_PREFIX without its trailing colons. */
+export function revocationNamespaceOf(config: Pick<ApiConfig, 'REDIS_KEY_PREFIX'>): string {
+  return (config.REDIS_KEY_PREFIX ?? 'gatehouse:').replace(/:+$/, '') || 'gatehouse';
+}
+
+/**
+ * Runs, in every API process, the ledger's relay and the holder that keeps the bearer-token cache honest. Both
+ * stop before the infrastructure closes (beforeApplicationShutdown runs ahead of onApplicationShutdown). Neither
+ * can stop the boot: a relay pass that fails is retried on the next tick, and a holder that cannot start leaves
+ * the cache on its TTL (logged).
+ */
+@Injectable()
+export class RevocationsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private relay: RevocationRelay | null = null;
+  private subscriberConnection: Redis | null = null;
+  private subscriptions: RedisChannelMultiplexer | null = null;
+  private holder: RevocationSubscriber | null = null;
+  private starting: Promise<void> | null = null;
+
+  constructor(
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const namespace = revocationNamespaceOf(this.config);
+    this.relay = new RevocationRelay({
+      database: this.database,
+      redis: this.redis,
+      namespace,
+      logger: this.logger,
+    });
+    this.relay.start();
+    this.subscriberConnection = createRedisConnection({
+      url: this.config.REDIS_URL,
+      name: 'api-revocations',
+      purpose: 'subscriber',
+      logger: this.logger,
+    });
+    this.subscriptions = new RedisChannelMultiplexer(this.subscriberConnection, this.logger);
+    const holder = new RevocationSubscriber({
+      subscriptions: this.subscriptions,
+      namespace,
+      stream: { stream: 'platform' },
+      readSince: (since, limit) => readRevocationsPage(this.database, { stream: 'platform' }, since, limit),
+      onEvent: evictTokensFor,
+      revalidateAll: evictAllTokens,
+      logger: this.logger,
+    });
+    this.holder = holder;
+    this.starting = holder.start().catch((error: unknown) => {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : 'non-error thrown' },
+        'revocation holder did not start: the token cache relies on its TTL',
+      );
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.starting;
+    await Promise.allSettled([this.relay?.stop(), this.holder?.close()]);
+    await this.subscriptions?.close();
+    if (this.subscriberConnection) await closeRedis(this.subscriberConnection);
+  }
+}
