@@ -1,6 +1,7 @@
 import { createTestRedisPrefix, testRedisUrl } from '@gatehouse/testing';
 import { coordinationNames } from './coordination-names';
 import { FencingLock, type HeldLock } from './fencing-lock';
+import { LockLostError } from './held-lock';
 import { checkFencingToken } from './fencing-token';
 import { lastCommandOf, pollUntil, RedisTestHarness } from './test-support/redis-test.harness';
 
@@ -200,5 +201,80 @@ describe('FencingLock', () => {
     await expect(lock.acquire(freshResource(), { ttlMs: 0 })).rejects.toThrow(TypeError);
     await expect(lock.acquire(freshResource(), { ttlMs: 1.5 })).rejects.toThrow(TypeError);
     expect(() => new FencingLock({ connection: redis, namespace: 'bad namespace' })).toThrow(TypeError);
+  });
+});
+
+describe('FencingLock: holding on and knowing when it is gone', () => {
+  const lostReason = (held: HeldLock): unknown => held.lost.reason as unknown;
+
+  it('extends itself while held, so it outlives its ttl, and stops extending once released', async () => {
+    const resource = freshResource();
+    const held = await lock.acquire(resource, { ttlMs: 150, autoExtend: true });
+    const contender = new FencingLock({ connection: harness.connection(), namespace });
+    // Waiting past several ttls (the waiter's own deadline) cannot take a lock that keeps extending itself.
+    expect(await contender.acquireWithWait(resource, { ttlMs: 30_000, waitMs: 600 })).toBeNull();
+    expect(held!.state()).toBe('held');
+    expect(held!.lost.aborted).toBe(false);
+    expect(await held!.release()).toBe(true);
+    expect(held!.state()).toBe('released');
+    const next = await contender.acquire(resource, { ttlMs: 30_000 });
+    expect(next!.fencingToken).toBe(held!.fencingToken + 1n);
+    // A released lock never reports itself lost, and does not extend the next holder's lock.
+    expect(held!.lost.aborted).toBe(false);
+    expect(await held!.extend(60_000)).toBe(false);
+    await next!.release();
+  });
+
+  it('tells the holder when an extension finds the lock taken by someone else', async () => {
+    const resource = freshResource();
+    const held = await lock.acquire(resource, { ttlMs: 300, autoExtend: true });
+    const lostEvent = new Promise<void>((resolve) =>
+      held!.lost.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    // Someone else's lock under the same key (as if this one had expired and been taken).
+    await redis.set(lockKey(resource), 'someone-else', 'PX', 30_000);
+    await lostEvent;
+    expect(held!.state()).toBe('lost');
+    expect(lostReason(held!)).toBeInstanceOf(LockLostError);
+    expect((lostReason(held!) as LockLostError).reason).toBe('taken');
+    expect(held!.remainingMs()).toBe(0);
+    expect(await held!.confirm()).toBeNull();
+    expect(await redis.get(lockKey(resource))).toBe('someone-else');
+  });
+
+  it('confirms it still holds the lock with the remaining lease, and marks it lost when not', async () => {
+    const resource = freshResource();
+    const held = await lock.acquire(resource, { ttlMs: 60_000 });
+    const remaining = await held!.confirm();
+    expect(remaining).toBeGreaterThan(50_000);
+    expect(remaining).toBeLessThanOrEqual(60_000);
+    expect(held!.remainingMs()).toBeGreaterThan(0);
+    expect(held!.remainingMs()).toBeLessThanOrEqual(60_000);
+    await redis.del(lockKey(resource));
+    expect(await held!.confirm()).toBeNull();
+    expect(held!.state()).toBe('lost');
+    expect(held!.lost.aborted).toBe(true);
+  });
+
+  it('marks itself lost by its own clock when no renewal was confirmed before the lease ran out', async () => {
+    const resource = freshResource();
+    // Not extending itself: nobody renews it, so the local deadline passes with the lease.
+    const held = await lock.acquire(resource, { ttlMs: 100 });
+    await new Promise<void>((resolve) =>
+      held!.lost.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    expect((lostReason(held!) as LockLostError).reason).toBe('expired');
+    expect(held!.state()).toBe('lost');
+    expect(await held!.extend(60_000)).toBe(false);
+  });
+
+  it('keeps the lease counted from when the acquire was sent (remainingMs never exceeds the ttl)', async () => {
+    const held = await lock.acquire(freshResource(), { ttlMs: 5_000 });
+    expect(held!.remainingMs()).toBeLessThanOrEqual(5_000);
+    expect(await held!.extend(20_000)).toBe(true);
+    expect(held!.remainingMs()).toBeGreaterThan(5_000);
+    expect(held!.remainingMs()).toBeLessThanOrEqual(20_000);
+    await held!.release();
+    expect(held!.remainingMs()).toBe(0);
   });
 });

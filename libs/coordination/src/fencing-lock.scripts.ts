@@ -28,3 +28,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `);
+
+// KEYS[1] lock; ARGV[1] owner value. The remaining PTTL when this owner still holds the lock, -3 otherwise
+// (-1/-2 are PTTL's own "no expiry"/"no key", which an owner's lock never has while it is held).
+export const confirmLockScript = new LuaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PTTL', KEYS[1])
+end
+return -3
+`);

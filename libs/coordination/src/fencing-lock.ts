@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChannelListenerHandle, RedisChannelMultiplexer } from './channel-multiplexer';
 import { assertCoordinationName, coordinationNames } from './coordination-names';
-import { acquireLockScript, extendLockScript, releaseLockScript } from './fencing-lock.scripts';
+import { acquireLockScript } from './fencing-lock.scripts';
+import { assertDuration, createHeldLock, type HeldLock } from './held-lock';
 import { Wakeup } from './wakeup';
 
 export interface FencingLockOptions {
@@ -18,6 +19,9 @@ export interface FencingLockOptions {
 
 export interface AcquireLockOptions {
   readonly ttlMs: number;
+  // The held lock re-extends itself to `ttlMs` every third of it until released, and aborts its `lost` signal
+  // when an extension finds the lock gone or none was confirmed before the lease ran out.
+  readonly autoExtend?: boolean;
 }
 
 export interface AcquireLockWithWaitOptions extends AcquireLockOptions {
@@ -26,17 +30,7 @@ export interface AcquireLockWithWaitOptions extends AcquireLockOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface HeldLock {
-  readonly resource: string;
-  // Strictly increasing per resource across all holders and processes. Pass it to the protected store, which
-  // refuses tokens lower than the highest it has accepted (see checkFencingToken).
-  readonly fencingToken: bigint;
-  // True when this holder still held the lock and deleted it; false when it had expired (and maybe been taken
-  // by someone else, whose lock is left alone).
-  release(): Promise<boolean>;
-  // Sets the remaining time to `ttlMs` if this holder still holds the lock; false otherwise.
-  extend(ttlMs: number): Promise<boolean>;
-}
+export type { HeldLock } from './held-lock';
 
 const DEFAULT_POLL_INITIAL_DELAY_MS = 25;
 const DEFAULT_POLL_MAX_DELAY_MS = 1_000;
@@ -66,7 +60,7 @@ export class FencingLock {
 
   // One attempt: the lock, or null when someone else holds it.
   async acquire(resource: string, options: AcquireLockOptions): Promise<HeldLock | null> {
-    const attempt = await this.attempt(resource, options.ttlMs);
+    const attempt = await this.attempt(resource, options);
     return attempt.acquired ? attempt.lock : null;
   }
 
@@ -82,7 +76,7 @@ export class FencingLock {
     try {
       let delayMs = this.pollInitialDelayMs;
       for (;;) {
-        const attempt = await this.attempt(resource, options.ttlMs);
+        const attempt = await this.attempt(resource, options);
         if (attempt.acquired) return attempt.lock;
         const remainingMs = deadline - Date.now();
         if (remainingMs <= 0 || options.signal?.aborted) return null;
@@ -97,11 +91,13 @@ export class FencingLock {
     }
   }
 
-  private async attempt(resource: string, ttlMs: number): Promise<AttemptResult> {
+  private async attempt(resource: string, options: AcquireLockOptions): Promise<AttemptResult> {
+    const { ttlMs } = options;
     assertCoordinationName('resource', resource);
     assertDuration('ttlMs', ttlMs, 1);
     const owner = randomBytes(18).toString('base64url');
     const lockKey = coordinationNames.lockKey(this.namespace, resource);
+    const sentAt = performance.now();
     const reply = await acquireLockScript.run(
       this.connection,
       [lockKey, coordinationNames.fencingCounterKey(this.namespace, resource)],
@@ -109,29 +105,18 @@ export class FencingLock {
     );
     const [won, value] = parseIntegerPair(reply);
     if (won !== 1) return { acquired: false, pttlMs: value };
-    return { acquired: true, lock: this.heldLock(resource, lockKey, owner, BigInt(value)) };
-  }
-
-  private heldLock(resource: string, lockKey: string, owner: string, fencingToken: bigint): HeldLock {
-    const { connection } = this;
-    const releasedChannel = coordinationNames.lockReleasedChannel(this.namespace, resource);
-    return {
+    const lock = createHeldLock({
+      connection: this.connection,
       resource,
-      fencingToken,
-      release: async () => {
-        const reply = await releaseLockScript.run(
-          connection,
-          [lockKey],
-          [owner, releasedChannel, String(fencingToken)],
-        );
-        return reply === 1;
-      },
-      extend: async (ttlMs: number) => {
-        assertDuration('ttlMs', ttlMs, 1);
-        const reply = await extendLockScript.run(connection, [lockKey], [owner, ttlMs]);
-        return reply === 1;
-      },
-    };
+      lockKey,
+      releasedChannel: coordinationNames.lockReleasedChannel(this.namespace, resource),
+      owner,
+      fencingToken: BigInt(value),
+      ttlMs,
+      acquiredAt: sentAt,
+      autoExtend: options.autoExtend ?? false,
+    });
+    return { acquired: true, lock };
   }
 
   private async listenForRelease(resource: string, wakeup: Wakeup): Promise<ChannelListenerHandle | null> {
@@ -143,11 +128,6 @@ export class FencingLock {
       onResubscribed: () => wakeup.notify(),
     });
   }
-}
-
-function assertDuration(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min)
-    throw new TypeError(`${name} must be an integer >= ${min}`);
 }
 
 // Between half and all of the delay, so waiters that failed together do not retry together.

@@ -23,6 +23,7 @@ export {
   type FencingLockOptions,
   type HeldLock,
 } from './fencing-lock';
+export { LockLostError, type HeldLockState, type LockLostReason } from './held-lock';
 export { checkFencingToken, type FencingCheck } from './fencing-token';
 
 export {
