@@ -19,6 +19,8 @@ export {
 export type { TokenLookup, SessionLookup, LoginLookup } from './lookups/auth.lookups';
 export { findInvitationBySecretHash } from './lookups/invitation.lookups';
 export type { InvitationLookup } from './lookups/invitation.lookups';
+export { findHeldLeaseTenant, findWorkspaceTenant } from './lookups/lease.lookups';
+export type { TenantRef } from './lookups/lease.lookups';
 export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token.operator';
 export { afterCommit } from './tenancy/after-commit';
 export {
@@ -76,6 +78,7 @@ export type {
   Approval,
   ApprovalRequest,
   Invitation,
+  Lease,
 } from './generated/client';
 
 // Key rotation (libs/db/src/key-rotation): the registry of encrypted columns and the online re-encryption.

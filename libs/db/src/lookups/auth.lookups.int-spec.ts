@@ -163,7 +163,7 @@ describe('definer lookups', () => {
          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'public' AND p.proname LIKE 'gh\\_%' ORDER BY p.proname`,
     );
-    expect(result.rows.map((row) => row.name)).toHaveLength(8);
+    expect(result.rows.map((row) => row.name)).toHaveLength(15);
     for (const fn of result.rows) {
       expect(fn).toEqual({
         name: fn.name,

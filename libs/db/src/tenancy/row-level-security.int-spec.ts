@@ -239,6 +239,13 @@ describe('tenant A context', () => {
         "INSERT INTO revocation_events (tenant_id, kind, subject) VALUES ($1, 'host_policy_changed', '{}')",
         [b.tenantId],
       ],
+      leases: [
+        `INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, server_name, source_tier,
+           source_origin, definition_fingerprint, security_identity, approval_id, transport, expires_at)
+         VALUES ($1, $2, $3, $4, 'worker', 'default', 'x', 'project', 'project:x', 'fp', 'sid', $1, 'http',
+           now() + interval '1 hour')`,
+        [randomUUID(), b.tenantId, b.workspaceId, b.tokenId],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],
@@ -280,8 +287,12 @@ describe('tenant A context', () => {
       // audit_events is append-only and approvals are history: UPDATE of tenant_id and DELETE are not even
       // granted (also 42501). Approval requests are closed, never deleted: no DELETE either.
       // The revocation ledger is append-only for the app (positions are the sequencer's).
+      // Leases are history too: only their expiry, release and revocation columns change.
       const notUpdatable =
-        table === 'audit_events' || table === 'approvals' || table === 'revocation_events';
+        table === 'audit_events' ||
+        table === 'approvals' ||
+        table === 'revocation_events' ||
+        table === 'leases';
       // Authorship records outlive the entries they name (four-eyes reads them): no DELETE either. Invitations
       // are revoked or accepted, never deleted.
       const notDeletable =

@@ -166,6 +166,24 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
     await tx.revocationEvent.create({
       data: { tenantId, kind: 'host_policy_changed', subject: {} },
     });
+    await tx.lease.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        workspaceId: rows.workspaceId,
+        tokenId: rows.tokenId,
+        tokenKind: 'worker',
+        pool: 'default',
+        serverName: 'github',
+        sourceTier: 'project',
+        sourceOrigin: `project:${rows.workspaceId}`,
+        definitionFingerprint: 'fp',
+        securityIdentity: 'sid',
+        approvalId: rows.approvalId,
+        transport: 'http',
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
   });
   return rows;
 }
