@@ -17,6 +17,7 @@ import { benchApprovalFanout } from './approval-fanout.bench';
 import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
 import { benchDefinitionsResolve } from './definitions-resolve.section';
+import { benchMcpHttpCall } from './mcp-http-call.bench';
 import { benchMcpDiscovery } from './mcp-discovery.bench';
 import { fixed, type BenchContext, type BenchSection } from './bench-context';
 import { mergeBenchmarks, renderBenchmarks, type BenchOutcome } from './benchmarks-doc';
@@ -26,6 +27,7 @@ const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<Benc
   { name: 'auth-throughput', run: benchAuthThroughput },
   { name: 'definitions-resolve', run: benchDefinitionsResolve },
   { name: 'approval-fanout', run: benchApprovalFanout },
+  { name: 'mcp-http-call', run: benchMcpHttpCall },
   { name: 'mcp-discovery', run: benchMcpDiscovery },
 ];
 
