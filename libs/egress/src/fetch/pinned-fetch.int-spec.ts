@@ -169,11 +169,14 @@ describe('createPinnedFetch against loopback servers', () => {
     expect(server.hits.map((hit) => hit.path)).toEqual(['/redirect-metadata']);
   });
 
-  it('refuses a redirect even to an admitted place on the same server', async () => {
+  it('refuses a redirect even to an admitted place on the same server, whatever init.redirect asks', async () => {
     const fetch = fetchWith(scriptedResolver([['127.0.0.1']]));
-    const refusal = await failureOf(fetch(`http://same.gatehouse.test:${server.port}/redirect-same-server`));
-    expect(refusal.reason).toBe('redirect_refused');
-    expect(server.hits.map((hit) => hit.path)).toEqual(['/redirect-same-server']);
+    const url = `http://same.gatehouse.test:${server.port}/redirect-same-server`;
+    for (const redirect of [undefined, 'follow', 'manual', 'error'] as const) {
+      const refusal = await failureOf(fetch(url, redirect === undefined ? {} : { redirect }));
+      expect(refusal.reason).toBe('redirect_refused');
+    }
+    expect(server.hits.map((hit) => hit.path)).toEqual(Array(4).fill('/redirect-same-server'));
   });
 
   it('makes no connection at all for a URL admission refuses', async () => {

@@ -23,6 +23,26 @@ describe('createPinnedFetch (no connection made)', () => {
     ).toThrow(/must be a positive integer/);
   });
 
+  it.each([
+    [{ idleTimeoutMs: 0 }, /idleTimeoutMs must be a positive integer/],
+    [{ idleTimeoutMs: 2 ** 31 }, /idleTimeoutMs must be at most/],
+    [{ maxEventBytes: 0 }, /maxEventBytes must be a positive integer/],
+    [{ admissionTtlMs: -1 }, /admissionTtlMs must be a non-negative integer/],
+    [{ admissionTtlMs: 300_001 }, /admissionTtlMs must be at most 300000/],
+    [{ connectionsPerOrigin: 0 }, /connectionsPerOrigin must be a positive integer/],
+    [{ maxOrigins: 1.5 }, /maxOrigins must be a positive integer/],
+  ])('refuses %j as a configuration bug', (overrides, message) => {
+    expect(() =>
+      createPinnedFetch({
+        policy,
+        resolver: recordingResolver({}),
+        timeoutMs: 1000,
+        maxResponseBytes: 1,
+        ...overrides,
+      }),
+    ).toThrow(message);
+  });
+
   it('refuses a timeoutMs no timer can wait (it is also the admission deadline)', () => {
     expect(() =>
       createPinnedFetch({ policy, resolver: recordingResolver({}), timeoutMs: 2 ** 31, maxResponseBytes: 1 }),
