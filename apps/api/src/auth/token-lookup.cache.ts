@@ -3,11 +3,13 @@ import type { TokenLookup } from '@gatehouse/db';
 // A short-lived, process-local cache of bearer token lookups (gh_auth_token), keyed by the sha256 of the
 // secret (the secret itself is never held). It saves one database round trip per authenticated request.
 //
-// Until the revocation events of the leases issue exist, freshness has two bounds:
+// Freshness has three bounds (decisions 0033 and 0053):
 // - in the process that revokes (tokens.revoke, members.remove, members.changeRole), at once:
 //   `evictCachedTokens` runs after the change commits and drops every entry of the process;
-// - everywhere else (other API replicas, the operator CLI, a direct database change), at most `ttlMs`
-//   (DEFAULT_TOKEN_CACHE_TTL_MS, 5 s). Expiry is checked on every request against the cached `expiresAt`.
+// - in every other API replica, for changes that write a revocation event (those three, and the operator CLI's
+//   revoke-token), when the event arrives (revocations/token-cache.revocation-holder.ts);
+// - for anything else (a direct database change), at most `ttlMs` (DEFAULT_TOKEN_CACHE_TTL_MS, 5 s).
+// Expiry is checked on every request against the cached `expiresAt`.
 
 export const DEFAULT_TOKEN_CACHE_TTL_MS = 5_000;
 export const DEFAULT_TOKEN_CACHE_MAX_ENTRIES = 10_000;
