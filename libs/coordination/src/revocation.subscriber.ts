@@ -81,6 +81,12 @@ export class RevocationSubscriber {
         onResubscribed: () => this.enqueue({ kind: 'catch_up' }),
       },
     );
+    if (this.closed) {
+      // Closed while the subscription was being confirmed.
+      await this.listener.close();
+      this.listener = null;
+      return;
+    }
     try {
       if (this.options.since !== undefined) {
         this.cursor = this.options.since;

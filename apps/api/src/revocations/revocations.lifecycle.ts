@@ -11,6 +11,7 @@ import {
   Injectable,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
+  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../config/api.config.js';
@@ -25,18 +26,20 @@ export function revocationNamespaceOf(config: Pick<ApiConfig, 'REDIS_KEY_PREFIX'
 }
 
 /**
- * Runs, in every API process, the ledger's relay and the holder that keeps the bearer-token cache honest. Both
- * stop before the infrastructure closes (beforeApplicationShutdown runs ahead of onApplicationShutdown). Neither
- * can stop the boot: a relay pass that fails is retried on the next tick, and a holder that cannot start leaves
+ * Runs, in every API process, the ledger's relay and the holder that keeps the bearer-token cache honest. They
+ * start stopping when shutdown begins, without holding up the HTTP drain. Neither can stop the boot: a relay pass that fails is retried on the next tick, and a holder that cannot start leaves
  * the cache on its TTL (logged).
  */
 @Injectable()
-export class RevocationsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class RevocationsLifecycle
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private relay: RevocationRelay | null = null;
   private subscriberConnection: Redis | null = null;
   private subscriptions: RedisChannelMultiplexer | null = null;
   private holder: RevocationSubscriber | null = null;
   private starting: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
 
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
@@ -79,10 +82,23 @@ export class RevocationsLifecycle implements OnApplicationBootstrap, BeforeAppli
     });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.starting;
-    await Promise.allSettled([this.relay?.stop(), this.holder?.close()]);
-    await this.subscriptions?.close();
+  // Not awaited here: Nest closes the HTTP server after this hook, and draining requests must not wait for us.
+  beforeApplicationShutdown(): void {
+    this.stopping ??= this.stop();
+  }
+
+  // Before the pools close? Not guaranteed across modules: a pass cut short by a closed pool only logs.
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping ??= this.stop();
+    await this.stopping;
+  }
+
+  private async stop(): Promise<void> {
+    const holder = this.holder;
+    const relay = this.relay;
+    // The subscriber connection first: it waits for Redis forever, so anything queued on it (a SUBSCRIBE that
+    // never got an answer) is only released by closing it.
     if (this.subscriberConnection) await closeRedis(this.subscriberConnection);
+    await Promise.allSettled([relay?.stop(), holder?.close(), this.subscriptions?.close(), this.starting]);
   }
 }
