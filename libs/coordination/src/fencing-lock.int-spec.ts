@@ -278,3 +278,17 @@ describe('FencingLock: holding on and knowing when it is gone', () => {
     expect(held!.remainingMs()).toBe(0);
   });
 });
+
+describe('FencingLock: keep-alive next to a longer lease', () => {
+  it('does not shorten a longer lease the holder asked for with extend()', async () => {
+    const resource = freshResource();
+    const held = await lock.acquire(resource, { ttlMs: 90, autoExtend: true });
+    expect(await held!.extend(60_000)).toBe(true);
+    // Several keep-alive ticks (every 30 ms) later, the long lease is still there.
+    const contender = new FencingLock({ connection: harness.connection(), namespace });
+    expect(await contender.acquireWithWait(resource, { ttlMs: 1_000, waitMs: 300 })).toBeNull();
+    expect(await redis.pttl(lockKey(resource))).toBeGreaterThan(50_000);
+    expect(held!.remainingMs()).toBeGreaterThan(50_000);
+    await held!.release();
+  });
+});

@@ -37,3 +37,15 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return -3
 `);
+
+// KEYS[1] lock; ARGV[1] owner value, ARGV[2] ttl ms. Like extend, but never shortens the remaining lease:
+// a holder's own keep-alive must not cut a longer lease it asked for before an action (e.g. a grant's deadline).
+export const lengthenLockScript = new LuaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  end
+  return 1
+end
+return 0
+`);

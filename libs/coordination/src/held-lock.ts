@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import { confirmLockScript, extendLockScript, releaseLockScript } from './fencing-lock.scripts';
+import {
+  confirmLockScript,
+  extendLockScript,
+  lengthenLockScript,
+  releaseLockScript,
+} from './fencing-lock.scripts';
 
 export type HeldLockState = 'held' | 'released' | 'lost';
 
@@ -39,6 +44,7 @@ export interface HeldLock {
   // by someone else, whose lock is left alone).
   release(): Promise<boolean>;
   // Sets the remaining time to `ttlMs` if this holder still holds the lock; false otherwise (then lost).
+  // With autoExtend, a longer lease set here is kept until it runs down to the ttl the lock was taken with.
   extend(ttlMs: number): Promise<boolean>;
 }
 
@@ -52,7 +58,8 @@ export interface HeldLockParts {
   readonly ttlMs: number;
   // performance.now() when the acquiring call was sent: the lease is counted from there, never from the reply.
   readonly acquiredAt: number;
-  // Re-extend to ttlMs every third of it until released or lost.
+  // Re-extend to ttlMs every third of it until released or lost, never shortening a longer lease that
+  // extend() asked for.
   readonly autoExtend: boolean;
 }
 
@@ -90,11 +97,12 @@ export function createHeldLock(parts: HeldLockParts): HeldLock {
     armExpiry();
   };
 
-  const extend = async (ttlMs: number): Promise<boolean> => {
+  const renew = async (ttlMs: number, lengthenOnly: boolean): Promise<boolean> => {
     assertDuration('ttlMs', ttlMs, 1);
     if (state !== 'held') return false;
     const sentAt = now();
-    const reply = await extendLockScript.run(connection, [lockKey], [owner, ttlMs]);
+    const script = lengthenOnly ? lengthenLockScript : extendLockScript;
+    const reply = await script.run(connection, [lockKey], [owner, ttlMs]);
     if (reply !== 1) {
       markLost('taken');
       return false;
@@ -102,6 +110,7 @@ export function createHeldLock(parts: HeldLockParts): HeldLock {
     renewed(sentAt, ttlMs);
     return state === 'held';
   };
+  const extend = (ttlMs: number): Promise<boolean> => renew(ttlMs, false);
 
   const scheduleExtension = (): void => {
     if (!parts.autoExtend || state !== 'held') return;
@@ -109,7 +118,7 @@ export function createHeldLock(parts: HeldLockParts): HeldLock {
       () => {
         // A failed call (Redis unreachable) is retried on the next tick; the expiry timer marks the lock lost
         // if no renewal is confirmed before the lease runs out.
-        extend(parts.ttlMs)
+        renew(parts.ttlMs, true)
           .catch(() => undefined)
           .finally(scheduleExtension);
       },
