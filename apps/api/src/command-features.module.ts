@@ -9,6 +9,7 @@ import { TokensModule } from './commands/tokens/tokens.module.js';
 import { WorkspacesModule } from './commands/workspaces/workspaces.module.js';
 import { DefinitionsModule } from './definitions/definitions.module.js';
 import { HostPolicyModule } from './host-policy/host-policy.module.js';
+import { LeasesModule } from './leases/leases.module.js';
 
 /**
  * Every feature module whose use cases serve a command, and the registry that discovers them. A new feature
@@ -26,6 +27,7 @@ import { HostPolicyModule } from './host-policy/host-policy.module.js';
     HostPolicyModule,
     ApprovalsModule,
     AdmissionModule,
+    LeasesModule,
   ],
   exports: [CommandRegistryModule],
 })

@@ -23,6 +23,7 @@ import {
   unsetDefinitionVariable,
 } from './definitions/definition-source.commands';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
+import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
 import {
   acceptInvitation,
@@ -92,4 +93,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   listApprovals,
   revokeApproval,
   checkAdmission,
+  issueLease,
+  renewLease,
+  releaseLease,
 ] as CommandDefinition[]);

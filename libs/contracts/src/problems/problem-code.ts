@@ -49,6 +49,14 @@ export const PROBLEM_CODES = Object.freeze([
   'four_eyes_author',
   'changed_since_review',
   'already_revoked',
+  // Transport leases (a refusal is audited; where an approval is missing or expired it opens a request).
+  'not_approved',
+  'server_not_leasable',
+  'destination_refused',
+  'stdio_refused',
+  'header_helper_refused',
+  'authentication_unavailable',
+  'lease_ended',
   // GraphQL documents refused before anything runs.
   'too_many_fields',
   'too_many_aliases',

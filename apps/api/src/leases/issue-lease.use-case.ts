@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import type { ActivationDecision, ApprovalIdentity } from '@gatehouse/activation';
+import { issueLease, type CommandInput, type CommandOutput } from '@gatehouse/commands';
+import type { ProcessAuthority, AdmittedTransportDescription } from '@gatehouse/contracts';
+import type { Database, TenantTx, Workspace } from '@gatehouse/db';
+import type { ProblemError } from '@gatehouse/platform';
+import { Inject } from '@nestjs/common';
+import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
+import { openApprovalRequests } from '../approvals/approval-requests.opener';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
+import type { Principal } from '../auth/principal';
+import type { UseCase, UseCaseArgs } from '../commands/command-handler';
+import { notFound, poolNotOpen } from '../commands/command-problems';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DefinitionCipher } from '../definitions/definition-cipher';
+import type { TenantHostPolicy } from '../host-policy/host-policy';
+import { hostPolicyOfRow } from '../host-policy/host-policy.view';
+import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { decideLeaseActivation, type LeaseActivation } from './lease-activation';
+import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
+import { leaseExpiryOf } from './lease-expiry';
+import {
+  authenticationUnavailable,
+  destinationRefused,
+  headerHelperRefused,
+  notApproved,
+  serverNotLeasable,
+  stdioRefused,
+} from './lease-problems';
+import { admitLeaseTransport, type LeaseTransportRefusal } from './lease-transport';
+import { leaseAuditEvent, type LeaseAuditSubject } from './lease.audit';
+
+type Input = CommandInput<typeof issueLease>;
+type Output = CommandOutput<typeof issueLease>;
+type AuditValue = string | number | boolean | null;
+
+/** What was read in the tenant's transaction, before any DNS lookup (which must not hold a connection). */
+interface LeaseRead {
+  readonly workspace: Workspace;
+  readonly activation: LeaseActivation;
+  readonly tenantPolicy: TenantHostPolicy;
+}
+
+/** Everything a granted lease is issued from. */
+interface Granted {
+  readonly ok: true;
+  readonly identity: ApprovalIdentity;
+  readonly approvalId: string;
+  readonly approvalExpiresAt: Date | null;
+  readonly transport: AdmittedTransportDescription;
+  readonly spawnRecheck: ProcessAuthority | null;
+}
+
+/** A refusal: the problem to answer (given the request it opened, if any) and what the audit records. */
+interface Refused {
+  readonly ok: false;
+  readonly problem: (approvalRequestId: string | null) => ProblemError;
+  readonly audit: Readonly<Record<string, AuditValue>>;
+  /** An approval is missing or expired (or approves what the server was): ask a person, through the opener. */
+  readonly opensRequest: boolean;
+}
+
+/**
+ * `leases.issue` (worker and gateway tokens, leases:write): for one server of one workspace, for a principal or
+ * the workspace alone. Activation is re-decided for that one server now; then URL admission or the stdio
+ * authority runs for the asking token's pool (HostPolicy within the operator's ceiling, from the current
+ * WORKER_POOLS); then env and headers are materialized. The lease row holds no secret; the response does, and
+ * goes to the holder only (`revealsSecret`: Cache-Control no-store).
+ *
+ * Every outcome past "which workspace" is audited with the full identity (token, kind, pool, workspace, server,
+ * principal, fingerprint): issuing in the lease's transaction, refusing in its own committed transaction before
+ * the problem is thrown. A refusal because no approval holds opens an approval request (trigger
+ * `lease_refused_pending`), whose id the problem carries.
+ */
+@HandlesCommand(issueLease)
+export class IssueLeaseUseCase implements UseCase<Input, Output> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
+    @Inject(CHECK_ADMISSION_DEPS) private readonly deps: CheckAdmissionDeps,
+    @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<Input, Principal>): Promise<Output> {
+    const caller = await leaseCallerForWorkspace(this.db, this.pools, principal, input.workspaceId);
+    const userId = input.principalUserId?.toLowerCase() ?? null;
+    const now = this.clock();
+    const read = await this.db.withTenant(caller.tenantId, async (tx): Promise<LeaseRead> => {
+      const workspace = await tx.workspace.findUnique({ where: { id: input.workspaceId } });
+      if (workspace === null) throw notFound('workspace');
+      if (userId !== null) await assertTenantMember(tx, caller.tenantId, userId);
+      const activation = await decideLeaseActivation(tx, this.cipher, {
+        tenantId: caller.tenantId,
+        workspace,
+        userId,
+        serverName: input.serverName,
+        now,
+      });
+      const hostPolicy = await tx.hostPolicy.findUnique({ where: { tenantId: caller.tenantId } });
+      return { workspace, activation, tenantPolicy: hostPolicyOfRow(hostPolicy) };
+    });
+    const subject: LeaseAuditSubject = {
+      workspaceId: read.workspace.id,
+      serverName: input.serverName,
+      principalUserId: userId,
+    };
+
+    const verdict = await this.judge(caller, read, userId, input.serverName);
+    if (!verdict.ok) throw await this.refuse(caller, read.workspace, subject, verdict);
+    return this.grant(caller, read.workspace, subject, verdict, now);
+  }
+
+  /** Activation, then the asking pool's authority over the transport, in that order. */
+  private async judge(
+    caller: LeaseCaller,
+    read: LeaseRead,
+    userId: string | null,
+    serverName: string,
+  ): Promise<Granted | Refused> {
+    const { entry, decision, identity } = read.activation;
+    if (entry === null || decision === null) {
+      return refusedWith(() => notFound('server'), { code: 'not_found', reason: 'unknown_server' });
+    }
+    if (entry.status !== 'resolved') {
+      return refusedWith(() => serverNotLeasable(entry.status), {
+        code: 'server_not_leasable',
+        reason: entry.status,
+      });
+    }
+    if (decision.state !== 'approved' || identity === null) {
+      return {
+        ok: false,
+        problem: (approvalRequestId) =>
+          notApproved({ activationState: decision.state, reasons: decision.reasons, approvalRequestId }),
+        audit: { code: 'not_approved', reason: decision.state, reasons: decision.reasons.join(',') },
+        opensRequest: opensRequest(decision),
+      };
+    }
+    const pool = this.pools[caller.pool];
+    // The runner checked the pool against the current config; it is read once more here, from the same object.
+    if (pool === undefined) return refusedWith(() => poolNotOpen(), { code: 'pool_not_open', reason: null });
+    const admitted = await admitLeaseTransport(entry, {
+      pool: caller.pool,
+      ceiling: poolCeilingOf(pool),
+      tenantPolicy: read.tenantPolicy,
+      principalUserId: userId,
+      resolver: this.deps.resolver,
+      log: this.deps.log,
+      logContext: { tenantId: caller.tenantId, workspaceId: read.workspace.id, serverName },
+    });
+    if (!admitted.ok) return transportRefusal(admitted.refusal, caller.pool, identity);
+    return {
+      ok: true,
+      identity,
+      approvalId: decision.matchedApprovalId,
+      approvalExpiresAt: decision.expiresAt,
+      transport: admitted.transport,
+      spawnRecheck: admitted.spawnRecheck,
+    };
+  }
+
+  /** Audits the refusal (and opens the approval request it calls for) in a committed transaction. */
+  private async refuse(
+    caller: LeaseCaller,
+    workspace: Workspace,
+    subject: LeaseAuditSubject,
+    refused: Refused,
+  ): Promise<ProblemError> {
+    const approvalRequestId = await this.db.withTenant(caller.tenantId, async (tx) => {
+      let requestId: string | null = null;
+      if (refused.opensRequest) {
+        const opened = await openApprovalRequests(tx, this.cipher, {
+          tenantId: caller.tenantId,
+          views: [{ workspace, userId: subject.principalUserId }],
+          trigger: 'lease_refused_pending',
+          authorUserId: null,
+          actor: leaseAuditActor(caller),
+          serverName: subject.serverName,
+        });
+        requestId = opened[0]?.request.id ?? null;
+      }
+      await appendAuditEvent(
+        tx,
+        leaseAuditEvent(caller, 'leases.refused', null, subject, {
+          ...refused.audit,
+          approvalRequestId: requestId,
+        }),
+      );
+      return requestId;
+    });
+    return refused.problem(approvalRequestId);
+  }
+
+  /**
+   * Writes the lease and its audit event. The approval it rests on is read again in this transaction: one revoked
+   * since the decision (before this commit) refuses the lease instead of issuing it on a decision now untrue.
+   */
+  private async grant(
+    caller: LeaseCaller,
+    workspace: Workspace,
+    subject: LeaseAuditSubject,
+    granted: Granted,
+    now: Date,
+  ): Promise<Output> {
+    const id = randomUUID();
+    const expiresAt = leaseExpiryOf(now, granted.approvalExpiresAt);
+    const { identity } = granted;
+    const identityAudit = {
+      sourceTier: identity.source.tier,
+      sourceOrigin: identity.source.origin,
+      definitionFingerprint: identity.definitionFingerprint,
+      securityIdentity: identity.securityIdentity,
+      approvalId: granted.approvalId,
+      transport: granted.transport.kind,
+    };
+    const issued = await this.db.withTenant(caller.tenantId, async (tx) => {
+      const approval = await tx.approval.findUnique({
+        where: { id: granted.approvalId },
+        select: { revokedAt: true },
+      });
+      if (approval === null || approval.revokedAt !== null) {
+        await appendAuditEvent(
+          tx,
+          leaseAuditEvent(caller, 'leases.refused', null, subject, {
+            ...identityAudit,
+            code: 'not_approved',
+            reason: 'revoked',
+          }),
+        );
+        return false;
+      }
+      await tx.lease.create({
+        data: {
+          id,
+          tenantId: caller.tenantId,
+          workspaceId: workspace.id,
+          tokenId: caller.tokenId,
+          tokenKind: caller.tokenKind,
+          pool: caller.pool,
+          principalUserId: subject.principalUserId,
+          serverName: identity.serverName,
+          sourceTier: identity.source.tier,
+          sourceOrigin: identity.source.origin,
+          definitionFingerprint: identity.definitionFingerprint,
+          securityIdentity: identity.securityIdentity,
+          approvalId: granted.approvalId,
+          transport: granted.transport.kind,
+          issuedAt: now,
+          expiresAt,
+        },
+      });
+      await appendAuditEvent(
+        tx,
+        leaseAuditEvent(caller, 'leases.issued', id, subject, {
+          ...identityAudit,
+          expiresAt: expiresAt.toISOString(),
+        }),
+      );
+      return true;
+    });
+    if (!issued) {
+      throw notApproved({ activationState: 'revoked', reasons: [], approvalRequestId: null });
+    }
+    return {
+      id,
+      tenantId: caller.tenantId,
+      workspaceId: workspace.id,
+      serverName: identity.serverName,
+      principalUserId: subject.principalUserId,
+      pool: caller.pool,
+      source: { tier: identity.source.tier, origin: identity.source.origin },
+      definitionFingerprint: identity.definitionFingerprint,
+      securityIdentity: identity.securityIdentity,
+      approvalId: granted.approvalId,
+      issuedAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+      transport: { v: 1, transport: granted.transport },
+      spawnRecheck: granted.spawnRecheck,
+    };
+  }
+}
+
+function refusedWith(
+  problem: () => ProblemError,
+  audit: Readonly<Record<string, AuditValue>>,
+): Refused {
+  return { ok: false, problem, audit, opensRequest: false };
+}
+
+/** Nothing decided yet, the last approval expired, or an approval of what the server was (stale). */
+function opensRequest(decision: ActivationDecision): boolean {
+  if (decision.state === 'stale') return true;
+  if (decision.state !== 'pending') return false;
+  return decision.reasons.includes('no_admission_decision') || decision.reasons.includes('approval_expired');
+}
+
+function transportRefusal(
+  refusal: LeaseTransportRefusal,
+  pool: string,
+  identity: ApprovalIdentity,
+): Refused {
+  const audit = { definitionFingerprint: identity.definitionFingerprint, approvalIdentity: identity.key };
+  switch (refusal.kind) {
+    case 'authentication_unavailable':
+      return refusedWith(() => authenticationUnavailable(), { ...audit, code: refusal.kind, reason: 'oauth' });
+    case 'destination_refused':
+      // One class for the tenant's audit too: the cause is in the operator's log (admission.log.ts).
+      return refusedWith(() => destinationRefused(pool), { ...audit, code: refusal.kind, reason: null });
+    case 'header_helper_refused':
+      return refusedWith(() => headerHelperRefused(pool, refusal.reason), {
+        ...audit,
+        code: refusal.kind,
+        reason: refusal.reason,
+      });
+    case 'stdio_refused':
+      return refusedWith(() => stdioRefused(pool, refusal.reason), {
+        ...audit,
+        code: refusal.kind,
+        reason: refusal.reason,
+      });
+    case 'out_of_contract':
+      return refusedWith(() => serverNotLeasable('out_of_contract'), {
+        ...audit,
+        code: 'server_not_leasable',
+        reason: refusal.kind,
+      });
+    default: {
+      const unreachable: never = refusal;
+      throw new Error(`unknown lease refusal ${String(unreachable)}`);
+    }
+  }
+}
+
+/** Leasing for a user means a member of this tenant; anyone else reads like an id that does not exist. */
+async function assertTenantMember(tx: TenantTx, tenantId: string, userId: string): Promise<void> {
+  const membership = await tx.membership.findUnique({
+    where: { tenantId_userId: { tenantId, userId } },
+    select: { id: true },
+  });
+  if (membership === null) throw notFound('member');
+}

@@ -1,0 +1,73 @@
+import {
+  approvalIdentityOf,
+  decideActivation,
+  type ActivationDecision,
+  type ApprovalIdentity,
+} from '@gatehouse/activation';
+import type { TenantTx, Workspace } from '@gatehouse/db';
+import { resolveDefinitions, type EffectiveEntry } from '@gatehouse/definitions';
+import {
+  activationEntryOf,
+  activationViewOf,
+  activationWorkspaceOf,
+  approvalRecordOf,
+} from '../approvals/activation-inputs';
+import type { DefinitionCipher } from '../definitions/definition-cipher';
+import { loadDefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+
+/** Activation re-decided for the one server a lease is asked for. */
+export interface LeaseActivation {
+  /** The server as the view resolves it; null when the view lists no server of that name. */
+  readonly entry: EffectiveEntry | null;
+  readonly decision: ActivationDecision | null;
+  /** The exact identity an approval binds to; null when the entry is not approvable in this view. */
+  readonly identity: ApprovalIdentity | null;
+}
+
+/**
+ * Decides activation for ONE server of one view (the workspace alone, or one user), now. The view's sources are
+ * resolved (precedence is per name, but a name's winner can only be known from every source of the view), and
+ * then only this server's entry is decided, against this server's decisions alone: no other entry's approvals
+ * are read and no other entry is decided. Reads only.
+ */
+export async function decideLeaseActivation(
+  tx: TenantTx,
+  cipher: DefinitionCipher,
+  args: {
+    readonly tenantId: string;
+    readonly workspace: Workspace;
+    readonly userId: string | null;
+    readonly serverName: string;
+    readonly now: Date;
+  },
+): Promise<LeaseActivation> {
+  const { workspace, userId } = args;
+  const snapshot = await loadDefinitionSnapshot(tx, cipher, {
+    tenantId: args.tenantId,
+    workspaceIds: [workspace.id],
+    userIds: userId === null ? [] : [userId],
+  });
+  const resolved = resolveDefinitions(snapshot.inputFor(workspace.id, userId));
+  const entry = resolved.entries.find((candidate) => candidate.name === args.serverName) ?? null;
+  if (entry === null) return { entry: null, decision: null, identity: null };
+
+  const approvals = await tx.approval.findMany({
+    where: {
+      workspaceId: workspace.id,
+      serverName: args.serverName,
+      OR: [{ principalUserId: null }, ...(userId === null ? [] : [{ principalUserId: userId }])],
+    },
+  });
+  const activationEntry = activationEntryOf(entry);
+  const activationWorkspace = activationWorkspaceOf(workspace);
+  const view = activationViewOf(userId);
+  const decision = decideActivation(
+    activationEntry,
+    activationWorkspace,
+    view,
+    approvals.map(approvalRecordOf),
+    args.now,
+  );
+  const identity = approvalIdentityOf(activationEntry, activationWorkspace, view);
+  return { entry, decision, identity: identity.ok ? identity.identity : null };
+}

@@ -1,0 +1,125 @@
+import { ProblemError, type ProblemDocument, type ProblemInit } from '@gatehouse/platform';
+
+// The typed refusals of the lease commands, one factory each. Extra fields are enum values and ids (activation
+// states and reasons, an approval request's id, a refusal class): never a definition value, a URL or an argv.
+
+type ExtraValue = string | readonly string[] | null;
+
+/** A problem with a few machine-readable members next to `code` (REST body members, GraphQL extensions). */
+export class LeaseProblemError extends ProblemError {
+  readonly extra: Readonly<Record<string, ExtraValue>>;
+
+  constructor(init: ProblemInit, extra: Readonly<Record<string, ExtraValue>>) {
+    super(init);
+    this.name = 'LeaseProblemError';
+    this.extra = extra;
+  }
+
+  override toProblem(instance?: string): ProblemDocument & Record<string, unknown> {
+    const copied = Object.fromEntries(
+      Object.entries(this.extra).map(([key, value]) => [key, Array.isArray(value) ? [...value] : value]),
+    );
+    return { ...copied, ...super.toProblem(instance) };
+  }
+}
+
+/** Activation does not approve the server for this view now; where a person must look, a request is open. */
+export function notApproved(state: {
+  activationState: string;
+  reasons: readonly string[];
+  approvalRequestId: string | null;
+}): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 403,
+      code: 'not_approved',
+      title: 'Not approved',
+      detail:
+        state.approvalRequestId === null
+          ? 'This server is not approved for this workspace and principal.'
+          : 'This server is not approved for this workspace and principal; an approval request is open.',
+    },
+    {
+      activationState: state.activationState,
+      reasons: [...state.reasons],
+      approvalRequestId: state.approvalRequestId,
+    },
+  );
+}
+
+/** The view lists the server, but not as something that could run (unresolved, blocked, disabled, rejected). */
+export function serverNotLeasable(entryStatus: string): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 409,
+      code: 'server_not_leasable',
+      title: 'Server not leasable',
+      detail: 'This server does not resolve to something that can run in this view.',
+    },
+    { entryStatus },
+  );
+}
+
+/** URL admission refused the destination on the asking pool: one class for the holder, the cause is logged. */
+export function destinationRefused(pool: string): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 403,
+      code: 'destination_refused',
+      title: 'Destination refused',
+      detail: "The server's destination is not admitted on this pool.",
+    },
+    { pool },
+  );
+}
+
+/** The pool's stdio authority (HostPolicy within the operator's ceiling) does not allow this process. */
+export function stdioRefused(pool: string, reason: string): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 403,
+      code: 'stdio_refused',
+      title: 'Stdio refused',
+      detail: 'This pool may not start this stdio server.',
+    },
+    { pool, reason },
+  );
+}
+
+export function headerHelperRefused(pool: string, reason: string): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 403,
+      code: 'header_helper_refused',
+      title: 'Header helper refused',
+      detail: "This pool may not run this server's header helper.",
+    },
+    { pool, reason },
+  );
+}
+
+/** The definition asks for authentication this version cannot perform (OAuth): refused by name, never tried. */
+export function authenticationUnavailable(): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 409,
+      code: 'authentication_unavailable',
+      title: 'Authentication unavailable',
+      detail: 'This server declares OAuth, which Gatehouse cannot sign in to yet; it is not connected without it.',
+    },
+    { authentication: 'oauth' },
+  );
+}
+
+/** Renewing a lease that was released, revoked or has expired: the holder must ask for a new one. */
+export function leaseEnded(state: 'released' | 'revoked' | 'expired', reason: string | null): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 409,
+      code: 'lease_ended',
+      title: 'Lease ended',
+      detail: `This lease was ${state}; ask for a new lease.`,
+    },
+    { leaseState: state, reason },
+  );
+}

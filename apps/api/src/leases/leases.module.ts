@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { IssueLeaseUseCase } from './issue-lease.use-case';
+import { ReleaseLeaseUseCase } from './release-lease.use-case';
+import { RenewLeaseUseCase } from './renew-lease.use-case';
+
+/** Transport leases: issue, renew and release (worker and gateway tokens). */
+@Module({
+  providers: [IssueLeaseUseCase, RenewLeaseUseCase, ReleaseLeaseUseCase],
+})
+export class LeasesModule {}

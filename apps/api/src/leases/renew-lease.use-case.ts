@@ -1,0 +1,119 @@
+import { renewLease, type CommandInput, type CommandOutput } from '@gatehouse/commands';
+import type { Database, Lease } from '@gatehouse/db';
+import { Inject } from '@nestjs/common';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import type { WorkerPools } from '../auth/pool-config';
+import type { Principal } from '../auth/principal';
+import type { UseCase, UseCaseArgs } from '../commands/command-handler';
+import { notFound } from '../commands/command-problems';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DefinitionCipher } from '../definitions/definition-cipher';
+import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { decideLeaseActivation } from './lease-activation';
+import { leaseCallerForLease } from './lease-caller';
+import { leaseExpiryOf } from './lease-expiry';
+import { leaseEnded } from './lease-problems';
+import { leaseStateOf } from './lease-state.view';
+import { leaseAuditEvent } from './lease.audit';
+
+type Input = CommandInput<typeof renewLease>;
+type Output = CommandOutput<typeof renewLease>;
+
+type Renewal =
+  | { readonly ok: true; readonly lease: Lease }
+  | { readonly ok: false; readonly state: 'released' | 'revoked' | 'expired'; readonly reason: string | null };
+
+/**
+ * `leases.renew`: only by the token that holds the lease (any other token, of this tenant or another, gets 404).
+ * A released, revoked or expired lease is refused (409 `lease_ended`). Otherwise activation is re-decided for the
+ * lease's server, view and principal: unless it still approves exactly what the lease was issued for (the same
+ * definition fingerprint and security identity), the lease is revoked now and the renewal refused. A renewed
+ * lease ends at the earliest of a fresh TTL and the approval's expiry. Refusals are audited and committed first.
+ */
+@HandlesCommand(renewLease)
+export class RenewLeaseUseCase implements UseCase<Input, Output> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
+    @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
+  ) {}
+
+  async execute({ principal, input }: UseCaseArgs<Input, Principal>): Promise<Output> {
+    const caller = await leaseCallerForLease(this.db, this.pools, principal, input.leaseId);
+    const now = this.clock();
+    const renewal = await this.db.withTenant(caller.tenantId, async (tx): Promise<Renewal> => {
+      const lease = await tx.lease.findFirst({ where: { id: input.leaseId, tokenId: caller.tokenId } });
+      if (lease === null) throw notFound('lease');
+      const subject = {
+        workspaceId: lease.workspaceId,
+        serverName: lease.serverName,
+        principalUserId: lease.principalUserId,
+      };
+      const ended = endedState(lease, now);
+      if (ended !== null) {
+        await appendAuditEvent(
+          tx,
+          leaseAuditEvent(caller, 'leases.renewal_refused', lease.id, subject, {
+            leaseState: ended.state,
+            reason: ended.reason,
+          }),
+        );
+        return { ok: false, ...ended };
+      }
+      const workspace = await tx.workspace.findUnique({ where: { id: lease.workspaceId } });
+      if (workspace === null) throw notFound('lease');
+      const { entry, decision } = await decideLeaseActivation(tx, this.cipher, {
+        tenantId: caller.tenantId,
+        workspace,
+        userId: lease.principalUserId,
+        serverName: lease.serverName,
+        now,
+      });
+      const holds =
+        entry?.status === 'resolved' &&
+        decision?.state === 'approved' &&
+        entry.fingerprint === lease.definitionFingerprint &&
+        entry.identity.key === lease.securityIdentity;
+      if (!holds || decision?.state !== 'approved') {
+        const reason = decision === null ? 'server_gone' : `activation_${decision.state}`;
+        await tx.lease.update({ where: { id: lease.id }, data: { revokedAt: now, revokedReason: reason } });
+        await appendAuditEvent(
+          tx,
+          leaseAuditEvent(caller, 'leases.renewal_refused', lease.id, subject, {
+            leaseState: 'revoked',
+            reason,
+          }),
+        );
+        return { ok: false, state: 'revoked', reason };
+      }
+      const expiresAt = leaseExpiryOf(now, decision.expiresAt);
+      const renewed = await tx.lease.update({
+        where: { id: lease.id },
+        data: { expiresAt, renewedAt: now },
+      });
+      await appendAuditEvent(
+        tx,
+        leaseAuditEvent(caller, 'leases.renewed', lease.id, subject, {
+          approvalId: decision.matchedApprovalId,
+          definitionFingerprint: lease.definitionFingerprint,
+          expiresAt: expiresAt.toISOString(),
+        }),
+      );
+      return { ok: true, lease: renewed };
+    });
+    if (!renewal.ok) throw leaseEnded(renewal.state, renewal.reason);
+    return leaseStateOf(renewal.lease);
+  }
+}
+
+function endedState(
+  lease: Lease,
+  now: Date,
+): { state: 'released' | 'revoked' | 'expired'; reason: string | null } | null {
+  if (lease.releasedAt !== null) return { state: 'released', reason: null };
+  if (lease.revokedAt !== null) return { state: 'revoked', reason: lease.revokedReason };
+  if (lease.expiresAt.getTime() <= now.getTime()) return { state: 'expired', reason: null };
+  return null;
+}
