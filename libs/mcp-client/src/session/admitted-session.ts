@@ -17,6 +17,8 @@ export interface AdmittedSessionInit extends SessionIdentity {
   readonly origin: string;
   /** Epoch ms when the startup bound (handshake and the initial listing) runs out. */
   readonly startupDeadline: number;
+  /** Releases what the transport held beside the client (the pinned fetch's pool). */
+  readonly release: () => Promise<void>;
 }
 
 export interface RequestBounds {
@@ -30,10 +32,12 @@ export class AdmittedSession {
   readonly origin: string;
   readonly startupDeadline: number;
   private readonly sdkClient: Client;
+  private readonly release: () => Promise<void>;
   private closed = false;
 
   constructor(init: AdmittedSessionInit) {
     this.sdkClient = init.client;
+    this.release = init.release;
     this.transportKind = init.transportKind;
     this.origin = init.origin;
     this.startupDeadline = init.startupDeadline;
@@ -93,6 +97,10 @@ export class AdmittedSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.sdkClient.close();
+    try {
+      await this.sdkClient.close();
+    } finally {
+      await this.release();
+    }
   }
 }

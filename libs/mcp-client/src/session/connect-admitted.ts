@@ -78,8 +78,10 @@ export interface ConnectOptions {
   readonly requestHeaders?: RequestHeaderHook | null;
   /** Bytes one received message may have before anything parses it (default 8 MiB). */
   readonly receiveCapBytes?: number;
-  /** The pinned fetch's clock for one HTTP request (connect, head, each body wait). Default 30 s. */
+  /** The pinned fetch's clock for one HTTP request (admission, connect, the response head). Default 30 s. */
   readonly requestTimeoutMs?: number;
+  /** Longest silence an open HTTP body (a standalone SSE stream) may keep. Default 5 minutes. */
+  readonly streamIdleTimeoutMs?: number;
   /** How long closing a child waits before signalling its group, and again after TERM. Default 2 s. */
   readonly closeGraceMs?: number;
   /** Rechecked immediately before spawning: the lease is still held and unrevoked. */
@@ -89,6 +91,7 @@ export interface ConnectOptions {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
 const DEFAULT_CLOSE_GRACE_MS = 2_000;
 
 const CLASS_OF: Record<ConnectFailureReason, ConnectFailureClass> = {
@@ -147,10 +150,19 @@ export async function connectAdmitted(description: unknown, options: ConnectOpti
       ? await buildStdio(admitted, options, receiveCapBytes)
       : buildHttp(admitted, options, receiveCapBytes);
   if (!built.ok) return built;
-  return handshake(built.transport, built.origin, admitted.kind, startupTimeoutMs, options);
+  return handshake(built, admitted.kind, startupTimeoutMs, options);
 }
 
-type Built = { readonly ok: true; readonly transport: Transport; readonly origin: string } | ConnectFailure;
+type Built =
+  | {
+      readonly ok: true;
+      readonly transport: Transport;
+      readonly origin: string;
+      readonly release: () => Promise<void>;
+    }
+  | ConnectFailure;
+
+const nothingToRelease = (): Promise<void> => Promise.resolve();
 
 async function buildStdio(
   admitted: AdmittedStdioTransport,
@@ -178,7 +190,7 @@ async function buildStdio(
     receiveCapBytes,
     closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
   });
-  return { ok: true, transport, origin };
+  return { ok: true, transport, origin, release: nothingToRelease };
 }
 
 function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, receiveCapBytes: number): Built {
@@ -195,13 +207,14 @@ function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, rec
           maxOutputBytes: DEFAULT_HELPER_MAX_OUTPUT_BYTES,
           runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
         });
-  const { transport, origin } = createHttpTransport(admitted, {
+  const { transport, origin, release } = createHttpTransport(admitted, {
     authenticator,
     requestHeaders: options.requestHeaders ?? null,
     receiveCapBytes,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   });
-  return { ok: true, transport, origin };
+  return { ok: true, transport, origin, release };
 }
 
 function runAsFor(
@@ -213,13 +226,17 @@ function runAsFor(
 }
 
 async function handshake(
-  transport: Transport,
-  origin: string,
+  built: Extract<Built, { ok: true }>,
   kind: 'http' | 'stdio',
   startupTimeoutMs: number,
   options: ConnectOptions,
 ): Promise<ConnectResult> {
   const server = options.serverName;
+  const { transport, origin } = built;
+  const closeAll = async (): Promise<void> => {
+    await client.close().catch(() => undefined);
+    await built.release().catch(() => undefined);
+  };
   const startedAt = Date.now();
   let negotiated: string | null = null;
   const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
@@ -241,11 +258,11 @@ async function handshake(
       deadline,
     ]);
     if (outcome === 'timeout') {
-      await client.close().catch(() => undefined);
+      await closeAll();
       return failure('startup_timeout', server, origin);
     }
   } catch (error) {
-    await client.close().catch(() => undefined);
+    await closeAll();
     return connectFailureOf(error, server, origin);
   } finally {
     clearTimeout(timer);
@@ -256,7 +273,7 @@ async function handshake(
     !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated) ||
     serverVersion === undefined
   ) {
-    await client.close().catch(() => undefined);
+    await closeAll();
     return failure('protocol_version_refused', server, origin);
   }
   return {
@@ -269,6 +286,7 @@ async function handshake(
       protocolVersion: negotiated,
       serverInfo: { name: serverVersion.name, version: serverVersion.version },
       startupDeadline: startedAt + startupTimeoutMs,
+      release: built.release,
     }),
   };
 }

@@ -1,8 +1,13 @@
 import type { AdmittedHttpTransport } from '@gatehouse/contracts';
-import { createFixedResolver, createPinnedFetch, type EgressPolicy } from '@gatehouse/egress';
+import {
+  createFixedResolver,
+  createPinnedFetch,
+  type EgressPolicy,
+  type PinnedFetch,
+} from '@gatehouse/egress';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { createMcpFetch, type RequestHeaderHook, type UpstreamFetch } from './mcp-fetch.js';
+import { createMcpFetch, type RequestHeaderHook } from './mcp-fetch.js';
 
 // Streamable HTTP, constructed only from an admitted description: the pinned egress fetch is pinned to the
 // addresses the API checked (a fixed resolver answering the URL's host with exactly those), re-checked under the
@@ -12,21 +17,26 @@ import { createMcpFetch, type RequestHeaderHook, type UpstreamFetch } from './mc
 export interface HttpTransportOptions {
   readonly authenticator: Authenticator | null;
   readonly requestHeaders: RequestHeaderHook | null;
+  /** Bytes one message may have: a JSON body whole, one event of an event stream. */
   readonly receiveCapBytes: number;
-  /** Bounds connecting, the response head and each wait between body chunks (the pinned fetch's clock). */
+  /** Bounds admission, connecting and the response head (the pinned fetch's clock). */
   readonly requestTimeoutMs: number;
+  /** Longest silence an open body (a standalone SSE stream) may keep before it is cut. */
+  readonly streamIdleTimeoutMs: number;
 }
 
 export interface HttpTransportHandle {
   readonly transport: StreamableHTTPClientTransport;
   readonly origin: string;
+  /** Ends the pinned fetch's pooled connections (after the transport closed). */
+  readonly release: () => Promise<void>;
 }
 
-/** The fetch the pinned fetch becomes for one admitted destination. */
-export function pinnedUpstreamFor(
+/** The pinned fetch for one admitted destination: its checked addresses only, under the lease's own flags. */
+export function pinnedFetchFor(
   description: AdmittedHttpTransport,
-  requestTimeoutMs: number,
-): UpstreamFetch {
+  options: Pick<HttpTransportOptions, 'receiveCapBytes' | 'requestTimeoutMs' | 'streamIdleTimeoutMs'>,
+): PinnedFetch {
   const policy: EgressPolicy = {
     allowInsecureLoopback: description.allowInsecureLoopback,
     operatorDenylist: { cidrs: [], hostnames: [] },
@@ -34,28 +44,29 @@ export function pinnedUpstreamFor(
     tenantOptedInPrivateRanges: description.privateRanges,
   };
   const host = new URL(description.url).hostname.toLowerCase().replace(/\.$/, '');
-  const pinned = createPinnedFetch({
+  return createPinnedFetch({
     policy,
     resolver: createFixedResolver({ [host]: description.addresses }),
-    timeoutMs: requestTimeoutMs,
-    // The transport's receive cap bounds each message; this whole-body cap must not end a long SSE stream.
-    maxResponseBytes: Number.MAX_SAFE_INTEGER,
+    timeoutMs: options.requestTimeoutMs,
+    idleTimeoutMs: options.streamIdleTimeoutMs,
+    // The receive cap (decision 0041): a JSON body whole, an event stream per event.
+    maxResponseBytes: options.receiveCapBytes,
+    maxEventBytes: options.receiveCapBytes,
   });
-  return (url, init) => pinned(url, init);
 }
 
 export function createHttpTransport(
   description: AdmittedHttpTransport,
   options: HttpTransportOptions,
 ): HttpTransportHandle {
+  const pinned = pinnedFetchFor(description, options);
   const fetch = createMcpFetch({
-    upstream: pinnedUpstreamFor(description, options.requestTimeoutMs),
+    upstream: (url, init) => pinned(url, init),
     origin: description.origin,
     staticHeaders: description.headers,
     principalHeader: description.principalHeader,
     authenticator: options.authenticator,
     requestHeaders: options.requestHeaders,
-    receiveCapBytes: options.receiveCapBytes,
   });
   const transport = new StreamableHTTPClientTransport(new URL(description.url), {
     fetch,
@@ -67,5 +78,5 @@ export function createHttpTransport(
       maxRetries: 2,
     },
   });
-  return { transport, origin: description.origin };
+  return { transport, origin: description.origin, release: () => pinned.close() };
 }

@@ -2,7 +2,6 @@ import { maySetHeader, headerOwnerOf } from '@gatehouse/catalog';
 import { isEgressError } from '@gatehouse/egress';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { capResponseBody } from './receive-cap.stream.js';
 import { McpTransportError } from './transport.error.js';
 
 // The fetch the SDK's Streamable HTTP transport is given: every request goes through the pinned, redirect-refusing
@@ -11,26 +10,12 @@ import { McpTransportError } from './transport.error.js';
 // definition's static headers, the principal header, the per-request hook's headers (trace context, decided from
 // this request's JSON-RPC body), then the authenticator's, which override a static header of the same name.
 // A 401 asks the authenticator once for fresh headers per refused generation, however many requests it
-// refused together, and sends each refused request once more; a second refusal stands. Every response body
-// passes the receive cap before the SDK reads it. Errors name the origin only.
+// refused together, and sends each refused request once more; a second refusal stands. The receive cap is the
+// pinned fetch's (a JSON body whole, an event stream per event: decision 0041), applied before the SDK reads any
+// of it. Errors name the origin only.
 
-/** What the upstream (pinned) fetch must answer with: today's undici Response and the global one both fit. */
-export interface UpstreamResponse {
-  readonly status: number;
-  readonly statusText: string;
-  readonly headers: { forEach(callback: (value: string, name: string) => void): void };
-  readonly body: ReadableStream<Uint8Array> | null;
-}
-
-export type UpstreamFetch = (
-  url: string,
-  init: {
-    method?: string;
-    headers: Record<string, string>;
-    body?: string | null;
-    signal?: AbortSignal | null;
-  },
-) => Promise<UpstreamResponse>;
+/** The upstream fetch: @gatehouse/egress's pinned fetch (the global fetch signature). */
+export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** What the per-request header hook sees: this request's method and its parsed JSON-RPC body (null for GET/DELETE). */
 export interface OutgoingRequest {
@@ -51,10 +36,8 @@ export interface McpFetchOptions {
   readonly principalHeader: { readonly name: string; readonly value: string } | null;
   readonly authenticator: Authenticator | null;
   readonly requestHeaders: RequestHeaderHook | null;
-  readonly receiveCapBytes: number;
 }
 
-const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 const UNAUTHORIZED = 401;
 
 export function createMcpFetch(options: McpFetchOptions): FetchLike {
@@ -124,7 +107,7 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
     return headers;
   };
 
-  const send = async (url: string, init: RequestInit | undefined): Promise<UpstreamResponse> => {
+  const send = async (url: string, init: RequestInit | undefined): Promise<Response> => {
     const method = init?.method ?? 'GET';
     const text = typeof init?.body === 'string' ? init.body : null;
     if (init?.body !== undefined && init.body !== null && text === null) {
@@ -132,7 +115,7 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
     }
     const body = text === null ? null : parseJson(text);
     const sdkHeaders = new Headers(init?.headers);
-    const attempt = async (): Promise<{ response: UpstreamResponse; sentWith: number }> => {
+    const attempt = async (): Promise<{ response: Response; sentWith: number }> => {
       const sentWith = generation;
       const headers = await headersFor(sdkHeaders, body, method);
       try {
@@ -145,7 +128,10 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
         return { response, sentWith };
       } catch (error) {
         if (init?.signal?.aborted) throw error;
-        if (isEgressError(error)) throw new McpTransportError('egress_failed', origin, error.reason);
+        if (isEgressError(error)) {
+          if (error.reason === 'response_too_large') throw new McpTransportError('message_too_large', origin);
+          throw new McpTransportError('egress_failed', origin, error.reason);
+        }
         throw new McpTransportError('egress_failed', origin, 'connection_failed');
       }
     };
@@ -161,25 +147,7 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
     return second.response;
   };
 
-  return async (input, init) => {
-    const url = typeof input === 'string' ? input : input.href;
-    const upstream = await send(url, init);
-    const headers = new Headers();
-    upstream.headers.forEach((value, name) => headers.append(name, value));
-    const head = { status: upstream.status, statusText: upstream.statusText, headers };
-    if (upstream.body === null || NULL_BODY_STATUSES.has(upstream.status)) {
-      await upstream.body?.cancel().catch(() => undefined);
-      return new Response(null, head);
-    }
-    const streaming = (headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-    const capped = capResponseBody(
-      upstream.body,
-      streaming ? 'per_event' : 'whole',
-      options.receiveCapBytes,
-      origin,
-    );
-    return new Response(capped, head);
-  };
+  return (input, init) => send(typeof input === 'string' ? input : input.href, init);
 }
 
 function parseJson(text: string): unknown {
