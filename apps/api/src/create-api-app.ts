@@ -1,4 +1,4 @@
-import { COMMANDS } from '@gatehouse/commands';
+import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { UnsafeDatabaseRoleError, createDatabase } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
@@ -46,6 +46,8 @@ export type ApiAppDeps = {
   imports?: ModuleMetadata['imports'];
   /** DNS for URL admission; by default createDnsResolver, bounded in time (tests pass a fixed table). */
   egressResolver?: Resolver;
+  /** The registry the surfaces are generated from; COMMANDS by default (a test adds a throwaway command). */
+  commands?: readonly CommandDefinition[];
 };
 
 /** The API's logger: redacts the secret config variables by name and scrubs their values from every line. */
@@ -120,7 +122,13 @@ export async function createApiApp(
       { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
     );
     app.useGlobalFilters(new ProblemJsonFilter(logger));
-    await registerIdentityAndCommands(app, { config, logger, database, redis });
+    await registerIdentityAndCommands(app, {
+      config,
+      logger,
+      database,
+      redis,
+      commands: deps.commands ?? COMMANDS,
+    });
     await app.init();
     return app;
   } catch (error) {
@@ -148,6 +156,7 @@ type SurfaceDeps = {
   logger: Logger;
   database: ReturnType<typeof createDatabase>;
   redis: ReturnType<typeof createRedisConnection>;
+  commands: readonly CommandDefinition[];
 };
 
 /**
@@ -156,7 +165,7 @@ type SurfaceDeps = {
  * before init, so routes collected through onRoute (the cross-tenant harness) see them all.
  */
 async function registerIdentityAndCommands(app: NestFastifyApplication, deps: SurfaceDeps): Promise<void> {
-  const { config, logger, database, redis } = deps;
+  const { config, logger, database, redis, commands } = deps;
   const settings = identitySettingsOf(config);
   const identity = createIdentityDeps({
     db: database,
@@ -172,8 +181,9 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   registerInvitationLinkRoutes(fastify, identity);
   // The use cases are the feature modules' providers, discovered by their @HandlesCommand mark; a command
   // without exactly one handler, or a handler without a command, stops the boot here.
-  const handlers = app.get(CommandHandlerRegistry).handlersFor(COMMANDS);
+  const handlers = app.get(CommandHandlerRegistry).handlersFor(commands);
   await registerAdminSurfaces(fastify, {
+    commands,
     handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,

@@ -1,5 +1,30 @@
-export { CALLER_KINDS, TENANT_CALLERS, callersOf, defineCommand } from './command';
-export type { CallerKind, CommandDefinition, CommandInput, CommandOutput, HttpMethod } from './command';
+export {
+  CALLER_KINDS,
+  TENANT_CALLERS,
+  MAX_LONG_POLL_SECONDS,
+  NEVER_OVER_MCP_PREFIXES,
+  SURFACE_PROBLEMS,
+  CommandDeclarationError,
+  callersOf,
+  defineCommand,
+  longPollOf,
+  mcpWithheldReason,
+  problemsOf,
+  successStatusOf,
+  surfacesOf,
+} from './command';
+export type {
+  CallerKind,
+  CommandDefinition,
+  CommandInput,
+  CommandOutput,
+  CommandRead,
+  CommandSurfaces,
+  HttpMethod,
+  McpOffer,
+  McpWithheldReason,
+  ResolvedSurfaces,
+} from './command';
 export { COMMANDS } from './registry';
 export {
   SCOPES,
@@ -87,4 +112,3 @@ export {
   revokeApproval,
   checkAdmission,
 } from './definitions/approval.commands';
-export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from './definitions/lease.commands';

@@ -1,5 +1,6 @@
 import type { CommandDefinition, CommandInput, CommandOutput } from '@gatehouse/commands';
 import type { Principal, TenantPrincipal } from '../auth/principal';
+import type { LongPollWait } from './long-poll/await-change';
 
 /**
  * What every use case receives: who is calling (already authenticated, its kind, pool and scope checked) and the
@@ -8,6 +9,13 @@ import type { Principal, TenantPrincipal } from '../auth/principal';
 export interface UseCaseArgs<I, P extends Principal = TenantPrincipal> {
   readonly principal: P;
   readonly input: I;
+  /**
+   * Aborted when the client goes away before the answer is sent (REST): long work (a long-poll, a slow read)
+   * stops there. The surfaces always pass one; a test calling a use case directly may leave it out.
+   */
+  readonly signal?: AbortSignal;
+  /** Set for a long-poll (`?wait=` with `If-None-Match`) on a read that declares one: await it (awaitChange). */
+  readonly wait?: LongPollWait;
 }
 
 /** One use case per command. `execute` returns a value the command's output schema accepts. */

@@ -1,7 +1,9 @@
-import { callersOf, type CommandDefinition } from '@gatehouse/commands';
+import { callersOf, problemsOf, type CommandDefinition } from '@gatehouse/commands';
+import { ProblemError } from '@gatehouse/platform';
 import type { Principal } from '../auth/principal';
 import { isPoolOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { CommandHandler } from './command-handler';
+import type { LongPollWait } from './long-poll/await-change';
 import {
   ValidationProblemError,
   forbiddenCaller,
@@ -21,7 +23,21 @@ export interface RunCommandOptions {
   readonly rawInput: unknown;
   /** The operator's current WORKER_POOLS: a worker or gateway token's pool is checked against it on every call. */
   readonly workerPools: WorkerPools;
+  /** Aborted when the client goes away; a signal that never aborts when absent. */
+  readonly signal?: AbortSignal;
+  /**
+   * A long-poll: `isUnchanged` sees the parsed output (what the client's ETag was computed from). Only for
+   * commands that declare long-poll; ignored otherwise.
+   */
+  readonly wait?: LongPollWait;
+  /**
+   * Told when a use case answers a problem code its declaration does not list (a bug of ours: the list is what
+   * clients rely on). The problem is still answered as it is.
+   */
+  readonly onUndeclaredProblem?: (commandName: string, code: string) => void;
 }
+
+const NEVER_ABORTED = new AbortController().signal;
 
 /** The output of a use case did not match its command's declaration: a bug of ours, answered as a 500. */
 export class CommandOutputMismatchError extends Error {
@@ -68,11 +84,20 @@ export async function runCommand(options: RunCommandOptions): Promise<unknown> {
   const parsedInput = command.input.safeParse(options.rawInput);
   if (!parsedInput.success) throw new ValidationProblemError(fieldErrorsOf(parsedInput.error));
 
+  const wait = options.wait !== undefined && command.read?.longPoll !== undefined ? options.wait : undefined;
   let result: unknown;
   try {
-    result = await handler.execute({ principal: principal as never, input: parsedInput.data as never });
+    result = await handler.execute({
+      principal: principal as never,
+      input: parsedInput.data as never,
+      signal: options.signal ?? NEVER_ABORTED,
+      ...(wait !== undefined ? { wait: parsedWait(command, wait) } : {}),
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw uniqueViolationProblem();
+    // A declaration that lists its codes is held to them (one without a list yet gets the surfaces' only).
+    if (error instanceof ProblemError && command.problems !== undefined && !problemsOf(command).includes(error.code))
+      options.onUndeclaredProblem?.(command.name, error.code);
     throw error;
   }
 
@@ -84,4 +109,15 @@ export async function runCommand(options: RunCommandOptions): Promise<unknown> {
     );
   }
   return parsedOutput.data;
+}
+
+/** The use case compares what it returns; the client's ETag was computed from the parsed output. */
+function parsedWait(command: CommandDefinition, wait: LongPollWait): LongPollWait {
+  return {
+    timeoutMs: wait.timeoutMs,
+    isUnchanged: (result) => {
+      const parsed = command.output.safeParse(result);
+      return parsed.success && wait.isUnchanged(parsed.data);
+    },
+  };
 }

@@ -49,6 +49,7 @@ export function buildCommandSchema(
   bound: ReadonlyMap<CommandDefinition, CommandHandler>,
   // No pools by default: worker and gateway tokens are then refused (the schema-only specs never execute).
   workerPools: WorkerPools = {},
+  onUndeclaredProblem?: (commandName: string, code: string) => void,
 ): GraphQLSchema {
   const types = new GraphQLTypeFactory();
   const query: GraphQLFieldConfigMap<unknown, CommandGraphQLContext> = {};
@@ -87,6 +88,7 @@ export function buildCommandSchema(
           principal: context.principal,
           rawInput: graphqlArgsToInput(fieldArgs.input, inputSchema),
           workerPools,
+          ...(onUndeclaredProblem !== undefined ? { onUndeclaredProblem } : {}),
         });
       },
     };

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
-import { COMMANDS } from '@gatehouse/commands';
+import { COMMANDS, surfacesOf } from '@gatehouse/commands';
 import type { Principal } from '../auth/principal';
 import {
   handlersFor,
   MAX_BODY_BYTES,
+  undeclaredProblemReporter,
   type CommandSurfaceOptions,
 } from '../commands/rest/register-command-routes';
 import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
@@ -39,8 +40,12 @@ export async function registerGraphQL(
   options: CommandSurfaceOptions,
 ): Promise<void> {
   const schema = buildCommandSchema(
-    handlersFor(options.commands ?? COMMANDS, options.handlers),
+    handlersFor(
+      (options.commands ?? COMMANDS).filter((command) => surfacesOf(command).graphql),
+      options.handlers,
+    ),
     options.workerPools,
+    undeclaredProblemReporter(options),
   );
   const resolved = new WeakMap<FastifyRequest, Resolution>();
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ, mcpWrite } from '../mcp-offers';
 import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
 import { activationView } from './activation.schemas';
 import { definitionServerName, definitionTier } from './definition-source.commands';
@@ -104,6 +105,8 @@ export const listApprovalRequests = defineCommand({
   output: page(approvalRequestView).meta({ title: 'ApprovalRequestPage' }),
   http: { method: 'GET', path: '/v1/approval-requests' },
   graphql: { field: 'approvalRequests' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden', 'bad_cursor'],
 });
 
 export const getApprovalRequest = defineCommand({
@@ -115,6 +118,8 @@ export const getApprovalRequest = defineCommand({
   output: approvalRequestView,
   http: { method: 'GET', path: '/v1/approval-requests/:requestId' },
   graphql: { field: 'approvalRequest' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const openApprovalRequest = defineCommand({
@@ -132,6 +137,8 @@ export const openApprovalRequest = defineCommand({
   output: approvalRequestView,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/approval-requests', successStatus: 201 },
   graphql: { field: 'openApprovalRequest' },
+  surfaces: { mcp: mcpWrite({ destructive: false, idempotent: true }) },
+  problems: ['not_found', 'forbidden', 'not_approvable'],
 });
 
 export const decideApprovalRequest = defineCommand({
@@ -154,6 +161,7 @@ export const decideApprovalRequest = defineCommand({
   output: approvalView,
   http: { method: 'POST', path: '/v1/approval-requests/:requestId/decision', successStatus: 201 },
   graphql: { field: 'decideApprovalRequest' },
+  problems: ['not_found', 'forbidden', 'request_not_open', 'changed_since_review', 'four_eyes_author', 'decider_not_human', 'role_cannot_decide'],
 });
 
 export const listApprovals = defineCommand({
@@ -171,6 +179,8 @@ export const listApprovals = defineCommand({
   output: page(approvalView).meta({ title: 'ApprovalPage' }),
   http: { method: 'GET', path: '/v1/approvals' },
   graphql: { field: 'approvals' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden', 'bad_cursor'],
 });
 
 export const revokeApproval = defineCommand({
@@ -182,6 +192,7 @@ export const revokeApproval = defineCommand({
   output: approvalView,
   http: { method: 'POST', path: '/v1/approvals/:approvalId/revoke' },
   graphql: { field: 'revokeApproval' },
+  problems: ['not_found', 'forbidden', 'already_revoked'],
 });
 
 /** The URL check as a tenant sees it: one class whatever the cause (the detail goes to the operator's logs). */
@@ -241,4 +252,6 @@ export const checkAdmission = defineCommand({
     .meta({ title: 'AdmissionCheck' }),
   http: { method: 'GET', path: '/v1/workspaces/:workspaceId/admission-check' },
   graphql: { field: 'admissionCheck' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden'],
 });

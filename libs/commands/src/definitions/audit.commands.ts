@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ } from '../mcp-offers';
 import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
 
 const hashHex = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest');
@@ -43,6 +44,8 @@ export const listAuditEvents = defineCommand({
   output: page(auditEventView).meta({ title: 'AuditEventPage' }),
   http: { method: 'GET', path: '/v1/audit-events' },
   graphql: { field: 'auditEvents' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['bad_cursor'],
 });
 
 export const getAuditHead = defineCommand({
@@ -54,6 +57,8 @@ export const getAuditHead = defineCommand({
   output: auditHeadView,
   http: { method: 'GET', path: '/v1/audit-events/head' },
   graphql: { field: 'auditHead' },
+  surfaces: { mcp: MCP_READ },
+  problems: [],
 });
 
 export const verifyAuditChain = defineCommand({
@@ -74,4 +79,6 @@ export const verifyAuditChain = defineCommand({
     .meta({ title: 'AuditVerification' }),
   http: { method: 'GET', path: '/v1/audit-events/verify' },
   graphql: { field: 'verifyAuditChain' },
+  surfaces: { mcp: MCP_READ },
+  problems: [],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ, mcpWrite } from '../mcp-offers';
 import { isoDateTime, notTokenShaped, TOKEN_SHAPED_MESSAGE, uuid } from '../common.schemas';
 import { activationView } from './activation.schemas';
 
@@ -86,6 +87,8 @@ export const putDefinitionSource = defineCommand({
   output: definitionSourceView,
   http: { method: 'PUT', path: '/v1/definition-sources' },
   graphql: { field: 'putDefinitionSource' },
+  surfaces: { mcp: mcpWrite({ destructive: true, idempotent: true }) },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const importDefinitionSource = defineCommand({
@@ -97,6 +100,8 @@ export const importDefinitionSource = defineCommand({
   output: definitionSourceView,
   http: { method: 'POST', path: '/v1/definition-sources/import' },
   graphql: { field: 'importDefinitionSource' },
+  surfaces: { mcp: mcpWrite({ destructive: true, idempotent: false }) },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const getDefinitionSource = defineCommand({
@@ -108,6 +113,8 @@ export const getDefinitionSource = defineCommand({
   output: definitionSourceView,
   http: { method: 'GET', path: '/v1/definition-sources/:sourceId' },
   graphql: { field: 'definitionSource' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const listDefinitionSources = defineCommand({
@@ -119,6 +126,8 @@ export const listDefinitionSources = defineCommand({
   output: z.object({ items: z.array(definitionSourceSummary) }).meta({ title: 'DefinitionSourceList' }),
   http: { method: 'GET', path: '/v1/definition-sources' },
   graphql: { field: 'definitionSources' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden', 'bad_cursor'],
 });
 
 export const deleteDefinitionSource = defineCommand({
@@ -130,6 +139,8 @@ export const deleteDefinitionSource = defineCommand({
   output: z.object({ deleted: z.boolean() }).meta({ title: 'DefinitionSourceDeletion' }),
   http: { method: 'DELETE', path: '/v1/definition-sources/:sourceId' },
   graphql: { field: 'deleteDefinitionSource' },
+  surfaces: { mcp: mcpWrite({ destructive: true, idempotent: true }) },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const definitionVariableScope = z.enum(['tenant', 'workspace', 'user']);
@@ -159,6 +170,7 @@ export const setDefinitionVariable = defineCommand({
   output: definitionVariableState,
   http: { method: 'PUT', path: '/v1/definition-variables/:name' },
   graphql: { field: 'setDefinitionVariable' },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const unsetDefinitionVariable = defineCommand({
@@ -170,6 +182,7 @@ export const unsetDefinitionVariable = defineCommand({
   output: definitionVariableState,
   http: { method: 'DELETE', path: '/v1/definition-variables/:name' },
   graphql: { field: 'unsetDefinitionVariable' },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const listDefinitionVariables = defineCommand({
@@ -181,6 +194,8 @@ export const listDefinitionVariables = defineCommand({
   output: z.object({ items: z.array(definitionVariableState) }).meta({ title: 'DefinitionVariableList' }),
   http: { method: 'GET', path: '/v1/definition-variables' },
   graphql: { field: 'definitionVariables' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden', 'bad_cursor'],
 });
 
 export const overlayScope = z.enum(['workspace', 'user']);
@@ -211,6 +226,8 @@ export const setDisableOverlay = defineCommand({
   output: disableOverlayView,
   http: { method: 'PUT', path: '/v1/workspaces/:workspaceId/disabled-servers/:serverName' },
   graphql: { field: 'setDisableOverlay' },
+  surfaces: { mcp: mcpWrite({ destructive: false, idempotent: true }) },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const clearDisableOverlay = defineCommand({
@@ -222,6 +239,8 @@ export const clearDisableOverlay = defineCommand({
   output: disableOverlayView,
   http: { method: 'DELETE', path: '/v1/workspaces/:workspaceId/disabled-servers/:serverName' },
   graphql: { field: 'clearDisableOverlay' },
+  surfaces: { mcp: mcpWrite({ destructive: false, idempotent: true }) },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const effectiveDefinitionEntry = z
@@ -263,4 +282,7 @@ export const getEffectiveDefinitions = defineCommand({
     .meta({ title: 'EffectiveDefinitions' }),
   http: { method: 'GET', path: '/v1/workspaces/:workspaceId/effective-definitions' },
   graphql: { field: 'effectiveDefinitions' },
+  read: { etag: true },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden'],
 });

@@ -57,6 +57,7 @@ export const getHostPolicy = defineCommand({
   output: hostPolicyWithCeiling,
   http: { method: 'GET', path: '/v1/host-policy' },
   graphql: { field: 'hostPolicy' },
+  problems: [],
 });
 
 export const putHostPolicy = defineCommand({
@@ -68,4 +69,5 @@ export const putHostPolicy = defineCommand({
   output: hostPolicyWithCeiling,
   http: { method: 'PUT', path: '/v1/host-policy' },
   graphql: { field: 'putHostPolicy' },
+  problems: ['outside_operator_ceiling'],
 });

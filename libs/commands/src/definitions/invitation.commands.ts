@@ -50,6 +50,7 @@ export const createInvitation = defineCommand({
     .meta({ title: 'CreatedInvitation' }),
   http: { method: 'POST', path: '/v1/invitations', successStatus: 201 },
   graphql: { field: 'createInvitation' },
+  problems: ['forbidden'],
   revealsSecret: true,
 });
 
@@ -62,6 +63,7 @@ export const listInvitations = defineCommand({
   output: page(invitationView).meta({ title: 'InvitationPage' }),
   http: { method: 'GET', path: '/v1/invitations' },
   graphql: { field: 'invitations' },
+  problems: ['bad_cursor'],
 });
 
 export const revokeInvitation = defineCommand({
@@ -73,6 +75,7 @@ export const revokeInvitation = defineCommand({
   output: invitationView,
   http: { method: 'DELETE', path: '/v1/invitations/:invitationId' },
   graphql: { field: 'revokeInvitation' },
+  problems: ['not_found'],
 });
 
 export const acceptInvitation = defineCommand({
@@ -92,4 +95,5 @@ export const acceptInvitation = defineCommand({
     .meta({ title: 'AcceptedInvitation' }),
   http: { method: 'POST', path: '/v1/invitations/accept', successStatus: 201 },
   graphql: { field: 'acceptInvitation' },
+  problems: ['not_found', 'forbidden'],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ } from '../mcp-offers';
 import { uuid } from '../common.schemas';
 import { SCOPES, TOKEN_KINDS } from '../scopes';
 import { membershipRole } from './member.commands';
@@ -23,4 +24,6 @@ export const whoAmI = defineCommand({
     .meta({ title: 'Caller' }),
   http: { method: 'GET', path: '/v1/me' },
   graphql: { field: 'me' },
+  surfaces: { mcp: MCP_READ },
+  problems: [],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ } from '../mcp-offers';
 import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
 import { MEMBERSHIP_ROLES } from '../scopes';
 
@@ -18,6 +19,8 @@ export const listMembers = defineCommand({
   output: page(memberView).meta({ title: 'MemberPage' }),
   http: { method: 'GET', path: '/v1/members' },
   graphql: { field: 'members' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['bad_cursor'],
 });
 
 export const changeMemberRole = defineCommand({
@@ -29,6 +32,7 @@ export const changeMemberRole = defineCommand({
   output: memberView,
   http: { method: 'PATCH', path: '/v1/members/:userId' },
   graphql: { field: 'changeMemberRole' },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const removeMember = defineCommand({
@@ -40,4 +44,5 @@ export const removeMember = defineCommand({
   output: z.object({ removed: z.boolean() }).meta({ title: 'MemberRemoval' }),
   http: { method: 'DELETE', path: '/v1/members/:userId' },
   graphql: { field: 'removeMember' },
+  problems: ['not_found', 'forbidden'],
 });

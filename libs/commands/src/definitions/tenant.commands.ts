@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ } from '../mcp-offers';
 import { displayName, isoDateTime, uuid } from '../common.schemas';
 
 export const tenantView = z
@@ -15,6 +16,8 @@ export const getTenant = defineCommand({
   output: tenantView,
   http: { method: 'GET', path: '/v1/tenant' },
   graphql: { field: 'tenant' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found'],
 });
 
 export const renameTenant = defineCommand({
@@ -26,4 +29,5 @@ export const renameTenant = defineCommand({
   output: tenantView,
   http: { method: 'PATCH', path: '/v1/tenant' },
   graphql: { field: 'renameTenant' },
+  problems: ['not_found'],
 });

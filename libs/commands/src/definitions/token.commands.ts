@@ -34,6 +34,7 @@ export const listTokens = defineCommand({
   output: page(tokenView).meta({ title: 'ApiTokenPage' }),
   http: { method: 'GET', path: '/v1/tokens' },
   graphql: { field: 'tokens' },
+  problems: ['bad_cursor'],
 });
 
 export const createToken = defineCommand({
@@ -52,6 +53,7 @@ export const createToken = defineCommand({
   output: z.object({ token: tokenView, secret: z.string() }).meta({ title: 'CreatedApiToken' }),
   http: { method: 'POST', path: '/v1/tokens', successStatus: 201 },
   graphql: { field: 'createToken' },
+  problems: ['not_found', 'pool_not_open', 'scope_not_allowed_for_kind', 'gateway_tokens_are_operator_only'],
   revealsSecret: true,
 });
 
@@ -64,4 +66,5 @@ export const revokeToken = defineCommand({
   output: tokenView,
   http: { method: 'DELETE', path: '/v1/tokens/:tokenId' },
   graphql: { field: 'revokeToken' },
+  problems: ['not_found'],
 });

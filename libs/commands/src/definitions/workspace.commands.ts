@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../command';
+import { MCP_READ, mcpWrite } from '../mcp-offers';
 import {
   isoDateTime,
   notTokenShaped,
@@ -34,6 +35,9 @@ export const listWorkspaces = defineCommand({
   output: page(workspaceView).meta({ title: 'WorkspacePage' }),
   http: { method: 'GET', path: '/v1/workspaces' },
   graphql: { field: 'workspaces' },
+  read: { etag: true },
+  surfaces: { mcp: MCP_READ },
+  problems: ['bad_cursor'],
 });
 
 export const getWorkspace = defineCommand({
@@ -45,6 +49,9 @@ export const getWorkspace = defineCommand({
   output: workspaceView,
   http: { method: 'GET', path: '/v1/workspaces/:workspaceId' },
   graphql: { field: 'workspace' },
+  read: { etag: true },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const createWorkspace = defineCommand({
@@ -56,6 +63,8 @@ export const createWorkspace = defineCommand({
   output: workspaceView,
   http: { method: 'POST', path: '/v1/workspaces', successStatus: 201 },
   graphql: { field: 'createWorkspace' },
+  surfaces: { mcp: mcpWrite({ destructive: false, idempotent: false }) },
+  problems: ['forbidden'],
 });
 
 export const renameWorkspace = defineCommand({
@@ -67,6 +76,8 @@ export const renameWorkspace = defineCommand({
   output: workspaceView,
   http: { method: 'PATCH', path: '/v1/workspaces/:workspaceId' },
   graphql: { field: 'renameWorkspace' },
+  surfaces: { mcp: mcpWrite({ destructive: false, idempotent: true }) },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const setWorkspaceTrust = defineCommand({
@@ -78,6 +89,7 @@ export const setWorkspaceTrust = defineCommand({
   output: workspaceView,
   http: { method: 'PUT', path: '/v1/workspaces/:workspaceId/trust' },
   graphql: { field: 'setWorkspaceTrust' },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const bumpWorkspaceGeneration = defineCommand({
@@ -89,6 +101,7 @@ export const bumpWorkspaceGeneration = defineCommand({
   output: workspaceView,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/generation' },
   graphql: { field: 'bumpWorkspaceGeneration' },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const maintainerView = z
@@ -104,6 +117,8 @@ export const listWorkspaceMaintainers = defineCommand({
   output: page(maintainerView).meta({ title: 'WorkspaceMaintainerPage' }),
   http: { method: 'GET', path: '/v1/workspaces/:workspaceId/maintainers' },
   graphql: { field: 'workspaceMaintainers' },
+  surfaces: { mcp: MCP_READ },
+  problems: ['not_found', 'forbidden', 'bad_cursor'],
 });
 
 export const addWorkspaceMaintainer = defineCommand({
@@ -115,6 +130,7 @@ export const addWorkspaceMaintainer = defineCommand({
   output: maintainerView,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/maintainers', successStatus: 201 },
   graphql: { field: 'addWorkspaceMaintainer' },
+  problems: ['not_found', 'forbidden'],
 });
 
 export const removeWorkspaceMaintainer = defineCommand({
@@ -126,4 +142,5 @@ export const removeWorkspaceMaintainer = defineCommand({
   output: z.object({ removed: z.boolean() }).meta({ title: 'MaintainerRemoval' }),
   http: { method: 'DELETE', path: '/v1/workspaces/:workspaceId/maintainers/:userId' },
   graphql: { field: 'removeWorkspaceMaintainer' },
+  problems: ['not_found', 'forbidden'],
 });

@@ -1,5 +1,6 @@
-import type { CommandDefinition } from '@gatehouse/commands';
+import { longPollOf, type CommandDefinition } from '@gatehouse/commands';
 import { ValidationProblemError } from '../command-problems';
+import { WAIT_PARAMETER } from '../long-poll/wait-query';
 import { carriesBody, pathParamsOf } from './command-route-schema';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -19,7 +20,7 @@ export function commandRequestInput(
   const pathInput: Record<string, unknown> = {};
   for (const name of pathParamsOf(command.http.path)) pathInput[name] = params[name];
 
-  const rest = carriesBody(command) ? request.body : request.query;
+  const rest = withoutWait(command, carriesBody(command) ? request.body : request.query);
   // No body at all is an empty input; a JSON `null` (or any other non-object) is refused, never read as empty.
   if (rest === undefined) return pathInput;
   if (!isPlainObject(rest)) {
@@ -32,4 +33,11 @@ export function commandRequestInput(
     );
   }
   return { ...rest, ...pathInput };
+}
+
+/** A long-poll read's `?wait=` is the surface's, not the command's input (waitSecondsOf reads it). */
+function withoutWait(command: CommandDefinition, rest: unknown): unknown {
+  if (longPollOf(command) === null || !isPlainObject(rest) || !Object.hasOwn(rest, WAIT_PARAMETER)) return rest;
+  const { [WAIT_PARAMETER]: _wait, ...others } = rest;
+  return others;
 }

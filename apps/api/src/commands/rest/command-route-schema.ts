@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CommandDefinition } from '@gatehouse/commands';
+import { longPollOf, problemsOf, successStatusOf, type CommandDefinition } from '@gatehouse/commands';
 
 // The JSON schemas a command's route carries. They feed @fastify/swagger (OpenAPI at /docs) only: validation is
 // zod's (command-runner), so the documented shape and the enforced shape come from the same declaration.
@@ -61,11 +61,16 @@ export function commandRouteSchema(command: CommandDefinition): CommandRouteSche
   const input = jsonSchemaOf(command.input, 'input');
   const params = pathParamsOf(command.http.path);
   const rest = Object.keys(input.properties ?? {}).filter((name) => !params.includes(name));
-  const status = command.http.successStatus ?? 200;
+  const status = successStatusOf(command);
+  const wait = longPollOf(command);
 
   const schema: CommandRouteSchema = {
     summary: command.summary,
-    description: `Command \`${command.name}\`. Scope: \`${command.scope}\`. GraphQL: \`${command.graphql.field}\`.`,
+    description:
+      `Command \`${command.name}\`. Scope: \`${command.scope}\`. GraphQL: \`${command.graphql.field}\`. ` +
+      `Problem codes: ${problemsOf(command).map((code) => `\`${code}\``).join(', ')}.` +
+      (command.read !== undefined ? ' Answers an ETag; 304 to a matching If-None-Match.' : '') +
+      (wait !== null ? ` Long-poll: \`?wait=\` up to ${wait} seconds with If-None-Match.` : ''),
     operationId: command.name,
     tags: [command.name.split('.')[0] as string],
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
@@ -74,13 +79,20 @@ export function commandRouteSchema(command: CommandDefinition): CommandRouteSche
         status === 204
           ? { description: 'Done', type: 'null' }
           : { description: 'Success', ...jsonSchemaOf(command.output, 'output') },
+      ...(command.read !== undefined ? { 304: { description: 'Not modified', type: 'null' } } : {}),
     },
   };
   if (params.length > 0) schema.params = pick(input, params, true);
   if (carriesBody(command)) {
     if (rest.length > 0) schema.body = pick(input, rest, false);
-  } else if (rest.length > 0) {
+  } else if (rest.length > 0 || wait !== null) {
     schema.querystring = pick(input, rest, false);
+    if (wait !== null) {
+      schema.querystring.properties = {
+        ...schema.querystring.properties,
+        wait: { type: 'integer', minimum: 0, maximum: wait, description: 'Long-poll: seconds to hold the answer' },
+      };
+    }
   }
   return schema;
 }

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
+import { COMMANDS, successStatusOf, surfacesOf, type CommandDefinition } from '@gatehouse/commands';
 import type { Logger } from '@gatehouse/platform';
 import type { WorkerPools } from '../../auth/pool-config';
 import type { Principal } from '../../auth/principal';
 import type { CommandHandler, CommandHandlers } from '../command-handler';
 import { authorize, runCommand } from '../command-runner';
+import type { LongPollWait } from '../long-poll/await-change';
+import { entityTagOf, ifNoneMatchHits } from '../long-poll/entity-tag';
+import { waitSecondsOf } from '../long-poll/wait-query';
 import { commandRequestInput } from './command-request-input';
 import { commandRouteSchema } from './command-route-schema';
 import { problemErrorHandler } from './problem-error-handler';
@@ -26,6 +29,38 @@ export interface CommandSurfaceOptions {
   readonly workerPools: WorkerPools;
   /** Defaults to every command in the registry. */
   readonly commands?: readonly CommandDefinition[];
+  /**
+   * A use case answered a problem code its declaration does not list: logged as an error by default (the code
+   * is still answered). The integration harness makes it fail the test.
+   */
+  readonly onUndeclaredProblem?: (commandName: string, code: string) => void;
+}
+
+/** The runner's report of an undeclared problem code, as the surfaces log it by default. */
+export function undeclaredProblemReporter(options: CommandSurfaceOptions): (name: string, code: string) => void {
+  return (
+    options.onUndeclaredProblem ??
+    ((command, code) => options.logger.error({ command, code }, 'command answered a problem code it does not declare'))
+  );
+}
+
+/**
+ * An AbortSignal that fires when the client goes away before the answer is complete (the response closes
+ * unfinished): handed to the use case, so a long-poll or a slow read stops there.
+ */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const raw = reply.raw;
+  raw.once('close', () => {
+    if (!raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** `If-None-Match` as one string (Fastify gives a header sent twice as an array). */
+function ifNoneMatchOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['if-none-match'];
+  return Array.isArray(header) ? header.join(', ') : header;
 }
 
 /** Looks up every command's handler up front, so a command without a use case stops the boot, not a request. */
@@ -59,8 +94,9 @@ export async function registerCommandRoutes(
   fastify: FastifyInstance,
   options: CommandSurfaceOptions,
 ): Promise<void> {
-  const commands = options.commands ?? COMMANDS;
+  const commands = (options.commands ?? COMMANDS).filter((command) => surfacesOf(command).rest);
   const bound = handlersFor(commands, options.handlers);
+  const onUndeclaredProblem = undeclaredProblemReporter(options);
 
   await fastify.register(async (scope) => {
     scope.setErrorHandler(problemErrorHandler(options.logger));
@@ -79,17 +115,35 @@ export async function registerCommandRoutes(
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           // The request's shape first, like body parsing: a body that is no object is a 400 for anyone.
           const rawInput = commandRequestInput(command, request);
+          const waitSeconds = waitSecondsOf(command, request.query);
           const principal = await options.resolvePrincipal(request);
           authorize(command, principal, options.workerPools);
+          const ifNoneMatch = command.read !== undefined ? ifNoneMatchOf(request) : undefined;
+          const wait: LongPollWait | undefined =
+            waitSeconds !== null && waitSeconds > 0 && ifNoneMatch !== undefined
+              ? {
+                  timeoutMs: waitSeconds * 1000,
+                  isUnchanged: (output) => ifNoneMatchHits(ifNoneMatch, entityTagOf(output)),
+                }
+              : undefined;
           const output = await runCommand({
             command,
             handler,
             principal,
             rawInput,
             workerPools: options.workerPools,
+            signal: clientGoneSignal(reply),
+            ...(wait !== undefined ? { wait } : {}),
+            onUndeclaredProblem,
           });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
-          const status = command.http.successStatus ?? 200;
+          if (command.read !== undefined) {
+            // Per caller (the output is what this credential may see): private, and revalidated every time.
+            const tag = entityTagOf(output);
+            reply.header('etag', tag).header('cache-control', 'private, no-cache').header('vary', 'authorization, cookie');
+            if (ifNoneMatchHits(ifNoneMatch, tag)) return reply.code(304).send();
+          }
+          const status = successStatusOf(command);
           if (status === 204) return reply.code(204).send();
           return reply.code(status).type('application/json; charset=utf-8').send(output);
         },

@@ -41,6 +41,11 @@ export interface SurfacesHarness {
   readonly db: Database;
   readonly testDb: TestDatabase;
   readonly identity: IdentityDeps;
+  /**
+   * Problem codes a use case answered that its declaration does not list (`command: code`): `close()` fails the
+   * test file when any was seen, so a declaration's list cannot fall behind what its use case throws.
+   */
+  readonly undeclaredProblems: readonly string[];
   close(): Promise<void>;
 }
 
@@ -96,12 +101,14 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
     imports: options.imports,
     commands,
   });
+  const undeclaredProblems: string[] = [];
   await registerAdminSurfaces(app, {
     handlers: useCases.handlers,
     commands,
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
     workerPools,
+    onUndeclaredProblem: (command, code) => void undeclaredProblems.push(`${command}: ${code}`),
   });
   await app.ready();
 
@@ -110,12 +117,17 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
     db,
     testDb,
     identity,
+    undeclaredProblems,
     async close() {
       await app.close();
       await useCases.close();
       await db.close();
       await closeRedis(redis);
       await testDb.drop();
+      if (undeclaredProblems.length > 0) {
+        const seen = [...new Set(undeclaredProblems)].join('; ');
+        throw new Error(`use cases answered problem codes their declarations do not list: ${seen}`);
+      }
     },
   };
 }
