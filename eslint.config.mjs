@@ -62,6 +62,12 @@ const testHelpers = {
   caseSensitive: true,
   message: 'Production code does not import test helpers.',
 };
+const rawHttp = ['undici', 'node-fetch', 'axios', 'http', 'https', 'http2'].flatMap((name) =>
+  [name, `node:${name}`].map((path) => ({
+    name: path,
+    message: 'libs/oauth reaches authorization servers only through the pinned fetch of @gatehouse/egress.',
+  })),
+);
 const pureFrameworks = {
   group: [
     '@nestjs/*',
@@ -198,6 +204,24 @@ export default [
         testingLib,
         testHelpers,
       ]),
+    },
+  },
+  {
+    // libs/oauth: HTTP only through the egress lib's pinned fetch (issue 15).
+    files: ['libs/oauth/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict(
+        [prisma, libRoot, mcpClient, mcpServer, mcpRest, testingLib, testHelpers],
+        rawHttp,
+      ),
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource'].map((name) => ({
+          name,
+          message: 'libs/oauth reaches authorization servers only through the pinned fetch of @gatehouse/egress.',
+        })),
+      ],
     },
   },
   {
