@@ -205,7 +205,7 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
         }),
         {
           authenticator,
-          requestHeaders: ({ body }) =>
+          requestHeaders: ({ body }): Record<string, string> =>
             typeof body === 'object' && body !== null && 'method' in body && body.method === 'tools/call'
               ? { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }
               : {},
