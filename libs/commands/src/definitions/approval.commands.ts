@@ -206,8 +206,9 @@ export const stdioAuthorityView = z
     pool: z.string(),
     result: z.enum(['allowed', 'refused', 'not_applicable']),
     /**
-     * Why refused: `stdio_not_allowed_on_pool`, `command_not_allowed`, `cwd_outside_allowed_roots`,
-     * `header_helpers_not_allowed_on_pool`.
+     * Why refused: `stdio_not_allowed_on_pool`, `nul_in_launch`, `command_not_allowed`,
+     * `command_outside_ceiling`, `forbidden_env_key`, `cwd_outside_allowed_roots`, `no_allowed_root`,
+     * `header_helpers_not_allowed_on_pool` (the check in @gatehouse/activation).
      */
     reason: z.string().nullable(),
   })
