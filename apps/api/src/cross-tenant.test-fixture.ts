@@ -39,6 +39,9 @@ export interface TenantWorld {
   readonly approval: { readonly id: string };
   /** A pending invitation of the tenant (its secret is what the invited person holds). */
   readonly invitation: { readonly id: string; readonly email: string; readonly secret: string };
+  /** A worker token of the tenant (pool `default`) and a lease it holds (a row: never issued through B). */
+  readonly worker: { readonly id: string; readonly secret: string };
+  readonly lease: { readonly id: string };
 }
 
 export interface CrossTenantWorld {
@@ -82,7 +85,8 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     email: `invitee-${slug}@example.test`,
     secret: invitationSecret.secret,
   };
-  const { token, secret, link } = await db.withTenant(tenantId, async (tx) => {
+  const lease = { id: randomUUID() };
+  const { token, secret, link, worker } = await db.withTenant(tenantId, async (tx) => {
     await tx.invitation.create({
       data: {
         id: invitation.id,
@@ -154,7 +158,32 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
         ...identity,
       },
     });
-    return { ...minted, link: appended };
+    const worker = await mintApiToken(tx, {
+      tenantId,
+      createdById: owner.user.id,
+      name: `worker-${label}-${unique}`,
+      grant: { kind: 'worker', userId: null, scopes: ['leases:write'], workspaceIds: [], pool: 'default' },
+      expiresAt: null,
+    });
+    await tx.lease.create({
+      data: {
+        id: lease.id,
+        tenantId,
+        workspaceId: workspace.id,
+        tokenId: worker.token.id,
+        tokenKind: 'worker',
+        pool: 'default',
+        serverName: identity.serverName,
+        sourceTier: identity.sourceTier,
+        sourceOrigin: identity.sourceOrigin,
+        definitionFingerprint: identity.definitionFingerprint,
+        securityIdentity: identity.securityIdentity,
+        approvalId: approval.id,
+        transport: 'http',
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    return { ...minted, link: appended, worker: { id: worker.token.id, secret: worker.secret } };
   });
   return {
     tenantId,
@@ -170,6 +199,8 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     approvalRequest,
     approval,
     invitation,
+    worker,
+    lease,
   };
 }
 
@@ -236,6 +267,9 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.invitation.id,
     a.invitation.email,
     a.invitation.secret,
+    a.worker.id,
+    a.worker.secret,
+    a.lease.id,
   ];
 }
 
@@ -477,6 +511,28 @@ export function routeCases(
       url: `/v1/workspaces/${b.workspace.id}/admission-check?serverName=github&principalUserId=${a.maintainer.id}`,
       expect: 'not_found',
     },
+    // Leases take worker and gateway tokens only: B's worker at A's workspace and A's lease.
+    {
+      route: 'POST /v1/leases',
+      url: '/v1/leases',
+      payload: { workspaceId: a.workspace.id, serverName: 'github' },
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/leases/:leaseId/renew',
+      url: `/v1/leases/${a.lease.id}/renew`,
+      payload: {},
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/leases/:leaseId/release',
+      url: `/v1/leases/${a.lease.id}/release`,
+      payload: {},
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
     {
       route: 'PUT /v1/host-policy',
       url: '/v1/host-policy',
@@ -509,6 +565,7 @@ export function routeCases(
 export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
   const { a, b } = world;
   const wsInput = `workspaceId: "${a.workspace.id}"`;
+  const bWorker = { authorization: `Bearer ${b.worker.secret}` };
   const notFound = (
     field: string,
     call: string,
@@ -625,6 +682,9 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
     ),
     notFound('revokeApproval', `revokeApproval(input: { approvalId: "${a.approval.id}" })`),
     notFound('admissionCheck', `admissionCheck(input: { ${wsInput}, serverName: "github" })`, 'query'),
+    { ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`), credentials: bWorker },
+    { ...notFound('renewLease', `renewLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
+    { ...notFound('releaseLease', `releaseLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
     visible(
       'hostPolicy',
       'hostPolicy',
