@@ -255,6 +255,55 @@ function approver(): Promise<{ id: string; token: string }> {
  * admission.check reads only, so every run shares one workspace with a project source (each workspace makes
  * every managed-source write of the later cases fan out further).
  */
+/**
+ * Leases: one trusted workspace with one approved http server at a public address literal (no DNS needed), and a
+ * worker token of the harness's `default` pool. Each case leases anew, so runs never share a lease.
+ */
+let leaseWorld: Promise<{ workspaceId: string; worker: string }> | undefined;
+function leaseSetup(): Promise<{ workspaceId: string; worker: string }> {
+  leaseWorld ??= workspace().then(async (ws) => {
+    await seed('workspaces.setTrust', { workspaceId: ws.id, trusted: true }, tokens.owner);
+    await seed(
+      'definitions.sources.put',
+      {
+        tier: 'project',
+        workspaceId: ws.id,
+        document: { mcpServers: { leased: { type: 'http', url: 'https://93.184.216.34/mcp' } } },
+      },
+      tokens.owner,
+    );
+    const request = await seed(
+      'approvals.requests.open',
+      { workspaceId: ws.id, serverName: 'leased' },
+      tokens.owner,
+    );
+    const identity = request.identity as { key: string; definitionFingerprint: string };
+    await seed(
+      'approvals.requests.decide',
+      {
+        requestId: request.id,
+        decision: 'approve',
+        seenFingerprint: identity.definitionFingerprint,
+        seenIdentityKey: identity.key,
+      },
+      (await approver()).token,
+    );
+    const worker = await mintTestToken(h.db, acme, owner, {
+      kind: 'worker',
+      scopes: ['leases:write'],
+      pool: 'default',
+    });
+    return { workspaceId: ws.id, worker: worker.secret };
+  });
+  return leaseWorld;
+}
+
+async function freshLease(): Promise<{ id: string; worker: string }> {
+  const { workspaceId, worker } = await leaseSetup();
+  const issued = await seed('leases.issue', { workspaceId, serverName: 'leased' }, worker);
+  return { id: issued.id as string, worker };
+}
+
 let admissionWorkspaceRow: Promise<{ id: string }> | undefined;
 function admissionWorkspace(): Promise<{ id: string }> {
   admissionWorkspaceRow ??= workspace().then(async (ws) => {
@@ -1342,7 +1391,13 @@ const CASES: readonly CommandCase[] = [
       })),
       refusal('a member (no tenant:write)', 403, 'forbidden_scope', async () => ({
         token: tokens.member,
-        input: { stdioCommands: [], headerHelpers: [], privateCidrs: [], traceContextOrigins: [], fourEyes: true },
+        input: {
+          stdioCommands: [],
+          headerHelpers: [],
+          privateCidrs: [],
+          traceContextOrigins: [],
+          fourEyes: true,
+        },
       })),
     ],
   },
@@ -1635,6 +1690,64 @@ const CASES: readonly CommandCase[] = [
           principalUserId: globexUser.id,
         },
       })),
+    ],
+  },
+  {
+    command: 'leases.issue',
+    happy: async () => {
+      const { workspaceId, worker } = await leaseSetup();
+      return {
+        token: worker,
+        input: { workspaceId, serverName: 'leased' },
+        verify: (out) =>
+          expect(out).toMatchObject({
+            workspaceId,
+            serverName: 'leased',
+            pool: 'default',
+            transport: { v: 1, transport: { kind: 'http', addresses: ['93.184.216.34'] } },
+          }),
+      };
+    },
+    refusals: [
+      refusal('a user token (workers and gateways lease)', 403, 'forbidden_caller', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: (await leaseSetup()).workspaceId, serverName: 'leased' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: (await leaseSetup()).worker,
+        input: { workspaceId: globexWorkspaceId, serverName: 'leased' },
+      })),
+    ],
+  },
+  {
+    command: 'leases.renew',
+    happy: async () => {
+      const held = await freshLease();
+      return {
+        token: held.worker,
+        input: { leaseId: held.id },
+        verify: (out) => expect(out).toMatchObject({ id: held.id, releasedAt: null }),
+      };
+    },
+    refusals: [
+      refusal('a lease this token does not hold', 404, 'not_found', async () => ({
+        token: (await leaseSetup()).worker,
+        input: { leaseId: randomUUID() },
+      })),
+    ],
+  },
+  {
+    command: 'leases.release',
+    happy: async () => {
+      const held = await freshLease();
+      return {
+        token: held.worker,
+        input: { leaseId: held.id },
+        verify: (out) => expect(out).toMatchObject({ id: held.id, releasedAt: expect.any(String) }),
+      };
+    },
+    refusals: [
+      refusal('no credential', 401, 'unauthenticated', async () => ({ input: { leaseId: randomUUID() } })),
     ],
   },
 ];
