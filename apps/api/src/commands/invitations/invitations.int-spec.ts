@@ -258,6 +258,36 @@ describe('who may invite', () => {
     expect(refused).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(await roleIn(acme, dropped.id)).toBeNull();
   });
+
+  it('any invitation dies with its inviter’s right to invite: a removed or demoted admin’s links stop working', async () => {
+    const removedAdmin = await createMember(h.db, acme, 'admin');
+    const demotedAdmin = await createMember(h.db, acme, 'admin');
+    const removedToken = (await mintTestToken(h.db, acme, removedAdmin, { kind: 'user' })).secret;
+    const demotedToken = (await mintTestToken(h.db, acme, demotedAdmin, { kind: 'user' })).secret;
+    // An admin's own second address, invited as admin before the admin is removed: no way back in.
+    const alt = await outsiderAccount();
+    const altInvite = await invite(alt.email, 'admin', removedToken);
+    const other = await outsiderAccount();
+    const otherInvite = await invite(other.email, 'member', demotedToken);
+    const removed = await call('rest', 'members.remove', { userId: removedAdmin.id }, tokens.owner);
+    expect(removed.ok).toBe(true);
+    const demoted = await call(
+      'rest',
+      'members.changeRole',
+      { userId: demotedAdmin.id, role: 'member' },
+      tokens.owner,
+    );
+    expect(demoted.ok).toBe(true);
+
+    for (const [secret, person] of [
+      [altInvite.secret, alt],
+      [otherInvite.secret, other],
+    ] as const) {
+      const refused = await link('accept', { secret, password: TEST_PASSWORD });
+      expect(refused).toMatchObject({ status: 404, body: { code: 'not_found' } });
+      expect(await roleIn(acme, person.id)).toBeNull();
+    }
+  });
 });
 
 describe('accepting, bound to the invited address', () => {

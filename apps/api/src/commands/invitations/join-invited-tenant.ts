@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MembershipRole } from '@gatehouse/commands';
+import { ROLE_SCOPES, type MembershipRole } from '@gatehouse/commands';
 import { findInvitationBySecretHash, type Database, type InvitationLookup } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
 import type { AuditEventInput } from '../../audit/audit-event';
@@ -37,6 +37,13 @@ export async function findUsableInvitation(
   return found.expiresAt.getTime() > now.getTime() ? found : null;
 }
 
+/** Whether an inviter holding `inviterRole` now (null: no member any more) may grant `role`. */
+function mayStillGrant(inviterRole: MembershipRole | null, role: MembershipRole): boolean {
+  if (inviterRole === null) return false;
+  if (role === 'owner') return inviterRole === 'owner';
+  return ROLE_SCOPES[inviterRole].includes('members:write');
+}
+
 export interface JoinOptions {
   readonly invitation: InvitationLookup;
   readonly userId: string;
@@ -62,17 +69,16 @@ export async function joinInvitedTenant(db: Database, options: JoinOptions): Pro
     if (user.email !== invitation.email) return { ok: false, reason: 'email_mismatch' } as const;
     const row = await tx.invitation.findUnique({ where: { id: invitation.id } });
     if (row === null) return { ok: false, reason: 'unusable' } as const;
-    // Only owners grant owner: an owner invitation holds only while its inviter still is one.
-    if (row.role === 'owner') {
-      const inviter =
-        row.createdById === null
-          ? null
-          : await tx.membership.findUnique({
-              where: { tenantId_userId: { tenantId, userId: row.createdById } },
-              select: { role: true },
-            });
-      if (inviter?.role !== 'owner') return { ok: false, reason: 'unusable' } as const;
-    }
+    // An invitation grants only what its inviter may still grant: owner only while the inviter is an owner,
+    // any other role only while the inviter may still invite (a removed or demoted admin's links die with it).
+    const inviter =
+      row.createdById === null
+        ? null
+        : await tx.membership.findUnique({
+            where: { tenantId_userId: { tenantId, userId: row.createdById } },
+            select: { role: true },
+          });
+    if (!mayStillGrant(inviter?.role ?? null, row.role)) return { ok: false, reason: 'unusable' } as const;
     const existing = await tx.membership.findUnique({
       where: { tenantId_userId: { tenantId, userId } },
       select: { id: true },
