@@ -355,6 +355,10 @@ describe('a secret that is a URL or host:port', () => {
       'postgresql://u:p@db.internal/app',
       'postgres://u:p@ss@evil.example/app',
       'db.internal:5432',
+      // The driver connects where the query or its prefix says (libpq `?host=`, a JDBC URL).
+      'postgres://u:p@db.internal/app?host=evil.example',
+      'postgres://u:p@db.internal/app?sslmode=require&port=6543',
+      'jdbc:postgresql://u:p@db.internal/app',
     ]) {
       expect({ moved, same: fingerprint(withDb(moved)) === original }).toEqual({ moved, same: false });
     }

@@ -29,6 +29,38 @@ describe('secretOriginOf', () => {
     expect(secretOriginOf(text)).toEqual(origin);
   });
 
+  // Drivers read a destination from the query too (libpq and node-postgres: `?host=`, `?hostaddr=`, `?port=`
+  // override the authority), and from a URL behind a driver prefix (`jdbc:postgresql://`).
+  it.each([
+    [
+      'postgres://u:p@db.internal/app?sslmode=require&host=evil.example',
+      { scheme: 'postgres', host: 'db.internal?host=evil.example', port: null },
+    ],
+    [
+      'postgresql:///app?HOST=Evil.Example&port=6432',
+      { scheme: 'postgresql', host: '?host=evil.example&port=6432', port: null },
+    ],
+    [
+      'postgres://db/app?%68ostaddr=10.0.0.9#frag',
+      { scheme: 'postgres', host: 'db?hostaddr=10.0.0.9', port: null },
+    ],
+    [
+      'jdbc:postgresql://u:p@Evil.Example:5432/db?password=x',
+      { scheme: 'jdbc:postgresql', host: 'evil.example', port: '5432' },
+    ],
+  ])('%s points where its driver connects', (text, origin) => {
+    expect(secretOriginOf(text)).toEqual(origin);
+  });
+
+  it('counts a destination moved by a query parameter, never the other parameters', () => {
+    const at = (query: string) => secretOriginOf(`postgres://u:p@db.internal/app?${query}`);
+    expect(at('host=db.internal')).not.toEqual(at('host=evil.example'));
+    expect(at('port=5432')).not.toEqual(at('port=6432'));
+    expect(at('password=a&sslmode=require')).toEqual(at('password=b&sslmode=require'));
+    expect(at('api_key=a')).toEqual(at('api_key=b'));
+    expect(secretOriginOf('https://h.example/x#a?host=b')).toEqual(secretOriginOf('https://h.example/x#c'));
+  });
+
   it.each([
     'ghp_0123456789abcdefghijklmnopqrstuvwxyz',
     'Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc',
@@ -50,7 +82,8 @@ describe('secretOriginOf', () => {
         fc.stringMatching(/^[a-z0-9._~!$&'()*+,;=%-]{1,20}$/),
         fc.stringMatching(/^[a-z0-9]{1,12}(\.[a-z0-9]{1,12}){0,3}$/),
         fc.stringMatching(/^(\/[a-z0-9._~%-]{0,10}){0,3}$/),
-        fc.stringMatching(/^[a-z0-9=&_%-]{0,20}$/),
+        // Parameters that name a destination (`host`, `hostaddr`, `port`) count: see the cases above.
+        fc.stringMatching(/^[a-z0-9=&_%-]{0,20}$/).filter((q) => !/(^|&)(host|hostaddr|port)=/.test(q)),
         (user, password, host, path, query) => {
           const origin = secretOriginOf(`postgres://${user}:${password}@${host}:5432${path}?${query}`);
           expect(origin).toEqual({ scheme: 'postgres', host, port: '5432' });

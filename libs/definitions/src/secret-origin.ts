@@ -2,7 +2,8 @@
  * Where a secret points, when the secret is a connection string: a URL (`postgres://u:p@db.internal:5432/app`)
  * or a bare `host:port` (`[userinfo@]host:port[/...]`). The fingerprint counts it (docs/security-identity.md,
  * "Secrets that point somewhere"): rotating the credential keeps the fingerprint, moving it to another host
- * does not. Only the scheme, the host and the port are returned; the userinfo, path, query and fragment are
+ * does not. Only the scheme, the host and the port are returned (with the query parameters that drivers read a
+ * host or port from: `host`, `hostaddr`, `port`); the userinfo, path, the rest of the query and the fragment are
  * never part of it (they hold passwords, webhook tokens and `?api_key=` parameters).
  *
  * Read the way URL parsers read an authority (RFC 3986): it ends at the first `/`, `?` or `#`; the userinfo
@@ -14,7 +15,10 @@
 export interface SecretOrigin {
   /** Lowercase; null for a bare `host:port`. */
   readonly scheme: string | null;
-  /** Lowercase, as written (IPv6 with its brackets, a driver's `h1:1,h2:2` host list whole); may be empty. */
+  /**
+   * Lowercase, as written (IPv6 with its brackets, a driver's `h1:1,h2:2` host list whole); may be empty.
+   * Followed by the query's destination parameters when it has any (`db?host=other&port=6432`).
+   */
   readonly host: string;
   /** Digits without leading zeros; null when the URL has none and its scheme has no default. */
   readonly port: string | null;
@@ -42,16 +46,44 @@ function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13);
 }
 
-/** The scheme's length when the text starts with `scheme://`, else -1. */
+/**
+ * The scheme's length when the text starts with `scheme://`, else -1. A driver prefix is part of the scheme
+ * (`jdbc:postgresql://`, `jdbc:mysql:loadbalance://`): each `:` followed by a letter continues it.
+ */
 function schemeLength(text: string): number {
   if (text.length === 0 || !isAlpha(text.charCodeAt(0))) return -1;
   let i = 1;
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (isAlpha(code) || isDigit(code) || code === 43 || code === 45 || code === 46) i += 1;
+    else if (code === 58 && i + 1 < text.length && isAlpha(text.charCodeAt(i + 1))) i += 2;
     else break;
   }
   return text.startsWith('://', i) ? i : -1;
+}
+
+/** Query parameters drivers read a destination from (libpq, node-postgres: they override the authority). */
+const DESTINATION_PARAMETERS: ReadonlySet<string> = new Set(['host', 'hostaddr', 'port']);
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `?host=…&port=…`: the query's destination parameters, lowercased, in their order; '' when it has none. */
+function destinationParameters(query: string): string {
+  let out = '';
+  for (const parameter of query.split('&')) {
+    const equals = parameter.indexOf('=');
+    const name = decoded(equals < 0 ? parameter : parameter.slice(0, equals)).toLowerCase();
+    if (!DESTINATION_PARAMETERS.has(name)) continue;
+    const value = equals < 0 ? '' : decoded(parameter.slice(equals + 1)).toLowerCase();
+    out += `${out === '' ? '?' : '&'}${name}=${value}`;
+  }
+  return out;
 }
 
 /** `host[:port]` of an authority without its userinfo: an IPv6 literal keeps its brackets. */
@@ -99,13 +131,19 @@ function fromUrl(text: string, schemeEnd: number): SecretOrigin | null {
   }
   const authority = text.slice(start, end);
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  let parameters = '';
+  const queryStart = text.indexOf('?', end);
+  const fragment = text.indexOf('#', end);
+  if (queryStart >= 0 && (fragment < 0 || queryStart < fragment)) {
+    parameters = destinationParameters(text.slice(queryStart + 1, fragment < 0 ? text.length : fragment));
+  }
   const split = splitHostPort(hostPort);
   if (split === null) {
     // Not host[:port]: the whole host text counts (lowercased), so a change of it is still seen.
-    return { scheme, host: hostPort.toLowerCase(), port: null };
+    return { scheme, host: `${hostPort.toLowerCase()}${parameters}`, port: null };
   }
   const port = split.port === null ? (DEFAULT_PORTS[scheme] ?? null) : withoutLeadingZeros(split.port);
-  return { scheme, host: split.host.toLowerCase(), port };
+  return { scheme, host: `${split.host.toLowerCase()}${parameters}`, port };
 }
 
 /** `[userinfo@]host:port[/...]` without a scheme; anything else (a token, `user:password`) is no destination. */
