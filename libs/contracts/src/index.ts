@@ -1,12 +1,12 @@
 // Public surface of @gatehouse/contracts: pure zod schemas shared by every app (and the dashboard).
-export { QUEUE_NAMES, QueueName, isQueueName } from './queues/queue-name.js';
+export { QUEUE_NAMES, QueueName, isQueueName } from './queues/queue-name';
 export {
   catalogRefreshJobId,
   catalogRefreshPayload,
   catalogRefreshPayloadV1,
   type CatalogRefreshPayload,
   type CatalogRefreshPayloadV1,
-} from './queues/catalog-refresh.payload.js';
+} from './queues/catalog-refresh.payload';
 export {
   QUEUE_PAYLOAD_SCHEMAS,
   SUPPORTED_PAYLOAD_VERSIONS,
@@ -14,7 +14,7 @@ export {
   type ParseQueuePayloadResult,
   type QueuePayloadFailureReason,
   type QueuePayloads,
-} from './queues/queue-payloads.js';
+} from './queues/queue-payloads';
 export {
   admittedHttpTransportV1,
   admittedStdioTransportV1,
@@ -26,7 +26,7 @@ export {
   type AdmittedTransport,
   type AdmittedTransportDescription,
   type ProcessAuthority,
-} from './leases/admitted-transport.schema.js';
+} from './leases/admitted-transport.schema';
 export {
   CATALOG_CAPABILITIES,
   CATALOG_ENTRY_KINDS,
@@ -59,7 +59,7 @@ export {
   type CatalogToolServerHints,
   type ServerCatalogV1,
   type ToolFaceProblem,
-} from './catalog/catalog-document.schema.js';
+} from './catalog/catalog-document.schema';
 export {
   REVOCATION_KINDS,
   REVOCATION_STREAMS,
@@ -76,5 +76,5 @@ export {
   type RevocationStream,
   type RevocationSubject,
   type RevocationsPage,
-} from './revocations/revocation-event.schema.js';
-export { PROBLEM_CODES, isProblemCode, type ProblemCode } from './problems/problem-code.js';
+} from './revocations/revocation-event.schema';
+export { PROBLEM_CODES, isProblemCode, type ProblemCode } from './problems/problem-code';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueueName } from './queue-name.js';
+import { QueueName } from './queue-name';
 
 /**
  * Version 1 of a catalog refresh request: discover the tools of one server for one workspace. Strict, so a

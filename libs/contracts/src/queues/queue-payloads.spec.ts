@@ -1,6 +1,6 @@
-import { catalogRefreshJobId } from './catalog-refresh.payload.js';
-import { QUEUE_NAMES, QueueName, isQueueName } from './queue-name.js';
-import { parseQueuePayload } from './queue-payloads.js';
+import { catalogRefreshJobId } from './catalog-refresh.payload';
+import { QUEUE_NAMES, QueueName, isQueueName } from './queue-name';
+import { parseQueuePayload } from './queue-payloads';
 
 const valid = {
   v: 1,

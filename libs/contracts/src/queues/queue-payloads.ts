@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { catalogRefreshPayload, type CatalogRefreshPayload } from './catalog-refresh.payload.js';
-import { QueueName } from './queue-name.js';
+import { catalogRefreshPayload, type CatalogRefreshPayload } from './catalog-refresh.payload';
+import { QueueName } from './queue-name';
 
 /** The payload type of each queue. */
 export type QueuePayloads = {
