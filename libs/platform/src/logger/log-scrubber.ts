@@ -40,6 +40,8 @@ export function createLogScrubber(options: LogScrubberOptions): LogScrubber {
   const text = createTextScrubber({ censor, classify, needles: options.needles ?? [] });
   const limited = `${censor} (depth limit)`;
   const truncated = `${censor} (size limit)`;
+  // A throwing getter or a revoked proxy: the value is not logged, and the log call does not throw.
+  const unreadable = `${censor} (unreadable)`;
 
   function containerValue(value: unknown): unknown {
     if (value === null || value === undefined) return value;
@@ -66,7 +68,14 @@ export function createLogScrubber(options: LogScrubberOptions): LogScrubber {
   function object(source: object, depth: number, walk: Walk): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(source)) {
-      out[key] = property(key, (source as Record<string, unknown>)[key], depth, walk);
+      let value: unknown;
+      try {
+        value = (source as Record<string, unknown>)[key];
+      } catch {
+        out[key] = unreadable;
+        continue;
+      }
+      out[key] = property(key, value, depth, walk);
     }
     return out;
   }
@@ -79,7 +88,14 @@ export function createLogScrubber(options: LogScrubberOptions): LogScrubber {
     if (typeof err.stack === 'string') out.stack = text(err.stack);
     for (const key of Object.keys(err)) {
       if (key === 'cause' || key === 'errors' || key in out) continue;
-      out[key] = property(key, (err as unknown as Record<string, unknown>)[key], depth, walk);
+      let value: unknown;
+      try {
+        value = (err as unknown as Record<string, unknown>)[key];
+      } catch {
+        out[key] = unreadable;
+        continue;
+      }
+      out[key] = property(key, value, depth, walk);
     }
     if (err.cause !== undefined) {
       out.cause =
@@ -115,6 +131,14 @@ export function createLogScrubber(options: LogScrubberOptions): LogScrubber {
   function scrub(value: unknown, depth: number, walk: Walk): unknown {
     if (typeof value === 'string') return text(value);
     if (value === null || typeof value !== 'object') return value;
+    try {
+      return scrubObject(value, depth, walk);
+    } catch {
+      return unreadable;
+    }
+  }
+
+  function scrubObject(value: object, depth: number, walk: Walk): unknown {
     walk.nodes += 1;
     if (walk.nodes > MAX_SCRUB_NODES) return truncated;
     if (value instanceof Date) return value;

@@ -65,6 +65,16 @@ const FIELD_CASES: readonly [string, Record<string, unknown>][] = [
   ['a key=value credential in text', { note: `refused token=${CANARY}` }],
   ['an API token of ours in text', { note: `seen ghu_${CANARY}${CANARY.slice(0, 11)} in a body` }],
   ['a JWT in text', { note: `id token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ${CANARY}.c2lnbmF0dXJlX${CANARY}` }],
+  // A header's value in text is the whole rest of it: a scheme and its credential, every cookie of a Cookie.
+  ['an Authorization header of another scheme in text', { note: `sent Authorization: Token ${CANARY}` }],
+  ['an authorization pair with a scheme in text', { note: `retry with authorization=ApiKey ${CANARY}` }],
+  ['a JSON authorization with a scheme in text', { body: `{"Authorization": "SSWS ${CANARY}", "a": 1}` }],
+  ['the second cookie of a Cookie header in text', { note: `Cookie: theme=dark; session=${CANARY}` }],
+  // Headers under other names: Node's rawHeaders pairs, a client's requestHeaders.
+  ['a rawHeaders array', { req: { rawHeaders: ['host', 'mcp.example.com', 'x-api-key', CANARY] } }],
+  ['a requestHeaders object', { upstream: { requestHeaders: { 'x-upstream-auth': CANARY } } }],
+  ['a response_headers object', { response_headers: { 'x-session': CANARY } }],
+  ['a relative URL query inside free text', { note: `GET /oauth/callback?code=${CANARY}&state=s failed` }],
 ];
 
 describe('log redaction canary', () => {
@@ -124,6 +134,33 @@ describe('log redaction canary', () => {
     adapter.warn({ headers: { AUTHORIZATION: CANARY } }, 'Somewhere');
     expect(lines).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(CANARY);
+  });
+
+  it('never throws out of a log call for a value it cannot read (a throwing getter, a revoked proxy)', () => {
+    const { logger, lines } = capture();
+    const revoked = Proxy.revocable({ token: CANARY }, {});
+    revoked.revoke();
+    class Failing extends Error {
+      get details(): string {
+        throw new Error(`cannot read token=${CANARY}`);
+      }
+    }
+    const throwing = {
+      ok: 1,
+      get broken(): string {
+        throw new Error('getter');
+      },
+    };
+    expect(() =>
+      logger.info({ throwing, nested: { throwing }, revoked: revoked.proxy }, 'unreadable'),
+    ).not.toThrow();
+    expect(() => logger.error({ err: new Failing('x') }, 'failing')).not.toThrow();
+    expect(lines).toHaveLength(2);
+    expect(lines.join('\n')).not.toContain(CANARY);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      throwing: { ok: 1 },
+      nested: { throwing: { ok: 1 } },
+    });
   });
 
   it('survives cycles and hostile depth, and never mutates what the caller logged', () => {

@@ -70,6 +70,12 @@ export const SENSITIVE_CONTAINERS: readonly string[] = Object.freeze([
   'searchParams',
 ]);
 
+/**
+ * A name ending in one of these is a container too: headers under any name (Node's `rawHeaders` pairs, a
+ * client's `requestHeaders`, `response_headers`).
+ */
+export const SENSITIVE_CONTAINER_SUFFIXES: readonly string[] = Object.freeze(['headers']);
+
 export type KeyClass = 'plain' | 'sensitive' | 'container';
 
 /** `X-Api-Key` -> `xapikey`: the form every comparison uses. */
@@ -86,17 +92,19 @@ const KEY_CACHE_LIMIT = 4_096;
 export function createKeyClassifier(extraSensitive: readonly string[] = []): (key: string) => KeyClass {
   const exact = new Set([...SENSITIVE_KEYS, ...extraSensitive].map(normalizeName));
   const containers = new Set(SENSITIVE_CONTAINERS.map(normalizeName));
+  const containerSuffixes = SENSITIVE_CONTAINER_SUFFIXES.map(normalizeName);
   const suffixes = SENSITIVE_SUFFIXES.map(normalizeName);
   const cache = new Map<string, KeyClass>();
   return (key) => {
     const known = cache.get(key);
     if (known !== undefined) return known;
     const name = normalizeName(key);
-    const verdict: KeyClass = containers.has(name)
-      ? 'container'
-      : exact.has(name) || suffixes.some((suffix) => name.endsWith(suffix))
-        ? 'sensitive'
-        : 'plain';
+    const verdict: KeyClass =
+      containers.has(name) || containerSuffixes.some((suffix) => name.endsWith(suffix))
+        ? 'container'
+        : exact.has(name) || suffixes.some((suffix) => name.endsWith(suffix))
+          ? 'sensitive'
+          : 'plain';
     if (cache.size >= KEY_CACHE_LIMIT) cache.clear();
     cache.set(key, verdict);
     return verdict;

@@ -17,6 +17,13 @@ const BEARER = /(?<![A-Za-z0-9])(bearer|dpop)(\s+)[^\s"',;]+/gi;
 const BASIC = /(?<![A-Za-z0-9])(basic)(\s+)(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{6,}={0,2}/gi;
 const KEY_THEN_SEPARATOR = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)["']?[ \t]*[=:][ \t]*["']?/g;
 const VALUE_STOP = /[\s"'&,;<>()[\]{}]/;
+// A header whose value has parts (`Authorization: <scheme> <credential>`, `Cookie: a=1; b=2`): the value runs to
+// the end of the line or the closing quote.
+const HEADER_VALUE_STOP = /[\r\n"'`]/;
+const MULTI_PART_HEADERS = ['authorization', 'cookie', 'cookies'];
+// A relative reference with a query or fragment inside free text (`GET /cb?code=x failed`). It starts only after
+// a space, a quote, `(` or `=`, and its path cannot contain one, so match attempts never overlap: linear.
+const RELATIVE_WITH_QUERY = /(?<![^\s"'(=])\/[^\s?#"'<>`=(]*[?#][^\s"'<>`]*/g;
 const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 // Our own API tokens (gh<kind>_...), and the shapes secret scanners know from other services.
 const TOKEN_SHAPES = /(?<![A-Za-z0-9])(?:gh[a-z]_|github_pat_|glpat-|sk-|xox[a-z]-|AKIA)[A-Za-z0-9_-]{16,}/g;
@@ -59,9 +66,14 @@ function scrubKeyValues(text: string, censor: string, sensitive: (key: string) =
   KEY_THEN_SEPARATOR.lastIndex = 0;
   for (let match = KEY_THEN_SEPARATOR.exec(text); match !== null; match = KEY_THEN_SEPARATOR.exec(text)) {
     const valueStart = match.index + match[0].length;
-    if (!sensitive(match[1] ?? '')) continue;
+    const name = match[1] ?? '';
+    if (!sensitive(name)) continue;
+    const normalized = normalizeName(name);
+    const stop = MULTI_PART_HEADERS.some((header) => normalized.endsWith(header))
+      ? HEADER_VALUE_STOP
+      : VALUE_STOP;
     let valueEnd = valueStart;
-    while (valueEnd < text.length && !VALUE_STOP.test(text.charAt(valueEnd))) valueEnd += 1;
+    while (valueEnd < text.length && !stop.test(text.charAt(valueEnd))) valueEnd += 1;
     if (valueEnd === valueStart || text.startsWith(censor, valueStart)) continue;
     out += `${text.slice(copied, valueStart)}${censor}`;
     copied = valueEnd;
@@ -89,6 +101,8 @@ export function createTextScrubber(options: TextScrubberOptions): (text: string)
     for (const needle of needles) if (text.includes(needle)) text = text.split(needle).join(censor);
     if (text.includes('://')) text = text.replace(ABSOLUTE_URL, (url) => scrubAbsoluteUrl(url, censor));
     else if (text.charCodeAt(0) === 0x2f && !text.includes(' ')) text = scrubPathQuery(text, censor);
+    if (text.includes('/') && (text.includes('?') || text.includes('#')))
+      text = text.replace(RELATIVE_WITH_QUERY, (reference) => scrubPathQuery(reference, censor));
     if (text.includes('eyJ')) text = text.replace(JWT, censor);
     text = text.replace(TOKEN_SHAPES, censor);
     text = text.replace(BEARER, `$1$2${censor}`).replace(BASIC, `$1$2${censor}`);
