@@ -87,3 +87,10 @@ export { McpTransportError, isMcpTransportError, DEFAULT_RECEIVE_CAP_BYTES } fro
 export type { TransportFailureReason } from './transport/transport.error';
 export { checkSpawnAuthority } from './stdio/spawn-authority.check';
 export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.check';
+// The public entry point from an admitted description to a supervised server and its catalog document.
+export { superviseAdmitted } from './session/supervise-admitted';
+export type { SuperviseAdmittedOptions } from './session/supervise-admitted';
+export { admittedConnector } from './session/admitted-connector';
+export type { AdmittedConnection } from './session/admitted-connector';
+export { catalogDocumentOf, serverListingOf } from './catalog/server-listing.mapper';
+export type { ListingContext } from './catalog/server-listing.mapper';

@@ -17,6 +17,8 @@ export interface AdmittedSessionInit extends SessionIdentity {
   readonly origin: string;
   /** Epoch ms when the startup bound (handshake and the initial listing) runs out. */
   readonly startupDeadline: number;
+  /** The server's startup bound itself (its startupTimeoutMs, else the configured default). */
+  readonly startupTimeoutMs: number;
   /** Releases what the transport held beside the client (the pinned fetch's pool). */
   readonly release: () => Promise<void>;
 }
@@ -31,6 +33,7 @@ export class AdmittedSession {
   readonly transportKind: 'http' | 'stdio';
   readonly origin: string;
   readonly startupDeadline: number;
+  readonly startupTimeoutMs: number;
   private readonly sdkClient: Client;
   private readonly release: () => Promise<void>;
   private closed = false;
@@ -41,6 +44,7 @@ export class AdmittedSession {
     this.transportKind = init.transportKind;
     this.origin = init.origin;
     this.startupDeadline = init.startupDeadline;
+    this.startupTimeoutMs = init.startupTimeoutMs;
     this.identity = {
       serverName: init.serverName,
       protocolVersion: init.protocolVersion,

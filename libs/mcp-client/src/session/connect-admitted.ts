@@ -286,6 +286,7 @@ async function handshake(
       protocolVersion: negotiated,
       serverInfo: { name: serverVersion.name, version: serverVersion.version },
       startupDeadline: startedAt + startupTimeoutMs,
+      startupTimeoutMs,
       release: built.release,
     }),
   };

@@ -37,6 +37,16 @@ export interface SupervisedConnection {
   /** The protocol version the handshake settled on (the connector knows it; the SDK client does not say). */
   readonly protocolVersion: string;
   readonly close: () => Promise<void>;
+  /**
+   * The bound on this connection's initial listing, one walk over every declared list and page (the server's
+   * startupTimeoutMs); a refresh after list_changed is not under it. Absent: only `discovery.walkTimeoutMs`.
+   */
+  readonly initialListingTimeoutMs?: number;
+  /**
+   * Runs one tool call for the transport: an abort or timeout on a stdio child closes the child (the SDK has no
+   * cancellation acknowledgement). Absent: the call runs as it is.
+   */
+  readonly guard?: <T>(request: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
 }
 
 export type ConnectOutcome =
@@ -117,6 +127,17 @@ function defaultDelay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The initial listing's options: the walk bounded by the startup bound too (the tighter of the two). */
+function initialListing(
+  options: DiscoveryOptions | undefined,
+  startupBoundMs: number | undefined,
+): DiscoveryOptions | undefined {
+  if (startupBoundMs === undefined) return options;
+  const configured = options?.walkTimeoutMs;
+  const walkTimeoutMs = configured === undefined ? startupBoundMs : Math.min(configured, startupBoundMs);
+  return { ...options, walkTimeoutMs };
+}
+
 export class ConnectionSupervisor {
   private status: SupervisorStatus = 'idle';
   private failure: SupervisorFailure | undefined;
@@ -150,7 +171,11 @@ export class ConnectionSupervisor {
     await this.queue;
   }
 
-  async callTool(name: string, args: Record<string, unknown> = {}): Promise<ToolCallOutcome> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<ToolCallOutcome> {
     const connection = this.current;
     if (connection === undefined || this.status !== 'ready') return { ok: false, reason: 'not_connected' };
     const tool = this.toolsByName.get(name);
@@ -160,9 +185,14 @@ export class ConnectionSupervisor {
     let result: CallToolResult;
     try {
       // Made once: whatever happens to it is reported, and a reconnect never sends it again.
-      result = (await connection.client.callTool({ name, arguments: args }, undefined, {
-        timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-      })) as CallToolResult;
+      const request = () =>
+        connection.client.callTool({ name, arguments: args }, undefined, {
+          timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+          ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+        });
+      result = (await (connection.guard === undefined
+        ? request()
+        : connection.guard(request, bounds.signal))) as CallToolResult;
     } catch (error) {
       return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
     }
@@ -259,7 +289,10 @@ export class ConnectionSupervisor {
     };
     const previous = this.catalogNow;
     if (previous && !sameIdentity(previous.identity, identity)) this.setCatalog(undefined, 'invalidated');
-    const discovery = await discoverCatalog(connected.client, this.options.discovery);
+    const discovery = await discoverCatalog(
+      connected.client,
+      initialListing(this.options.discovery, connected.initialListingTimeoutMs),
+    );
     if (this.current !== connected) return;
     this.applyDiscovery(identity, discovery, this.catalogNow === undefined ? 'discovered' : 'refreshed');
     this.setStatus('ready');

@@ -28,7 +28,7 @@ export interface HttpTransportOptions {
 export interface HttpTransportHandle {
   readonly transport: StreamableHTTPClientTransport;
   readonly origin: string;
-  /** Ends the pinned fetch's pooled connections (after the transport closed). */
+  /** Ends the pinned fetch's pooled connections; closing the transport does too (idempotent). */
   readonly release: () => Promise<void>;
 }
 
@@ -60,6 +60,8 @@ export function createHttpTransport(
   options: HttpTransportOptions,
 ): HttpTransportHandle {
   const pinned = pinnedFetchFor(description, options);
+  // Set once the transport exists (the fetch is made first, and drops the transport it serves).
+  const served: { transport?: StreamableHTTPClientTransport } = {};
   const fetch = createMcpFetch({
     upstream: (url, init) => pinned(url, init),
     origin: description.origin,
@@ -67,6 +69,8 @@ export function createHttpTransport(
     principalHeader: description.principalHeader,
     authenticator: options.authenticator,
     requestHeaders: options.requestHeaders,
+    // A message over the receive cap drops the connection (as on stdio): the requests on it fail now.
+    onMessageTooLarge: () => void served.transport?.close(),
   });
   const transport = new StreamableHTTPClientTransport(new URL(description.url), {
     fetch,
@@ -78,5 +82,18 @@ export function createHttpTransport(
       maxRetries: 2,
     },
   });
-  return { transport, origin: description.origin, release: () => pinned.close() };
+  served.transport = transport;
+  // The pool is this connection's own (decision 0049): it closes with the transport, whoever closes that (the
+  // SDK client, the session, a supervisor dropping the connection), and once only.
+  let released: Promise<void> | null = null;
+  const release = (): Promise<void> => (released ??= pinned.close());
+  const closeTransport = transport.close.bind(transport);
+  transport.close = async () => {
+    try {
+      await closeTransport();
+    } finally {
+      await release();
+    }
+  };
+  return { transport, origin: description.origin, release };
 }

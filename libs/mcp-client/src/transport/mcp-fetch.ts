@@ -36,6 +36,11 @@ export interface McpFetchOptions {
   readonly principalHeader: { readonly name: string; readonly value: string } | null;
   readonly authenticator: Authenticator | null;
   readonly requestHeaders: RequestHeaderHook | null;
+  /**
+   * Called when a response body brings a message over the receive cap (the body then errors with
+   * `McpTransportError('message_too_large')`): the transport drops the connection, as a stdio child's is.
+   */
+  readonly onMessageTooLarge?: () => void;
 }
 
 const UNAUTHORIZED = 401;
@@ -136,7 +141,8 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
       }
     };
     const first = await attempt();
-    if (first.response.status !== UNAUTHORIZED || options.authenticator === null) return first.response;
+    if (first.response.status !== UNAUTHORIZED || options.authenticator === null)
+      return capped(first.response);
     await first.response.body?.cancel().catch(() => undefined);
     if (!(await refreshAfter(first.sentWith))) throw new McpTransportError('auth_refused', origin);
     const second = await attempt();
@@ -144,7 +150,42 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
       await second.response.body?.cancel().catch(() => undefined);
       throw new McpTransportError('auth_refused', origin);
     }
-    return second.response;
+    return capped(second.response);
+  };
+
+  /**
+   * The body as the SDK reads it, with a message over the receive cap named as ours. Without this, an over-cap
+   * event on an event stream only ends that stream (the SDK reports "disconnected" and the request waits for
+   * its own timeout); with it the connection is dropped and every request on it fails now.
+   */
+  const capped = (response: Response): Response => {
+    const source = response.body;
+    if (source === null) return response;
+    const reader = source.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { value, done } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          if (isEgressError(error) && error.reason === 'response_too_large') {
+            controller.error(new McpTransportError('message_too_large', origin));
+            options.onMessageTooLarge?.();
+            return;
+          }
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 
   return (input, init) => send(typeof input === 'string' ? input : input.href, init);
