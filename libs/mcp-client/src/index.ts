@@ -83,7 +83,11 @@ export type { HeaderHelperOptions } from './auth/header-helper.authenticator';
 export { parseHeaderHelperOutput, MAX_HELPER_HEADERS } from './auth/header-helper-output.parser';
 export type { HeaderHelperOutput, HeaderHelperOutputRefusal } from './auth/header-helper-output.parser';
 export type { OutgoingRequest, RequestHeaderHook } from './transport/mcp-fetch';
-export { McpTransportError, isMcpTransportError, DEFAULT_RECEIVE_CAP_BYTES } from './transport/transport.error';
+export {
+  McpTransportError,
+  isMcpTransportError,
+  DEFAULT_RECEIVE_CAP_BYTES,
+} from './transport/transport.error';
 export type { TransportFailureReason } from './transport/transport.error';
 export { checkSpawnAuthority } from './stdio/spawn-authority.check';
 export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.check';

@@ -66,7 +66,11 @@ describe('serverListingOf / catalogDocumentOf', () => {
       prompts: [{ name: 'summarize' }],
     });
     const listing = serverListingOf(catalog, { server: 'files', source: SOURCE, fetchedAt: FETCHED_AT });
-    expect(listing.identity).toEqual({ server: 'files', protocolVersion: '2025-11-25', serverVersion: '3.1.4' });
+    expect(listing.identity).toEqual({
+      server: 'files',
+      protocolVersion: '2025-11-25',
+      serverVersion: '3.1.4',
+    });
     expect(listing.complete).toBe(true);
     expect(listing.failures).toEqual([]);
     expect(listing.tools?.map((t) => t.name)).toEqual(['tool_0', 'tool_1']);
