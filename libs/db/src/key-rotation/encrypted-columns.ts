@@ -7,9 +7,11 @@ import { EncryptedColumnRegistry, type EncryptedColumn } from '@gatehouse/crypto
  * review sees the full list.
  */
 export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = Object.freeze([
-  // e.g. { table: 'oauth_credentials', column: 'access_token_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
   { table: 'definition_sources', column: 'document_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
   { table: 'definition_variables', column: 'value_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
+  { table: 'oauth_credentials', column: 'access_token_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
+  { table: 'oauth_credentials', column: 'refresh_token_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
+  { table: 'oauth_clients', column: 'client_secret_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
 ]);
 
 /** A fresh registry of ENCRYPTED_COLUMNS; throws (a bug) if an entry is invalid or duplicated. */

@@ -246,6 +246,17 @@ describe('tenant A context', () => {
            now() + interval '1 hour')`,
         [randomUUID(), b.tenantId, b.workspaceId, b.tokenId],
       ],
+      oauth_credentials: [
+        `INSERT INTO oauth_credentials (id, tenant_id, subject_kind, subject, subject_user_id, server_identity,
+           resource, issuer, status, access_token_ct, token_endpoint, client_id)
+         VALUES ($1, $2, 'user', $5, $3, 'sid', 'https://x.test/mcp', 'https://i.test', 'active',
+           $4, 'https://i.test/token', 'c')`,
+        [randomUUID(), b.tenantId, b.userId, randomBytes(32), `user:${b.userId}`],
+      ],
+      oauth_clients: [
+        "INSERT INTO oauth_clients (id, tenant_id, issuer, kind, client_id, token_endpoint_auth_method) VALUES ($1, $2, 'https://i.test', 'dynamic', 'c', 'none')",
+        [randomUUID(), b.tenantId],
+      ],
       users: [
         "INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, 'x', 'x')",
         [randomUUID(), `x-${randomUUID()}@example.test`],

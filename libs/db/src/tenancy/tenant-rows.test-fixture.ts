@@ -184,6 +184,32 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         expiresAt: new Date(Date.now() + 3_600_000),
       },
     });
+    await tx.oAuthCredential.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        subjectKind: 'user',
+        subject: `user:${userId}`,
+        subjectUserId: userId,
+        serverIdentity: 'sid',
+        resource: 'https://mcp.example.test/mcp',
+        issuer: 'https://issuer.example.test',
+        status: 'active',
+        accessTokenCt: new Uint8Array(randomBytes(32)),
+        tokenEndpoint: 'https://issuer.example.test/token',
+        clientId: 'client',
+      },
+    });
+    await tx.oAuthClient.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        issuer: 'https://issuer.example.test',
+        kind: 'dynamic',
+        clientId: 'client',
+        tokenEndpointAuthMethod: 'none',
+      },
+    });
   });
   return rows;
 }
