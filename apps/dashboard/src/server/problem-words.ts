@@ -209,8 +209,7 @@ const NEXT_STEPS: Readonly<Partial<Record<ShownProblemCode, string>>> = {
   request_not_open: 'Open the queue and review the request that is open now.',
   four_eyes_author: 'Ask another approver to decide this request.',
   outside_operator_ceiling: 'Remove the lines named here, or ask the operator to widen the pool’s ceiling.',
-  internal:
-    'Try again in a moment. If it keeps failing, tell whoever runs Gatehouse, with the error code.',
+  internal: 'Try again in a moment. If it keeps failing, tell whoever runs Gatehouse, with the error code.',
 };
 
 /** Titles the API or the dashboard phrase for machines, in words. */
