@@ -73,6 +73,23 @@ function failureOf(error: unknown, page: number, signal: AbortSignal | undefined
   return { reason: 'transport_failed', page };
 }
 
+/**
+ * A signal for one page, linked to the walk's and unlinked after the page. The SDK adds an abort listener to
+ * the signal of every request and never removes it: given the walk's own signal, a 500-page walk would leave
+ * 500 closures on it.
+ */
+function pageSignal(walk: AbortSignal | undefined): {
+  readonly signal?: AbortSignal;
+  readonly release: () => void;
+} {
+  if (walk === undefined) return { release: () => undefined };
+  const page = new AbortController();
+  if (walk.aborted) page.abort(walk.reason);
+  const onAbort = () => page.abort(walk.reason);
+  walk.addEventListener('abort', onAbort, { once: true });
+  return { signal: page.signal, release: () => walk.removeEventListener('abort', onAbort) };
+}
+
 export async function drainPages<T>(
   fetchPage: PageFetcher<T>,
   bounds: PaginationBounds,
@@ -87,13 +104,16 @@ export async function drainPages<T>(
     if (bounds.signal?.aborted)
       return { ok: false, items, pages, failure: { reason: 'aborted', page: pages + 1 } };
     let page: Awaited<ReturnType<PageFetcher<T>>>;
+    const scope = pageSignal(bounds.signal);
     try {
       page = await fetchPage(cursor, {
         timeout: bounds.requestTimeoutMs,
-        ...(bounds.signal ? { signal: bounds.signal } : {}),
+        ...(scope.signal ? { signal: scope.signal } : {}),
       });
     } catch (error) {
       return { ok: false, items, pages, failure: failureOf(error, pages + 1, bounds.signal) };
+    } finally {
+      scope.release();
     }
     pages += 1;
     if (items.length + page.items.length > bounds.maxEntries) {
