@@ -112,3 +112,4 @@ export {
   revokeApproval,
   checkAdmission,
 } from './definitions/approval.commands';
+export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from './definitions/lease.commands';
