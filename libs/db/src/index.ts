@@ -38,6 +38,22 @@ export type {
   StoredRevocationEvent,
 } from './ledger/revocation-ledger.repository';
 export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
+export {
+  deleteOAuthCredential,
+  findOAuthCredential,
+  insertOAuthCredential,
+  listOAuthCredentialsOfSubject,
+  updateOAuthCredential,
+} from './oauth/oauth-credential.repository';
+export type {
+  OAuthCredentialFields,
+  OAuthCredentialIdentity,
+  OAuthCredentialRow,
+  OAuthCredentialStatus,
+  OAuthSubjectRef,
+} from './oauth/oauth-credential.repository';
+export { findOAuthClient, findOAuthClientById, saveOAuthClient } from './oauth/oauth-client.repository';
+export type { OAuthClientAuthMethod, OAuthClientKind, OAuthClientRow } from './oauth/oauth-client.repository';
 
 export { runMigrations } from './migration/migration.runner';
 export type {
