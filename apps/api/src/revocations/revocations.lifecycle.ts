@@ -94,11 +94,27 @@ export class RevocationsLifecycle
   }
 
   private async stop(): Promise<void> {
-    const holder = this.holder;
     const relay = this.relay;
-    // The subscriber connection first: it waits for Redis forever, so anything queued on it (a SUBSCRIBE that
-    // never got an answer) is only released by closing it.
+    // Each step bounded: an UNSUBSCRIBE (or a SUBSCRIBE) queued on a subscriber connection that cannot reach
+    // Redis waits forever, and shutdown must not. Holder and multiplexer first, then the connection itself.
+    await Promise.allSettled([
+      relay?.stop(),
+      bounded(this.holder?.close()).then(() => bounded(this.subscriptions?.close())),
+    ]);
     if (this.subscriberConnection) await closeRedis(this.subscriberConnection);
-    await Promise.allSettled([relay?.stop(), holder?.close(), this.subscriptions?.close(), this.starting]);
   }
+}
+
+const STOP_STEP_MS = 2_000;
+
+async function bounded(step: Promise<void> | undefined): Promise<void> {
+  if (!step) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    step.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_STEP_MS);
+    }),
+  ]);
+  clearTimeout(timer);
 }
