@@ -12,7 +12,7 @@ import {
   type ConnectionSupervisor,
   type ConnectOptions,
   type SupervisorEvent,
-} from '@gatehouse/mcp-client';
+} from '../index';
 
 // End to end through the public entry point: from an admitted transport description (what a lease carries) to
 // a catalog document, against @modelcontextprotocol/server-everything (nobody here wrote it) over stdio and over

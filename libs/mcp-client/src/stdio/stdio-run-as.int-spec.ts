@@ -8,7 +8,7 @@ import {
   type AdmittedSession,
   type ConnectionSupervisor,
   type ConnectOptions,
-} from '@gatehouse/mcp-client';
+} from '../index';
 
 // A stdio child runs as the pool's configured unprivileged uid/gid when the worker runs as root (here: the
 // `nobody` account), and an aborted request closes the child. The child is a dependency-free fixture copied

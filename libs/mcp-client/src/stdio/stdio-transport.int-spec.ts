@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AdmittedStdioTransport } from '@gatehouse/contracts';
-import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '@gatehouse/mcp-client';
+import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '../index';
 
 // Real children: @modelcontextprotocol/server-everything and server-filesystem (nobody here wrote them), and a
 // small SDK server of our own for the edges (process group, environment, receive cap, abort).

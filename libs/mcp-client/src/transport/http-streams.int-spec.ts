@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { AdmittedHttpTransport } from '@gatehouse/contracts';
-import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '@gatehouse/mcp-client';
+import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '../index';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';

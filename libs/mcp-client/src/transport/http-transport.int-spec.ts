@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AdmittedHttpTransport } from '@gatehouse/contracts';
-import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '@gatehouse/mcp-client';
+import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '../index';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';

@@ -6,7 +6,9 @@ const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
 
 const server = new McpServer({ name: 'forking-fixture', version: '1.0.0' });
-const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] });
+const text = (value) => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+});
 
 server.registerTool('whoami', { description: 'pid, cwd, env names' }, async () =>
   text({ pid: process.pid, cwd: process.cwd(), env: process.env, uid: process.getuid() }),
