@@ -32,7 +32,12 @@ import { registerAdminSurfaces } from './commands/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { createDefinitionCipher } from './definitions/definition-cipher.js';
 import { CommandDepsModule, commandDepsOf } from './infrastructure/command-deps.module.js';
-import { problemClientErrorHandler, problemFrameworkErrors } from './http/framework-errors.js';
+import {
+  HTTP_SERVER_OPTIONS,
+  installHostHeaderRequirement,
+  problemClientErrorHandler,
+  problemFrameworkErrors,
+} from './http/framework-errors.js';
 import { installNulCharacterGuard } from './http/nul-character.guard.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
 
@@ -93,6 +98,7 @@ export async function createApiApp(
     // The router's and the HTTP parser's own refusals (414, 400, 431) answer problem+json too.
     frameworkErrors: problemFrameworkErrors(logger),
     clientErrorHandler: problemClientErrorHandler,
+    http: HTTP_SERVER_OPTIONS,
   });
   // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
   installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
@@ -100,6 +106,7 @@ export async function createApiApp(
   // Also a root hook before any route (Nest's, sign-in, REST, GraphQL): NUL and lone surrogates are refused
   // before any handler.
   installNulCharacterGuard(adapter.getInstance());
+  installHostHeaderRequirement(adapter.getInstance());
 
   try {
     const app = await NestFactory.create<NestFastifyApplication>(

@@ -211,6 +211,29 @@ describe('malformed HTTP answers problem+json', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
+  it('an HTTP/1.1 request without Host → 400 problem+json (Node answers it with an empty body otherwise)', async () => {
+    for (const path of ['/healthz', '/v1/workspaces', '/v1/no-such-route']) {
+      const answer = parseRaw(
+        await rawExchange(api.port, `GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`),
+      );
+      expect({ path, status: answer.status, contentType: answer.contentType }).toEqual({
+        path,
+        status: 400,
+        contentType: expect.stringMatching(/^application\/problem\+json/),
+      });
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'bad_request' });
+    }
+    // GraphQL answers in its own error shape, with the same code.
+    const graphql = parseRaw(
+      await rawExchange(
+        api.port,
+        'GET /graphql?query=%7B__typename%7D HTTP/1.1\r\nConnection: close\r\n\r\n',
+      ),
+    );
+    expect(graphql.status).toBe(400);
+    expect(JSON.parse(graphql.body)).toMatchObject({ errors: [{ extensions: { code: 'bad_request' } }] });
+  });
+
   it('headers over the size limit → 431 problem+json', async () => {
     const answer = parseRaw(
       await rawExchange(

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import { PROBLEM_CONTENT_TYPE, toProblem, type Logger } from '@gatehouse/platform';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, ProblemError, toProblem, type Logger } from '@gatehouse/platform';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 // What Fastify and Node answer by themselves, before any route or hook of ours runs, follows the error
 // contract too: the router's refusals (a path parameter over maxParamLength: 414; a malformed URL: 400) and
@@ -37,4 +37,26 @@ export function problemClientErrorHandler(error: Error & { code?: string }, sock
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * Fastify's `http` option. Node refuses an HTTP/1.1 request without Host itself, with an empty 400 that no
+ * handler of ours sees; this turns that off so the hook below refuses it as problem+json instead.
+ */
+export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
+
+/** A root hook: an HTTP/1.1 request without Host is a 400 `bad_request` (RFC 9112), as Node would answer. */
+export function installHostHeaderRequirement(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request: FastifyRequest) => {
+    const { httpVersionMajor, httpVersionMinor } = request.raw;
+    const http11 = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
+    if (http11 && request.headers.host === undefined) {
+      throw new ProblemError({
+        status: 400,
+        code: 'bad_request',
+        title: 'Bad request',
+        detail: 'An HTTP/1.1 request names its Host.',
+      });
+    }
+  });
 }
