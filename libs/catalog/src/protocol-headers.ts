@@ -38,12 +38,16 @@ const OWNERS: ReadonlyMap<string, HeaderOwner> = new Map<string, HeaderOwner>([
   ['authorization', 'authenticator'],
 ]);
 
-/** Who owns this header name (any case), or null for a header a definition may set. */
+/**
+ * Who owns this header name (any case, `_` read as `-`), or null for a header a definition may set. CGI-style
+ * servers (WSGI, PHP, a proxy's upstream variables) fold `_` and `-` together, so `Mcp_Session_Id` is the
+ * session header there.
+ */
 export function headerOwnerOf(name: string): HeaderOwner | null {
-  return OWNERS.get(name.toLowerCase()) ?? null;
+  return OWNERS.get(name.toLowerCase().replaceAll('_', '-')) ?? null;
 }
 
-/** Whether the transport, the protocol, the gateway or the authenticator owns this header name (any case). */
+/** Whether the transport, the protocol, the gateway or the authenticator owns this header name (see headerOwnerOf). */
 export function isProtocolOwnedHeader(name: string): boolean {
   return headerOwnerOf(name) !== null;
 }

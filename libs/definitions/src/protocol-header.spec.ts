@@ -44,6 +44,22 @@ describe('protocol-owned static headers', () => {
     expect(readPrincipalHeader(name, [])).toMatchObject({ ok: false, reason: 'protocol_header' });
   });
 
+  // CGI-style servers (WSGI, PHP, many proxies' upstream variables) read `_` and `-` alike in a header name,
+  // so `Mcp_Session_Id` arrives as the session header there.
+  it.each([
+    'mcp_session_id',
+    'Mcp_Protocol_Version',
+    'Content_Length',
+    'TRANSFER_ENCODING',
+    'proxy_authorization',
+  ])('refuses the underscore spelling %s of an owned header too', (name) => {
+    expect(decode({ [name]: 'x' })).toMatchObject({
+      kind: 'malformed',
+      problems: [{ reason: 'protocol_header', path: ['headers', name] }],
+    });
+    expect(readPrincipalHeader(name, [])).toMatchObject({ ok: false, reason: 'protocol_header' });
+  });
+
   it('keeps the credential slot for a static credential (never for the principal header)', () => {
     expect(headerOwnerOf('authorization')).toBe('authenticator');
     expect(decode({ Authorization: 'Bearer ${API_TOKEN}' }).kind).toBe('valid');
