@@ -97,6 +97,23 @@ describe('requests that cannot run are 4xx with a code, without authentication (
     expect(errors[0]?.extensions?.code).not.toBe('internal');
   });
 
+  it.each([
+    ['selections', `{${' me {'.repeat(60_000)} via${' }'.repeat(60_001)}`],
+    ['inline fragments', `{${' ... on Query {'.repeat(30_000)} me { via }${' }'.repeat(30_001)}`],
+    [
+      'an argument literal',
+      `mutation { putDefinitionSource(input: {tier: "user", document: ${'{a: '.repeat(60_000)}1${'}'.repeat(60_000)}}) { id } }`,
+    ],
+    [
+      'a list literal',
+      `mutation { putDefinitionSource(input: {tier: "user", document: {a: ${'['.repeat(60_000)}1${']'.repeat(60_000)}}}) { id } }`,
+    ],
+  ])('a query nested too deep to parse (%s) → 400 with a code, no engine message', async (_label, query) => {
+    const response = await post(JSON.stringify({ query }), auth());
+    expectRefused(response, 'validation_failed');
+    expect(response.body).not.toMatch(/call stack|RangeError/i);
+  });
+
   const twoOperations = 'query A { me { via } } query B { me { via } }';
 
   it('two operations without operationName → 400 operation_name_required (POST and GET)', async () => {

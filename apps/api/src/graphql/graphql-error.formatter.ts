@@ -18,6 +18,17 @@ export function valueFreeMessage(message: string): string {
   return valueAt >= 0 ? `${message.slice(0, valueAt)} value.` : message;
 }
 
+/**
+ * The message of one error mercurius collected while parsing or validating: graphql-js's and mercurius' own keep
+ * their (value-free) text; the JavaScript engine's never show (a query nested past what graphql-js's recursive
+ * parser can read fails with a RangeError, "Maximum call stack size exceeded").
+ */
+function nestedMessage(inner: { message?: unknown }): string {
+  if (inner instanceof RangeError) return 'The query nests too deeply to read.';
+  if (inner instanceof TypeError || inner instanceof ReferenceError) return 'Invalid request.';
+  return valueFreeMessage(typeof inner.message === 'string' ? inner.message : 'Invalid request.');
+}
+
 function position(error: GraphQLError): Pick<GraphQLFormattedError, 'locations' | 'path'> {
   return {
     ...(error.locations !== undefined ? { locations: error.locations } : {}),
@@ -50,7 +61,7 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
         return {
           status,
           error: {
-            message: valueFreeMessage(typeof inner.message === 'string' ? inner.message : 'Invalid request.'),
+            message: nestedMessage(inner),
             ...(inner.locations !== undefined ? { locations: inner.locations } : {}),
             extensions: { code: isProblemCode(own) ? own : code, status },
           },
