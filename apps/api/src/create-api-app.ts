@@ -23,7 +23,9 @@ import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
 import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { identitySettingsOf } from './auth/identity.config.js';
-import { createIdentityDeps } from './auth/identity.deps.js';
+import { IdentityAuthModule } from './auth/identity-auth.module.js';
+import type { IdentityDeps } from './auth/identity.deps.js';
+import { IDENTITY_DEPS } from './auth/identity.tokens.js';
 import { resolvePrincipal } from './auth/resolve-principal.js';
 import { CommandFeaturesModule } from './command-features.module.js';
 import { CommandHandlerRegistry } from './commands/registry/command-handler.registry.js';
@@ -121,6 +123,12 @@ export async function createApiApp(
               egressResolver: deps.egressResolver,
             }),
           ),
+          IdentityAuthModule.forRoot({
+            nodeEnv: config.NODE_ENV,
+            trustedProxies: config.TRUSTED_PROXIES,
+            sessionPolicy: identitySettingsOf(config).sessionPolicy,
+            ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
+          }),
           CommandFeaturesModule,
           ...(deps.imports ?? []),
         ],
@@ -132,8 +140,6 @@ export async function createApiApp(
     await registerIdentityAndCommands(app, {
       config,
       logger,
-      database,
-      redis,
       commands: deps.commands ?? COMMANDS,
     });
     await app.init();
@@ -161,8 +167,6 @@ function roleCheckRefusal(error: unknown): BootRefusedError {
 type SurfaceDeps = {
   config: ApiConfig;
   logger: Logger;
-  database: ReturnType<typeof createDatabase>;
-  redis: ReturnType<typeof createRedisConnection>;
   commands: readonly CommandDefinition[];
 };
 
@@ -172,17 +176,10 @@ type SurfaceDeps = {
  * before init, so routes collected through onRoute (the cross-tenant harness) see them all.
  */
 async function registerIdentityAndCommands(app: NestFastifyApplication, deps: SurfaceDeps): Promise<void> {
-  const { config, logger, database, redis, commands } = deps;
+  const { config, logger, commands } = deps;
   const settings = identitySettingsOf(config);
-  const identity = createIdentityDeps({
-    db: database,
-    redis,
-    logger,
-    nodeEnv: config.NODE_ENV,
-    trustedProxies: config.TRUSTED_PROXIES,
-    sessionPolicy: settings.sessionPolicy,
-    ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
-  });
+  // Sign-in and sign-out are IdentityAuthModule's providers; the routes take what it assembled.
+  const identity = app.get<IdentityDeps>(IDENTITY_DEPS, { strict: false });
   const fastify = app.getHttpAdapter().getInstance();
   registerAuthRoutes(fastify, identity);
   registerInvitationLinkRoutes(fastify, identity);

@@ -1,17 +1,21 @@
 import type { Database } from '@gatehouse/db';
 import type { Logger, NodeEnv } from '@gatehouse/platform';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import type { Redis } from 'ioredis';
-import { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger';
-import { createTrustedProxies, type TrustedProxies } from './client-ip';
-import { LoginThrottle, DEFAULT_LOGIN_THROTTLE_LIMITS, type LoginThrottleLimits } from './login-throttle';
-import { PasswordHasher } from './password-hasher';
+import type { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger';
+import { DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens';
+import type { TrustedProxies } from './client-ip';
+import { IdentityAuthModule } from './identity-auth.module';
+import { IDENTITY_DEPS } from './identity.tokens';
+import type { LoginThrottle, LoginThrottleLimits } from './login-throttle';
+import type { PasswordHasher } from './password-hasher';
 import type { AuthDeps } from './resolve-principal';
-import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './session-policy';
-import { SignInUseCase } from './sign-in.use-case';
-import { SignOutUseCase } from './sign-out.use-case';
-import { DEFAULT_TOKEN_CACHE_TTL_MS, TokenLookupCache } from './token-lookup.cache';
+import type { SessionPolicy } from './session-policy';
+import type { SignInUseCase } from './sign-in.use-case';
+import type { SignOutUseCase } from './sign-out.use-case';
 
-/** Everything the identity routes and `resolvePrincipal` need, built once per process. */
+/** Everything the identity routes and `resolvePrincipal` need, built once per process (IdentityAuthModule). */
 export interface IdentityDeps {
   readonly auth: AuthDeps;
   readonly signIn: SignInUseCase;
@@ -27,11 +31,8 @@ export interface IdentityDeps {
   readonly checkpoints: AuditCheckpointLogger;
 }
 
-export interface CreateIdentityDepsOptions {
-  readonly db: Database;
-  /** A `command` connection (createRedisConnection): the login throttle's counters. */
-  readonly redis: Redis;
-  readonly logger: Logger;
+/** What IdentityAuthModule is configured with; the database, Redis and logger are injected. */
+export interface IdentitySettings {
   readonly nodeEnv: NodeEnv;
   /** TRUSTED_PROXIES: IPs/CIDRs whose X-Forwarded-For is believed. */
   readonly trustedProxies: readonly string[];
@@ -48,36 +49,45 @@ export interface CreateIdentityDepsOptions {
   readonly tokenCacheTtlMs?: number;
 }
 
-export function createIdentityDeps(options: CreateIdentityDepsOptions): IdentityDeps {
-  const sessionPolicy = options.sessionPolicy ?? DEFAULT_SESSION_POLICY;
-  const now = options.now;
-  const auth: AuthDeps = {
-    db: options.db,
-    sessionPolicy,
-    ...(now ? { now } : {}),
-    tokenCache: new TokenLookupCache({ ttlMs: options.tokenCacheTtlMs ?? DEFAULT_TOKEN_CACHE_TTL_MS }),
-  };
-  const throttle = new LoginThrottle(
-    options.redis,
-    options.redisKeyPrefix ?? 'gatehouse:',
-    options.throttleLimits ?? DEFAULT_LOGIN_THROTTLE_LIMITS,
+export interface CreateIdentityDepsOptions extends IdentitySettings {
+  readonly db: Database;
+  /** A `command` connection (createRedisConnection): the login throttle's counters. */
+  readonly redis: Redis;
+  readonly logger: Logger;
+}
+
+@Module({})
+class IdentityValuesModule {
+  static of(options: CreateIdentityDepsOptions): DynamicModule {
+    return {
+      module: IdentityValuesModule,
+      global: true,
+      providers: [
+        { provide: DATABASE, useValue: options.db },
+        { provide: REDIS, useValue: options.redis },
+        { provide: LOGGER, useValue: options.logger },
+      ],
+      exports: [DATABASE, REDIS, LOGGER],
+    };
+  }
+}
+
+@Module({})
+class IdentityContextRoot {}
+
+/**
+ * IdentityDeps as the API builds them (IdentityAuthModule), outside the API's application: for harnesses that
+ * mount the identity routes on a plain Fastify instance. The Nest context owns nothing that needs closing (the
+ * database, Redis and logger stay the caller's), so it is not returned.
+ */
+export async function createIdentityDeps(options: CreateIdentityDepsOptions): Promise<IdentityDeps> {
+  const { db: _db, redis: _redis, logger: _logger, ...settings } = options;
+  const context = await NestFactory.createApplicationContext(
+    {
+      module: IdentityContextRoot,
+      imports: [IdentityValuesModule.of(options), IdentityAuthModule.forRoot(settings)],
+    },
+    { logger: false, abortOnError: false },
   );
-  const hasher = options.hasher ?? new PasswordHasher();
-  return {
-    auth,
-    signIn: new SignInUseCase({
-      db: options.db,
-      hasher,
-      throttle,
-      sessionPolicy,
-      ...(now ? { now } : {}),
-    }),
-    signOut: new SignOutUseCase(options.db),
-    hasher,
-    throttle,
-    trustedProxies: createTrustedProxies(options.trustedProxies),
-    secureCookies: options.nodeEnv === 'production',
-    logger: options.logger,
-    checkpoints: new AuditCheckpointLogger(options.logger),
-  };
+  return context.get<IdentityDeps>(IDENTITY_DEPS, { strict: false });
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MembershipRole } from '@gatehouse/commands';
 import { findLoginByEmail, type Database, type LoginLookup } from '@gatehouse/db';
+import { Inject, Injectable } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { normalizeEmail } from '../identity/email-address';
+import { SIGN_IN_DEPS } from './identity.tokens';
 import type { LoginThrottle } from './login-throttle';
 import { randomOpaqueSecret, sha256 } from './opaque-secret';
 import type { PasswordHasher } from './password-hasher';
@@ -51,9 +53,10 @@ export type SignInResult =
   | { readonly ok: false; readonly reason: 'tenant_not_member'; readonly tenants: readonly string[] }
   | { readonly ok: false; readonly reason: 'no_membership' };
 
-/** Email + password → a dashboard session in one of the user's tenants. */
+/** Email + password → a dashboard session in one of the user's tenants. A provider of IdentityAuthModule. */
+@Injectable()
 export class SignInUseCase {
-  constructor(private readonly deps: SignInDeps) {}
+  constructor(@Inject(SIGN_IN_DEPS) private readonly deps: SignInDeps) {}
 
   async execute(input: SignInInput): Promise<SignInResult> {
     const email = normalizeEmail(input.email);

@@ -1,10 +1,16 @@
 import type { Database } from '@gatehouse/db';
+import { Inject, Injectable } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import type { TenantPrincipal } from './principal';
 
-/** Ends the caller's own dashboard session (idempotent: a second sign-out finds nothing to revoke). */
+/**
+ * Ends the caller's own dashboard session (idempotent: a second sign-out finds nothing to revoke). A provider
+ * of IdentityAuthModule.
+ */
+@Injectable()
 export class SignOutUseCase {
-  constructor(private readonly db: Database) {}
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async execute(principal: TenantPrincipal & { readonly sessionId: string }): Promise<void> {
     await this.db.withTenant(principal.tenantId, async (tx) => {

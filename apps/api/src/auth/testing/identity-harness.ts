@@ -49,7 +49,7 @@ export async function createIdentityHarness(options: IdentityHarnessOptions = {}
   const db = createDatabase({ url: testDb.appUrl, poolMax: 4 });
   const redis = createRedisConnection({ url: testRedisUrl(), name: 'identity-test', purpose: 'command' });
   const logger = options.logger ?? createLogger({ name: 'identity-test', level: 'silent' });
-  const deps = createIdentityDeps({
+  const deps = await createIdentityDeps({
     db,
     redis,
     logger,

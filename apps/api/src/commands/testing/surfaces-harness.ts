@@ -76,7 +76,7 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
   const logger = options.logLines
     ? createLogger({ name: 'surfaces-test', level: 'debug', destination: lineCollector(options.logLines) })
     : createLogger({ name: 'surfaces-test', level: 'silent' });
-  const identity = createIdentityDeps({
+  const identity = await createIdentityDeps({
     db,
     redis,
     logger,
