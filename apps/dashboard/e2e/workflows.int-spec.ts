@@ -110,14 +110,15 @@ async function setTheScene(): Promise<void> {
     seenIdentityKey: deploy?.identity.key,
   });
   expect(decided.status).toBe(201);
-  // The second write: another argument, API_KEY's value rotated, DEPLOY_TOKEN gone, REGION new, a timeout.
+  // The second write: another argument, LOG_LEVEL's value changed, DEPLOY_TOKEN gone, REGION new, a timeout;
+  // API_KEY's secret rotated, which is no change to review (the fingerprint sees where a secret points).
   const second = await api.call('PUT', '/v1/definition-sources', {
     tier: 'project',
     workspaceId,
     expectedVersion: 1,
     document: documentWith({
       args: ['-y', '@acme/deploy-mcp', '--region', 'eu-west-2'],
-      env: { API_KEY: rotated, LOG_LEVEL: 'info', REGION: 'eu-west-2' },
+      env: { API_KEY: rotated, LOG_LEVEL: 'debug', REGION: 'eu-west-2' },
       startupTimeoutMs: 20000,
     }),
   });
@@ -197,7 +198,7 @@ describe('the workflows a platform team expects', () => {
       expect(links[1]).toMatch(/^Approvals/);
       // Two open requests: docs (first review) and deploy-tools (changed since its approval).
       await expect(nav.locator('[data-pending-count]').getAttribute('data-pending-count')).resolves.toBe('2');
-      await nav.getByRole('link', { name: 'Approvals: 2 pending', exact: true }).waitFor();
+      await nav.getByRole('link', { name: /^Approvals\W*2 pending$/ }).waitFor();
 
       await open(page, `/workspaces/${workspaceId}`);
       const here = page.getByRole('navigation', { name: 'In this workspace' });
@@ -299,8 +300,8 @@ describe('the workflows a platform team expects', () => {
           ),
       );
       expect(marks).toEqual({
-        API_KEY: 'value_changed',
-        LOG_LEVEL: 'same',
+        API_KEY: 'same',
+        LOG_LEVEL: 'value_changed',
         REGION: 'added',
         DEPLOY_TOKEN: 'removed',
       });

@@ -1,5 +1,5 @@
 import { problemFromResponse } from './api-problem';
-import { fieldLabel, messageInWords, problemInWords } from './problem-words';
+import { detailInWords, fieldLabel, messageInWords, problemInWords } from './problem-words';
 
 describe('messageInWords', () => {
   it.each([
@@ -70,6 +70,19 @@ describe('problemInWords', () => {
     expect(problemInWords({ ...base, code: 'unprocessable_content', status: 422 }).nextStep).toBe(
       'Check what you entered, then try again.',
     );
-    expect(problemInWords({ ...base, code: 'dependency_unavailable', status: 503 }).nextStep).toMatch(/Try again/);
+    expect(problemInWords({ ...base, code: 'dependency_unavailable', status: 503 }).nextStep).toMatch(
+      /Try again/,
+    );
+  });
+});
+
+describe('detailInWords', () => {
+  it('names the fields a detail quotes by their labels, leaving ordinary words alone', () => {
+    expect(
+      detailInWords('stdioCommands.0 is outside the ceiling of every worker pool open to this tenant.'),
+    ).toBe('Stdio commands › item 1 is outside the ceiling of every worker pool open to this tenant.');
+    expect(detailInWords('The name is taken; privateCidrs is empty.')).toBe(
+      'The name is taken; Private ranges is empty.',
+    );
   });
 });

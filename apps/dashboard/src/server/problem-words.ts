@@ -231,7 +231,7 @@ function nextStepOf(problem: ApiProblem): string {
   return 'Check what you entered, then try again.';
 }
 
-function detailOf(problem: ApiProblem): string | null {
+function detailOf(problem: ApiProblem, labels: Readonly<Record<string, string>>): string | null {
   switch (problem.code) {
     case 'validation_failed':
       // The API's own sentence ("The input does not match the command.") says nothing the fields do not.
@@ -243,8 +243,19 @@ function detailOf(problem: ApiProblem): string | null {
         ? `The API answered (HTTP ${problem.status}), but not in a form the dashboard understands.`
         : 'The API answered, but not in a form the dashboard understands.';
     default:
-      return problem.detail;
+      return problem.detail === null ? null : detailInWords(problem.detail, labels);
   }
+}
+
+/**
+ * A detail sentence with the field keys it quotes (`stdioCommands.0 is outside …`) replaced by their labels:
+ * only keys the dashboard knows (or the form names), so ordinary words stay as they are.
+ */
+export function detailInWords(detail: string, labels: Readonly<Record<string, string>> = {}): string {
+  const known = new Set([...Object.keys(FIELD_LABELS), ...Object.keys(labels)]);
+  return detail.replace(/\b([a-z][A-Za-z]*)((?:\.\d+)*)\b/g, (match: string, key: string, rest: string) =>
+    known.has(key) && (rest !== '' || /[A-Z]/.test(key)) ? fieldLabel(`${key}${rest}`, labels) : match,
+  );
 }
 
 /** The whole problem in words, for a callout: title, detail, what to do, and each field by its label. */
@@ -255,7 +266,7 @@ export function problemInWords(
   const tooLong = problem.code === 'api_bad_response' && problem.status === 414;
   return {
     title: tooLong ? (TITLES['uri_too_long'] ?? problem.title) : (TITLES[problem.code] ?? problem.title),
-    detail: detailOf(problem),
+    detail: detailOf(problem, labels),
     nextStep: tooLong ? (NEXT_STEPS['uri_too_long'] ?? nextStepOf(problem)) : nextStepOf(problem),
     fields: problem.errors.map((error) => ({
       path: error.path,

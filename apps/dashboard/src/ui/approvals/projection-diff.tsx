@@ -16,6 +16,8 @@ const KIND_TONES: Readonly<Record<ProjectionChangeView['kind'], BadgeTone>> = {
   changed: 'caution',
 };
 
+const COLUMNS = ['Field', 'Change', 'Before', 'After'] as const;
+
 /** One side of a row that names an env or header key: its value is never sent, so the cell says so. */
 function HiddenValue({ present }: { present: boolean }) {
   return present ? (
@@ -54,46 +56,53 @@ export function ProjectionDiff({
   }
   return (
     <div className={tableStyles.scroll} role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-      <table className={`${tableStyles.table} ${styles.diffTable}`} data-diff="changes">
+      <table
+        className={`${tableStyles.table} ${tableStyles.stackable} ${styles.diffTable}`}
+        data-diff="changes"
+        role="table"
+        aria-labelledby={`${id}-caption`}
+      >
         <caption id={`${id}-caption`}>What changed since the last approval</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Change</th>
-            <th scope="col">Before</th>
-            <th scope="col">After</th>
+        <thead role="rowgroup">
+          <tr role="row">
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" role="columnheader">
+                {column}
+              </th>
+            ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {changes.map((change) =>
             valueChangeOf(change) !== null ? (
               <tr
                 key={`${change.kind}:${change.path.join('\u0000')}`}
                 data-diff-row="value"
                 title={describeChange(change)}
+                role="row"
               >
-                <td>
+                <td role="cell" data-label="Field">
                   <code>{changePath(change.path)}</code>
                 </td>
-                <td>
+                <td role="cell" data-label="Change">
                   <Badge tone={KIND_TONES[change.kind]}>{CHANGE_KIND_LABELS[change.kind]}</Badge>
                 </td>
-                <td>
+                <td role="cell" data-label="Before">
                   <HiddenValue present={change.kind !== 'added'} />
                 </td>
-                <td>
+                <td role="cell" data-label="After">
                   <HiddenValue present={change.kind !== 'removed'} />
                 </td>
               </tr>
             ) : (
-              <tr key={`${change.kind}:${changePath(change.path)}`}>
-                <td>
+              <tr key={`${change.kind}:${changePath(change.path)}`} role="row">
+                <td role="cell" data-label="Field">
                   <code>{changePath(change.path)}</code>
                 </td>
-                <td>
+                <td role="cell" data-label="Change">
                   <Badge tone={KIND_TONES[change.kind]}>{CHANGE_KIND_LABELS[change.kind]}</Badge>
                 </td>
-                <td>
+                <td role="cell" data-label="Before">
                   {change.kind === 'added' ? (
                     <span className="muted">absent</span>
                   ) : (
@@ -102,7 +111,7 @@ export function ProjectionDiff({
                     </del>
                   )}
                 </td>
-                <td>
+                <td role="cell" data-label="After">
                   {change.kind === 'removed' ? (
                     <span className="muted">absent</span>
                   ) : (
