@@ -3,7 +3,6 @@ import { Writable } from 'node:stream';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
 // The gateway's readiness depends on the real API, so this test stands one up. Apps never import each other
 // in production code; a test reaching for its real peer is the one exception.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -53,7 +52,7 @@ describe('gateway app (real Redis, real API)', () => {
   });
 
   describe('with Redis and the API up', () => {
-    let gateway: FastifyInstance;
+    let gateway: NestFastifyApplication;
     let logs = '';
 
     beforeAll(async () => {
@@ -63,15 +62,16 @@ describe('gateway app (real Redis, real API)', () => {
           done();
         },
       });
-      gateway = createGatewayApp(gatewayConfig({ REDIS_URL: testRedisUrl(), API_URL: apiUrl }), {
+      gateway = await createGatewayApp(gatewayConfig({ REDIS_URL: testRedisUrl(), API_URL: apiUrl }), {
         logger: createLogger({ name: 'gateway-test', level: 'info', destination }),
       });
       // The MCP endpoint does not exist yet: a test-only POST route exercises body parsing and limits.
-      gateway.post('/test-probe', async (request) => ({ received: request.body }));
-      gateway.post('/test-probe/fail', async () => {
+      const http = gateway.getHttpAdapter().getInstance();
+      http.post('/test-probe', async (request) => ({ received: request.body }));
+      http.post('/test-probe/fail', async () => {
         throw new Error('upstream said: token=sk-upstream-secret');
       });
-      await gateway.ready();
+      await http.ready();
     });
 
     afterAll(async () => {
@@ -145,13 +145,13 @@ describe('gateway app (real Redis, real API)', () => {
   });
 
   it('answers /readyz 503 naming each dependency that is down', async () => {
-    const redisDown = createGatewayApp(
+    const redisDown = await createGatewayApp(
       gatewayConfig({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, API_URL: apiUrl }),
       {
         logger: silent,
       },
     );
-    const apiDown = createGatewayApp(
+    const apiDown = await createGatewayApp(
       gatewayConfig({ REDIS_URL: testRedisUrl(), API_URL: `http://127.0.0.1:${await closedPort()}` }),
       { logger: silent },
     );

@@ -1,29 +1,27 @@
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import {
-  HealthChecks,
-  createHttpMetrics,
   createLogger,
   createMetricsRegistry,
+  createServiceApp,
   httpCheck,
-  installConnectionDraining,
-  installHttpObservability,
-  installProblemJsonHandlers,
   redisCheck,
-  registerOperationalRoutes,
   secretConfigKeys,
   secretConfigValues,
   type Logger,
 } from '@gatehouse/platform';
-import { fastify, type FastifyInstance } from 'fastify';
+import type { ModuleMetadata } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { gatewayConfigSchema, type GatewayConfig } from './config/gateway.config.js';
+import { GatewayModule } from './gateway.module.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
 export const GATEWAY_BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Per check; below the probe timeouts deployments commonly set (2-5 s). */
-const READINESS_TIMEOUT_MS = 2_000;
-
-export type GatewayAppDeps = { logger?: Logger };
+export type GatewayAppDeps = {
+  logger?: Logger;
+  /** Further Nest modules to mount (tests mount a module with probe routes here). */
+  imports?: ModuleMetadata['imports'];
+};
 
 /** The gateway's logger: redacts the secret config variables by name and scrubs their values from every line. */
 export function createGatewayLogger(config: GatewayConfig): Logger {
@@ -36,32 +34,33 @@ export function createGatewayLogger(config: GatewayConfig): Logger {
 }
 
 /**
- * Builds the gateway's Fastify instance: problem+json errors, request logging and metrics, /healthz, /readyz
- * (Redis and the API) and /metrics. The MCP endpoint (`/mcp/:workspaceId`) arrives with the gateway issue; no
- * placeholder is registered, so clients get a plain 404 until it exists. Not yet ready: `listen()` or
- * `inject()` readies it, and routes may still be added until then. `close()` drains HTTP, then closes Redis.
+ * Builds the gateway the way every app is built (createServiceApp: Nest on Fastify): problem+json errors,
+ * request logging and metrics, /healthz, /readyz (Redis and the API) and /metrics. The MCP endpoint
+ * (`/mcp/:workspaceId`) arrives with the gateway issue; no placeholder is registered, so clients get a plain
+ * 404 until it exists. Initialized, not listening: main listens, tests inject. `close()` drains HTTP, then
+ * closes Redis.
  */
-export function createGatewayApp(config: GatewayConfig, deps: GatewayAppDeps = {}): FastifyInstance {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  deps: GatewayAppDeps = {},
+): Promise<NestFastifyApplication> {
   const logger = deps.logger ?? createGatewayLogger(config);
   const redis = createRedisConnection({ url: config.REDIS_URL, name: 'gateway', purpose: 'command', logger });
   const metrics = createMetricsRegistry({ app: 'gateway' });
-
-  const app = fastify({ logger: false, trustProxy: false, bodyLimit: GATEWAY_BODY_LIMIT_BYTES });
-  installProblemJsonHandlers(app, logger);
-  installConnectionDraining(app);
-  installHttpObservability(app, { logger, metrics: createHttpMetrics(metrics) });
-  const health = new HealthChecks(
-    { redis: redisCheck(redis), api: httpCheck(new URL('/healthz', config.API_URL).toString()) },
-    {
-      timeoutMs: READINESS_TIMEOUT_MS,
-      onFailure: (check, reason, error) =>
-        logger.warn({ check, reason, err: error }, 'readiness check failed'),
-    },
-  );
-  registerOperationalRoutes(app, { health, metrics });
-  // onClose runs after the server stopped accepting and in-flight requests finished.
-  app.addHook('onClose', async () => {
+  try {
+    return await createServiceApp({
+      logger,
+      metrics,
+      imports: [GatewayModule.forRoot({ config, logger, redis, metrics }), ...(deps.imports ?? [])],
+      readiness: {
+        redis: redisCheck(redis),
+        api: httpCheck(new URL('/healthz', config.API_URL).toString()),
+      },
+      closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
+      bodyLimit: GATEWAY_BODY_LIMIT_BYTES,
+    });
+  } catch (error) {
     await closeRedis(redis);
-  });
-  return app;
+    throw error;
+  }
 }

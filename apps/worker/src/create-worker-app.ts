@@ -1,25 +1,28 @@
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import {
-  NestLoggerAdapter,
   createLogger,
   createMetricsRegistry,
+  createServiceApp,
+  httpCheck,
+  redisCheck,
   secretConfigKeys,
   secretConfigValues,
   type Logger,
 } from '@gatehouse/platform';
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { workerConfigSchema, type WorkerConfig } from './config/worker.config.js';
-import { createWorkerHttpServer } from './http/worker-http.server.js';
 import { WorkerModule } from './worker.module.js';
 
+/** The worker takes no request bodies: its HTTP listener serves only /healthz, /readyz and /metrics. */
+const WORKER_BODY_LIMIT_BYTES = 1024;
+
 export type WorkerApp = {
-  /** The Nest application context hosting the BullMQ workers (already started). */
-  context: INestApplicationContext;
-  /** The health/metrics listener, ready but not listening: main listens, tests inject. */
+  /** The Nest application hosting the BullMQ workers (already started) and the health/metrics routes. */
+  context: NestFastifyApplication;
+  /** Its Fastify instance, not listening: main listens, tests inject. */
   http: FastifyInstance;
-  /** Stops serving HTTP, waits for running jobs, closes the Workers, the Queues, then Redis. */
+  /** Waits for running jobs, closes the Workers and the Queues, stops serving HTTP, then closes Redis. */
   close(): Promise<void>;
 };
 
@@ -35,39 +38,39 @@ export function createWorkerLogger(config: WorkerConfig): Logger {
   });
 }
 
+/** Builds the worker the way every app is built (createServiceApp: Nest on Fastify). */
 export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps = {}): Promise<WorkerApp> {
   const logger = deps.logger ?? createWorkerLogger(config);
   // One connection for BullMQ (it duplicates it for its blocking reads and closes only those duplicates).
   const redis = createRedisConnection({ url: config.REDIS_URL, name: 'worker', purpose: 'bullmq', logger });
   const metrics = createMetricsRegistry({ app: 'worker' });
 
-  let context: INestApplicationContext;
+  let app: NestFastifyApplication;
   try {
-    context = await NestFactory.createApplicationContext(
-      WorkerModule.forRoot({ config, logger, redis, metrics }),
-      {
-        logger: new NestLoggerAdapter(logger.child({ component: 'nest' })),
-        abortOnError: false,
+    app = await createServiceApp({
+      logger,
+      metrics,
+      imports: [WorkerModule.forRoot({ config, logger, redis, metrics })],
+      readiness: {
+        redis: redisCheck(redis),
+        api: httpCheck(new URL('/healthz', config.API_URL).toString()),
       },
-    );
-    await context.init();
+      // Closed last: BullMQ never closes a connection it was given, and its Workers and Queues close in
+      // QueueWorkersHost's beforeApplicationShutdown.
+      closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
+      bodyLimit: WORKER_BODY_LIMIT_BYTES,
+    });
   } catch (error) {
     await closeRedis(redis);
     throw error;
   }
 
-  const http = createWorkerHttpServer({ logger, metrics, redis, apiUrl: config.API_URL });
-  await http.ready();
-
   let closing: Promise<void> | undefined;
   return {
-    context,
-    http,
+    context: app,
+    http: app.getHttpAdapter().getInstance(),
     close: () => {
-      closing ??= (async () => {
-        await http.close();
-        await context.close();
-      })();
+      closing ??= app.close();
       return closing;
     },
   };

@@ -4,7 +4,6 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh.processor.js';
 import type { WorkerConfig } from './config/worker.config.js';
-import { InfrastructureLifecycle } from './infrastructure/infrastructure.lifecycle.js';
 import {
   LOGGER,
   METRICS_REGISTRY,
@@ -23,7 +22,10 @@ export type WorkerInfrastructure = {
   metrics: Registry;
 };
 
-/** The worker's Nest application context: processors, the BullMQ host, and the lifecycle that closes Redis. */
+/**
+ * The worker's root module: processors and the BullMQ host. Health, metrics and closing Redis (after the
+ * Workers and Queues) are the platform's (createServiceApp).
+ */
 @Module({})
 export class WorkerModule {
   static forRoot(infrastructure: WorkerInfrastructure): DynamicModule {
@@ -43,7 +45,6 @@ export class WorkerModule {
           }),
         },
         QueueWorkersHost,
-        InfrastructureLifecycle,
       ],
     };
   }

@@ -1,5 +1,5 @@
 // Public surface of @gatehouse/platform: config, logging, errors, metrics, health, HTTP and shutdown helpers
-// shared by every app. Framework-free apart from Fastify types: Nest apps use the structural logger adapter.
+// shared by every app, and the one way an app is built (createServiceApp: Nest on Fastify; runService: main).
 export {
   configFieldRegistry,
   resolveFieldMeta,
@@ -84,5 +84,17 @@ export {
 } from './http/http-observability.js';
 export { installConnectionDraining } from './http/connection-draining.js';
 export { installProblemJsonHandlers } from './http/problem-json.handlers.js';
-export { registerOperationalRoutes, type OperationalRoutesOptions } from './http/operational-routes.js';
 export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';
+export {
+  createServiceApp,
+  type ServiceAppOptions,
+  type ServiceFastifyOptions,
+} from './app/create-service-app.js';
+export { runService, type ListeningService, type RunServiceOptions } from './app/run-service.js';
+export {
+  OperationalModule,
+  READINESS_TIMEOUT_MS,
+  type OperationalModuleOptions,
+} from './app/operational.module.js';
+export { ProblemJsonExceptionFilter } from './app/problem-json.exception-filter.js';
+export type { ClosableResource } from './app/shutdown-resources.lifecycle.js';

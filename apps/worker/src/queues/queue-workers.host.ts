@@ -39,7 +39,7 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
  * Runs one BullMQ Worker per queue in the contracts enum, validating each job's payload before its processor
  * sees it (a bad payload fails the job with a typed reason and never reaches the processor or crashes the
  * worker). Also holds a Queue per name, read by the queue-depth gauge. Workers and Queues close before the
- * Redis connection (see InfrastructureLifecycle).
+ * Redis connection (closeOnShutdown in createWorkerApp).
  */
 @Injectable()
 export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicationShutdown {

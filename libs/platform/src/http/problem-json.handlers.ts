@@ -4,7 +4,8 @@ import { PROBLEM_CONTENT_TYPE } from '../errors/problem-error.js';
 import { toProblem } from '../errors/problem-mapping.js';
 
 /**
- * For plain Fastify apps (gateway, worker's listener): every error and unknown route answers problem+json.
+ * For plain Fastify instances (the identity and surfaces test harnesses; apps are built by createServiceApp,
+ * whose ProblemJsonExceptionFilter does the same): every error and unknown route answers problem+json.
  * Faults of ours (5xx) are logged with the error and answered with a generic detail.
  */
 export function installProblemJsonHandlers(app: FastifyInstance, logger: Logger): void {

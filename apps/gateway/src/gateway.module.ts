@@ -1,0 +1,34 @@
+import type { Logger, Registry } from '@gatehouse/platform';
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { GatewayConfig } from './config/gateway.config.js';
+import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructure/infrastructure.tokens.js';
+
+/** Built by createGatewayApp before Nest starts. */
+export type GatewayInfrastructure = {
+  config: GatewayConfig;
+  logger: Logger;
+  redis: Redis;
+  metrics: Registry;
+};
+
+/**
+ * The gateway's root module: its infrastructure as values (global, for the feature modules to come: the MCP
+ * endpoint, supervised upstreams). Health, metrics and closing Redis are the platform's (createServiceApp).
+ */
+@Module({})
+export class GatewayModule {
+  static forRoot(infrastructure: GatewayInfrastructure): DynamicModule {
+    return {
+      module: GatewayModule,
+      global: true,
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: infrastructure.config },
+        { provide: LOGGER, useValue: infrastructure.logger },
+        { provide: REDIS, useValue: infrastructure.redis },
+        { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
+      ],
+      exports: [GATEWAY_CONFIG, LOGGER, REDIS, METRICS_REGISTRY],
+    };
+  }
+}

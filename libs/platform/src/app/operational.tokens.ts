@@ -1,0 +1,5 @@
+// Injection tokens of the operational module every app mounts (health, metrics, resources closed last).
+export const READINESS_CHECKS = 'PLATFORM_READINESS_CHECKS';
+export const OPERATIONAL_METRICS = 'PLATFORM_OPERATIONAL_METRICS';
+export const CLOSE_ON_SHUTDOWN = 'PLATFORM_CLOSE_ON_SHUTDOWN';
+export const SERVICE_LOGGER = 'PLATFORM_SERVICE_LOGGER';
