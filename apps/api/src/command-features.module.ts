@@ -10,6 +10,7 @@ import { WorkspacesModule } from './commands/workspaces/workspaces.module.js';
 import { DefinitionsModule } from './definitions/definitions.module.js';
 import { HostPolicyModule } from './host-policy/host-policy.module.js';
 import { LeasesModule } from './leases/leases.module.js';
+import { OAuthModule } from './oauth/oauth.module.js';
 
 /**
  * Every feature module whose use cases serve a command, and the registry that discovers them. A new feature
@@ -28,6 +29,7 @@ import { LeasesModule } from './leases/leases.module.js';
     ApprovalsModule,
     AdmissionModule,
     LeasesModule,
+    OAuthModule,
   ],
   exports: [CommandRegistryModule],
 })

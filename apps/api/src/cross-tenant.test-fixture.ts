@@ -533,6 +533,14 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    // Upstream OAuth: B's owner signs in to a server of A's workspace, and lists only B's own sign-ins.
+    {
+      route: 'POST /v1/workspaces/:workspaceId/oauth/sign-in',
+      url: `${ws}/oauth/sign-in`,
+      payload: { serverName: 'github' },
+      expect: 'not_found',
+    },
+    { route: 'GET /v1/oauth/credentials', url: '/v1/oauth/credentials', expect: 'no_victim_data' },
     {
       route: 'PUT /v1/host-policy',
       url: '/v1/host-policy',
@@ -685,6 +693,8 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
     { ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`), credentials: bWorker },
     { ...notFound('renewLease', `renewLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
     { ...notFound('releaseLease', `releaseLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
+    notFound('startOAuthSignIn', `startOAuthSignIn(input: { ${wsInput}, serverName: "github" })`),
+    visible('oauthCredentials', 'oauthCredentials(input: {})', '{ items { id issuer resource securityIdentity } nextCursor }', 'query'),
     visible(
       'hostPolicy',
       'hostPolicy',

@@ -131,9 +131,9 @@ export type McpWithheldReason = 'reveals_secret' | 'decides' | 'never_over_mcp';
 /**
  * Commands an agent must never reach over MCP (issue 17): deciding and revoking approvals (an agent must not
  * approve its own tools), the tenant's HostPolicy, tokens and invitations, by their name's first segment.
- * Sign-in is no command: the MCP surface cannot reach it.
+ * Upstream OAuth sign-in and sign-out (`oauth.`) are commands for people only: never offered either.
  */
-export const NEVER_OVER_MCP_PREFIXES: readonly string[] = Object.freeze(['hostPolicy.', 'tokens.', 'invitations.']);
+export const NEVER_OVER_MCP_PREFIXES: readonly string[] = Object.freeze(['hostPolicy.', 'tokens.', 'invitations.', 'oauth.']);
 
 export function mcpWithheldReason(
   command: Pick<CommandDefinition, 'name' | 'scope' | 'revealsSecret'>,

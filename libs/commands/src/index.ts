@@ -113,3 +113,11 @@ export {
   checkAdmission,
 } from './definitions/approval.commands';
 export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from './definitions/lease.commands';
+export {
+  OAUTH_CREDENTIAL_STATES,
+  completeOAuthSignIn,
+  listOAuthCredentials,
+  oauthCredentialView,
+  signOutOAuth,
+  startOAuthSignIn,
+} from './definitions/oauth.commands';

@@ -25,6 +25,7 @@ import {
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
+import { listOAuthCredentials, startOAuthSignIn } from './definitions/oauth.commands';
 import {
   acceptInvitation,
   createInvitation,
@@ -96,4 +97,6 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   issueLease,
   renewLease,
   releaseLease,
+  startOAuthSignIn,
+  listOAuthCredentials,
 ] as CommandDefinition[]);

@@ -57,6 +57,11 @@ export const PROBLEM_CODES = Object.freeze([
   'header_helper_refused',
   'authentication_unavailable',
   'lease_ended',
+  // Upstream OAuth sign-in (the refusal's class only: never a token, a URL or an authorization server's text).
+  'oauth_not_declared',
+  'oauth_discovery_refused',
+  'oauth_client_unavailable',
+  'sign_in_refused',
   // GraphQL documents refused before anything runs.
   'too_many_fields',
   'too_many_aliases',

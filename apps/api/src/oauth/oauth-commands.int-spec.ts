@@ -1,0 +1,226 @@
+// oauth.signIn.start and oauth.credentials.list over the real API (Postgres, Redis) against oidc-provider on
+// loopback, with the protected-resource metadata served by a loopback server, and the operator's pool allowing
+// insecure loopback (test only). The authorization URL is followed by a browser stand-in up to the redirect.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Client } from 'pg';
+import { createDatabase, type Database } from '@gatehouse/db';
+import { createFixedResolver } from '@gatehouse/egress';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestTenant,
+  createTestWorkspace,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+  type TestTenant,
+} from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+// The authorization server harness lives beside libs/oauth's own tests (decision 0057).
+// eslint-disable-next-line @nx/enforce-module-boundaries, @typescript-eslint/no-restricted-imports
+import {
+  followSignIn,
+  LoopbackDocuments,
+  OidcProviderProcess,
+} from '../../../../libs/oauth/src/test-support/oauth-test.harness';
+import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { apiConfigSchema } from '../config/api.config';
+import { createApiApp } from '../create-api-app';
+
+jest.setTimeout(120_000);
+
+const PUBLIC_URL = 'http://127.0.0.1:4000';
+const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
+
+let testDb: TestDatabase;
+let db: Database;
+let app: NestFastifyApplication;
+let provider: OidcProviderProcess;
+let resource: LoopbackDocuments;
+let acme: TestTenant;
+let workspaceId: string;
+const tokens = { member: '', agent: '', other: '' };
+const logLines: string[] = [];
+const bodies: string[] = [];
+
+async function rest(
+  who: keyof typeof tokens,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: unknown,
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  bodies.push(response.body);
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
+  [provider, resource] = await Promise.all([
+    OidcProviderProcess.start({ clients: [] }),
+    LoopbackDocuments.start(),
+  ]);
+  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  const admin = await createMember(db, acme, 'admin');
+  const member = await createMember(db, acme, 'member');
+  const other = await createMember(db, acme, 'member');
+  workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  tokens.member = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
+  tokens.other = (await mintTestToken(db, acme, other, { kind: 'user' })).secret;
+  tokens.agent = (
+    await mintTestToken(db, acme, admin, {
+      kind: 'agent',
+      scopes: ['catalog:read'],
+      workspaceIds: [workspaceId],
+    })
+  ).secret;
+  const adminToken = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
+
+  const serverUrl = `${resource.origin}/mcp`;
+  resource.json('/.well-known/oauth-protected-resource/mcp', {
+    resource: serverUrl,
+    authorization_servers: [provider.issuer],
+  });
+  resource.json('/.well-known/oauth-protected-resource/other', {
+    resource: `${resource.origin}/somewhere-else`,
+    authorization_servers: [provider.issuer],
+  });
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'debug',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    PUBLIC_URL,
+    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({ default: { tenants: '*', allowInsecureLoopback: true } }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const buffer = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  app = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'oauth-commands-test', level: 'debug', destination: buffer }),
+    egressResolver: createFixedResolver({}),
+  });
+  const put = await app.inject({
+    method: 'PUT',
+    url: '/v1/definition-sources',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      tier: 'managed',
+      name: 'oauth',
+      document: {
+        mcpServers: {
+          signin: { type: 'http', url: serverUrl, oauth: { scopes: ['openid'] } },
+          mismatch: { type: 'http', url: `${resource.origin}/other`, oauth: {} },
+          plain: { type: 'http', url: `${resource.origin}/plain` },
+        },
+      },
+    }),
+  });
+  if (put.statusCode !== 200) throw new Error(`source refused: ${put.body}`);
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([provider?.stop(), resource?.stop()]);
+  await db?.close();
+  await testDb?.drop();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+async function auditRows(): Promise<string> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    const result = await owner.query(
+      'SELECT action, outcome, data::text AS data FROM audit_events ORDER BY seq',
+    );
+    return JSON.stringify(result.rows);
+  } finally {
+    await owner.end();
+  }
+}
+
+describe('oauth.signIn.start', () => {
+  it('discovers through checked links, registers a client for the issuer, and hands out a bound URL', async () => {
+    const started = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'signin',
+    });
+    expect(started.status).toBe(201);
+    expect(started.body.issuer).toBe(provider.issuer);
+    const url = new URL(started.body.authorizationUrl as string);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
+    expect(url.searchParams.get('resource')).toBe(`${resource.origin}/mcp`);
+    const state = url.searchParams.get('state');
+    expect(state).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    // The real authorization server accepts it: the browser ends at our callback with a code.
+    const redirected = new URL(await followSignIn(url.href, REDIRECT_URI));
+    expect(redirected.searchParams.get('state')).toBe(state);
+    expect(redirected.searchParams.get('code')).toBeTruthy();
+
+    // One dynamic registration per issuer, reused by the next sign-in.
+    const again = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'signin',
+    });
+    expect(again.status).toBe(201);
+    expect(new URL(again.body.authorizationUrl as string).searchParams.get('client_id')).toBe(
+      url.searchParams.get('client_id'),
+    );
+    const audit = await auditRows();
+    expect(audit).toContain('oauth.sign_in_started');
+    expect(audit).not.toContain(state);
+    expect(logLines.join('')).not.toContain(state);
+  });
+
+  it('refuses a server without OAuth, a resource mismatch, an unknown server, and callers that are not people', async () => {
+    const plain = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'plain',
+    });
+    expect(plain.status).toBe(409);
+    expect(plain.body.code).toBe('oauth_not_declared');
+    const mismatch = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'mismatch',
+    });
+    expect(mismatch.status).toBe(502);
+    expect(mismatch.body).toMatchObject({ code: 'oauth_discovery_refused', reason: 'resource_mismatch' });
+    const unknown = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'nope',
+    });
+    expect(unknown.status).toBe(404);
+    const agent = await rest('agent', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'signin',
+    });
+    expect(agent.status).toBe(403);
+    expect(agent.body.code).toBe('forbidden_caller');
+    expect(await auditRows()).toContain('oauth.sign_in_refused');
+  });
+});
+
+describe('oauth.credentials.list', () => {
+  it("lists only the caller's own credentials, as state words, never a token", async () => {
+    const listed = await rest('other', 'GET', '/v1/oauth/credentials');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({ items: [], nextCursor: null });
+    const bad = await rest('other', 'GET', '/v1/oauth/credentials?cursor=xyz');
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('bad_cursor');
+  });
+});

@@ -1,0 +1,34 @@
+import type { Resolver } from '@gatehouse/egress';
+import type { Logger } from '@gatehouse/platform';
+import { Module } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
+import type { WorkerPools } from '../auth/pool-config';
+import type { ApiConfig } from '../config/api.config';
+import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps.tokens';
+import { API_CONFIG, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens';
+import { createOAuthRuntime, OAUTH_RUNTIME } from './oauth-runtime';
+import { ListOAuthCredentialsUseCase } from './list-oauth-credentials.use-case';
+import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
+
+/** Upstream OAuth sign-in (issue 15, decision 0062): the commands and what they are built with. */
+@Module({
+  providers: [
+    {
+      provide: OAUTH_RUNTIME,
+      inject: [API_CONFIG, LOGGER, REDIS, WORKER_POOLS, CHECK_ADMISSION_DEPS],
+      useFactory: (
+        config: ApiConfig,
+        logger: Logger,
+        redis: Redis,
+        pools: WorkerPools,
+        admission: CheckAdmissionDeps,
+      ) =>
+        createOAuthRuntime({ config, logger, redis, pools, resolver: admission.resolver satisfies Resolver }),
+    },
+    StartOAuthSignInUseCase,
+    ListOAuthCredentialsUseCase,
+  ],
+  exports: [OAUTH_RUNTIME],
+})
+export class OAuthModule {}

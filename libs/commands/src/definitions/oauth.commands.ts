@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { defineCommand, type CallerKind } from '../command';
+import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
+import { definitionServerName } from './definition-source.commands';
+
+// Upstream OAuth sign-in (issue 15; docs/decisions/0055, 0061, 0062). Only people sign in: a dashboard session
+// or a user token, for themselves. None of these is offered over admin MCP (the `oauth.` prefix is never
+// offered): an agent must not sign anyone in or out. Nothing here ever carries a token: the state shown is a
+// fixed word, and the authorization URL holds only the public client id, the PKCE challenge and the state.
+
+const SIGN_IN_CALLERS: readonly CallerKind[] = ['session', 'user'];
+
+/** The word shown for a credential; never derived from a token's content. */
+export const OAUTH_CREDENTIAL_STATES = ['signed_in', 'signed_out', 'needs_sign_in', 'refused'] as const;
+
+export const oauthCredentialView = z
+  .object({
+    id: uuid,
+    workspaceId: uuid.nullable(),
+    /** Whose credential: the signed-in user's own, or a workspace service credential. */
+    subject: z.enum(['user', 'workspace']),
+    state: z.enum(OAUTH_CREDENTIAL_STATES),
+    issuer: z.string(),
+    /** The server's canonical URL (the resource the tokens are for). */
+    resource: z.string(),
+    securityIdentity: z.string(),
+    /** When the access token expires; null when unknown or there is none. */
+    accessTokenExpiresAt: isoDateTime.nullable(),
+    updatedAt: isoDateTime,
+  })
+  .meta({ title: 'OAuthCredential' });
+
+export const startOAuthSignIn = defineCommand({
+  name: 'oauth.signIn.start',
+  summary:
+    "Start signing in to a workspace server's authorization server (checked discovery, a client per issuer, " +
+    'PKCE S256): open the returned URL in the browser; the redirect is accepted once, by this session',
+  scope: 'definitions:write',
+  kind: 'mutation',
+  input: z.strictObject({ workspaceId: uuid, serverName: definitionServerName }),
+  output: z
+    .object({ authorizationUrl: z.string(), issuer: z.string(), expiresAt: isoDateTime })
+    .meta({ title: 'OAuthSignInStarted' }),
+  http: { method: 'POST', path: '/v1/workspaces/:workspaceId/oauth/sign-in', successStatus: 201 },
+  graphql: { field: 'startOAuthSignIn' },
+  problems: [
+    'not_found',
+    'server_not_leasable',
+    'oauth_not_declared',
+    'oauth_discovery_refused',
+    'oauth_client_unavailable',
+  ],
+  callers: SIGN_IN_CALLERS,
+});
+
+export const completeOAuthSignIn = defineCommand({
+  name: 'oauth.signIn.complete',
+  summary:
+    'Finish a sign-in with the redirect URL the authorization server sent the browser to (pasted once)',
+  scope: 'definitions:write',
+  kind: 'mutation',
+  input: z.strictObject({ redirectUrl: z.string().min(1).max(8_192) }),
+  output: oauthCredentialView,
+  http: { method: 'POST', path: '/v1/oauth/sign-in/complete' },
+  graphql: { field: 'completeOAuthSignIn' },
+  problems: ['sign_in_refused'],
+  callers: SIGN_IN_CALLERS,
+});
+
+export const listOAuthCredentials = defineCommand({
+  name: 'oauth.credentials.list',
+  summary: 'Your OAuth sign-ins in this tenant: the state word, the issuer and when the access token expires',
+  scope: 'definitions:read',
+  kind: 'query',
+  input: z.strictObject({ ...pageInput }),
+  output: page(oauthCredentialView).meta({ title: 'OAuthCredentialPage' }),
+  http: { method: 'GET', path: '/v1/oauth/credentials' },
+  graphql: { field: 'oauthCredentials' },
+  problems: ['bad_cursor'],
+  callers: SIGN_IN_CALLERS,
+});
+
+export const signOutOAuth = defineCommand({
+  name: 'oauth.signOut',
+  summary:
+    'Sign out of one credential: deleted first (with a revocation ledger event), then revoked at the issuer; ' +
+    'an issuer that is down keeps nobody signed in',
+  scope: 'definitions:write',
+  kind: 'mutation',
+  input: z.strictObject({ credentialId: uuid }),
+  output: z
+    .object({ id: uuid, state: z.literal('signed_out'), revokedAtIssuer: z.boolean() })
+    .meta({ title: 'OAuthSignedOut' }),
+  http: { method: 'POST', path: '/v1/oauth/credentials/:credentialId/sign-out' },
+  graphql: { field: 'signOutOAuth' },
+  problems: ['not_found'],
+  callers: SIGN_IN_CALLERS,
+});
