@@ -1,7 +1,5 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
-import { HealthModule } from './health/health.module.js';
 import { InfrastructureModule, type ApiInfrastructure } from './infrastructure/infrastructure.module.js';
-import { MetricsModule } from './metrics/metrics.module.js';
 import { RevocationsModule } from './revocations/revocations.module.js';
 
 export type AppModuleOptions = {
@@ -10,7 +8,10 @@ export type AppModuleOptions = {
   imports?: ModuleMetadata['imports'];
 };
 
-/** The API's root module; feature modules are added to `imports` as issues land. */
+/**
+ * The API's root module; feature modules are added to `imports` as issues land. Health and metrics are the
+ * platform's OperationalModule, which createServiceApp mounts beside it.
+ */
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
@@ -18,8 +19,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         InfrastructureModule.forRoot(options.infrastructure),
-        HealthModule,
-        MetricsModule,
         RevocationsModule,
         ...(options.imports ?? []),
       ],

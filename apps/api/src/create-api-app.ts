@@ -4,19 +4,16 @@ import { UnsafeDatabaseRoleError, createDatabase } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
 import {
   BootRefusedError,
-  NestLoggerAdapter,
-  createHttpMetrics,
   createLogger,
   createMetricsRegistry,
-  installConnectionDraining,
-  installHttpObservability,
+  createServiceApp,
+  redisCheck,
   secretConfigKeys,
   secretConfigValues,
   type Logger,
 } from '@gatehouse/platform';
 import type { ModuleMetadata } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { admissionLogOf } from './admission/admission.log.js';
 import { AppModule } from './app.module.js';
 import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
@@ -94,56 +91,53 @@ export async function createApiApp(
   }
 
   const metrics = createMetricsRegistry({ app: 'api' });
-  const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
-    // The router's and the HTTP parser's own refusals (414, 400, 431) answer problem+json too.
-    frameworkErrors: problemFrameworkErrors(logger),
-    clientErrorHandler: problemClientErrorHandler,
-    http: HTTP_SERVER_OPTIONS,
-  });
-  // Root hooks added before any route exists, so every route (and the 404 handler) is logged and measured.
-  installHttpObservability(adapter.getInstance(), { logger, metrics: createHttpMetrics(metrics) });
-  installConnectionDraining(adapter.getInstance());
-  // Also a root hook before any route (Nest's, sign-in, REST, GraphQL): NUL and lone surrogates are refused
-  // before any handler.
-  installNulCharacterGuard(adapter.getInstance());
-  installHostHeaderRequirement(adapter.getInstance());
-
   try {
-    const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({
-        infrastructure: { config, logger, database, redis, metrics },
-        imports: [
-          CommandDepsModule.forRoot(
-            commandDepsOf({
-              workerPools: identitySettingsOf(config).workerPools,
-              definitionCipher: createDefinitionCipher(config, logger),
-              admissionLog: admissionLogOf(logger),
-              egressResolver: deps.egressResolver,
-            }),
-          ),
-          IdentityAuthModule.forRoot({
-            nodeEnv: config.NODE_ENV,
-            trustedProxies: config.TRUSTED_PROXIES,
-            sessionPolicy: identitySettingsOf(config).sessionPolicy,
-            ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
-          }),
-          CommandFeaturesModule,
-          ...(deps.imports ?? []),
-        ],
-      }),
-      adapter,
-      { logger: new NestLoggerAdapter(logger.child({ component: 'nest' })), abortOnError: false },
-    );
-    app.useGlobalFilters(new ProblemJsonFilter(logger));
-    await registerIdentityAndCommands(app, {
-      config,
+    // The one way an app is built (libs/platform): request logging and metrics, draining, /healthz, /readyz
+    // and /metrics. The API adds its own root hooks, framework error answers, filter and Fastify routes.
+    return await createServiceApp({
       logger,
-      commands: deps.commands ?? COMMANDS,
+      metrics,
+      imports: [
+        AppModule.forRoot({
+          infrastructure: { config, logger, database, redis, metrics },
+          imports: [
+            CommandDepsModule.forRoot(
+              commandDepsOf({
+                workerPools: identitySettingsOf(config).workerPools,
+                definitionCipher: createDefinitionCipher(config, logger),
+                admissionLog: admissionLogOf(logger),
+                egressResolver: deps.egressResolver,
+              }),
+            ),
+            IdentityAuthModule.forRoot({
+              nodeEnv: config.NODE_ENV,
+              trustedProxies: config.TRUSTED_PROXIES,
+              sessionPolicy: identitySettingsOf(config).sessionPolicy,
+              ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
+            }),
+            CommandFeaturesModule,
+            ...(deps.imports ?? []),
+          ],
+        }),
+      ],
+      readiness: { postgres: () => database.ping(), redis: redisCheck(redis) },
+      bodyLimit: BODY_LIMIT_BYTES,
+      fastify: {
+        // The router's and the HTTP parser's own refusals (414, 400, 431) answer problem+json too.
+        frameworkErrors: problemFrameworkErrors(logger),
+        clientErrorHandler: problemClientErrorHandler,
+        http: HTTP_SERVER_OPTIONS,
+      },
+      // Root hooks before any route (Nest's, sign-in, REST, GraphQL): NUL and lone surrogates, and an HTTP/1.1
+      // request without Host, are refused before any handler.
+      rootHooks: (fastify) => {
+        installNulCharacterGuard(fastify);
+        installHostHeaderRequirement(fastify);
+      },
+      exceptionFilter: new ProblemJsonFilter(logger),
+      beforeInit: (app) =>
+        registerIdentityAndCommands(app, { config, logger, commands: deps.commands ?? COMMANDS }),
     });
-    await app.init();
-    return app;
   } catch (error) {
     await release();
     throw error;

@@ -1,1 +1,0 @@
-export const HEALTH_CHECKS = 'HEALTH_CHECKS';
