@@ -37,7 +37,9 @@ import { testKeyMaterial, testOAuthCipher } from './oauth-test.cipher';
 import { PostgresTokenStore } from './postgres-token.store';
 import { RefreshCoordinatorProcess, type RefreshChildConfig } from './testing/refresh-coordinator.process';
 
-jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
+// Three child processes each compile their part of the libs through jiti before they can take part: under the
+// full suite's parallel load that alone can pass a minute. The assertions count grants, never time.
+jest.setTimeout(3 * TEST_DATABASE_TIMEOUT_MS);
 
 const REDIRECT_URI = 'https://gatehouse.test/v1/oauth/callback';
 const CLIENT_SECRET = 'multi-process-secret-0123456789abcdef';
