@@ -1,34 +1,13 @@
+import {
+  ACTIVATION_REASONS,
+  ACTIVATION_STATES,
+  type ActivationReason,
+  type ActivationState,
+} from '@gatehouse/contracts';
 import type { StaleField } from './approval.match';
 
-export const ACTIVATION_STATES = ['approved', 'pending', 'denied', 'stale', 'untrusted', 'revoked'] as const;
-export type ActivationState = (typeof ACTIVATION_STATES)[number];
-
-/**
- * Why a decision came out as it did:
- * - `untrusted_workspace_source`: a project, local or plugin source in an untrusted workspace.
- * - `requires_trusted_workspace`: the definition asks for a trusted workspace and this one is not.
- * - `entry_unusable`: the entry did not resolve (an unset variable, say): nothing exact to approve.
- * - `principal_required`: a per-user entry asked about for the workspace alone, where it is not approvable.
- * - `no_admission_decision`: no approval or denial holds for this exact identity (fail closed).
- * - `approval_expired`: the only approval for this exact identity has expired.
- * - `approval_matches`: an approval holds for this exact identity.
- * - `denial_matches`: a denial holds for this exact identity.
- * - `approval_revoked`: the approval for this exact identity was revoked.
- * - `approval_stale`: an approval holds for what this server was, not for what it is now.
- */
-export const ACTIVATION_REASONS = [
-  'untrusted_workspace_source',
-  'requires_trusted_workspace',
-  'entry_unusable',
-  'principal_required',
-  'no_admission_decision',
-  'approval_expired',
-  'approval_matches',
-  'denial_matches',
-  'approval_revoked',
-  'approval_stale',
-] as const;
-export type ActivationReason = (typeof ACTIVATION_REASONS)[number];
+// The lists are the API's words too: declared once in @gatehouse/contracts, which the dashboard reads.
+export { ACTIVATION_REASONS, ACTIVATION_STATES, type ActivationReason, type ActivationState };
 
 /**
  * The activation decision for one entry, in one workspace, for one view. Only `approved` lets an entry go

@@ -1,21 +1,10 @@
+import { STALE_FIELDS, type StaleField } from '@gatehouse/contracts';
 import type { ApprovalIdentity } from './approval-identity';
 import type { ApprovalRecord } from './approval.record';
 
-/**
- * What differs between an approval and the identity it is checked against; the order is fixed.
- * `fingerprint_scheme`: the approval was recorded under another fingerprint scheme or key (the unkeyed v1
- * `sha256:` fingerprint, or a `v2:` one under another key id), so it cannot say whether the definition changed:
- * it is stale and the server is reviewed again (docs/decisions/0025-keyed-fingerprint.md).
- */
-export const STALE_FIELDS = [
-  'source',
-  'fingerprint',
-  'fingerprint_scheme',
-  'identity',
-  'repository',
-  'generation',
-] as const;
-export type StaleField = (typeof STALE_FIELDS)[number];
+// What differs between an approval and the identity it is checked against (the order is fixed): declared once
+// in @gatehouse/contracts, whose activation view carries it.
+export { STALE_FIELDS, type StaleField };
 
 /**
  * The scheme a fingerprint names in its prefix: `sha256` (v1, unkeyed) or `v2:<key id>` (keyed). Two

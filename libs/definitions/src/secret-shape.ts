@@ -1,3 +1,5 @@
+import { GATEHOUSE_TOKEN_PATTERN } from '@gatehouse/contracts';
+
 /**
  * THE shape tests of secrecy, in one place.
  *
@@ -213,13 +215,9 @@ export function isCredentialShapedLiteral(word: string): boolean {
   return false;
 }
 
-/**
- * A Gatehouse secret anywhere in a text: an API token (`ghu_`, `gha_`, `ghw_`, `ghg_`) or an invitation
- * (`ghi_`), then 16 or more letters or digits. The one pattern: libs/commands re-exports it as
- * `TOKEN_SECRET_PATTERN`, which the audit guard refuses and the edge refuses in names. Linear: the only
- * repetition is a greedy run of one character class at the end of the pattern.
- */
-export const GATEHOUSE_TOKEN_PATTERN = /gh[uawgi]_[A-Za-z0-9]{16,}/;
+// A Gatehouse secret anywhere in a text (an API token or an invitation): the one pattern is declared in
+// @gatehouse/contracts, with the API's schemas that refuse it in names.
+export { GATEHOUSE_TOKEN_PATTERN };
 
 export function looksLikeGatehouseToken(text: string): boolean {
   return GATEHOUSE_TOKEN_PATTERN.test(text);

@@ -1,4 +1,6 @@
 import { headers } from 'next/headers';
+import type { z } from 'zod';
+import { readAnswer } from './api-answer';
 import {
   misconfiguredProblem,
   problemFromResponse,
@@ -12,11 +14,12 @@ import { readSessionCredentials } from './session-cookies';
 // The dashboard's only way to the API: server-side, with the signed-in person's session forwarded as the API
 // expects it (cookie + CSRF header on writes + JSON body), and the browser's address in X-Forwarded-For (the
 // API trusts it from this server through TRUSTED_PROXIES). Never throws for an API that is down or answers
-// with a problem: pages and actions render the result.
+// with a problem: pages and actions render the result. Every success answer is parsed with the schema the API
+// declares for it (`answer`, from @gatehouse/contracts): a body of another shape is a problem, never a cast.
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface ApiCall {
+export interface ApiCall<S extends z.ZodType = z.ZodType> {
   readonly method: HttpMethod;
   /** Path under the API's base URL, e.g. `/v1/workspaces`. */
   readonly path: string;
@@ -25,6 +28,8 @@ export interface ApiCall {
   readonly body?: unknown;
   /** `session` (default) forwards the dashboard session; `none` for sign-in. */
   readonly auth?: 'session' | 'none';
+  /** The API's schema of the success answer (`z.undefined()` for 204 No Content). */
+  readonly answer: S;
 }
 
 export type ApiResult<T> =
@@ -41,7 +46,7 @@ function urlOf(base: string, call: ApiCall): URL {
   return url;
 }
 
-export async function callApi<T>(call: ApiCall): Promise<ApiResult<T>> {
+export async function callApi<S extends z.ZodType>(call: ApiCall<S>): Promise<ApiResult<z.output<S>>> {
   const config = dashboardConfig();
   if (!config.ok) return { ok: false, problem: misconfiguredProblem(config.message) };
 
@@ -84,13 +89,15 @@ export async function callApi<T>(call: ApiCall): Promise<ApiResult<T>> {
 
   const body = await readJson(response);
   if (!response.ok) return { ok: false, problem: problemFromResponse(response.status, body) };
-  return { ok: true, status: response.status, data: body as T, headers: response.headers };
+  const answer = readAnswer(call.answer, response.status, body);
+  return answer.ok ? { ...answer, headers: response.headers } : answer;
 }
 
 async function readJson(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
   try {
-    return (await response.json()) as unknown;
+    const body: unknown = await response.json();
+    return body;
   } catch {
     return undefined;
   }

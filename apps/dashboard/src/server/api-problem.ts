@@ -4,6 +4,7 @@
 // a code outside it is not an answer the dashboard understands.
 
 import { isProblemCode, type ProblemCode } from '@gatehouse/contracts';
+import { z } from 'zod';
 
 export interface FieldProblem {
   readonly path: string;
@@ -11,7 +12,8 @@ export interface FieldProblem {
 }
 
 /** The dashboard's own codes, for answers the API did not give (never one of the API's codes). */
-export type DashboardProblemCode = 'api_unreachable' | 'api_bad_response' | 'dashboard_misconfigured' | 'dashboard_error';
+export type DashboardProblemCode =
+  'api_unreachable' | 'api_bad_response' | 'dashboard_misconfigured' | 'dashboard_error';
 
 /** What a problem shown by the dashboard may be coded: one of the API's codes, or one of the dashboard's own. */
 export type ShownProblemCode = ProblemCode | DashboardProblemCode;
@@ -49,13 +51,25 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value.slice(0, MAX_TEXT) : null;
 }
 
+// The members of a problem document the dashboard reads, each still unknown: read one by one below, never cast.
+const problemMembers = z
+  .object({
+    code: z.unknown(),
+    title: z.unknown(),
+    detail: z.unknown(),
+    errors: z.unknown(),
+    tenants: z.unknown(),
+  })
+  .partial();
+const fieldProblemMembers = z.object({ path: z.unknown(), message: z.unknown() }).partial();
+
 function fieldProblems(value: unknown): FieldProblem[] {
   if (!Array.isArray(value)) return [];
   return value.slice(0, MAX_ITEMS).flatMap((entry: unknown) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const record = entry as Record<string, unknown>;
-    const message = text(record['message']);
-    return message === null ? [] : [{ path: text(record['path']) ?? '', message }];
+    const record = fieldProblemMembers.safeParse(entry);
+    if (!record.success) return [];
+    const message = text(record.data.message);
+    return message === null ? [] : [{ path: text(record.data.path) ?? '', message }];
   });
 }
 
@@ -68,8 +82,9 @@ function strings(value: unknown): string[] {
 
 /** Reads an error response body; anything that is not a problem with one of the API's codes becomes `api_bad_response`. */
 export function problemFromResponse(status: number, body: unknown): ApiProblem {
-  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const code = record['code'];
+  const members = problemMembers.safeParse(body);
+  const record: z.output<typeof problemMembers> = members.success ? members.data : {};
+  const code = record.code;
   if (!isProblemCode(code)) {
     return {
       code: DASHBOARD_PROBLEM_CODES.badResponse,
@@ -82,11 +97,11 @@ export function problemFromResponse(status: number, body: unknown): ApiProblem {
   }
   return {
     code,
-    title: text(record['title']) ?? code,
+    title: text(record.title) ?? code,
     status,
-    detail: text(record['detail']),
-    errors: fieldProblems(record['errors']),
-    tenants: strings(record['tenants']),
+    detail: text(record.detail),
+    errors: fieldProblems(record.errors),
+    tenants: strings(record.tenants),
   };
 }
 

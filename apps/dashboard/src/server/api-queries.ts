@@ -1,3 +1,15 @@
+import {
+  auditEventPage,
+  auditHeadView,
+  auditVerificationView,
+  maintainerPage,
+  memberPage,
+  tenantView,
+  tokenPage,
+  workspacePage,
+  workspaceView,
+} from '@gatehouse/contracts';
+import { callApi, type ApiResult } from './api-client';
 import type {
   AuditEventView,
   AuditHeadView,
@@ -9,9 +21,9 @@ import type {
   TokenView,
   WorkspaceView,
 } from '../views/api-views';
-import { callApi, type ApiResult } from './api-client';
 
-// The reads the pages make, one function per API command (REST paths of libs/commands' declarations).
+// The reads the pages make, one function per API command (REST paths of libs/commands' declarations), each
+// answer parsed with the command's output schema from @gatehouse/contracts.
 
 export interface ListArgs {
   readonly cursor?: string | undefined;
@@ -19,7 +31,7 @@ export interface ListArgs {
 }
 
 export function getTenant(): Promise<ApiResult<TenantView>> {
-  return callApi({ method: 'GET', path: '/v1/tenant' });
+  return callApi({ method: 'GET', path: '/v1/tenant', answer: tenantView });
 }
 
 export function listWorkspaces(args: ListArgs = {}): Promise<ApiResult<Page<WorkspaceView>>> {
@@ -27,11 +39,16 @@ export function listWorkspaces(args: ListArgs = {}): Promise<ApiResult<Page<Work
     method: 'GET',
     path: '/v1/workspaces',
     query: { cursor: args.cursor, limit: args.limit },
+    answer: workspacePage,
   });
 }
 
 export function getWorkspace(workspaceId: string): Promise<ApiResult<WorkspaceView>> {
-  return callApi({ method: 'GET', path: `/v1/workspaces/${encodeURIComponent(workspaceId)}` });
+  return callApi({
+    method: 'GET',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}`,
+    answer: workspaceView,
+  });
 }
 
 export function listMaintainers(workspaceId: string): Promise<ApiResult<Page<MaintainerView>>> {
@@ -39,11 +56,17 @@ export function listMaintainers(workspaceId: string): Promise<ApiResult<Page<Mai
     method: 'GET',
     path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/maintainers`,
     query: { limit: 200 },
+    answer: maintainerPage,
   });
 }
 
 export function listMembers(args: ListArgs = {}): Promise<ApiResult<Page<MemberView>>> {
-  return callApi({ method: 'GET', path: '/v1/members', query: { cursor: args.cursor, limit: args.limit } });
+  return callApi({
+    method: 'GET',
+    path: '/v1/members',
+    query: { cursor: args.cursor, limit: args.limit },
+    answer: memberPage,
+  });
 }
 
 export function listTokens(
@@ -57,6 +80,7 @@ export function listTokens(
       limit: args.limit,
       includeRevoked: args.includeRevoked ? 'true' : undefined,
     },
+    answer: tokenPage,
   });
 }
 
@@ -72,13 +96,13 @@ export interface AuditFilters {
 export function listAuditEvents(
   args: ListArgs & AuditFilters = {},
 ): Promise<ApiResult<Page<AuditEventView>>> {
-  return callApi({ method: 'GET', path: '/v1/audit-events', query: { ...args } });
+  return callApi({ method: 'GET', path: '/v1/audit-events', query: { ...args }, answer: auditEventPage });
 }
 
 export function getAuditHead(): Promise<ApiResult<AuditHeadView>> {
-  return callApi({ method: 'GET', path: '/v1/audit-events/head' });
+  return callApi({ method: 'GET', path: '/v1/audit-events/head', answer: auditHeadView });
 }
 
 export function verifyAuditChain(): Promise<ApiResult<AuditVerificationView>> {
-  return callApi({ method: 'GET', path: '/v1/audit-events/verify' });
+  return callApi({ method: 'GET', path: '/v1/audit-events/verify', answer: auditVerificationView });
 }

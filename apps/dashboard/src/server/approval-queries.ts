@@ -1,3 +1,9 @@
+import {
+  approvalPage,
+  approvalRequestPage,
+  approvalRequestView,
+  hostPolicyWithCeiling,
+} from '@gatehouse/contracts';
 import type { Page } from '../views/api-views';
 import type {
   ApprovalListState,
@@ -10,7 +16,7 @@ import { callApi, type ApiResult } from './api-client';
 import type { ListArgs } from './api-queries';
 
 // The reads of the Approvals and Host policy pages, one function per API command (libs/commands'
-// approval.commands.ts and host-policy.commands.ts).
+// approval.commands.ts and host-policy.commands.ts), each answer parsed with its schema from @gatehouse/contracts.
 
 export interface ApprovalFilters {
   readonly workspaceId?: string | undefined;
@@ -30,11 +36,16 @@ export function listApprovalRequests(
       cursor: args.cursor,
       limit: args.limit,
     },
+    answer: approvalRequestPage,
   });
 }
 
 export function getApprovalRequest(requestId: string): Promise<ApiResult<ApprovalRequestView>> {
-  return callApi({ method: 'GET', path: `/v1/approval-requests/${encodeURIComponent(requestId)}` });
+  return callApi({
+    method: 'GET',
+    path: `/v1/approval-requests/${encodeURIComponent(requestId)}`,
+    answer: approvalRequestView,
+  });
 }
 
 export function listApprovals(
@@ -50,9 +61,10 @@ export function listApprovals(
       cursor: args.cursor,
       limit: args.limit,
     },
+    answer: approvalPage,
   });
 }
 
 export function getHostPolicy(): Promise<ApiResult<HostPolicyWithCeilingView>> {
-  return callApi({ method: 'GET', path: '/v1/host-policy' });
+  return callApi({ method: 'GET', path: '/v1/host-policy', answer: hostPolicyWithCeiling });
 }

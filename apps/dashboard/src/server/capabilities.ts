@@ -2,8 +2,10 @@
 // session (GET /v1/auth/session). Pages and server actions check these before calling the API so a member never
 // sees an admin action or reaches one by URL; the API enforces the same scopes again on every call.
 
-export const MEMBERSHIP_ROLES = ['owner', 'admin', 'approver', 'member'] as const;
-export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+import type { MembershipRole, Scope } from '@gatehouse/contracts';
+
+// The roles and scopes are the API's own lists (@gatehouse/contracts, decision 0063).
+export { MEMBERSHIP_ROLES, type MembershipRole } from '@gatehouse/contracts';
 
 export interface Capabilities {
   readonly readTenant: boolean;
@@ -31,8 +33,8 @@ export interface Capabilities {
 
 export type Capability = keyof Capabilities;
 
-export function capabilitiesOf(scopes: readonly string[], role: string | null): Capabilities {
-  const has = (scope: string) => scopes.includes(scope);
+export function capabilitiesOf(scopes: readonly Scope[], role: MembershipRole | null): Capabilities {
+  const has = (scope: Scope) => scopes.includes(scope);
   const isAdmin = role === 'owner' || role === 'admin';
   return {
     readTenant: has('tenant:read'),

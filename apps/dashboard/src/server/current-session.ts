@@ -1,6 +1,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
+import { sessionView } from '@gatehouse/contracts';
 import type { SessionView } from '../views/api-views';
 import { callApi } from './api-client';
 import type { ApiProblem } from './api-problem';
@@ -36,7 +37,7 @@ export async function sessionEndedRedirectPath(): Promise<string> {
 /** The signed-in session, asked of the API once per request (layouts and pages share the answer). */
 export const lookupSession = cache(async (): Promise<SessionLookup> => {
   if ((await readSessionCredentials()) === null) return { status: 'signed-out' };
-  const result = await callApi<SessionView>({ method: 'GET', path: '/v1/auth/session' });
+  const result = await callApi({ method: 'GET', path: '/v1/auth/session', answer: sessionView });
   if (result.ok) {
     return {
       status: 'signed-in',

@@ -1,3 +1,4 @@
+import { invitationPage } from '@gatehouse/contracts';
 import type { Page } from '../views/api-views';
 import type { InvitationView } from '../views/invitation-views';
 import { callApi, type ApiResult } from './api-client';
@@ -10,5 +11,6 @@ export function listPendingInvitations(args: {
     method: 'GET',
     path: '/v1/invitations',
     query: { cursor: args.cursor, limit: args.limit, status: 'pending' },
+    answer: invitationPage,
   });
 }

@@ -1,30 +1,20 @@
-// The invitation shapes the dashboard reads from the API (declared in libs/commands' invitation.commands.ts
-// and the API's invitation link routes); only the fields it renders.
+import type {
+  createdInvitation,
+  invitationLinkAcceptedView,
+  invitationPreviewView,
+  invitationView,
+  acceptedInvitation,
+} from '@gatehouse/contracts';
+import type { z } from 'zod';
+import type { ReadView } from './api-views';
 
-export interface InvitationView {
-  readonly id: string;
-  readonly email: string;
-  readonly role: string;
-  readonly status: 'pending' | 'accepted' | 'revoked' | 'expired';
-  readonly createdAt: string;
-  readonly expiresAt: string;
-}
+// The invitation shapes the dashboard reads from the API, as the API declares them (@gatehouse/contracts,
+// decision 0063): the invitations commands and the invitation link routes.
 
-export interface CreatedInvitationView {
-  readonly invitation: InvitationView;
-  /** Shown once, in the link the inviter sends; the API keeps only its hash. */
-  readonly secret: string;
-}
-
+export type InvitationView = ReadView<z.output<typeof invitationView>>;
+/** The secret is shown once, in the link the inviter sends; the API keeps only its hash. */
+export type CreatedInvitationView = ReadView<z.output<typeof createdInvitation>>;
 /** What the link's holder may see before accepting: only what the inviter wrote. */
-export interface InvitationPreviewView {
-  readonly tenant: { readonly slug: string; readonly name: string };
-  readonly email: string;
-  readonly role: string;
-  readonly expiresAt: string;
-}
-
-export interface JoinedTenantView {
-  readonly tenant: { readonly slug: string; readonly name: string };
-  readonly role: string;
-}
+export type InvitationPreviewView = ReadView<z.output<typeof invitationPreviewView>>;
+export type JoinedTenantView = ReadView<z.output<typeof acceptedInvitation>>;
+export type InvitationLinkAcceptedView = ReadView<z.output<typeof invitationLinkAcceptedView>>;

@@ -1,29 +1,15 @@
-// The token kinds a tenant mints from the dashboard and the scopes each may ever hold. Mirrors KIND_SCOPES in
-// libs/commands (not importable here); scripts/dashboard-mirrors.spec.ts fails when the two differ, and the API
-// refuses a scope outside the kind anyway (`scope_not_allowed_for_kind`), so a drift is never a wider token.
+import { KIND_SCOPES, type Scope, type TenantTokenKind } from '@gatehouse/contracts';
 
-export const TENANT_TOKEN_KINDS = ['user', 'agent', 'worker'] as const;
-export type TenantTokenKind = (typeof TENANT_TOKEN_KINDS)[number];
+// The token kinds a tenant mints from the dashboard and the scopes each may ever hold: the API's own lists
+// (@gatehouse/contracts, decision 0063). The API refuses a scope outside the kind anyway
+// (`scope_not_allowed_for_kind`).
 
-export const KIND_SCOPE_CEILING: Readonly<Record<TenantTokenKind, readonly string[]>> = Object.freeze({
-  user: [
-    'tenant:read',
-    'tenant:write',
-    'members:read',
-    'members:write',
-    'workspaces:read',
-    'workspaces:write',
-    'tokens:read',
-    'tokens:write',
-    'audit:read',
-    'approvals:read',
-    'approvals:decide',
-    'catalog:read',
-    'definitions:read',
-    'definitions:write',
-  ],
-  agent: ['catalog:read', 'gateway:use'],
-  worker: ['catalog:read', 'leases:write', 'snapshots:write'],
+export { TENANT_TOKEN_KINDS, isTenantTokenKind, type TenantTokenKind } from '@gatehouse/contracts';
+
+export const KIND_SCOPE_CEILING: Readonly<Record<TenantTokenKind, readonly Scope[]>> = Object.freeze({
+  user: KIND_SCOPES.user,
+  agent: KIND_SCOPES.agent,
+  worker: KIND_SCOPES.worker,
 });
 
 export const KIND_SUMMARIES: Readonly<Record<TenantTokenKind, string>> = Object.freeze({
@@ -31,7 +17,3 @@ export const KIND_SUMMARIES: Readonly<Record<TenantTokenKind, string>> = Object.
   agent: 'Bound to workspaces: reads their catalog and calls tools through the gateway.',
   worker: 'Runs in a worker pool: leases transports and posts catalog snapshots.',
 });
-
-export function isTenantTokenKind(value: string): value is TenantTokenKind {
-  return (TENANT_TOKEN_KINDS as readonly string[]).includes(value);
-}

@@ -1,108 +1,46 @@
+import {
+  activationView,
+  APPROVAL_REQUEST_TRIGGERS,
+  approvalIdentityView,
+  approvalPage,
+  approvalRequestPage,
+  approvalRequestView,
+  approvalView,
+  decideApprovalRequestInput,
+  definitionServerName,
+  getApprovalRequestInput,
+  listApprovalRequestsInput,
+  listApprovalsInput,
+  openApprovalRequestInput,
+  projectionChangeView,
+  revokeApprovalInput,
+  uuid,
+} from '@gatehouse/contracts';
 import { z } from 'zod';
 import { defineCommand } from '../command';
 import { MCP_READ, mcpWrite } from '../mcp-offers';
-import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
-import { activationView } from './activation.schemas';
-import { definitionServerName, definitionTier } from './definition-source.commands';
 
 // The approval workflow (issue 6, part 4). Requests are opened by events (a source written, a variable or overlay
 // changed, a generation bump, trust, a lease refused as pending, someone asking for review), never by a read.
 // A decision carries what the approver saw (fingerprint and identity key) and is refused if the definition
-// changed meanwhile. Projections are the redacted ones: no output here carries a secret value.
+// changed meanwhile. Projections are the redacted ones: no output here carries a secret value. The schemas the
+// dashboard reads are declared in @gatehouse/contracts (decision 0063).
 
-const json = z.record(z.string(), z.unknown());
-const sourceRef = z.object({ tier: definitionTier, origin: z.string() }).meta({ title: 'ApprovalSourceRef' });
-const identityKey = z
-  .string()
-  .regex(/^aid:v1:[0-9a-f]{64}$/, 'an approval identity key (aid:v1:<sha256 hex>)');
-const fingerprint = z.string().min(1).max(200);
-
-/** The exact identity an approval binds to (every field must match for it to count). */
-export const approvalIdentityView = z
-  .object({
-    key: identityKey,
-    serverName: z.string(),
-    source: sourceRef,
-    definitionFingerprint: z.string(),
-    securityIdentity: z.string(),
-    /** Set for per-user entries: the approval holds for this user alone. */
-    principalUserId: uuid.nullable(),
-    /** Set for sources outside managed/user. */
-    repositoryIdentity: z.string().nullable(),
-    workspaceGeneration: z.number().int().nullable(),
-  })
-  .meta({ title: 'ApprovalIdentity' });
-
-/** One field that differs from the last approved projection; `before`/`after` are redacted values. */
-export const projectionChangeView = z
-  .object({
-    kind: z.enum(['added', 'removed', 'changed']),
-    path: z.array(z.string()),
-    before: z.unknown().optional(),
-    after: z.unknown().optional(),
-  })
-  .meta({ title: 'ProjectionChange' });
-
-export const APPROVAL_REQUEST_TRIGGERS = [
-  'source_written',
-  'variable_changed',
-  'overlay_changed',
-  'generation_bumped',
-  'trust_changed',
-  'lease_refused_pending',
-  'review_requested',
-] as const;
-
-export const approvalRequestView = z
-  .object({
-    id: uuid,
-    workspaceId: uuid,
-    status: z.enum(['open', 'decided', 'superseded']),
-    trigger: z.enum(APPROVAL_REQUEST_TRIGGERS),
-    identity: approvalIdentityView,
-    /** The redacted projection to review. */
-    projection: json,
-    /** The last approval of what this server was, when this request replaces a stale one. */
-    previousApprovalId: uuid.nullable(),
-    /** What changed since that approval's projection (empty for a first request). */
-    changes: z.array(projectionChangeView),
-    /** Who made the changes this request covers (with four-eyes on, none of them may approve it). */
-    authorUserIds: z.array(uuid),
-    openedAt: isoDateTime,
-    closedAt: isoDateTime.nullable(),
-    closedBy: uuid.nullable(),
-    /** The decision recorded for it (status `decided`). */
-    approvalId: uuid.nullable(),
-  })
-  .meta({ title: 'ApprovalRequest' });
-
-export const approvalView = z
-  .object({
-    id: uuid,
-    workspaceId: uuid,
-    requestId: uuid.nullable(),
-    identity: approvalIdentityView,
-    decision: z.enum(['approved', 'denied']),
-    decidedBy: uuid,
-    decidedAt: isoDateTime,
-    expiresAt: isoDateTime.nullable(),
-    revokedAt: isoDateTime.nullable(),
-    revokedBy: uuid.nullable(),
-  })
-  .meta({ title: 'Approval' });
+export {
+  APPROVAL_REQUEST_TRIGGERS,
+  approvalIdentityView,
+  approvalRequestView,
+  approvalView,
+  projectionChangeView,
+};
 
 export const listApprovalRequests = defineCommand({
   name: 'approvals.requests.list',
   summary: 'Approval requests, newest first: open ones (the queue) by default, or closed ones (history)',
   scope: 'approvals:read',
   kind: 'query',
-  input: z.strictObject({
-    ...pageInput,
-    status: z.enum(['open', 'closed', 'all']).default('open'),
-    workspaceId: uuid.optional(),
-    serverName: definitionServerName.optional(),
-  }),
-  output: page(approvalRequestView).meta({ title: 'ApprovalRequestPage' }),
+  input: listApprovalRequestsInput,
+  output: approvalRequestPage,
   http: { method: 'GET', path: '/v1/approval-requests' },
   graphql: { field: 'approvalRequests' },
   surfaces: { mcp: MCP_READ },
@@ -114,7 +52,7 @@ export const getApprovalRequest = defineCommand({
   summary: 'One approval request with its projection and what changed since the last approval',
   scope: 'approvals:read',
   kind: 'query',
-  input: z.strictObject({ requestId: uuid }),
+  input: getApprovalRequestInput,
   output: approvalRequestView,
   http: { method: 'GET', path: '/v1/approval-requests/:requestId' },
   graphql: { field: 'approvalRequest' },
@@ -129,11 +67,7 @@ export const openApprovalRequest = defineCommand({
     'request for its identity if there is one already',
   scope: 'definitions:read',
   kind: 'mutation',
-  input: z.strictObject({
-    workspaceId: uuid,
-    serverName: definitionServerName,
-    view: z.enum(['workspace', 'principal']).default('workspace'),
-  }),
+  input: openApprovalRequestInput,
   output: approvalRequestView,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/approval-requests', successStatus: 201 },
   graphql: { field: 'openApprovalRequest' },
@@ -148,20 +82,19 @@ export const decideApprovalRequest = defineCommand({
     'on, the author of the change cannot approve it',
   scope: 'approvals:decide',
   kind: 'mutation',
-  input: z.strictObject({
-    requestId: uuid,
-    decision: z.enum(['approve', 'deny']),
-    /** The definition fingerprint the approver reviewed (compare-and-swap). */
-    seenFingerprint: fingerprint,
-    /** The identity key the approver reviewed (compare-and-swap). */
-    seenIdentityKey: identityKey,
-    /** When the approval stops counting; omitted: it holds until revoked or the definition changes. */
-    expiresAt: isoDateTime.optional(),
-  }),
+  input: decideApprovalRequestInput,
   output: approvalView,
   http: { method: 'POST', path: '/v1/approval-requests/:requestId/decision', successStatus: 201 },
   graphql: { field: 'decideApprovalRequest' },
-  problems: ['not_found', 'forbidden', 'request_not_open', 'changed_since_review', 'four_eyes_author', 'decider_not_human', 'role_cannot_decide'],
+  problems: [
+    'not_found',
+    'forbidden',
+    'request_not_open',
+    'changed_since_review',
+    'four_eyes_author',
+    'decider_not_human',
+    'role_cannot_decide',
+  ],
 });
 
 export const listApprovals = defineCommand({
@@ -169,14 +102,8 @@ export const listApprovals = defineCommand({
   summary: 'Recorded decisions (approvals and denials), newest first',
   scope: 'approvals:read',
   kind: 'query',
-  input: z.strictObject({
-    ...pageInput,
-    workspaceId: uuid.optional(),
-    serverName: definitionServerName.optional(),
-    /** `active`: not revoked (expired ones included: they are history too); `revoked`: revoked only. */
-    state: z.enum(['all', 'active', 'revoked']).default('all'),
-  }),
-  output: page(approvalView).meta({ title: 'ApprovalPage' }),
+  input: listApprovalsInput,
+  output: approvalPage,
   http: { method: 'GET', path: '/v1/approvals' },
   graphql: { field: 'approvals' },
   surfaces: { mcp: MCP_READ },
@@ -188,7 +115,7 @@ export const revokeApproval = defineCommand({
   summary: 'Revoke a decision: from now on it no longer holds (owners and admins)',
   scope: 'approvals:decide',
   kind: 'mutation',
-  input: z.strictObject({ approvalId: uuid }),
+  input: revokeApprovalInput,
   output: approvalView,
   http: { method: 'POST', path: '/v1/approvals/:approvalId/revoke' },
   graphql: { field: 'revokeApproval' },

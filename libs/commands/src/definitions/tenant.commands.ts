@@ -1,18 +1,15 @@
-import { z } from 'zod';
+import { getTenantInput, renameTenantInput, tenantView } from '@gatehouse/contracts';
 import { defineCommand } from '../command';
 import { MCP_READ } from '../mcp-offers';
-import { displayName, isoDateTime, uuid } from '../common.schemas';
 
-export const tenantView = z
-  .object({ id: uuid, slug: z.string(), name: z.string(), createdAt: isoDateTime })
-  .meta({ title: 'Tenant' });
+export { tenantView };
 
 export const getTenant = defineCommand({
   name: 'tenant.get',
   summary: "The caller's own tenant",
   scope: 'tenant:read',
   kind: 'query',
-  input: z.strictObject({}),
+  input: getTenantInput,
   output: tenantView,
   http: { method: 'GET', path: '/v1/tenant' },
   graphql: { field: 'tenant' },
@@ -25,7 +22,7 @@ export const renameTenant = defineCommand({
   summary: "Rename the caller's own tenant",
   scope: 'tenant:write',
   kind: 'mutation',
-  input: z.strictObject({ name: displayName }),
+  input: renameTenantInput,
   output: tenantView,
   http: { method: 'PATCH', path: '/v1/tenant' },
   graphql: { field: 'renameTenant' },

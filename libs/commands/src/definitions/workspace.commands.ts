@@ -1,38 +1,32 @@
-import { z } from 'zod';
+import {
+  addWorkspaceMaintainerInput,
+  bumpWorkspaceGenerationInput,
+  createWorkspaceInput,
+  getWorkspaceInput,
+  listWorkspaceMaintainersInput,
+  listWorkspacesInput,
+  maintainerPage,
+  maintainerRemoval,
+  maintainerView,
+  removeWorkspaceMaintainerInput,
+  renameWorkspaceInput,
+  repositoryIdentity,
+  setWorkspaceTrustInput,
+  workspacePage,
+  workspaceView,
+} from '@gatehouse/contracts';
 import { defineCommand } from '../command';
 import { MCP_READ, mcpWrite } from '../mcp-offers';
-import {
-  isoDateTime,
-  notTokenShaped,
-  page,
-  pageInput,
-  resourceName,
-  TOKEN_SHAPED_MESSAGE,
-  uuid,
-} from '../common.schemas';
 
-// Audited when a workspace is created (and carried into approval events): token-shaped text is a 400, not a 500.
-export const repositoryIdentity = z.string().trim().min(1).max(500).refine(notTokenShaped, TOKEN_SHAPED_MESSAGE);
-
-export const workspaceView = z
-  .object({
-    id: uuid,
-    name: z.string(),
-    repositoryIdentity: z.string().nullable(),
-    generation: z.number().int(),
-    trusted: z.boolean(),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-  })
-  .meta({ title: 'Workspace' });
+export { maintainerView, repositoryIdentity, workspaceView };
 
 export const listWorkspaces = defineCommand({
   name: 'workspaces.list',
   summary: 'Workspaces of the tenant',
   scope: 'workspaces:read',
   kind: 'query',
-  input: z.strictObject({ ...pageInput }),
-  output: page(workspaceView).meta({ title: 'WorkspacePage' }),
+  input: listWorkspacesInput,
+  output: workspacePage,
   http: { method: 'GET', path: '/v1/workspaces' },
   graphql: { field: 'workspaces' },
   read: { etag: true },
@@ -45,7 +39,7 @@ export const getWorkspace = defineCommand({
   summary: 'One workspace',
   scope: 'workspaces:read',
   kind: 'query',
-  input: z.strictObject({ workspaceId: uuid }),
+  input: getWorkspaceInput,
   output: workspaceView,
   http: { method: 'GET', path: '/v1/workspaces/:workspaceId' },
   graphql: { field: 'workspace' },
@@ -59,7 +53,7 @@ export const createWorkspace = defineCommand({
   summary: 'Create a workspace (untrusted until an admin marks it trusted)',
   scope: 'workspaces:write',
   kind: 'mutation',
-  input: z.strictObject({ name: resourceName, repositoryIdentity: repositoryIdentity.optional() }),
+  input: createWorkspaceInput,
   output: workspaceView,
   http: { method: 'POST', path: '/v1/workspaces', successStatus: 201 },
   graphql: { field: 'createWorkspace' },
@@ -72,7 +66,7 @@ export const renameWorkspace = defineCommand({
   summary: 'Rename a workspace',
   scope: 'workspaces:write',
   kind: 'mutation',
-  input: z.strictObject({ workspaceId: uuid, name: resourceName }),
+  input: renameWorkspaceInput,
   output: workspaceView,
   http: { method: 'PATCH', path: '/v1/workspaces/:workspaceId' },
   graphql: { field: 'renameWorkspace' },
@@ -85,7 +79,7 @@ export const setWorkspaceTrust = defineCommand({
   summary: 'Mark a workspace trusted or untrusted (untrusted refuses project, local and plugin sources)',
   scope: 'workspaces:write',
   kind: 'mutation',
-  input: z.strictObject({ workspaceId: uuid, trusted: z.boolean() }),
+  input: setWorkspaceTrustInput,
   output: workspaceView,
   http: { method: 'PUT', path: '/v1/workspaces/:workspaceId/trust' },
   graphql: { field: 'setWorkspaceTrust' },
@@ -97,24 +91,20 @@ export const bumpWorkspaceGeneration = defineCommand({
   summary: 'Start a new generation: every approval bound to the old one becomes stale',
   scope: 'workspaces:write',
   kind: 'mutation',
-  input: z.strictObject({ workspaceId: uuid, expectedGeneration: z.number().int().min(1).optional() }),
+  input: bumpWorkspaceGenerationInput,
   output: workspaceView,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/generation' },
   graphql: { field: 'bumpWorkspaceGeneration' },
   problems: ['not_found', 'forbidden'],
 });
 
-export const maintainerView = z
-  .object({ userId: uuid, email: z.string(), displayName: z.string(), since: isoDateTime })
-  .meta({ title: 'WorkspaceMaintainer' });
-
 export const listWorkspaceMaintainers = defineCommand({
   name: 'workspaces.maintainers.list',
   summary: "The workspace's maintainers (they write its project-tier sources)",
   scope: 'workspaces:read',
   kind: 'query',
-  input: z.strictObject({ workspaceId: uuid, ...pageInput }),
-  output: page(maintainerView).meta({ title: 'WorkspaceMaintainerPage' }),
+  input: listWorkspaceMaintainersInput,
+  output: maintainerPage,
   http: { method: 'GET', path: '/v1/workspaces/:workspaceId/maintainers' },
   graphql: { field: 'workspaceMaintainers' },
   surfaces: { mcp: MCP_READ },
@@ -126,7 +116,7 @@ export const addWorkspaceMaintainer = defineCommand({
   summary: 'Make a tenant member a maintainer of the workspace',
   scope: 'workspaces:write',
   kind: 'mutation',
-  input: z.strictObject({ workspaceId: uuid, userId: uuid }),
+  input: addWorkspaceMaintainerInput,
   output: maintainerView,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/maintainers', successStatus: 201 },
   graphql: { field: 'addWorkspaceMaintainer' },
@@ -138,8 +128,8 @@ export const removeWorkspaceMaintainer = defineCommand({
   summary: 'Remove a maintainer from the workspace',
   scope: 'workspaces:write',
   kind: 'mutation',
-  input: z.strictObject({ workspaceId: uuid, userId: uuid }),
-  output: z.object({ removed: z.boolean() }).meta({ title: 'MaintainerRemoval' }),
+  input: removeWorkspaceMaintainerInput,
+  output: maintainerRemoval,
   http: { method: 'DELETE', path: '/v1/workspaces/:workspaceId/maintainers/:userId' },
   graphql: { field: 'removeWorkspaceMaintainer' },
   problems: ['not_found', 'forbidden'],

@@ -1,9 +1,9 @@
 'use server';
 
+import { approvalRequestView, approvalView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { EXPIRY_DAYS } from '../../ui/approvals/approval-labels';
-import type { ApprovalRequestView, ApprovalView } from '../../views/approval-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -41,7 +41,8 @@ export async function decideApprovalAction(_previous: ActionState, form: FormDat
       return invalid('expiresInDays', 'Choose how long it holds.');
     expiresAt = new Date(Date.now() + count * 24 * 3600 * 1000).toISOString();
   }
-  const result = await callApi<ApprovalView>({
+  const result = await callApi({
+    answer: approvalView,
     method: 'POST',
     path: `/v1/approval-requests/${requestId}/decision`,
     body: { decision, seenFingerprint, seenIdentityKey, ...(expiresAt !== undefined ? { expiresAt } : {}) },
@@ -60,7 +61,11 @@ export async function revokeApprovalAction(_previous: ActionState, form: FormDat
   if (refusal) return failure(refusal);
   const approvalId = idField(form, 'approvalId');
   if (approvalId === undefined) return invalid('approvalId', 'No decision was named.');
-  const result = await callApi<ApprovalView>({ method: 'POST', path: `/v1/approvals/${approvalId}/revoke` });
+  const result = await callApi({
+    answer: approvalView,
+    method: 'POST',
+    path: `/v1/approvals/${approvalId}/revoke`,
+  });
   if (!result.ok) return failure(result.problem);
   refresh();
   return success(
@@ -76,7 +81,8 @@ export async function requestReviewAction(_previous: ActionState, form: FormData
   const serverName = textField(form, 'serverName');
   if (serverName === '' || serverName.length > 128) return invalid('serverName', 'No server was named.');
   const view = textField(form, 'view') === 'principal' ? 'principal' : 'workspace';
-  const result = await callApi<ApprovalRequestView>({
+  const result = await callApi({
+    answer: approvalRequestView,
     method: 'POST',
     path: `/v1/workspaces/${workspaceId}/approval-requests`,
     body: { serverName, view },

@@ -1,7 +1,8 @@
 'use server';
 
+import { signInView } from '@gatehouse/contracts';
+import { z } from 'zod';
 import { redirect } from 'next/navigation';
-import type { SignInView } from '../../views/api-views';
 import { failure, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
 import { invalidInputProblem, problemFromResponse } from '../api-problem';
@@ -24,7 +25,8 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   ];
   if (missing.length > 0) return { ...failure(invalidInputProblem(missing)), email };
 
-  const result = await callApi<SignInView>({
+  const result = await callApi({
+    answer: signInView,
     method: 'POST',
     path: '/v1/auth/login',
     body: { email, password, ...(tenant !== '' ? { tenant } : {}) },
@@ -48,7 +50,7 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
  * must be signed out of this browser even when the API is down (the API session then lapses on its own).
  */
 export async function signOutAction(): Promise<void> {
-  const result = await callApi<undefined>({ method: 'POST', path: '/v1/auth/logout', body: {} });
+  const result = await callApi({ answer: z.undefined(), method: 'POST', path: '/v1/auth/logout', body: {} });
   await clearSessionCredentials();
   redirect(
     result.ok || result.problem.status === 401

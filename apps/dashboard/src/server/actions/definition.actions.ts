@@ -1,11 +1,7 @@
 'use server';
 
+import { definitionSourceReading, definitionVariableState, disableOverlayView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
-import type {
-  DefinitionSourceView,
-  DisableOverlayView,
-  VariableStateView,
-} from '../../views/definition-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -43,7 +39,8 @@ export async function putDefinitionSourceAction(
   if (tenantWide && name === '') return invalid('name', `A ${tier} source needs a name.`);
   const inWorkspace = tier === 'project' || tier === 'local';
   if (inWorkspace && workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
-  const result = await callApi<DefinitionSourceView>({
+  const result = await callApi({
+    answer: definitionSourceReading,
     method: 'PUT',
     path: '/v1/definition-sources',
     body: {
@@ -96,7 +93,8 @@ export async function setDefinitionVariableAction(
   const raw = form.get('value');
   const value = typeof raw === 'string' ? raw : '';
   if (value === '') return invalid('value', 'Enter a value (to remove the variable, unset it).');
-  const result = await callApi<VariableStateView>({
+  const result = await callApi({
+    answer: definitionVariableState,
     method: 'PUT',
     path: `/v1/definition-variables/${encodeURIComponent(target.name)}`,
     body: { scope: target.scope, ...(target.workspaceId ? { workspaceId: target.workspaceId } : {}), value },
@@ -114,7 +112,8 @@ export async function unsetDefinitionVariableAction(
   if (refusal) return failure(refusal);
   const target = variableTarget(form);
   if ('status' in target) return target;
-  const result = await callApi<VariableStateView>({
+  const result = await callApi({
+    answer: definitionVariableState,
     method: 'DELETE',
     path: `/v1/definition-variables/${encodeURIComponent(target.name)}`,
     query: { scope: target.scope, workspaceId: target.workspaceId },
@@ -155,7 +154,8 @@ export async function disableServerAction(_previous: ActionState, form: FormData
   if ('status' in target) return target;
   const reason = textField(form, 'reason');
   if (reason.length > 200) return invalid('reason', 'At most 200 characters.');
-  const result = await callApi<DisableOverlayView>({
+  const result = await callApi({
+    answer: disableOverlayView,
     method: 'PUT',
     path: overlayPath(target),
     body: { scope: target.scope, ...(reason !== '' ? { reason } : {}) },
@@ -173,7 +173,8 @@ export async function enableServerAction(_previous: ActionState, form: FormData)
   if (refusal) return failure(refusal);
   const target = overlayTarget(form);
   if ('status' in target) return target;
-  const result = await callApi<DisableOverlayView>({
+  const result = await callApi({
+    answer: disableOverlayView,
     method: 'DELETE',
     path: overlayPath(target),
     query: { scope: target.scope },

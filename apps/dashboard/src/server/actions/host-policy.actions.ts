@@ -1,7 +1,7 @@
 'use server';
 
+import { hostPolicyWithCeiling } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
-import type { HostPolicyWithCeilingView } from '../../views/approval-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -38,7 +38,8 @@ export async function putHostPolicyAction(_previous: ActionState, form: FormData
   );
   if (errors.length > 0) return failure(invalidInputProblem(errors));
 
-  const result = await callApi<HostPolicyWithCeilingView>({
+  const result = await callApi({
+    answer: hostPolicyWithCeiling,
     method: 'PUT',
     path: '/v1/host-policy',
     body: {

@@ -1,14 +1,16 @@
 'use server';
 
+import {
+  acceptedInvitation,
+  createdInvitation,
+  invitationLinkAcceptedView,
+  invitationPreviewView,
+  invitationView,
+  signInView,
+} from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
-import type { SignInView } from '../../views/api-views';
-import type {
-  CreatedInvitationView,
-  InvitationPreviewView,
-  InvitationView,
-  JoinedTenantView,
-} from '../../views/invitation-views';
+import type { InvitationPreviewView, InvitationView } from '../../views/invitation-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -40,7 +42,8 @@ export async function createInvitationAction(
   if (refusal) return failure(refusal);
   const email = textField(form, 'email');
   const role = textField(form, 'role');
-  const result = await callApi<CreatedInvitationView>({
+  const result = await callApi({
+    answer: createdInvitation,
     method: 'POST',
     path: '/v1/invitations',
     body: { email, role },
@@ -62,7 +65,11 @@ export async function revokeInvitationAction(_previous: ActionState, form: FormD
   if (invitationId === undefined) {
     return failure(invalidInputProblem([{ path: 'invitationId', message: 'No invitation was named.' }]));
   }
-  const result = await callApi<InvitationView>({ method: 'DELETE', path: `/v1/invitations/${invitationId}` });
+  const result = await callApi({
+    answer: invitationView,
+    method: 'DELETE',
+    path: `/v1/invitations/${invitationId}`,
+  });
   if (!result.ok) return failure(result.problem);
   refresh();
   return success(`The invitation of ${result.data.email} is revoked: its link no longer works.`);
@@ -78,7 +85,8 @@ export type PreviewResult =
 
 export async function previewInvitationAction(secret: string): Promise<PreviewResult> {
   if (!SECRET_SHAPE.test(secret)) return { ok: false, problem: badLink() };
-  const result = await callApi<InvitationPreviewView>({
+  const result = await callApi({
+    answer: invitationPreviewView,
     method: 'POST',
     path: '/v1/auth/invitations/preview',
     body: { secret },
@@ -94,7 +102,8 @@ export async function acceptInvitationSignedInAction(
 ): Promise<ActionState> {
   const secret = textField(form, 'secret');
   if (!SECRET_SHAPE.test(secret)) return failure(badLink());
-  const result = await callApi<JoinedTenantView>({
+  const result = await callApi({
+    answer: acceptedInvitation,
     method: 'POST',
     path: '/v1/invitations/accept',
     body: { secret },
@@ -124,7 +133,8 @@ export async function acceptInvitationWithPasswordAction(
       displayName,
     });
   }
-  const accepted = await callApi<JoinedTenantView & { email: string }>({
+  const accepted = await callApi({
+    answer: invitationLinkAcceptedView,
     method: 'POST',
     path: '/v1/auth/invitations/accept',
     body: { secret, password, ...(displayName !== '' ? { displayName } : {}) },
@@ -132,7 +142,8 @@ export async function acceptInvitationWithPasswordAction(
   });
   if (!accepted.ok) return failure(accepted.problem, { displayName });
 
-  const signedIn = await callApi<SignInView>({
+  const signedIn = await callApi({
+    answer: signInView,
     method: 'POST',
     path: '/v1/auth/login',
     body: { email: accepted.data.email, password, tenant: accepted.data.tenant.slug },

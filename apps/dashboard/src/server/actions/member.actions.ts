@@ -1,7 +1,7 @@
 'use server';
 
+import { memberRemoval, memberView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
-import type { MemberView } from '../../views/api-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -17,7 +17,8 @@ export async function changeMemberRoleAction(_previous: ActionState, form: FormD
   if (refusal) return failure(refusal);
   const userId = idField(form, 'userId');
   if (userId === undefined) return missingMember();
-  const result = await callApi<MemberView>({
+  const result = await callApi({
+    answer: memberView,
     method: 'PATCH',
     path: `/v1/members/${userId}`,
     body: { role: textField(form, 'role') },
@@ -34,7 +35,7 @@ export async function removeMemberAction(_previous: ActionState, form: FormData)
   if (refusal) return failure(refusal);
   const userId = idField(form, 'userId');
   if (userId === undefined) return missingMember();
-  const result = await callApi<{ removed: boolean }>({ method: 'DELETE', path: `/v1/members/${userId}` });
+  const result = await callApi({ answer: memberRemoval, method: 'DELETE', path: `/v1/members/${userId}` });
   if (!result.ok) return failure(result.problem);
   refresh();
   return success('Member removed; their sessions and tokens in this tenant are revoked.');

@@ -1,7 +1,8 @@
 'use server';
 
+import { createdToken, tokenView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
-import type { CreatedTokenView, TokenView } from '../../views/api-views';
+import type { TokenView } from '../../views/api-views';
 import { isTenantTokenKind } from '../../views/token-kinds';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
@@ -36,7 +37,8 @@ export async function createTokenAction(
   const pool = textField(form, 'pool');
   const name = textField(form, 'name');
   const scopes = listField(form, 'scopes');
-  const result = await callApi<CreatedTokenView>({
+  const result = await callApi({
+    answer: createdToken,
     method: 'POST',
     path: '/v1/tokens',
     body: {
@@ -61,7 +63,7 @@ export async function revokeTokenAction(_previous: ActionState, form: FormData):
   if (tokenId === undefined) {
     return failure(invalidInputProblem([{ path: 'tokenId', message: 'No token was named.' }]));
   }
-  const result = await callApi<TokenView>({ method: 'DELETE', path: `/v1/tokens/${tokenId}` });
+  const result = await callApi({ answer: tokenView, method: 'DELETE', path: `/v1/tokens/${tokenId}` });
   if (!result.ok) return failure(result.problem);
   refresh();
   return success(`Token ${result.data.prefix}… revoked.`);

@@ -1,8 +1,8 @@
 'use server';
 
+import { maintainerRemoval, maintainerView, workspaceView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
-import type { MaintainerView, WorkspaceView } from '../../views/api-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
@@ -22,7 +22,8 @@ export async function createWorkspaceAction(_previous: ActionState, form: FormDa
   if (refusal) return refused(refusal);
   const name = textField(form, 'name');
   const repositoryIdentity = textField(form, 'repositoryIdentity');
-  const result = await callApi<WorkspaceView>({
+  const result = await callApi({
+    answer: workspaceView,
     method: 'POST',
     path: '/v1/workspaces',
     body: { name, ...(repositoryIdentity !== '' ? { repositoryIdentity } : {}) },
@@ -37,7 +38,8 @@ export async function renameWorkspaceAction(_previous: ActionState, form: FormDa
   const workspaceId = idField(form, 'workspaceId');
   if (workspaceId === undefined) return missingWorkspace();
   const name = textField(form, 'name');
-  const result = await callApi<WorkspaceView>({
+  const result = await callApi({
+    answer: workspaceView,
     method: 'PATCH',
     path: `/v1/workspaces/${workspaceId}`,
     body: { name },
@@ -53,7 +55,8 @@ export async function setWorkspaceTrustAction(_previous: ActionState, form: Form
   const workspaceId = idField(form, 'workspaceId');
   if (workspaceId === undefined) return missingWorkspace();
   const trusted = textField(form, 'trusted') === 'true';
-  const result = await callApi<WorkspaceView>({
+  const result = await callApi({
+    answer: workspaceView,
     method: 'PUT',
     path: `/v1/workspaces/${workspaceId}/trust`,
     body: { trusted },
@@ -72,7 +75,8 @@ export async function bumpWorkspaceGenerationAction(
   const workspaceId = idField(form, 'workspaceId');
   if (workspaceId === undefined) return missingWorkspace();
   const expected = Number(textField(form, 'expectedGeneration'));
-  const result = await callApi<WorkspaceView>({
+  const result = await callApi({
+    answer: workspaceView,
     method: 'POST',
     path: `/v1/workspaces/${workspaceId}/generation`,
     // The generation the person saw: if someone bumped it meanwhile, the API answers `conflict`.
@@ -92,7 +96,8 @@ export async function addMaintainerAction(_previous: ActionState, form: FormData
   if (userId === undefined) {
     return failure(invalidInputProblem([{ path: 'userId', message: 'Choose a member.' }]));
   }
-  const result = await callApi<MaintainerView>({
+  const result = await callApi({
+    answer: maintainerView,
     method: 'POST',
     path: `/v1/workspaces/${workspaceId}/maintainers`,
     body: { userId },
@@ -108,7 +113,8 @@ export async function removeMaintainerAction(_previous: ActionState, form: FormD
   const workspaceId = idField(form, 'workspaceId');
   const userId = idField(form, 'userId');
   if (workspaceId === undefined || userId === undefined) return missingWorkspace();
-  const result = await callApi<{ removed: boolean }>({
+  const result = await callApi({
+    answer: maintainerRemoval,
     method: 'DELETE',
     path: `/v1/workspaces/${workspaceId}/maintainers/${userId}`,
   });
