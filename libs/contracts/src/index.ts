@@ -8,6 +8,13 @@ export {
   type CatalogRefreshPayloadV1,
 } from './queues/catalog-refresh.payload';
 export {
+  catalogRefreshJobKey,
+  catalogRefreshPayloadV2,
+  catalogRefreshQueueOf,
+  type CatalogRefreshKey,
+  type CatalogRefreshPayloadV2,
+} from './queues/catalog-refresh.job';
+export {
   QUEUE_PAYLOAD_SCHEMAS,
   SUPPORTED_PAYLOAD_VERSIONS,
   parseQueuePayload,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { catalogRefreshPayloadV2 } from './catalog-refresh.job';
 import { QueueName } from './queue-name';
 
 /**
@@ -17,8 +18,11 @@ export const catalogRefreshPayloadV1 = z.strictObject({
 
 export type CatalogRefreshPayloadV1 = z.infer<typeof catalogRefreshPayloadV1>;
 
-/** Every version a worker still accepts; a new version is added here beside the old one. */
-export const catalogRefreshPayload = z.discriminatedUnion('v', [catalogRefreshPayloadV1]);
+/**
+ * Every version a worker still accepts; a new version is added here beside the old one. v2
+ * (`catalog-refresh.job.ts`) is what the API produces; v1 has no producer left (no fingerprint, no pool).
+ */
+export const catalogRefreshPayload = z.discriminatedUnion('v', [catalogRefreshPayloadV1, catalogRefreshPayloadV2]);
 
 export type CatalogRefreshPayload = z.infer<typeof catalogRefreshPayload>;
 
@@ -26,6 +30,6 @@ export type CatalogRefreshPayload = z.infer<typeof catalogRefreshPayload>;
  * The idempotency key: enqueuing the same request twice yields one job. BullMQ refuses `:` in custom ids,
  * and a uuid never contains one.
  */
-export function catalogRefreshJobId(payload: Pick<CatalogRefreshPayload, 'requestId'>): string {
+export function catalogRefreshJobId(payload: Pick<CatalogRefreshPayloadV1, 'requestId'>): string {
   return `${QueueName.CatalogRefresh}.${payload.requestId}`;
 }

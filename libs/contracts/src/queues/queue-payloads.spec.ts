@@ -26,7 +26,7 @@ describe('parseQueuePayload', () => {
   });
 
   it('refuses an unknown version', () => {
-    expect(parseQueuePayload(QueueName.CatalogRefresh, { ...valid, v: 2 })).toEqual({
+    expect(parseQueuePayload(QueueName.CatalogRefresh, { ...valid, v: 3 })).toEqual({
       ok: false,
       reason: 'unsupported_version',
       fields: ['v'],

@@ -15,7 +15,7 @@ export const QUEUE_PAYLOAD_SCHEMAS: { readonly [Q in QueueName]: z.ZodType<Queue
 
 /** Which payload versions each queue's processors accept. */
 export const SUPPORTED_PAYLOAD_VERSIONS: { readonly [Q in QueueName]: readonly number[] } = Object.freeze({
-  [QueueName.CatalogRefresh]: Object.freeze([1]),
+  [QueueName.CatalogRefresh]: Object.freeze([1, 2]),
 });
 
 export type QueuePayloadFailureReason =
