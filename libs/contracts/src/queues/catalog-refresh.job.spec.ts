@@ -28,7 +28,12 @@ describe('catalog refresh job v2', () => {
 
 describe('catalogRefreshJobKey', () => {
   it('is the same for the same (workspace, server, fingerprint, principal) whatever else differs', () => {
-    const other = { ...job, reason: 'manual', pool: 'other', requestedAt: '2026-02-01T00:00:00.000Z' } as const;
+    const other = {
+      ...job,
+      reason: 'manual',
+      pool: 'other',
+      requestedAt: '2026-02-01T00:00:00.000Z',
+    } as const;
     expect(catalogRefreshJobKey(job)).toBe(catalogRefreshJobKey(other));
   });
 

@@ -22,7 +22,10 @@ export type CatalogRefreshPayloadV1 = z.infer<typeof catalogRefreshPayloadV1>;
  * Every version a worker still accepts; a new version is added here beside the old one. v2
  * (`catalog-refresh.job.ts`) is what the API produces; v1 has no producer left (no fingerprint, no pool).
  */
-export const catalogRefreshPayload = z.discriminatedUnion('v', [catalogRefreshPayloadV1, catalogRefreshPayloadV2]);
+export const catalogRefreshPayload = z.discriminatedUnion('v', [
+  catalogRefreshPayloadV1,
+  catalogRefreshPayloadV2,
+]);
 
 export type CatalogRefreshPayload = z.infer<typeof catalogRefreshPayload>;
 
