@@ -253,6 +253,12 @@ describe('tenant A context', () => {
            $4, 'https://i.test/token', 'c')`,
         [randomUUID(), b.tenantId, b.userId, randomBytes(32), `user:${b.userId}`],
       ],
+      catalog_snapshots: [
+        `INSERT INTO catalog_snapshots (id, tenant_id, workspace_id, server_name, definition_fingerprint,
+           principal_key, lease_id, protocol_version, server_version, document, complete, stale, fetched_at)
+         VALUES ($1, $2, $3, 'x', 'fp', 'workspace', $1, 'p', 's', '{}', true, false, now())`,
+        [randomUUID(), b.tenantId, b.workspaceId],
+      ],
       oauth_clients: [
         "INSERT INTO oauth_clients (id, tenant_id, issuer, kind, client_id, token_endpoint_auth_method) VALUES ($1, $2, 'https://i.test', 'dynamic', 'c', 'none')",
         [randomUUID(), b.tenantId],

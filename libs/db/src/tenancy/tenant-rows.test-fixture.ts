@@ -184,6 +184,23 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         expiresAt: new Date(Date.now() + 3_600_000),
       },
     });
+    await tx.catalogSnapshot.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        workspaceId: rows.workspaceId,
+        serverName: 'github',
+        definitionFingerprint: 'fp',
+        principalKey: 'workspace',
+        leaseId: randomUUID(),
+        protocolVersion: '2025-06-18',
+        serverVersion: '1.0.0',
+        document: { v: 1 },
+        complete: true,
+        stale: false,
+        fetchedAt: new Date(),
+      },
+    });
     await tx.oAuthCredential.create({
       data: {
         id: randomUUID(),
