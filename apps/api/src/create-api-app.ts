@@ -39,6 +39,8 @@ import {
 } from './http/framework-errors.js';
 import { installNulCharacterGuard } from './http/nul-character.guard.js';
 import { ProblemJsonFilter } from './http/problem-json.filter.js';
+import { registerOAuthCallbackRoute } from './oauth/oauth-callback.routes.js';
+import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth/oauth-runtime.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -179,10 +181,22 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   registerInvitationLinkRoutes(fastify, identity);
   // The use cases are the feature modules' providers, discovered by their @HandlesCommand mark; a command
   // without exactly one handler, or a handler without a command, stops the boot here.
-  const handlers = app.get(CommandHandlerRegistry).handlersFor(commands);
+  const handlers = withAuditCheckpoints(
+    app.get(CommandHandlerRegistry).handlersFor(commands),
+    new AuditCheckpointLogger(logger),
+  );
+  const complete = handlers['oauth.signIn.complete'];
+  if (complete !== undefined)
+    registerOAuthCallbackRoute(fastify, {
+      complete,
+      resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
+      workerPools: settings.workerPools,
+      redirectUri: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).redirectUri,
+      logger,
+    });
   await registerAdminSurfaces(fastify, {
     commands,
-    handlers: withAuditCheckpoints(handlers, new AuditCheckpointLogger(logger)),
+    handlers,
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
     workerPools: settings.workerPools,

@@ -25,7 +25,12 @@ import {
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
-import { listOAuthCredentials, startOAuthSignIn } from './definitions/oauth.commands';
+import {
+  completeOAuthSignIn,
+  listOAuthCredentials,
+  signOutOAuth,
+  startOAuthSignIn,
+} from './definitions/oauth.commands';
 import {
   acceptInvitation,
   createInvitation,
@@ -98,5 +103,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   renewLease,
   releaseLease,
   startOAuthSignIn,
+  completeOAuthSignIn,
   listOAuthCredentials,
+  signOutOAuth,
 ] as CommandDefinition[]);

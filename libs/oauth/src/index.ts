@@ -25,6 +25,12 @@ export {
 } from './clients/client-registration';
 export type { RegisteredClient, TokenEndpointAuthMethod } from './tokens/client-authentication';
 export type { OAuthTokens, TokenErrorCode } from './tokens/token-set';
+export {
+  revokeToken,
+  type TokenRevocationFailure,
+  type TokenRevocationRequest,
+  type TokenRevocationResult,
+} from './tokens/token-revocation';
 
 export { createPkcePair, s256Challenge, type PkcePair } from './sign-in/pkce';
 export type { SignInBinding, SignInStateRecord, SignInStateStore } from './sign-in/sign-in-state.port';

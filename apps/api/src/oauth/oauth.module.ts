@@ -8,7 +8,9 @@ import type { ApiConfig } from '../config/api.config';
 import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps.tokens';
 import { API_CONFIG, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens';
 import { createOAuthRuntime, OAUTH_RUNTIME } from './oauth-runtime';
+import { CompleteOAuthSignInUseCase } from './complete-oauth-sign-in.use-case';
 import { ListOAuthCredentialsUseCase } from './list-oauth-credentials.use-case';
+import { SignOutOAuthUseCase } from './sign-out-oauth.use-case';
 import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
 
 /** Upstream OAuth sign-in (issue 15, decision 0062): the commands and what they are built with. */
@@ -27,7 +29,9 @@ import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
         createOAuthRuntime({ config, logger, redis, pools, resolver: admission.resolver satisfies Resolver }),
     },
     StartOAuthSignInUseCase,
+    CompleteOAuthSignInUseCase,
     ListOAuthCredentialsUseCase,
+    SignOutOAuthUseCase,
   ],
   exports: [OAUTH_RUNTIME],
 })

@@ -63,7 +63,8 @@ export const completeOAuthSignIn = defineCommand({
   output: oauthCredentialView,
   http: { method: 'POST', path: '/v1/oauth/sign-in/complete' },
   graphql: { field: 'completeOAuthSignIn' },
-  problems: ['sign_in_refused'],
+  // not_found: no sign-in of the caller waits for this redirect (unknown, used, expired, or another's).
+  problems: ['not_found', 'sign_in_refused'],
   callers: SIGN_IN_CALLERS,
 });
 

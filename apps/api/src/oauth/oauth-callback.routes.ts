@@ -1,0 +1,54 @@
+// The API's own OAuth redirect URI (decision 0066): `GET /v1/oauth/callback?code&state&iss`, where the
+// authorization server sends the browser back. A plain Fastify route (the redirect comes as a query, not a
+// command input) that runs `oauth.signIn.complete` on the whole redirect through the one command path
+// (caller kinds, scope, validation, output schema): accepted once, by the session or token that started it.
+// The answer is the credential view (state `signed_in`) or a problem+json with a stable code; never a token,
+// and the URL the code came in is neither stored, logged, forwarded as a Referer, nor cached.
+import { completeOAuthSignIn } from '@gatehouse/commands';
+import type { Logger } from '@gatehouse/platform';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal';
+import type { WorkerPools } from '../auth/pool-config';
+import type { CommandHandler } from '../commands/command-handler';
+import { runCommand } from '../commands/command-runner';
+import { problemErrorHandler } from '../commands/rest/problem-error-handler';
+import { OAUTH_CALLBACK_PATH } from './oauth-runtime';
+
+export interface OAuthCallbackRouteDeps {
+  /** The handler of `oauth.signIn.complete`, as the command surfaces run it (audit checkpoints included). */
+  readonly complete: CommandHandler;
+  readonly resolvePrincipal: (request: FastifyRequest) => Promise<Principal | null>;
+  readonly workerPools: WorkerPools;
+  /** `${PUBLIC_URL}/v1/oauth/callback`: the redirect is rebuilt on it (the Host header is not trusted). */
+  readonly redirectUri: string;
+  readonly logger: Logger;
+}
+
+function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at);
+}
+
+export function registerOAuthCallbackRoute(app: FastifyInstance, deps: OAuthCallbackRouteDeps): void {
+  void app.register(async (scope) => {
+    const problems = problemErrorHandler(deps.logger);
+    scope.setErrorHandler((error: Error, request, reply) => {
+      void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return problems(error, request, reply);
+    });
+
+    scope.get(OAUTH_CALLBACK_PATH, async (request, reply) => {
+      const output = await runCommand({
+        command: completeOAuthSignIn,
+        handler: deps.complete,
+        principal: await deps.resolvePrincipal(request),
+        rawInput: { redirectUrl: `${deps.redirectUri}${queryOf(request.url)}` },
+        workerPools: deps.workerPools,
+      });
+      return reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .send(output);
+    });
+  });
+}
