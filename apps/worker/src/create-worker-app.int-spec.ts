@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { QueueName, catalogRefreshJobId, type CatalogRefreshPayload } from '@gatehouse/contracts';
+import {
+  catalogRefreshJobKey,
+  catalogRefreshQueueOf,
+  type CatalogRefreshPayloadV2,
+} from '@gatehouse/contracts';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@gatehouse/testing';
@@ -34,14 +38,17 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function validPayload(): CatalogRefreshPayload {
+function validPayload(): CatalogRefreshPayloadV2 {
   return {
-    v: 1,
-    requestId: randomUUID(),
+    v: 2,
     tenantId: randomUUID(),
     workspaceId: randomUUID(),
     serverName: 'github',
+    definitionFingerprint: `sha256:${randomBytes(8).toString('hex')}`,
+    principalUserId: null,
+    pool: 'default',
     reason: 'manual',
+    requestedAt: new Date().toISOString(),
   };
 }
 
@@ -87,8 +94,12 @@ describe('worker app (real Redis, real API)', () => {
         name: 'worker-test',
         purpose: 'bullmq',
       });
-      queue = new Queue(QueueName.CatalogRefresh, { connection: producerConnection, prefix });
-      events = new QueueEvents(QueueName.CatalogRefresh, { connection: { url: testRedisUrl() }, prefix });
+      // The default pool's queue (decision 0069): what this worker (WORKER_POOL unset) consumes.
+      queue = new Queue(catalogRefreshQueueOf('default'), { connection: producerConnection, prefix });
+      events = new QueueEvents(catalogRefreshQueueOf('default'), {
+        connection: { url: testRedisUrl() },
+        prefix,
+      });
       await events.waitUntilReady();
     });
 
@@ -100,12 +111,12 @@ describe('worker app (real Redis, real API)', () => {
       await closeRedis(producerConnection);
     });
 
-    it('completes a valid job as skipped (no leases yet)', async () => {
+    it('completes a valid job as skipped when it has no worker token to lease with', async () => {
       const payload = validPayload();
-      const job = await queue.add('refresh', payload, { jobId: catalogRefreshJobId(payload) });
+      const job = await queue.add('refresh', payload, { jobId: catalogRefreshJobKey(payload) });
       await expect(job.waitUntilFinished(events)).resolves.toEqual({
         outcome: 'skipped',
-        reason: 'leases_not_available',
+        reason: 'no_worker_token',
       });
     });
 
@@ -123,13 +134,13 @@ describe('worker app (real Redis, real API)', () => {
 
       const unknownVersion = await queue.add(
         'refresh',
-        { ...validPayload(), v: 2 },
+        { ...validPayload(), v: 3 },
         { jobId: `v2-${randomUUID()}` },
       );
       await expect(unknownVersion.waitUntilFinished(events)).rejects.toThrow('unsupported_version');
 
       const payload = validPayload();
-      const next = await queue.add('refresh', payload, { jobId: catalogRefreshJobId(payload) });
+      const next = await queue.add('refresh', payload, { jobId: catalogRefreshJobKey(payload) });
       await expect(next.waitUntilFinished(events)).resolves.toMatchObject({ outcome: 'skipped' });
     });
 
@@ -138,8 +149,8 @@ describe('worker app (real Redis, real API)', () => {
       const total = async () => Object.values(await queue.getJobCounts(...states)).reduce((a, b) => a + b, 0);
       const before = await total();
       const payload = validPayload();
-      const first = await queue.add('refresh', payload, { jobId: catalogRefreshJobId(payload) });
-      const second = await queue.add('refresh', payload, { jobId: catalogRefreshJobId(payload) });
+      const first = await queue.add('refresh', payload, { jobId: catalogRefreshJobKey(payload) });
+      const second = await queue.add('refresh', payload, { jobId: catalogRefreshJobKey(payload) });
       expect(second.id).toBe(first.id);
       await first.waitUntilFinished(events);
       expect((await total()) - before).toBe(1);

@@ -11,6 +11,9 @@ import {
   REDIS,
   WORKER_CONFIG,
 } from './infrastructure/infrastructure.tokens.js';
+import { HeldLeases } from './leases/held-leases.registry.js';
+import { LeaseApiClient } from './leases/lease-api.client.js';
+import { LEASE_API } from './leases/lease.tokens.js';
 import type { QueueProcessors } from './queues/queue-processor.js';
 import { QueueWorkersHost } from './queues/queue-workers.host.js';
 
@@ -36,6 +39,17 @@ export class WorkerModule {
         { provide: LOGGER, useValue: infrastructure.logger },
         { provide: REDIS, useValue: infrastructure.redis },
         { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
+        {
+          provide: LEASE_API,
+          useValue:
+            infrastructure.config.WORKER_TOKEN === undefined
+              ? null
+              : new LeaseApiClient({
+                  apiUrl: infrastructure.config.API_URL,
+                  token: infrastructure.config.WORKER_TOKEN,
+                }),
+        },
+        HeldLeases,
         CatalogRefreshProcessor,
         {
           provide: QUEUE_PROCESSORS,

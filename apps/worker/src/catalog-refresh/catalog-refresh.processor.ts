@@ -1,31 +1,202 @@
-import type { CatalogRefreshPayload, QueueName } from '@gatehouse/contracts';
+import type { CatalogRefreshPayload, CatalogRefreshPayloadV2, QueueName } from '@gatehouse/contracts';
+import { catalogDocumentOf, superviseAdmitted, type ConnectionSupervisor } from '@gatehouse/mcp-client';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER } from '../infrastructure/infrastructure.tokens.js';
+import type { WorkerConfig } from '../config/worker.config.js';
+import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import { LEASE_API } from '../leases/lease.tokens.js';
+import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
+import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
 import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
 
-export type CatalogRefreshOutcome = { outcome: 'skipped'; reason: 'leases_not_available' };
+export type CatalogRefreshOutcome =
+  /** The snapshot was accepted for the lease it was discovered through. */
+  | { outcome: 'stored'; leaseId: string; complete: boolean; tools: number }
+  /** Nothing to do here: no worker token, a payload version without a fingerprint and pool, another pool's job. */
+  | { outcome: 'skipped'; reason: 'no_worker_token' | 'payload_v1' | 'other_pool' }
+  /** The API refused the lease or the snapshot (its stable problem code): retrying would not change it. */
+  | { outcome: 'refused'; step: 'lease' | 'snapshot'; code: string }
+  /** The server could not be reached for a reason retrying does not fix (config, auth, protocol). */
+  | { outcome: 'unreachable'; failureClass: string; reason: string }
+  /** The lease was revoked while the job held it: connection closed, nothing posted. */
+  | { outcome: 'dropped'; reason: 'revoked' | 'revalidate' };
+
+/** A job given up midway at shutdown: thrown so BullMQ retries it on a worker that stays. */
+export class JobAbandonedError extends Error {
+  constructor() {
+    super('abandoned at shutdown');
+    this.name = 'JobAbandonedError';
+  }
+}
+
+/** A transient failure reaching the server: thrown so BullMQ retries the job under its backoff. */
+export class ServerUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(`server unavailable: ${reason}`);
+    this.name = 'ServerUnavailableError';
+  }
+}
+
+const CLIENT_INFO = { name: 'gatehouse-worker', version: '0.1.0' } as const;
 
 /**
- * Refreshes one server's catalog for one workspace. Discovery needs a transport lease from the API, which a
- * later issue adds; until then the job is accepted, logged by ids and completed as skipped, so queueing,
- * validation and shutdown are exercised end to end. Running it twice is harmless.
+ * Refreshes one server's catalog (DESIGN.md flow 4): lease the transport with the worker token, connect through
+ * libs/mcp-client from the lease's admitted transport, run the initial listing, build the one-server catalog
+ * document, post it for the lease, release the lease, close the connection. Safe to run twice: a rerun takes a
+ * new lease and posts a new snapshot, which the API stores in place of the old one (atomically), and a lease
+ * left by a killed run expires on its own TTL. Whatever happens, the connection is closed (so a stdio child's
+ * process group is gone) before the job ends, and the lease is released.
  */
 @Injectable()
 export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.CatalogRefresh> {
-  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LEASE_API) private readonly leases: LeaseApiClient | null,
+    @Inject(HeldLeases) private readonly held: HeldLeases,
+  ) {}
 
   async handle(payload: CatalogRefreshPayload, job: JobContext): Promise<CatalogRefreshOutcome> {
-    this.logger.info(
-      {
-        jobId: job.jobId,
-        attempt: job.attempt,
-        tenantId: payload.tenantId,
-        workspaceId: payload.workspaceId,
-        reason: payload.reason,
+    const ids = {
+      jobId: job.jobId,
+      attempt: job.attempt,
+      tenantId: payload.tenantId,
+      workspaceId: payload.workspaceId,
+    };
+    if (payload.v === 1) {
+      this.logger.info(ids, 'catalog refresh skipped: a v1 job names no fingerprint or pool');
+      return { outcome: 'skipped', reason: 'payload_v1' };
+    }
+    if (payload.pool !== this.config.WORKER_POOL) {
+      this.logger.warn(
+        { ...ids, pool: payload.pool },
+        'catalog refresh skipped: the job is for another pool',
+      );
+      return { outcome: 'skipped', reason: 'other_pool' };
+    }
+    if (this.leases === null) {
+      this.logger.warn(ids, 'catalog refresh skipped: no WORKER_TOKEN configured');
+      return { outcome: 'skipped', reason: 'no_worker_token' };
+    }
+    return this.refresh(this.leases, payload, ids);
+  }
+
+  private async refresh(
+    api: LeaseApiClient,
+    payload: CatalogRefreshPayloadV2,
+    ids: Record<string, unknown>,
+  ): Promise<CatalogRefreshOutcome> {
+    const issued = await api.issue({
+      workspaceId: payload.workspaceId,
+      serverName: payload.serverName,
+      principalUserId: payload.principalUserId,
+    });
+    if (!issued.ok) {
+      this.logger.info(
+        { ...ids, status: issued.status, code: issued.code },
+        'catalog refresh: lease refused',
+      );
+      return { outcome: 'refused', step: 'lease', code: issued.code };
+    }
+    const lease = issued.lease;
+    const held = this.held.hold({
+      leaseId: lease.id,
+      tenantId: lease.tenantId,
+      workspaceId: lease.workspaceId,
+      serverName: lease.serverName,
+      approvalId: lease.approvalId,
+      principalUserId: lease.principalUserId,
+    });
+    const logIds = { ...ids, leaseId: lease.id, serverName: lease.serverName };
+    try {
+      return await this.discoverAndSubmit(api, lease, held, logIds);
+    } finally {
+      this.held.forget(lease.id);
+      // Released even after a drop (idempotent at the API); a failure to release leaves it to expire.
+      await api.release(lease.id).catch((error: unknown) => {
+        this.logger.warn({ ...logIds, err: error }, 'catalog refresh: lease release failed; it expires');
+      });
+    }
+  }
+
+  private async discoverAndSubmit(
+    api: LeaseApiClient,
+    lease: IssuedLease,
+    held: HeldLease,
+    logIds: Record<string, unknown>,
+  ): Promise<CatalogRefreshOutcome> {
+    const supervisor = superviseAdmitted(lease.transport.transport, {
+      serverId: lease.serverName,
+      connect: {
+        serverName: lease.serverName,
+        clientInfo: CLIENT_INFO,
+        defaultStartupTimeoutMs: this.config.DISCOVERY_STARTUP_TIMEOUT_MS,
+        searchPath: this.config.CHILD_PATH,
+        closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
+        stillAdmitted: () => held.live,
       },
-      'catalog refresh skipped: transport leases are not available yet',
-    );
-    return { outcome: 'skipped', reason: 'leases_not_available' };
+      // One attempt per job: the queue's retries and backoff govern reruns, not a supervisor inside a job.
+      backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
+    });
+    const closeOnDrop = () => void supervisor.close();
+    held.signal.addEventListener('abort', closeOnDrop, { once: true });
+    try {
+      const status = await supervisor.start();
+      const dropped = this.droppedOutcome(held);
+      if (dropped !== null) return dropped;
+      if (status !== 'ready' || supervisor.catalog === undefined) return this.notReached(supervisor, logIds);
+      const document = catalogDocumentOf(supervisor.catalog, {
+        source: lease.source,
+        fetchedAt: new Date().toISOString(),
+      });
+      // Connection closed before posting: the child is gone whatever the API answers.
+      await supervisor.close();
+      const afterClose = this.droppedOutcome(held);
+      if (afterClose !== null) return afterClose;
+      const submitted = await api.submitSnapshot(lease.id, document, held.signal);
+      if (!submitted.ok) {
+        this.logger.warn(
+          { ...logIds, status: submitted.status, code: submitted.code },
+          'catalog refresh: snapshot refused',
+        );
+        return { outcome: 'refused', step: 'snapshot', code: submitted.code };
+      }
+      const [server] = document.servers;
+      const tools = server?.tools.length ?? 0;
+      this.logger.info({ ...logIds, tools, complete: document.complete }, 'catalog refresh: snapshot stored');
+      return { outcome: 'stored', leaseId: lease.id, complete: document.complete, tools };
+    } catch (error) {
+      const dropped = this.droppedOutcome(held);
+      if (dropped !== null) return dropped;
+      throw error;
+    } finally {
+      held.signal.removeEventListener('abort', closeOnDrop);
+      await supervisor.close();
+    }
+  }
+
+  /** The outcome when the lease was dropped meanwhile (a shutdown throws so the job is retried elsewhere). */
+  private droppedOutcome(held: HeldLease): CatalogRefreshOutcome | null {
+    switch (held.dropped) {
+      case null:
+        return null;
+      case 'shutdown':
+        throw new JobAbandonedError();
+      case 'revoked':
+      case 'revalidate':
+        return { outcome: 'dropped', reason: held.dropped };
+    }
+  }
+
+  private notReached(
+    supervisor: ConnectionSupervisor,
+    logIds: Record<string, unknown>,
+  ): CatalogRefreshOutcome {
+    const failure = supervisor.state.failure;
+    const failureClass = failure?.failureClass ?? 'fatal';
+    const reason = failure?.reason ?? 'no_catalog';
+    this.logger.warn({ ...logIds, failureClass, reason }, 'catalog refresh: server not reached');
+    if (failureClass === 'transient') throw new ServerUnavailableError(reason);
+    return { outcome: 'unreachable', failureClass, reason };
   }
 }

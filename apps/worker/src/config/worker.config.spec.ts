@@ -16,6 +16,9 @@ describe('workerConfigSchema', () => {
         API_URL: 'http://127.0.0.1:4000',
         WORKER_POOL: 'default',
         WORKER_CONCURRENCY: 4,
+        CHILD_PATH: '/usr/local/bin:/usr/bin:/bin',
+        CHILD_CLOSE_GRACE_MS: 2_000,
+        DISCOVERY_STARTUP_TIMEOUT_MS: 30_000,
       },
     });
   });

@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, parseQueuePayload, type QueueName } from '@gatehouse/contracts';
+import { QUEUE_NAMES, QueueName, catalogRefreshQueueOf, parseQueuePayload } from '@gatehouse/contracts';
 import type { Logger, Registry } from '@gatehouse/platform';
 import {
   Inject,
@@ -17,11 +17,23 @@ import {
   REDIS,
   WORKER_CONFIG,
 } from '../infrastructure/infrastructure.tokens.js';
+import { HeldLeases } from '../leases/held-leases.registry.js';
 import { JobRejectedError } from './job-rejected.error.js';
 import type { QueueProcessor, QueueProcessors } from './queue-processor.js';
 
 const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 const COLLECT_TIMEOUT_MS = 1_000;
+
+/**
+ * The BullMQ queue this worker's pool consumes for each queue of the enum (decision 0069): routing is by queue,
+ * since a BullMQ worker takes any job of its queue; a job for a pool sits on that pool's queue only.
+ */
+export function consumedQueueName(queue: QueueName, pool: string): string {
+  switch (queue) {
+    case QueueName.CatalogRefresh:
+      return catalogRefreshQueueOf(pool);
+  }
+}
 
 async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -54,6 +66,7 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(QUEUE_PROCESSORS) private readonly processors: QueueProcessors,
     @Inject(METRICS_REGISTRY) registry: Registry,
+    @Inject(HeldLeases) private readonly held: HeldLeases,
   ) {
     this.jobsTotal = new Counter({
       name: 'worker_jobs_total',
@@ -88,10 +101,11 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
     });
     for (const name of QUEUE_NAMES) {
       const connection = { connection: this.redis, prefix: this.config.QUEUE_PREFIX };
-      const queue = new Queue(name, connection);
+      const consumed = consumedQueueName(name, this.config.WORKER_POOL);
+      const queue = new Queue(consumed, connection);
       queue.on('error', (error) => this.reportConnectionError(name, error));
       this.queues.set(name, queue);
-      const worker = new Worker(name, (job: Job) => this.process(name, job), {
+      const worker = new Worker(consumed, (job: Job) => this.process(name, job), {
         ...connection,
         concurrency: this.config.WORKER_CONCURRENCY,
         name: `${this.config.WORKER_POOL}`,
@@ -116,13 +130,22 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
-   * Waits for running jobs to finish (bounded by the app's shutdown grace), then closes the Queues. With
-   * Redis away no job can complete anyway, and BullMQ's graceful close would wait for the connection
-   * forever: close at once instead.
+   * Stops taking jobs, waits for running ones to finish for half the shutdown grace, then abandons the rest:
+   * their leases are dropped, which closes their connections (and stdio process groups), and the jobs fail with
+   * JobAbandonedError so BullMQ retries them elsewhere. Then closes the Queues. With Redis away no job can
+   * complete anyway, and BullMQ's graceful close would wait for the connection forever: close at once instead.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    const workers = [...this.workers.values()];
     const force = this.redis.status !== 'ready';
-    await Promise.all([...this.workers.values()].map((worker) => worker.close(force)));
+    if (force) this.held.drop('shutdown');
+    const closed = Promise.all(workers.map((worker) => worker.close(force)));
+    const finished = await withTimeout(closed, Math.floor(this.config.SHUTDOWN_GRACE_MS / 2));
+    if (finished === undefined) {
+      const abandoned = this.held.drop('shutdown');
+      this.logger.warn({ abandoned }, 'shutdown: in-flight jobs abandoned; their leases dropped');
+      await closed;
+    }
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.workers.clear();
     this.queues.clear();
