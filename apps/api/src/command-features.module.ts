@@ -9,6 +9,7 @@ import { TokensModule } from './commands/tokens/tokens.module.js';
 import { WorkspacesModule } from './commands/workspaces/workspaces.module.js';
 import { DefinitionsModule } from './definitions/definitions.module.js';
 import { HostPolicyModule } from './host-policy/host-policy.module.js';
+import { CatalogModule } from './catalog/catalog.module.js';
 import { LeasesModule } from './leases/leases.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 
@@ -29,6 +30,7 @@ import { OAuthModule } from './oauth/oauth.module.js';
     ApprovalsModule,
     AdmissionModule,
     LeasesModule,
+    CatalogModule,
     OAuthModule,
   ],
   exports: [CommandRegistryModule],

@@ -114,6 +114,11 @@ export {
 } from './definitions/approval.commands';
 export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from './definitions/lease.commands';
 export {
+  MAX_SNAPSHOT_DOCUMENT_BYTES,
+  catalogSnapshotView,
+  submitCatalogSnapshot,
+} from './definitions/catalog.commands';
+export {
   OAUTH_CREDENTIAL_STATES,
   completeOAuthSignIn,
   listOAuthCredentials,

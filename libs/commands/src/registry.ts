@@ -23,6 +23,7 @@ import {
   unsetDefinitionVariable,
 } from './definitions/definition-source.commands';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
+import { submitCatalogSnapshot } from './definitions/catalog.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
 import {
@@ -102,6 +103,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   issueLease,
   renewLease,
   releaseLease,
+  submitCatalogSnapshot,
   startOAuthSignIn,
   completeOAuthSignIn,
   listOAuthCredentials,

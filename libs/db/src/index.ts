@@ -95,6 +95,7 @@ export type {
   ApprovalRequest,
   Invitation,
   Lease,
+  CatalogSnapshot,
 } from './generated/client';
 
 // Key rotation (libs/db/src/key-rotation): the registry of encrypted columns and the online re-encryption.

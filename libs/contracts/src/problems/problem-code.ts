@@ -57,6 +57,8 @@ export const PROBLEM_CODES = Object.freeze([
   'header_helper_refused',
   'authentication_unavailable',
   'lease_ended',
+  // Catalog snapshots: the document is not of the lease's server (or of more than one).
+  'snapshot_mismatch',
   // Upstream OAuth sign-in (the refusal's class only: never a token, a URL or an authorization server's text).
   'oauth_not_declared',
   'oauth_discovery_refused',
