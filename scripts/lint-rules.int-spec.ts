@@ -50,12 +50,13 @@ function libEdges(): LibEdge[] {
 describe('Nx sees the project graph', () => {
   it('infers the imports between projects from the source files', () => {
     const edges = libEdges().map((edge) => `${edge.from}>${edge.to}`);
-    // Each of these is a real import today (commands declares activation and definitions commands,
-    // definitions names tools through catalog, testing migrates with db); none is declared by hand.
+    // Each of these is a real import today (commands declares its commands with the schemas of contracts,
+    // activation takes its lists from contracts, definitions names tools through catalog, testing migrates with
+    // db); none is declared by hand.
     expect(edges).toEqual(
       expect.arrayContaining([
-        'commands>definitions',
-        'commands>activation',
+        'commands>contracts',
+        'activation>contracts',
         'definitions>catalog',
         'testing>db',
       ]),
