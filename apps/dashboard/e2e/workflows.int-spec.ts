@@ -334,7 +334,7 @@ describe('the workflows a platform team expects', () => {
       const card = page.locator(`article[data-request-id="${changedRequestId}"]`);
       await card
         .locator('[data-projection="reviewed"]')
-        .getByText('npx -y @acme/deploy-mcp --region eu-west-2')
+        .getByText('npx -y @acme/deploy-mcp --region eu-west-2', { exact: true })
         .waitFor();
       await expect(card.textContent()).resolves.toContain('Workspace platform-core');
       await screenshot(page, 'approvals-queue-review-light');
