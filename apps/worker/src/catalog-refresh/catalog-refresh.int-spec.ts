@@ -1,0 +1,326 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
+import {
+  catalogRefreshJobKey,
+  catalogRefreshQueueOf,
+  type CatalogRefreshPayloadV2,
+} from '@gatehouse/contracts';
+import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { createDatabase, type Database } from '@gatehouse/db';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestTenant,
+  createTestWorkspace,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+// The processor's peer is the real API (leases, snapshots): a test reaching for its real peer is the one place an
+// app imports another.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { apiConfigSchema } from '../../../api/src/config/api.config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createApiApp } from '../../../api/src/create-api-app.js';
+import { workerConfigSchema, type WorkerConfig } from '../config/worker.config.js';
+import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
+import { HeldLeases } from '../leases/held-leases.registry.js';
+import type { CatalogRefreshOutcome } from './catalog-refresh.processor.js';
+
+// Catalog discovery end to end (issue 14 item 3; decision 0069): the real API (createApiApp on a loopback port,
+// real Postgres and Redis), the worker app consuming its pool's queue, and @modelcontextprotocol/server-everything
+// over stdio on a pool whose ceiling allows exactly it. Approve the server, enqueue the job the API would, and the
+// worker leases, discovers, posts the snapshot for its lease and releases it; the stored document names the tools
+// mcp__everything__*. The stdio child lives in its own process group, which is gone once the job ends.
+
+jest.setTimeout(120_000);
+
+const ROOT_DIR = resolve(__dirname, '../../../..');
+const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
+const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
+const POOL = 'local';
+const silent = createLogger({ name: 'catalog-refresh-test', level: 'silent' });
+
+let testDb: TestDatabase;
+let db: Database;
+let api: NestFastifyApplication;
+let apiUrl: string;
+let acme: TestTenant;
+let admin: TestUser;
+let workspaceId: string;
+let root: string;
+const tokens = { admin: '', approver: '', worker: '' };
+
+async function rest(
+  who: keyof typeof tokens,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: unknown,
+) {
+  const response = await api.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
+}
+
+async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status: number) {
+  const { status: got, body } = await answer;
+  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Opens a review of the server in the workspace view and approves what it shows; returns the fingerprint. */
+async function approve(serverName: string): Promise<string> {
+  const opened = await expectOk(
+    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
+      serverName,
+      view: 'workspace',
+    }),
+    201,
+  );
+  const identity = opened.identity as { key: string; definitionFingerprint: string };
+  await expectOk(
+    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
+      decision: 'approve',
+      seenFingerprint: identity.definitionFingerprint,
+      seenIdentityKey: identity.key,
+    }),
+    201,
+  );
+  return identity.definitionFingerprint;
+}
+
+function workerConfig(env: Record<string, string>): WorkerConfig {
+  const parsed = parseConfig(workerConfigSchema, { LOG_LEVEL: 'silent', ...env });
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.config;
+}
+
+type SnapshotRow = {
+  lease_id: string;
+  server_name: string;
+  definition_fingerprint: string;
+  complete: boolean;
+  document: { servers: { tools: { name: string }[] }[] };
+};
+
+/** Read as the database superuser: what is stored, whatever the API's catalog read does with it. */
+async function snapshotRows(): Promise<SnapshotRow[]> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    const result = await owner.query<SnapshotRow>(
+      'SELECT lease_id, server_name, definition_fingerprint, complete, document FROM catalog_snapshots WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    return result.rows;
+  } finally {
+    await owner.end();
+  }
+}
+
+async function leaseRow(leaseId: string) {
+  return db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: leaseId } }));
+}
+
+/** Pids of live processes whose command line runs server-everything from this checkout. */
+async function everythingProcesses(): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes('server-everything') && cmdline.includes(root)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-14e-worker-')));
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
+  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  admin = await createMember(db, acme, 'admin');
+  const approver = await createMember(db, acme, 'approver');
+  workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
+  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.worker = await db.withTenant(acme.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: acme.id,
+      createdById: admin.id,
+      name: 'worker local',
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: ['leases:write', 'snapshots:write'],
+        workspaceIds: [],
+        pool: POOL,
+      },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({
+      [POOL]: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+    }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  api = await createApiApp(parsed.config, { logger: silent });
+  await api.listen({ host: '127.0.0.1', port: 0 });
+  apiUrl = await api.getUrl();
+  await expectOk(
+    rest('admin', 'PUT', '/v1/host-policy', {
+      stdioCommands: [[EVERYTHING, 'stdio']],
+      headerHelpers: [],
+      privateCidrs: [],
+      traceContextOrigins: [],
+      fourEyes: false,
+    }),
+    200,
+  );
+  await expectOk(
+    rest('admin', 'PUT', '/v1/definition-sources', {
+      tier: 'managed',
+      name: 'worker',
+      document: { mcpServers: { everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] } } },
+    }),
+    200,
+  );
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await api?.close();
+  await db?.close();
+  await testDb?.drop();
+  await rm(root, { recursive: true, force: true });
+}, TEST_DATABASE_TIMEOUT_MS);
+
+describe('catalog refresh: approve -> enqueue -> the worker discovers -> the snapshot is stored', () => {
+  const prefix = `gh-test-${randomBytes(6).toString('hex')}`;
+  let worker: WorkerApp;
+  let producer: Redis;
+  let queue: Queue;
+  let events: QueueEvents;
+
+  beforeAll(async () => {
+    worker = await createWorkerApp(
+      workerConfig({
+        REDIS_URL: testRedisUrl(),
+        API_URL: apiUrl,
+        QUEUE_PREFIX: prefix,
+        WORKER_TOKEN: tokens.worker,
+        WORKER_POOL: POOL,
+        WORKER_CONCURRENCY: '2',
+        CHILD_PATH,
+        CHILD_CLOSE_GRACE_MS: '500',
+      }),
+      { logger: silent },
+    );
+    producer = createRedisConnection({
+      url: testRedisUrl(),
+      name: 'catalog-refresh-test',
+      purpose: 'bullmq',
+    });
+    queue = new Queue(catalogRefreshQueueOf(POOL), { connection: producer, prefix });
+    events = new QueueEvents(catalogRefreshQueueOf(POOL), { connection: { url: testRedisUrl() }, prefix });
+    await events.waitUntilReady();
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await events?.close();
+    await queue?.obliterate({ force: true });
+    await queue?.close();
+    if (producer) await closeRedis(producer);
+  });
+
+  function payload(fingerprint: string): CatalogRefreshPayloadV2 {
+    return {
+      v: 2,
+      tenantId: acme.id,
+      workspaceId,
+      serverName: 'everything',
+      definitionFingerprint: fingerprint,
+      principalUserId: null,
+      pool: POOL,
+      reason: 'approval_decided',
+      requestedAt: new Date().toISOString(),
+    };
+  }
+
+  it('stores a complete one-server snapshot of mcp__everything__* for the lease, releases it, leaves no child', async () => {
+    const fingerprint = await approve('everything');
+    const job = await queue.add('refresh', payload(fingerprint), {
+      jobId: catalogRefreshJobKey(payload(fingerprint)),
+    });
+    const outcome = (await job.waitUntilFinished(events)) as CatalogRefreshOutcome;
+    expect(outcome).toMatchObject({ outcome: 'stored', complete: true });
+    if (outcome.outcome !== 'stored') throw new Error('not stored');
+    expect(outcome.tools).toBeGreaterThan(5);
+
+    const rows = await snapshotRows();
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({
+      lease_id: outcome.leaseId,
+      server_name: 'everything',
+      definition_fingerprint: fingerprint,
+      complete: true,
+    });
+    const names = row?.document.servers[0]?.tools.map((t) => t.name) ?? [];
+    expect(names).toContain('mcp__everything__echo');
+    for (const name of names) expect(name).toMatch(/^mcp__everything__[A-Za-z0-9_-]+$/);
+
+    // The lease it posted for is released, and the worker holds nothing.
+    expect((await leaseRow(outcome.leaseId))?.releasedAt).not.toBeNull();
+    expect(worker.context.get(HeldLeases).size).toBe(0);
+    // The connection was closed before the job ended: no server-everything child of this test is left.
+    expect(await everythingProcesses()).toEqual([]);
+  });
+
+  it('is safe to run twice: a rerun replaces the snapshot with one for its own lease', async () => {
+    const fingerprint = (await snapshotRows())[0]?.definition_fingerprint ?? '';
+    const again = await queue.add('refresh', payload(fingerprint), { jobId: `rerun-${randomUUID()}` });
+    const outcome = (await again.waitUntilFinished(events)) as CatalogRefreshOutcome;
+    expect(outcome).toMatchObject({ outcome: 'stored' });
+    const rows = await snapshotRows();
+    expect(rows).toHaveLength(1);
+    if (outcome.outcome === 'stored') expect(rows[0]?.lease_id).toBe(outcome.leaseId);
+  });
+
+  it('completes a job whose lease the API refuses with the refusal code, without posting', async () => {
+    const refused = { ...payload('sha256:none'), serverName: 'nosuchserver' };
+    const job = await queue.add('refresh', refused, { jobId: catalogRefreshJobKey(refused) });
+    await expect(job.waitUntilFinished(events)).resolves.toMatchObject({ outcome: 'refused', step: 'lease' });
+    expect(await snapshotRows()).toHaveLength(1);
+  });
+});
