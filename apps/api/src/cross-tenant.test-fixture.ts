@@ -162,7 +162,13 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
       tenantId,
       createdById: owner.user.id,
       name: `worker-${label}-${unique}`,
-      grant: { kind: 'worker', userId: null, scopes: ['leases:write'], workspaceIds: [], pool: 'default' },
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: ['leases:write', 'snapshots:write'],
+        workspaceIds: [],
+        pool: 'default',
+      },
       expiresAt: null,
     });
     await tx.lease.create({
@@ -533,6 +539,13 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    {
+      route: 'POST /v1/leases/:leaseId/snapshot',
+      url: `/v1/leases/${a.lease.id}/snapshot`,
+      payload: { document: { v: 1, complete: true, stale: false, servers: [], diagnostics: [] } },
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
     // Upstream OAuth: B's owner signs in to a server of A's workspace, and lists only B's own sign-ins.
     {
       route: 'POST /v1/workspaces/:workspaceId/oauth/sign-in',
@@ -693,6 +706,13 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
     { ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`), credentials: bWorker },
     { ...notFound('renewLease', `renewLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
     { ...notFound('releaseLease', `releaseLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
+    {
+      ...notFound(
+        'submitCatalogSnapshot',
+        `submitCatalogSnapshot(input: { leaseId: "${a.lease.id}", document: { v: 1, complete: true, stale: false, servers: [], diagnostics: [] } })`,
+      ),
+      credentials: bWorker,
+    },
     notFound('startOAuthSignIn', `startOAuthSignIn(input: { ${wsInput}, serverName: "github" })`),
     visible('oauthCredentials', 'oauthCredentials(input: {})', '{ items { id issuer resource securityIdentity } nextCursor }', 'query'),
     visible(
