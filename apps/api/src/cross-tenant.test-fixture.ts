@@ -42,6 +42,8 @@ export interface TenantWorld {
   /** A worker token of the tenant (pool `default`) and a lease it holds (a row: never issued through B). */
   readonly worker: { readonly id: string; readonly secret: string };
   readonly lease: { readonly id: string };
+  /** An upstream OAuth sign-in of the owner (needs sign-in: no token to seal); B must not sign it out. */
+  readonly oauthCredential: { readonly id: string };
 }
 
 export interface CrossTenantWorld {
@@ -86,6 +88,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     secret: invitationSecret.secret,
   };
   const lease = { id: randomUUID() };
+  const oauthCredential = { id: randomUUID() };
   const { token, secret, link, worker } = await db.withTenant(tenantId, async (tx) => {
     await tx.invitation.create({
       data: {
@@ -171,6 +174,21 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
       },
       expiresAt: null,
     });
+    await tx.oAuthCredential.create({
+      data: {
+        id: oauthCredential.id,
+        tenantId,
+        subjectKind: 'user',
+        subject: `user:${owner.user.id}`,
+        subjectUserId: owner.user.id,
+        serverIdentity: `sid:v1:${randomBytes(32).toString('hex')}`,
+        resource: `https://mcp-${label}-${unique}.example.com/mcp`,
+        issuer: `https://auth-${label}-${unique}.example.com`,
+        status: 'needs_sign_in',
+        tokenEndpoint: `https://auth-${label}-${unique}.example.com/token`,
+        clientId: `client-${label}-${unique}`,
+      },
+    });
     await tx.lease.create({
       data: {
         id: lease.id,
@@ -207,6 +225,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     invitation,
     worker,
     lease,
+    oauthCredential,
   };
 }
 
@@ -274,6 +293,7 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.invitation.email,
     a.invitation.secret,
     a.worker.id,
+    a.oauthCredential.id,
     a.worker.secret,
     a.lease.id,
   ];
@@ -554,6 +574,24 @@ export function routeCases(
       expect: 'not_found',
     },
     { route: 'GET /v1/oauth/credentials', url: '/v1/oauth/credentials', expect: 'no_victim_data' },
+    // A redirect no sign-in of B's waits for (pasted or on the callback), and A's owner's credential.
+    {
+      route: 'POST /v1/oauth/sign-in/complete',
+      url: '/v1/oauth/sign-in/complete',
+      payload: { redirectUrl: `http://localhost:3000/v1/oauth/callback?state=${'s'.repeat(43)}&code=c` },
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/oauth/callback',
+      url: `/v1/oauth/callback?state=${'s'.repeat(43)}&code=c`,
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/oauth/credentials/:credentialId/sign-out',
+      url: `/v1/oauth/credentials/${a.oauthCredential.id}/sign-out`,
+      payload: {},
+      expect: 'not_found',
+    },
     {
       route: 'PUT /v1/host-policy',
       url: '/v1/host-policy',
@@ -715,6 +753,11 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
     },
     notFound('startOAuthSignIn', `startOAuthSignIn(input: { ${wsInput}, serverName: "github" })`),
     visible('oauthCredentials', 'oauthCredentials(input: {})', '{ items { id issuer resource securityIdentity } nextCursor }', 'query'),
+    notFound(
+      'completeOAuthSignIn',
+      `completeOAuthSignIn(input: { redirectUrl: "http://localhost:3000/v1/oauth/callback?state=${'s'.repeat(43)}&code=c" })`,
+    ),
+    notFound('signOutOAuth', `signOutOAuth(input: { credentialId: "${a.oauthCredential.id}" })`),
     visible(
       'hostPolicy',
       'hostPolicy',
