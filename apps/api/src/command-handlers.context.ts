@@ -1,15 +1,24 @@
 import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
+import type { Logger } from '@gatehouse/platform';
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandFeaturesModule } from './command-features.module.js';
 import type { CommandHandlers } from './commands/command-handler.js';
 import { CommandHandlerRegistry } from './commands/registry/command-handler.registry.js';
-import { CommandDepsModule, commandDepsOf, type CommandDepsOptions } from './infrastructure/command-deps.module.js';
-import { DATABASE } from './infrastructure/infrastructure.tokens.js';
+import {
+  CommandDepsModule,
+  commandDepsOf,
+  type CommandDepsOptions,
+} from './infrastructure/command-deps.module.js';
+import type { Redis } from 'ioredis';
+import type { ApiConfig } from './config/api.config.js';
+import { API_CONFIG, DATABASE, LOGGER, REDIS } from './infrastructure/infrastructure.tokens.js';
 
 export interface CommandHandlerContextOptions extends CommandDepsOptions {
   readonly database: Database;
+  /** What the feature modules inject besides the database, as createApiApp provides it. */
+  readonly infrastructure: { readonly config: ApiConfig; readonly logger: Logger; readonly redis: Redis };
   /** Further modules whose `@HandlesCommand` providers join the discovery (a test's throwaway command). */
   readonly imports?: ModuleMetadata['imports'];
   /** The registry to bind; COMMANDS by default. */
@@ -26,13 +35,19 @@ export interface CommandHandlerContext {
 class CommandContextRoot {}
 
 @Module({})
-class DatabaseValueModule {
-  static of(database: Database): DynamicModule {
+class InfrastructureValuesModule {
+  static of(options: CommandHandlerContextOptions): DynamicModule {
+    const { config, logger, redis } = options.infrastructure;
     return {
-      module: DatabaseValueModule,
+      module: InfrastructureValuesModule,
       global: true,
-      providers: [{ provide: DATABASE, useValue: database }],
-      exports: [DATABASE],
+      providers: [
+        { provide: DATABASE, useValue: options.database },
+        { provide: API_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: REDIS, useValue: redis },
+      ],
+      exports: [DATABASE, API_CONFIG, LOGGER, REDIS],
     };
   }
 }
@@ -48,7 +63,7 @@ export async function createCommandHandlerContext(
   const root: DynamicModule = {
     module: CommandContextRoot,
     imports: [
-      DatabaseValueModule.of(options.database),
+      InfrastructureValuesModule.of(options),
       CommandDepsModule.forRoot(commandDepsOf(options)),
       CommandFeaturesModule,
       ...(options.imports ?? []),

@@ -1,6 +1,7 @@
 import { createLogger } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, createTestWorkspace, type TestTenant } from '@gatehouse/testing';
 import { createCommandHandlerContext } from '../command-handlers.context';
+import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.test-helper';
 import { registerCommandRoutes } from '../commands/rest/register-command-routes';
 import { resolvePrincipal } from './resolve-principal';
 import {
@@ -9,6 +10,8 @@ import {
   createIdentityHarness,
   type IdentityHarness,
 } from './testing/identity-harness';
+
+const UNUSED_DATABASE_URL = 'postgresql://unused@127.0.0.1/unused';
 
 // The token creation rules as a tenant meets them: POST /v1/tokens (the `tokens.create` command, whose use case
 // runs decideTokenCreation + mintApiToken), signed in with a session cookie, through the real HTTP stack.
@@ -48,8 +51,14 @@ function createToken(session: { cookie: string; csrfToken: string }, payload: Re
 beforeAll(async () => {
   h = await createIdentityHarness({
     extend: async (app, deps, db) => {
+      // The context injects the database given here; the config's DATABASE_URL is never dialled.
+      const infrastructure = testCommandInfrastructure({
+        databaseUrl: UNUSED_DATABASE_URL,
+        logger: deps.logger,
+      });
+      app.addHook('onClose', () => infrastructure.close());
       const workerPools = { default: { tenants: '*' as const }, eu: { tenants: ['globex'] } };
-      const useCases = await createCommandHandlerContext({ database: db, workerPools });
+      const useCases = await createCommandHandlerContext({ database: db, workerPools, infrastructure });
       app.addHook('onClose', () => useCases.close());
       await registerCommandRoutes(app, {
         handlers: useCases.handlers,

@@ -1,11 +1,14 @@
 import { ROLE_SCOPES } from '@gatehouse/commands';
 import { createTestTenant, createTestUser, type TestTenant, type TestUser } from '@gatehouse/testing';
 import { createCommandHandlerContext } from '../command-handlers.context';
+import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.test-helper';
 import { registerAdminSurfaces } from '../commands/register-admin-surfaces';
 import { mintApiToken } from './mint-api-token';
 import { DEFAULT_WORKER_POOLS } from './pool-config';
 import { resolvePrincipal } from './resolve-principal';
 import { PROBE_READ, createIdentityHarness, type IdentityHarness } from './testing/identity-harness';
+
+const UNUSED_DATABASE_URL = 'postgresql://unused@127.0.0.1/unused';
 
 // The bearer token cache (token-lookup.cache.ts), through the real HTTP stack, with entries that stay fresh for
 // an hour: a change written behind the process's back is NOT seen (so the entry really is served from the
@@ -54,7 +57,17 @@ beforeAll(async () => {
   h = await createIdentityHarness({
     tokenCacheTtlMs: AN_HOUR_MS,
     extend: async (app, deps, db) => {
-      const useCases = await createCommandHandlerContext({ database: db, workerPools: DEFAULT_WORKER_POOLS });
+      // The context injects the database given here; the config's DATABASE_URL is never dialled.
+      const infrastructure = testCommandInfrastructure({
+        databaseUrl: UNUSED_DATABASE_URL,
+        logger: deps.logger,
+      });
+      app.addHook('onClose', () => infrastructure.close());
+      const useCases = await createCommandHandlerContext({
+        database: db,
+        workerPools: DEFAULT_WORKER_POOLS,
+        infrastructure,
+      });
       app.addHook('onClose', () => useCases.close());
       await registerAdminSurfaces(app, {
         handlers: useCases.handlers,

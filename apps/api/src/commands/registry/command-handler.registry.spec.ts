@@ -6,6 +6,7 @@ import { createCommandHandlerContext } from '../../command-handlers.context';
 import { DEFAULT_WORKER_POOLS } from '../../auth/pool-config';
 import { CommandBindingError } from './command-binding.problem';
 import { HandlesCommand } from './handles-command.decorator';
+import { testCommandInfrastructure } from '../testing/command-infrastructure.test-helper';
 
 // Boot's binding of the registry to the discovered use cases. The pool connects lazily: building the Nest
 // context and its use cases does no I/O.
@@ -46,9 +47,14 @@ class OrphanHandlerModule {}
 
 describe('command handler discovery', () => {
   const database = createDatabase({ url: 'postgresql://nobody@127.0.0.1:9/never' });
-  afterAll(() => database.close());
+  // Lazy: nothing here dials Redis or the database.
+  const infrastructure = testCommandInfrastructure({ databaseUrl: 'postgresql://nobody@127.0.0.1:9/never' });
+  afterAll(async () => {
+    await infrastructure.close();
+    await database.close();
+  });
   const build = (extra: Partial<Parameters<typeof createCommandHandlerContext>[0]> = {}) =>
-    createCommandHandlerContext({ database, workerPools: DEFAULT_WORKER_POOLS, ...extra });
+    createCommandHandlerContext({ database, workerPools: DEFAULT_WORKER_POOLS, infrastructure, ...extra });
 
   it('finds exactly one use case for every command in the registry', async () => {
     const context = await build();

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { COMMANDS, ROLE_SCOPES, type CommandDefinition, type MembershipRole, type Scope, type TokenKind } from '@gatehouse/commands';
+import {
+  COMMANDS,
+  ROLE_SCOPES,
+  type CommandDefinition,
+  type MembershipRole,
+  type Scope,
+  type TokenKind,
+} from '@gatehouse/commands';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import { createDatabase, type Database } from '@gatehouse/db';
@@ -26,6 +33,7 @@ import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { TEST_HASHER } from '../../auth/testing/identity-harness';
 import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { createCommandHandlerContext } from '../../command-handlers.context';
+import { testCommandInfrastructure } from './command-infrastructure.test-helper';
 import { installNulCharacterGuard } from '../../http/nul-character.guard';
 import { registerInvitationLinkRoutes } from '../invitations/invitation-link.routes';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
@@ -96,6 +104,7 @@ export async function createSurfacesHarness(options: SurfacesHarnessOptions = {}
   const workerPools = options.workerPools ?? DEFAULT_WORKER_POOLS;
   const useCases = await createCommandHandlerContext({
     database: db,
+    infrastructure: testCommandInfrastructure({ databaseUrl: testDb.appUrl, logger, redis }),
     workerPools,
     definitionCipher: testDefinitionCipher(),
     imports: options.imports,
