@@ -12,6 +12,7 @@ import { HostPolicyModule } from './host-policy/host-policy.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
 import { LeasesModule } from './leases/leases.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { RevocationReadsModule } from './revocations/revocation-reads.module.js';
 
 /**
  * Every feature module whose use cases serve a command, and the registry that discovers them. A new feature
@@ -32,6 +33,7 @@ import { OAuthModule } from './oauth/oauth.module.js';
     LeasesModule,
     CatalogModule,
     OAuthModule,
+    RevocationReadsModule,
   ],
   exports: [CommandRegistryModule],
 })

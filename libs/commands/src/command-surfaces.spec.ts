@@ -55,6 +55,13 @@ describe('surfaces in the declaration', () => {
     }
   });
 
+  it('serves the revocation catch-up over REST and GraphQL to holders and admins, never over MCP', () => {
+    const command = COMMANDS.find((c) => c.name === 'revocations.list') as CommandDefinition;
+    expect(surfacesOf(command)).toEqual({ rest: true, graphql: true, mcp: null });
+    expect(command.callers).toEqual(['session', 'user', 'worker', 'gateway']);
+    expect(problemsOf(command)).toContain('bad_cursor');
+  });
+
   it('refuses a declaration that offers such a command over MCP', () => {
     const offered = (extra: Partial<CommandDefinition>) => () =>
       defineCommand({

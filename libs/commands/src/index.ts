@@ -126,3 +126,4 @@ export {
   signOutOAuth,
   startOAuthSignIn,
 } from './definitions/oauth.commands';
+export { REVOCATIONS_PAGE_DEFAULT, listRevocations } from './definitions/revocation.commands';

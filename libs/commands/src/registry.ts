@@ -32,6 +32,7 @@ import {
   signOutOAuth,
   startOAuthSignIn,
 } from './definitions/oauth.commands';
+import { listRevocations } from './definitions/revocation.commands';
 import {
   acceptInvitation,
   createInvitation,
@@ -108,4 +109,5 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   completeOAuthSignIn,
   listOAuthCredentials,
   signOutOAuth,
+  listRevocations,
 ] as CommandDefinition[]);

@@ -58,4 +58,9 @@ export {
   type RevalidateReason,
   type RevocationSubscriberOptions,
 } from './revocation.subscriber';
+export {
+  RevocationsReadError,
+  createHttpRevocationsReader,
+  type HttpRevocationsReaderOptions,
+} from './revocations-http.reader';
 export { Wakeup } from './wakeup';

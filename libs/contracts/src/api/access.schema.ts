@@ -20,6 +20,8 @@ export const SCOPES = [
   'leases:write',
   'snapshots:write',
   'tokens:introspect',
+  // The revocation ledger's catch-up read (revocations.list): lease holders, and owners and admins.
+  'revocations:read',
   // Server definitions: every role reads; owner/admin/approver/member write, and the definition use cases then
   // enforce the tier rules (DESIGN.md trust model: managed/plugin admins, project maintainers, user/local self).
   'definitions:read',
@@ -53,6 +55,7 @@ const ADMIN_SCOPES: readonly Scope[] = [
   'catalog:read',
   'definitions:read',
   'definitions:write',
+  'revocations:read',
 ];
 
 /** The scopes a person holds through their role in a tenant (sessions, and the ceiling of their user tokens). */
@@ -89,8 +92,8 @@ export const ROLE_SCOPES: Readonly<Record<MembershipRole, readonly Scope[]>> = O
 export const KIND_SCOPES: Readonly<Record<TokenKind, readonly Scope[]>> = Object.freeze({
   user: ADMIN_SCOPES,
   agent: ['catalog:read', 'gateway:use'],
-  worker: ['catalog:read', 'leases:write', 'snapshots:write'],
-  gateway: ['tokens:introspect', 'leases:write', 'catalog:read'],
+  worker: ['catalog:read', 'leases:write', 'snapshots:write', 'revocations:read'],
+  gateway: ['tokens:introspect', 'leases:write', 'catalog:read', 'revocations:read'],
 });
 
 export function isScope(value: string): value is Scope {
