@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ROLE_SCOPES } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import { appendRevocationEvent, type Database } from '@gatehouse/db';
 import type { GraphQLFieldCase, HarnessInject, RouteCase } from '@gatehouse/testing';
 import { appendAuditEvent } from './audit/append-audit-event';
 import { mintApiToken } from './auth/mint-api-token';
@@ -206,6 +206,11 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
         transport: 'http',
         expiresAt: new Date(Date.now() + 3_600_000),
       },
+    });
+    // A ledger event naming the tenant's ids: revocations.list must never hand it to another tenant.
+    await appendRevocationEvent(tx, {
+      kind: 'approval_revoked',
+      subject: { workspaceId: workspace.id, approvalId: approval.id, tokenIds: [worker.token.id, minted.token.id] },
     });
     return { ...minted, link: appended, worker: { id: worker.token.id, secret: worker.secret } };
   });
@@ -592,6 +597,8 @@ export function routeCases(
       payload: {},
       expect: 'not_found',
     },
+    // The revocation ledger: B's owner reads B's stream from the start, never an event of A's.
+    { route: 'GET /v1/revocations', url: '/v1/revocations?since=0&limit=1000', expect: 'no_victim_data' },
     {
       route: 'PUT /v1/host-policy',
       url: '/v1/host-policy',
@@ -758,6 +765,7 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       `completeOAuthSignIn(input: { redirectUrl: "http://localhost:3000/v1/oauth/callback?state=${'s'.repeat(43)}&code=c" })`,
     ),
     notFound('signOutOAuth', `signOutOAuth(input: { credentialId: "${a.oauthCredential.id}" })`),
+    visible('revocations', 'revocations(input: { since: 0, limit: 1000 })', '{ stream events next head hasMore }'),
     visible(
       'hostPolicy',
       'hostPolicy',

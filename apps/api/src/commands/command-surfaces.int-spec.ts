@@ -1750,6 +1750,44 @@ const CASES: readonly CommandCase[] = [
       refusal('no credential', 401, 'unauthenticated', async () => ({ input: { leaseId: randomUUID() } })),
     ],
   },
+  {
+    command: 'revocations.list',
+    happy: async () => {
+      const revoked = await mintTestToken(h.db, acme, owner, { kind: 'user' });
+      await seed('tokens.revoke', { tokenId: revoked.id }, tokens.owner);
+      return {
+        token: tokens.owner,
+        input: { since: 0, limit: 1000 },
+        verify: (out) =>
+          expect(out).toMatchObject({
+            stream: 'tenant',
+            // Whole events on both surfaces (GraphQL as JSON objects).
+            events: expect.arrayContaining([
+              expect.objectContaining({ kind: 'token_revoked', tenantId: acme.id, subject: { tokenIds: [revoked.id] } }),
+            ]),
+          }),
+      };
+    },
+    refusals: [
+      refusal('a negative since', 400, 'validation_failed', async () => ({
+        token: tokens.owner,
+        input: { since: -1 },
+      })),
+      refusal('a since past the head', 400, 'bad_cursor', async () => ({
+        token: tokens.owner,
+        // Within GraphQL's Int (32 bits), past any head of this run.
+        input: { since: 2_000_000_000 },
+      })),
+      refusal('a member (owners and admins read the ledger)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { since: 0 },
+      })),
+      refusal('an agent token', 403, 'forbidden_caller', async () => ({
+        token: tokens.agent,
+        input: { since: 0 },
+      })),
+    ],
+  },
 ];
 
 const SURFACES: readonly Surface[] = ['rest', 'graphql'];

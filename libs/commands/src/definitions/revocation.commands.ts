@@ -1,4 +1,4 @@
-import { REVOCATIONS_PAGE_MAX, revocationsPage } from '@gatehouse/contracts';
+import { REVOCATIONS_PAGE_MAX, revocationPageEntry, revocationsPage } from '@gatehouse/contracts';
 import { z } from 'zod';
 import { defineCommand } from '../command';
 
@@ -13,6 +13,19 @@ const position = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const REVOCATIONS_PAGE_DEFAULT = 100;
 
+/**
+ * A page entry as a JSON object (libs/contracts `revocationPageEntry`: its position, the rest as stored): GraphQL
+ * carries it whole as a JSON scalar, so both surfaces hand a holder the same event to judge.
+ */
+const pageEntryObject = z
+  .record(z.string(), z.unknown())
+  .refine((value) => revocationPageEntry.safeParse(value).success, 'must carry its position (seq)')
+  .meta({ title: 'RevocationPageEntry', description: 'libs/contracts revocationEvent, or a row it cannot read' });
+
+const revocationsPageView = z
+  .strictObject({ ...revocationsPage.shape, events: z.array(pageEntryObject).max(REVOCATIONS_PAGE_MAX) })
+  .meta({ title: 'RevocationsPage' });
+
 export const listRevocations = defineCommand({
   name: 'revocations.list',
   summary:
@@ -24,7 +37,7 @@ export const listRevocations = defineCommand({
     since: position,
     limit: z.coerce.number().int().min(1).max(REVOCATIONS_PAGE_MAX).default(REVOCATIONS_PAGE_DEFAULT),
   }),
-  output: revocationsPage.meta({ title: 'RevocationsPage' }),
+  output: revocationsPageView,
   http: { method: 'GET', path: '/v1/revocations' },
   graphql: { field: 'revocations' },
   callers: ['session', 'user', 'worker', 'gateway'],
