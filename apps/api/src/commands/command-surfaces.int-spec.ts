@@ -1763,7 +1763,11 @@ const CASES: readonly CommandCase[] = [
             stream: 'tenant',
             // Whole events on both surfaces (GraphQL as JSON objects).
             events: expect.arrayContaining([
-              expect.objectContaining({ kind: 'token_revoked', tenantId: acme.id, subject: { tokenIds: [revoked.id] } }),
+              expect.objectContaining({
+                kind: 'token_revoked',
+                tenantId: acme.id,
+                subject: { tokenIds: [revoked.id] },
+              }),
             ]),
           }),
       };

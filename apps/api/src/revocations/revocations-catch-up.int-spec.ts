@@ -54,13 +54,18 @@ async function gatewayToken(): Promise<string> {
 }
 
 async function get(path: string, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await h.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } });
+  const response = await h.app.inject({
+    method: 'GET',
+    url: path,
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
 }
 
 async function page(path: string, token: string): Promise<RevocationsPage> {
   const answer = await get(path, token);
-  if (answer.status !== 200) throw new Error(`expected 200, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`expected 200, got ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body as unknown as RevocationsPage;
 }
 
@@ -72,8 +77,8 @@ async function revokeAcmeToken(): Promise<string> {
   return victim.id;
 }
 
-const tokenIdsOf = (event: { subject?: unknown }): readonly string[] =>
-  (event.subject as { tokenIds?: string[] } | undefined)?.tokenIds ?? [];
+const tokenIdsOf = (event: Readonly<Record<string, unknown>>): readonly string[] =>
+  (event['subject'] as { tokenIds?: string[] } | undefined)?.tokenIds ?? [];
 
 beforeAll(async () => {
   h = await createSurfacesHarness();
@@ -175,7 +180,11 @@ describe('the HTTP reader of a holder', () => {
 
   it("feeds a RevocationSubscriber the worker's tenant stream from the API, and rejects a refusal typed", async () => {
     const readSince = createHttpRevocationsReader({ baseUrl, token: tokens.worker });
-    redis = createRedisConnection({ url: testRedisUrl(), name: 'revocations-http-reader', purpose: 'subscriber' });
+    redis = createRedisConnection({
+      url: testRedisUrl(),
+      name: 'revocations-http-reader',
+      purpose: 'subscriber',
+    });
     subscriptions = new RedisChannelMultiplexer(redis);
     const events: RevocationEvent[] = [];
     const revalidations: RevalidateReason[] = [];

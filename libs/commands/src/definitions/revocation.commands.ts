@@ -20,7 +20,10 @@ export const REVOCATIONS_PAGE_DEFAULT = 100;
 const pageEntryObject = z
   .record(z.string(), z.unknown())
   .refine((value) => revocationPageEntry.safeParse(value).success, 'must carry its position (seq)')
-  .meta({ title: 'RevocationPageEntry', description: 'libs/contracts revocationEvent, or a row it cannot read' });
+  .meta({
+    title: 'RevocationPageEntry',
+    description: 'libs/contracts revocationEvent, or a row it cannot read',
+  });
 
 const revocationsPageView = z
   .strictObject({ ...revocationsPage.shape, events: z.array(pageEntryObject).max(REVOCATIONS_PAGE_MAX) })
