@@ -15,6 +15,7 @@ import { HeldLeases } from './leases/held-leases.registry.js';
 import { LeaseApiClient } from './leases/lease-api.client.js';
 import { LEASE_API } from './leases/lease.tokens.js';
 import type { QueueProcessors } from './queues/queue-processor.js';
+import { LeaseRevocationsHolder } from './revocations/lease-revocations.holder.js';
 import { QueueWorkersHost } from './queues/queue-workers.host.js';
 
 /** Built by createWorkerApp before Nest starts. */
@@ -50,6 +51,7 @@ export class WorkerModule {
                 }),
         },
         HeldLeases,
+        LeaseRevocationsHolder,
         CatalogRefreshProcessor,
         {
           provide: QUEUE_PROCESSORS,

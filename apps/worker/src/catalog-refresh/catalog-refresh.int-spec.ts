@@ -1,5 +1,9 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -49,7 +53,9 @@ jest.setTimeout(120_000);
 
 const ROOT_DIR = resolve(__dirname, '../../../..');
 const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
-const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
+const NODE = process.execPath;
+const SILENT = join(__dirname, 'test-support/silent-listing-server.fixture.cjs');
+const CHILD_PATH = `${dirname(NODE)}:/usr/bin:/bin`;
 const POOL = 'local';
 const silent = createLogger({ name: 'catalog-refresh-test', level: 'silent' });
 
@@ -90,8 +96,8 @@ async function expectOk(answer: Promise<{ status: number; body: Record<string, u
   return body;
 }
 
-/** Opens a review of the server in the workspace view and approves what it shows; returns the fingerprint. */
-async function approve(serverName: string): Promise<string> {
+/** Opens a review of the server in the workspace view and approves what it shows. */
+async function approve(serverName: string): Promise<{ fingerprint: string; approvalId: string }> {
   const opened = await expectOk(
     rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
       serverName,
@@ -100,7 +106,7 @@ async function approve(serverName: string): Promise<string> {
     201,
   );
   const identity = opened.identity as { key: string; definitionFingerprint: string };
-  await expectOk(
+  const decided = await expectOk(
     rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
       decision: 'approve',
       seenFingerprint: identity.definitionFingerprint,
@@ -108,7 +114,7 @@ async function approve(serverName: string): Promise<string> {
     }),
     201,
   );
-  return identity.definitionFingerprint;
+  return { fingerprint: identity.definitionFingerprint, approvalId: decided.id as string };
 }
 
 function workerConfig(env: Record<string, string>): WorkerConfig {
@@ -144,16 +150,43 @@ async function leaseRow(leaseId: string) {
   return db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: leaseId } }));
 }
 
-/** Pids of live processes whose command line runs server-everything from this checkout. */
-async function everythingProcesses(): Promise<number[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
-  const pids: number[] = [];
+/** Live processes whose command line contains `needle`, with their parent and process group. */
+async function processesRunning(needle: string): Promise<{ pid: number; ppid: number; pgid: number }[]> {
+  const found: { pid: number; ppid: number; pgid: number }[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('server-everything') && cmdline.includes(root)) pids.push(Number(entry));
+    if (!cmdline.includes(needle)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid pgrp ...: the fields after the parenthesised command name.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') continue;
+    found.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]) });
   }
-  return pids;
+  return found;
+}
+
+/**
+ * Waits for a condition on processes, which no event of ours announces (another process's children), checking
+ * every 50 ms for at most `bound` ms.
+ */
+async function eventually<T>(check: () => Promise<T | undefined>, bound = 20_000): Promise<T> {
+  for (let waited = 0; waited <= bound; waited += 50) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error('condition not reached');
+}
+
+/** Whether any process of the group is left. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 beforeAll(async () => {
@@ -174,7 +207,7 @@ beforeAll(async () => {
       grant: {
         kind: 'worker',
         userId: null,
-        scopes: ['leases:write', 'snapshots:write'],
+        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
         workspaceIds: [],
         pool: POOL,
       },
@@ -190,7 +223,12 @@ beforeAll(async () => {
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
     WORKER_POOLS: JSON.stringify({
-      [POOL]: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+      [POOL]: {
+        tenants: [acme.slug],
+        stdio: true,
+        commandCeiling: [[EVERYTHING], [NODE, SILENT]],
+        allowedRoots: [root],
+      },
     }),
   });
   if (!parsed.ok) throw new Error(parsed.message);
@@ -199,7 +237,10 @@ beforeAll(async () => {
   apiUrl = await api.getUrl();
   await expectOk(
     rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
+      stdioCommands: [
+        [EVERYTHING, 'stdio'],
+        [NODE, SILENT],
+      ],
       headerHelpers: [],
       privateCidrs: [],
       traceContextOrigins: [],
@@ -211,7 +252,12 @@ beforeAll(async () => {
     rest('admin', 'PUT', '/v1/definition-sources', {
       tier: 'managed',
       name: 'worker',
-      document: { mcpServers: { everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] } } },
+      document: {
+        mcpServers: {
+          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+          silent: { type: 'stdio', command: NODE, args: [SILENT] },
+        },
+      },
     }),
     200,
   );
@@ -263,12 +309,12 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
     if (producer) await closeRedis(producer);
   });
 
-  function payload(fingerprint: string): CatalogRefreshPayloadV2 {
+  function payload(fingerprint: string, serverName = 'everything'): CatalogRefreshPayloadV2 {
     return {
       v: 2,
       tenantId: acme.id,
       workspaceId,
-      serverName: 'everything',
+      serverName,
       definitionFingerprint: fingerprint,
       principalUserId: null,
       pool: POOL,
@@ -278,7 +324,7 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
   }
 
   it('stores a complete one-server snapshot of mcp__everything__* for the lease, releases it, leaves no child', async () => {
-    const fingerprint = await approve('everything');
+    const { fingerprint } = await approve('everything');
     const job = await queue.add('refresh', payload(fingerprint), {
       jobId: catalogRefreshJobKey(payload(fingerprint)),
     });
@@ -303,8 +349,8 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
     // The lease it posted for is released, and the worker holds nothing.
     expect((await leaseRow(outcome.leaseId))?.releasedAt).not.toBeNull();
     expect(worker.context.get(HeldLeases).size).toBe(0);
-    // The connection was closed before the job ended: no server-everything child of this test is left.
-    expect(await everythingProcesses()).toEqual([]);
+    // The connection was closed before the job ended: no server-everything child of this process is left.
+    expect((await processesRunning('server-everything')).filter((p) => p.ppid === process.pid)).toEqual([]);
   });
 
   it('is safe to run twice: a rerun replaces the snapshot with one for its own lease', async () => {
@@ -312,7 +358,7 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
     const again = await queue.add('refresh', payload(fingerprint), { jobId: `rerun-${randomUUID()}` });
     const outcome = (await again.waitUntilFinished(events)) as CatalogRefreshOutcome;
     expect(outcome).toMatchObject({ outcome: 'stored' });
-    const rows = await snapshotRows();
+    const rows = (await snapshotRows()).filter((r) => r.server_name === 'everything');
     expect(rows).toHaveLength(1);
     if (outcome.outcome === 'stored') expect(rows[0]?.lease_id).toBe(outcome.leaseId);
   });
@@ -323,4 +369,116 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
     await expect(job.waitUntilFinished(events)).resolves.toMatchObject({ outcome: 'refused', step: 'lease' });
     expect(await snapshotRows()).toHaveLength(1);
   });
+
+  it('drops the lease and closes the stdio child’s process group when its approval is revoked mid-discovery', async () => {
+    const { fingerprint, approvalId } = await approve('silent');
+    const job = await queue.add('refresh', payload(fingerprint, 'silent'), {
+      jobId: catalogRefreshJobKey(payload(fingerprint, 'silent')),
+    });
+    // The child is up and the listing is waiting on it: discovery is under way.
+    const child = await eventually(async () =>
+      (await processesRunning(SILENT)).find((p) => p.ppid === process.pid),
+    );
+    expect(child.pgid).toBe(child.pid);
+    await expectOk(rest('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, {}), 200);
+    await expect(job.waitUntilFinished(events)).resolves.toEqual({ outcome: 'dropped', reason: 'revoked' });
+    expect(groupAlive(child.pgid)).toBe(false);
+    expect((await snapshotRows()).filter((r) => r.server_name === 'silent')).toEqual([]);
+    expect(worker.context.get(HeldLeases).size).toBe(0);
+  });
+});
+
+describe('catalog refresh: SIGKILL of a worker process during discovery', () => {
+  // The worker as it runs in production (the build's main.js; `npm test` builds before it tests).
+  const MAIN = join(ROOT_DIR, 'dist/apps/worker/src/main.js');
+  const prefix = `gh-test-${randomBytes(6).toString('hex')}`;
+  let producer: Redis;
+  let queue: Queue;
+
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run node scripts/build.mjs first`);
+    producer = createRedisConnection({
+      url: testRedisUrl(),
+      name: 'catalog-refresh-kill',
+      purpose: 'bullmq',
+    });
+    queue = new Queue(catalogRefreshQueueOf(POOL), { connection: producer, prefix });
+  });
+
+  afterAll(async () => {
+    await queue?.obliterate({ force: true });
+    await queue?.close();
+    if (producer) await closeRedis(producer);
+  });
+
+  async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((done) => server.close(() => done()));
+    return port;
+  }
+
+  it('leaves no process of the stdio child’s group and no snapshot', async () => {
+    const { fingerprint } = await approve('silent');
+    const child = spawn(NODE, [MAIN], {
+      cwd: ROOT_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        REDIS_URL: testRedisUrl(),
+        API_URL: apiUrl,
+        QUEUE_PREFIX: prefix,
+        WORKER_TOKEN: tokens.worker,
+        WORKER_POOL: POOL,
+        WORKER_PORT: String(await freePort()),
+        CHILD_PATH,
+      },
+    });
+    child.stderr.resume();
+    try {
+      let output = '';
+      await new Promise<void>((done, fail) => {
+        child.once('exit', (code) => fail(new Error(`worker exited early (${code})`)));
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+          if (output.includes('queue workers started')) done();
+        });
+      });
+      child.removeAllListeners('exit');
+      await queue.add(
+        'refresh',
+        { ...payload(fingerprint), serverName: 'silent' },
+        { jobId: `kill-${randomUUID()}` },
+      );
+      const server = await eventually(async () =>
+        (await processesRunning(SILENT)).find((p) => p.ppid === child.pid),
+      );
+      expect(server.pgid).toBe(server.pid);
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+      // Its own group, so no signal reached it: its stdin closed with the worker, and it ends with the group.
+      await eventually(async () => (groupAlive(server.pgid) ? undefined : true));
+      expect((await snapshotRows()).filter((r) => r.server_name === 'silent')).toEqual([]);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  function payload(fingerprint: string): CatalogRefreshPayloadV2 {
+    return {
+      v: 2,
+      tenantId: acme.id,
+      workspaceId,
+      serverName: 'silent',
+      definitionFingerprint: fingerprint,
+      principalUserId: null,
+      pool: POOL,
+      reason: 'manual',
+      requestedAt: new Date().toISOString(),
+    };
+  }
 });

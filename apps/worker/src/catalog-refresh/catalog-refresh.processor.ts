@@ -8,6 +8,7 @@ import { LEASE_API } from '../leases/lease.tokens.js';
 import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
 import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
 import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
+import { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
 
 export type CatalogRefreshOutcome =
   /** The snapshot was accepted for the lease it was discovered through. */
@@ -54,6 +55,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(LEASE_API) private readonly leases: LeaseApiClient | null,
     @Inject(HeldLeases) private readonly held: HeldLeases,
+    @Inject(LeaseRevocationsHolder) private readonly revocations: LeaseRevocationsHolder,
   ) {}
 
   async handle(payload: CatalogRefreshPayload, job: JobContext): Promise<CatalogRefreshOutcome> {
@@ -109,6 +111,8 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     });
     const logIds = { ...ids, leaseId: lease.id, serverName: lease.serverName };
     try {
+      // Subscribed before connecting: a revocation from here on drops the lease and closes its connection.
+      await this.revocations.watch(lease.tenantId);
       return await this.discoverAndSubmit(api, lease, held, logIds);
     } finally {
       this.held.forget(lease.id);

@@ -13,6 +13,7 @@ describe('workerConfigSchema', () => {
         WORKER_PORT: 4100,
         REDIS_URL: 'redis://127.0.0.1:6379',
         QUEUE_PREFIX: 'gatehouse',
+        REDIS_KEY_PREFIX: 'gatehouse:',
         API_URL: 'http://127.0.0.1:4000',
         WORKER_POOL: 'default',
         WORKER_CONCURRENCY: 4,

@@ -23,12 +23,19 @@ export const workerConfigSchema = z.object({
     .describe(
       'Key prefix of the BullMQ queues in Redis; every producer and worker of one deployment uses the same.',
     ),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, colons, dashes or underscores')
+    .default('gatehouse:')
+    .describe('The API’s REDIS_KEY_PREFIX: the namespace its revocation relay publishes under.'),
   API_URL: httpUrlField()
     .default('http://127.0.0.1:4000')
     .describe('Base URL of the API (leases, snapshots, readiness).'),
   WORKER_TOKEN: secret(z.string().trim().min(1))
     .optional()
-    .describe('Worker API token (kind `worker`) used to lease transports. Optional until leases exist.'),
+    .describe(
+      'Worker API token (kind `worker`; scopes leases:write, snapshots:write, revocations:read) used to lease transports and post catalog snapshots. Unset: catalog jobs complete as skipped.',
+    ),
   WORKER_POOL: identifierField()
     .default('default')
     .describe('The operator-declared pool this worker serves.'),
