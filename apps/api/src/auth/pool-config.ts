@@ -22,8 +22,15 @@ const absolutePath = z
   .string()
   .min(1)
   .max(4096)
-  .refine((path) => path.startsWith('/') && !path.split('/').includes('..'), 'must be an absolute path without ..');
-const unixId = z.number().int().min(0).max(2 ** 31 - 1);
+  .refine(
+    (path) => path.startsWith('/') && !path.split('/').includes('..'),
+    'must be an absolute path without ..',
+  );
+const unixId = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
 
 export const workerPoolSchema = z.strictObject({
   tenants: z.union([z.literal('*'), z.array(tenantSlug).max(10_000)]),
