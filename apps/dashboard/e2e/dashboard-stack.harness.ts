@@ -8,7 +8,7 @@ import {
   type TestDatabase,
 } from '@gatehouse/testing';
 import { runProcess, startProcess, type RunningProcess } from './child-process.harness';
-import { dashboardBuildIsStale } from './dashboard-build.harness';
+import { buildOnceAcrossWorkers } from './dashboard-build.harness';
 
 // Everything the browser test drives, for real: a fresh migrated database, the built API (`node
 // dist/apps/api/src/main.js`, as `npm start` and the container run it) with the dashboard as its trusted proxy,
@@ -93,13 +93,14 @@ async function seed(
 }
 
 async function buildDashboardIfStale(): Promise<void> {
-  if (!dashboardBuildIsStale(REPOSITORY_ROOT)) return;
-  await runProcess({
-    name: 'next build',
-    command: join(REPOSITORY_ROOT, 'node_modules', '.bin', 'next'),
-    args: ['build', join(REPOSITORY_ROOT, 'apps', 'dashboard')],
-    cwd: REPOSITORY_ROOT,
-    env: baseEnv({ NEXT_TELEMETRY_DISABLED: '1' }),
+  await buildOnceAcrossWorkers(REPOSITORY_ROOT, async () => {
+    await runProcess({
+      name: 'next build',
+      command: join(REPOSITORY_ROOT, 'node_modules', '.bin', 'next'),
+      args: ['build', join(REPOSITORY_ROOT, 'apps', 'dashboard')],
+      cwd: REPOSITORY_ROOT,
+      env: baseEnv({ NEXT_TELEMETRY_DISABLED: '1' }),
+    });
   });
 }
 
