@@ -3,9 +3,9 @@ import { canDecide, type DecisionAuthority, type DecisionRefusal } from '@gateho
 import { type CommandInput, decideApprovalRequest } from '@gatehouse/commands';
 import type { Approval, ApprovalRequest, Database, TenantTx } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../commands/audit-actor';
+import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { conflict, ValidationProblemError } from '../commands/command-problems';
+import { conflict, ValidationProblemError } from '../shared/command-problems';
 import { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
 import { requestNotOpen } from './approval-problems';

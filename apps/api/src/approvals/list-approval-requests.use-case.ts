@@ -1,10 +1,10 @@
 import { type CommandInput, listApprovalRequests } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { positionAfter, toPage } from '../commands/pagination/keyset-page';
+import { positionAfter, toPage } from '../shared/pagination/keyset-page';
 import { approvalIdsOf, workspaceFilter } from './approval-visibility';
 import { toApprovalRequestView } from './approval.views';
-import { newestFirst, olderThan } from '../commands/pagination/keyset-newest-first';
+import { newestFirst, olderThan } from '../shared/pagination/keyset-newest-first';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

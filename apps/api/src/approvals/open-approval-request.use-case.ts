@@ -1,9 +1,9 @@
 import { type CommandInput, openApprovalRequest } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { auditActorOf } from '../commands/audit-actor';
+import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { notFound } from '../commands/command-problems';
-import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { notFound } from '../shared/command-problems';
+import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { callerUserId } from '../definitions/definition-access';
 import { DefinitionCipher } from '../definitions/definition-cipher';
 import { notApprovable } from './approval-problems';

@@ -1,7 +1,7 @@
 import type { ApprovalRequestTrigger } from '@gatehouse/activation';
 import type { TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../commands/audit-actor';
+import { auditActorOf } from '../shared/audit-actor';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { viewsAffectedBy, type ChangeScope } from './affected-views';
 import { openApprovalRequests, type OpenedRequest } from './approval-requests.opener';

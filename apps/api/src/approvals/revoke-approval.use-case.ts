@@ -1,9 +1,9 @@
 import { type CommandInput, revokeApproval } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf, isTenantAdmin } from '../commands/audit-actor';
+import { auditActorOf, isTenantAdmin } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { forbidden } from '../commands/command-problems';
+import { forbidden } from '../shared/command-problems';
 import { identityAuditData } from './approval-identity.audit';
 import { alreadyRevoked } from './approval-problems';
 import { findVisibleApproval } from './approval-visibility';

@@ -1,7 +1,7 @@
 import { type CommandInput, listAuditEvents } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { badCursor } from '../commands/command-problems';
+import { badCursor } from '../shared/command-problems';
 import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor.codec';
 import { toAuditEventView } from './audit-event.view';
 import { Inject } from '@nestjs/common';

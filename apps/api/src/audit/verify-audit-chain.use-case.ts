@@ -1,7 +1,7 @@
 import { type CommandInput, type CommandOutput, verifyAuditChain } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { ValidationProblemError } from '../commands/command-problems';
+import { ValidationProblemError } from '../shared/command-problems';
 import { GENESIS_HASH, fromHex, toHex } from './audit-chain.encoding';
 import { AuditChainVerifier, type AuditCheckpoint, type StoredAuditHead } from './audit-chain.verifier';
 import { Inject, Optional } from '@nestjs/common';

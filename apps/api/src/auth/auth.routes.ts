@@ -1,9 +1,9 @@
 import { ProblemError, type ProblemDocument } from '@gatehouse/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ValidationProblemError, unauthenticated } from '../commands/command-problems';
+import { ValidationProblemError, unauthenticated } from '../shared/command-problems';
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
-import { fieldErrorsOf } from '../commands/zod-field-errors';
+import { fieldErrorsOf } from '../shared/zod-field-errors';
 import { clientIpOf } from './client-ip';
 import type { IdentityDeps } from './identity.deps';
 import { PASSWORD_MAX_LENGTH } from './password-hasher';

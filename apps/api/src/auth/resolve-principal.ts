@@ -7,7 +7,7 @@ import {
   type TokenLookup,
 } from '@gatehouse/db';
 import { ProblemError } from '@gatehouse/platform';
-import { unauthenticated } from '../commands/command-problems';
+import { unauthenticated } from '../shared/command-problems';
 import { bearerTokenOf } from './api-token.format';
 import { checkCsrf, csrfFailed } from './csrf.guard';
 import { sha256 } from './opaque-secret';

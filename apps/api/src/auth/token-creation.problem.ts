@@ -1,5 +1,5 @@
 import { ProblemError } from '@gatehouse/platform';
-import { ValidationProblemError } from '../commands/command-problems';
+import { ValidationProblemError } from '../shared/command-problems';
 import type { TokenCreationRefusal } from './token-creation.policy';
 
 /**

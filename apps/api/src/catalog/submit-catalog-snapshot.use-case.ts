@@ -5,7 +5,7 @@ import type { CatalogSnapshot, Database, Lease } from '@gatehouse/db';
 import { Inject, Optional } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { forbiddenCaller, notFound } from '../commands/command-problems';
+import { forbiddenCaller, notFound } from '../shared/command-problems';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';

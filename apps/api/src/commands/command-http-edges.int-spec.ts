@@ -14,7 +14,7 @@ import { CSRF_HEADER } from '../auth/csrf.guard';
 import { DEFAULT_WORKER_POOLS } from '../auth/pool-config';
 import type { TenantPrincipal } from '../auth/principal';
 import { registerGraphQL } from '../graphql/register-graphql';
-import { encodeCursor } from './pagination/keyset-cursor';
+import { encodeCursor } from '../shared/pagination/keyset-cursor';
 import { registerCommandRoutes } from './rest/register-command-routes';
 import {
   TEST_PASSWORD,

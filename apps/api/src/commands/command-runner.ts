@@ -10,9 +10,9 @@ import {
   forbiddenScope,
   poolNotOpen,
   unauthenticated,
-} from './command-problems';
-import { isUniqueViolation, uniqueViolationProblem } from './unique-violation';
-import { fieldErrorsOf } from './zod-field-errors';
+} from '../shared/command-problems';
+import { isUniqueViolation, uniqueViolationProblem } from '../shared/unique-violation';
+import { fieldErrorsOf } from '../shared/zod-field-errors';
 
 export interface RunCommandOptions {
   readonly command: CommandDefinition;

@@ -1,8 +1,8 @@
 import type { TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
-import { isTenantAdmin } from '../commands/audit-actor';
-import { forbidden, ValidationProblemError } from '../commands/command-problems';
-import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { isTenantAdmin } from '../shared/audit-actor';
+import { forbidden, ValidationProblemError } from '../shared/command-problems';
+import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 
 export interface VariableHolder {

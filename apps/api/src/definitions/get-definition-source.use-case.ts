@@ -1,7 +1,7 @@
 import { type CommandInput, getDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { notFound } from '../commands/command-problems';
+import { notFound } from '../shared/command-problems';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
 import { DefinitionCipher } from './definition-cipher';
 import { toSourceView } from './definition-source.view';

@@ -1,7 +1,7 @@
 import { type CommandInput, getEffectiveDefinitions } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { findVisibleWorkspace } from '../commands/workspaces/workspace-visibility';
+import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { callerUserId } from './definition-access';
 import { DefinitionCipher } from './definition-cipher';
 import { toActivationView } from '../approvals/activation.view';

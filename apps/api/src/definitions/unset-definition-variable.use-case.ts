@@ -2,7 +2,7 @@ import { type CommandInput, unsetDefinitionVariable } from '@gatehouse/commands'
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../commands/audit-actor';
+import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from './definition-cipher';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';

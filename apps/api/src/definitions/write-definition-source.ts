@@ -15,9 +15,9 @@ import { changedServerNames, recordEntryAuthors } from '../approvals/entry-autho
 import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../commands/audit-actor';
-import { conflict, ValidationProblemError } from '../commands/command-problems';
-import { isUniqueViolation } from '../commands/unique-violation';
+import { auditActorOf } from '../shared/audit-actor';
+import { conflict, ValidationProblemError } from '../shared/command-problems';
+import { isUniqueViolation } from '../shared/unique-violation';
 import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 import { assertMayWriteSource, sourceTargetOf, type SourceTargetInput } from './definition-access';
 import type { DefinitionCipher } from './definition-cipher';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { findTenantIdBySlug, type Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
-import { isUniqueViolation } from '../commands/unique-violation';
+import { isUniqueViolation } from '../shared/unique-violation';
 import { isTenantSlug } from './tenant-slug';
 
 export interface CreateTenantOptions {

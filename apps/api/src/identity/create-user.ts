@@ -4,7 +4,7 @@ import { findLoginByEmail, type Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import { checkPasswordPolicy, type PasswordHasher } from '../auth/password-hasher';
-import { isUniqueViolation } from '../commands/unique-violation';
+import { isUniqueViolation } from '../shared/unique-violation';
 import { isEmailAddress, normalizeEmail } from './email-address';
 
 export interface CreateUserOptions {

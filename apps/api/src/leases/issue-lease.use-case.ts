@@ -11,7 +11,7 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { notFound, poolNotOpen } from '../commands/command-problems';
+import { notFound, poolNotOpen } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DefinitionCipher } from '../definitions/definition-cipher';
 import type { TenantHostPolicy } from '../host-policy/host-policy';

@@ -2,7 +2,7 @@ import { findHeldLeaseTenant, findWorkspaceTenant, type Database, type TenantRef
 import type { AuditEventInput } from '../audit/audit-event';
 import { isPoolOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
-import { forbiddenCaller, notFound, poolNotOpen } from '../commands/command-problems';
+import { forbiddenCaller, notFound, poolNotOpen } from '../shared/command-problems';
 
 /**
  * Who asks for, renews or releases a lease, with the tenant it acts in. A worker token acts in its own tenant; a

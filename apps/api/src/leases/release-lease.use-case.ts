@@ -5,7 +5,7 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { notFound } from '../commands/command-problems';
+import { notFound } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';

@@ -4,9 +4,9 @@ import { completeSignIn, type CompleteSignInRefusal, type SignedIn } from '@gate
 import { Inject } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../commands/audit-actor';
+import { auditActorOf } from '../shared/audit-actor';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { notFound } from '../commands/command-problems';
+import { notFound } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';

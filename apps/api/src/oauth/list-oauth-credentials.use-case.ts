@@ -3,7 +3,7 @@ import { listOAuthCredentialsOfSubject, type Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { badCursor } from '../commands/command-problems';
+import { badCursor } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { signedInUserOf } from './oauth-caller';

@@ -2,7 +2,7 @@
 // declares and its OAuth settings. Reads only (one transaction); a server the view does not list is 404.
 import type { Database } from '@gatehouse/db';
 import { materializedDefinitionOf, resolveDefinitions, type OAuthSettings } from '@gatehouse/definitions';
-import { notFound } from '../commands/command-problems';
+import { notFound } from '../shared/command-problems';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { loadDefinitionSnapshot } from '../definitions/definition-snapshot.loader';
 import type { TenantHostPolicy } from '../host-policy/host-policy';

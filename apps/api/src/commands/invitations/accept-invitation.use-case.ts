@@ -1,8 +1,8 @@
 import { type CommandInput, acceptInvitation } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { forbidden } from '../command-problems';
+import { forbidden } from '../../shared/command-problems';
 import { joinRefusalProblem, unusableInvitation } from './invitation-problems';
 import { findUsableInvitation, joinInvitedTenant } from './join-invited-tenant';
 import { Inject } from '@nestjs/common';

@@ -7,9 +7,9 @@ import { clientIpOf } from '../../auth/client-ip';
 import type { IdentityDeps } from '../../auth/identity.deps';
 import { PASSWORD_MAX_LENGTH } from '../../auth/password-hasher';
 import { createUser } from '../../identity/create-user';
-import { ValidationProblemError } from '../command-problems';
+import { ValidationProblemError } from '../../shared/command-problems';
 import { problemErrorHandler } from '../rest/problem-error-handler';
-import { fieldErrorsOf } from '../zod-field-errors';
+import { fieldErrorsOf } from '../../shared/zod-field-errors';
 import { joinRefusalProblem, unusableInvitation } from './invitation-problems';
 import { findUsableInvitation, joinInvitedTenant } from './join-invited-tenant';
 

@@ -1,5 +1,5 @@
 import { ProblemError } from '@gatehouse/platform';
-import { conflict, notFound } from '../command-problems';
+import { conflict, notFound } from '../../shared/command-problems';
 import type { JoinRefusal } from './join-invited-tenant';
 
 /**

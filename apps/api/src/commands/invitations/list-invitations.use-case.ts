@@ -1,7 +1,7 @@
 import { type CommandInput, listInvitations } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { positionAfter, toPage } from '../pagination/keyset-page';
+import { positionAfter, toPage } from '../../shared/pagination/keyset-page';
 import { pendingAt, toInvitationView } from './invitation.views';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';

@@ -1,5 +1,5 @@
 import { longPollOf, type CommandDefinition } from '@gatehouse/commands';
-import { ValidationProblemError } from '../command-problems';
+import { ValidationProblemError } from '../../shared/command-problems';
 
 /** The query parameter a long-poll read takes: whole seconds, 0 up to the read's declared bound. */
 export const WAIT_PARAMETER = 'wait';

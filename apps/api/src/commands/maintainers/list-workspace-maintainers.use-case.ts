@@ -2,8 +2,8 @@ import { type CommandInput, listWorkspaceMaintainers } from '@gatehouse/commands
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { PERSON, toMaintainerView } from '../command-views';
-import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
-import { findVisibleWorkspace } from '../workspaces/workspace-visibility';
+import { afterPosition, keysetOrder, positionAfter, toPage } from '../../shared/pagination/keyset-page';
+import { findVisibleWorkspace } from '../../shared/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';

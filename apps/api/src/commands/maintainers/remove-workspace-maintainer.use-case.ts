@@ -1,10 +1,10 @@
 import { type CommandInput, removeWorkspaceMaintainer } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { notFound } from '../command-problems';
-import { findVisibleWorkspace } from '../workspaces/workspace-visibility';
+import { notFound } from '../../shared/command-problems';
+import { findVisibleWorkspace } from '../../shared/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';

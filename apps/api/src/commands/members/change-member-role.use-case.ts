@@ -1,9 +1,9 @@
 import { type CommandInput, changeMemberRole } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { conflict, forbidden, notFound } from '../command-problems';
+import { conflict, forbidden, notFound } from '../../shared/command-problems';
 import { PERSON, toMemberView } from '../command-views';
 import { lockOwners } from './owner-lock';
 import { evictCachedTokens } from '../../auth/token-lookup.cache';

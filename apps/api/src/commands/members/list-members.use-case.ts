@@ -2,7 +2,7 @@ import { type CommandInput, listMembers } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { PERSON, toMemberView } from '../command-views';
-import { afterPosition, keysetOrder, positionAfter, toPage } from '../pagination/keyset-page';
+import { afterPosition, keysetOrder, positionAfter, toPage } from '../../shared/pagination/keyset-page';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';

@@ -1,9 +1,9 @@
 import { type CommandInput, removeMember } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { conflict, forbidden, notFound } from '../command-problems';
+import { conflict, forbidden, notFound } from '../../shared/command-problems';
 import { lockOwners } from './owner-lock';
 import { evictCachedTokens } from '../../auth/token-lookup.cache';
 import { Inject } from '@nestjs/common';

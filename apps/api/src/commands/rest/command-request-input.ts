@@ -1,5 +1,5 @@
 import { longPollOf, type CommandDefinition } from '@gatehouse/commands';
-import { ValidationProblemError } from '../command-problems';
+import { ValidationProblemError } from '../../shared/command-problems';
 import { WAIT_PARAMETER } from '../long-poll/wait-query';
 import { carriesBody, pathParamsOf } from './command-route-schema';
 

@@ -8,7 +8,7 @@ import {
 } from '@gatehouse/commands';
 import { commandRequestInput } from './command-request-input';
 import { commandRouteSchema, pathParamsOf } from './command-route-schema';
-import { ValidationProblemError } from '../command-problems';
+import { ValidationProblemError } from '../../shared/command-problems';
 
 describe('command route schemas', () => {
   it('splits the input into path params and the query string for GET/DELETE', () => {

@@ -1,7 +1,7 @@
 import { type CommandInput, getTenant } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { notFound } from '../command-problems';
+import { notFound } from '../../shared/command-problems';
 import { toTenantView } from '../command-views';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';

@@ -1,9 +1,9 @@
 import { type CommandInput, renameTenant } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { notFound } from '../command-problems';
+import { notFound } from '../../shared/command-problems';
 import { toTenantView } from '../command-views';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';

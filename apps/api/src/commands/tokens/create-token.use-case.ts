@@ -5,7 +5,7 @@ import { existingWorkspaceIds, mintApiToken, tokenExpiry } from '../../auth/mint
 import type { WorkerPools } from '../../auth/pool-config';
 import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { tokenCreationProblem } from '../../auth/token-creation.problem';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toTokenView } from '../command-views';
 import { Inject } from '@nestjs/common';

@@ -1,9 +1,9 @@
 import { type CommandInput, revokeToken } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../../audit/append-audit-event';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { notFound } from '../command-problems';
+import { notFound } from '../../shared/command-problems';
 import { toTokenView } from '../command-views';
 import { visibleTokens } from './visible-tokens';
 import { evictCachedTokens } from '../../auth/token-lookup.cache';

@@ -1,5 +1,5 @@
 import type { TenantPrincipal } from '../../auth/principal';
-import { isTenantAdmin } from '../audit-actor';
+import { isTenantAdmin } from '../../shared/audit-actor';
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
 

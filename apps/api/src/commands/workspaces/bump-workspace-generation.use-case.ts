@@ -2,12 +2,12 @@ import { type CommandInput, bumpWorkspaceGeneration } from '@gatehouse/commands'
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterChange } from '../../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../../audit/append-audit-event';
-import { auditActorOf } from '../audit-actor';
+import { auditActorOf } from '../../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
-import { conflict, notFound } from '../command-problems';
+import { conflict, notFound } from '../../shared/command-problems';
 import { toWorkspaceView } from '../command-views';
 import { DefinitionCipher } from '../../definitions/definition-cipher';
-import { findVisibleWorkspace } from './workspace-visibility';
+import { findVisibleWorkspace } from '../../shared/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';

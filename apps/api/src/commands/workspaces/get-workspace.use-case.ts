@@ -2,7 +2,7 @@ import { type CommandInput, getWorkspace } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
-import { findVisibleWorkspace } from './workspace-visibility';
+import { findVisibleWorkspace } from '../../shared/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';

@@ -2,7 +2,7 @@ import { type CommandInput, listWorkspaces } from '@gatehouse/commands';
 import { findWorkspacePage, type Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
-import { positionAfter, toPage } from '../pagination/keyset-page';
+import { positionAfter, toPage } from '../../shared/pagination/keyset-page';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
