@@ -38,7 +38,6 @@ import {
   problemFrameworkErrors,
 } from './http/framework-errors.js';
 import { installNulCharacterGuard } from './http/nul-character.guard.js';
-import { ProblemJsonFilter } from './http/problem-json.filter.js';
 import { registerOAuthCallbackRoute } from './oauth/oauth-callback.routes.js';
 import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth/oauth-runtime.js';
 
@@ -136,7 +135,6 @@ export async function createApiApp(
         installNulCharacterGuard(fastify);
         installHostHeaderRequirement(fastify);
       },
-      exceptionFilter: new ProblemJsonFilter(logger),
       beforeInit: (app) =>
         registerIdentityAndCommands(app, { config, logger, commands: deps.commands ?? COMMANDS }),
     });

@@ -25,9 +25,11 @@ export {
 export {
   admittedHttpTransportV1,
   admittedStdioTransportV1,
+  absolutePath,
   admittedTransport,
   admittedTransportV1,
   processAuthority,
+  unixId,
   type AdmittedHttpTransport,
   type AdmittedStdioTransport,
   type AdmittedTransport,

@@ -1,3 +1,4 @@
+import { absolutePath, unixId } from '@gatehouse/contracts';
 import { isCidr } from '@gatehouse/egress';
 import { typeLabel } from '@gatehouse/platform';
 import { z } from 'zod';
@@ -18,19 +19,6 @@ const argvPrefix = z.array(z.string().min(1).max(4096)).min(1).max(64);
 const cidr = z.string().refine(isCidr, 'must be a CIDR such as 10.0.0.0/8');
 // A denylist entry: a CIDR, an exact host name or `*.suffix` (libs/egress checks the host names at use).
 const denyEntry = z.string().min(1).max(253);
-const absolutePath = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine(
-    (path) => path.startsWith('/') && !path.split('/').includes('..'),
-    'must be an absolute path without ..',
-  );
-const unixId = z
-  .number()
-  .int()
-  .min(0)
-  .max(2 ** 31 - 1);
 
 export const workerPoolSchema = z.strictObject({
   tenants: z.union([z.literal('*'), z.array(tenantSlug).max(10_000)]),

@@ -11,6 +11,7 @@ import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { leaseEnded } from '../leases/lease-problems';
+import { endedState } from '../leases/lease-ended';
 import { snapshotMismatch } from './catalog-problems';
 import { catalogTopicOf } from './catalog-topic';
 
@@ -94,16 +95,6 @@ function theLeasedServer(document: CatalogDocument, lease: Lease): CatalogDocume
   if (server === undefined || others.length > 0 || server.identity.server !== lease.serverName)
     throw snapshotMismatch();
   return server;
-}
-
-function endedState(
-  lease: Lease,
-  now: Date,
-): { state: 'released' | 'revoked' | 'expired'; reason: string | null } | null {
-  if (lease.releasedAt !== null) return { state: 'released', reason: null };
-  if (lease.revokedAt !== null) return { state: 'revoked', reason: lease.revokedReason };
-  if (lease.expiresAt.getTime() <= now.getTime()) return { state: 'expired', reason: null };
-  return null;
 }
 
 function snapshotView(row: CatalogSnapshot): Output {

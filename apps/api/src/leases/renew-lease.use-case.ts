@@ -11,6 +11,7 @@ import { DefinitionCipher } from '../definitions/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { decideLeaseActivation } from './lease-activation';
+import { endedState } from './lease-ended';
 import { leaseCallerForLease } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
 import { leaseEnded } from './lease-problems';
@@ -22,7 +23,11 @@ type Output = CommandOutput<typeof renewLease>;
 
 type Renewal =
   | { readonly ok: true; readonly lease: Lease }
-  | { readonly ok: false; readonly state: 'released' | 'revoked' | 'expired'; readonly reason: string | null };
+  | {
+      readonly ok: false;
+      readonly state: 'released' | 'revoked' | 'expired';
+      readonly reason: string | null;
+    };
 
 /**
  * `leases.renew`: only by the token that holds the lease (any other token, of this tenant or another, gets 404).
@@ -106,14 +111,4 @@ export class RenewLeaseUseCase implements UseCase<Input, Output> {
     if (!renewal.ok) throw leaseEnded(renewal.state, renewal.reason);
     return leaseStateOf(renewal.lease);
   }
-}
-
-function endedState(
-  lease: Lease,
-  now: Date,
-): { state: 'released' | 'revoked' | 'expired'; reason: string | null } | null {
-  if (lease.releasedAt !== null) return { state: 'released', reason: null };
-  if (lease.revokedAt !== null) return { state: 'revoked', reason: lease.revokedReason };
-  if (lease.expiresAt.getTime() <= now.getTime()) return { state: 'expired', reason: null };
-  return null;
 }

@@ -1,19 +1,11 @@
 'use client';
 
-import { useState } from 'react';
 import { Button } from './button';
+import { useClipboardCopy } from './use-clipboard-copy';
 
 /** Copies a value to the clipboard and says so (a polite live region), or says to copy by hand. */
 export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
-  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setStatus('copied');
-    } catch {
-      setStatus('failed');
-    }
-  }
+  const { status, copy } = useClipboardCopy(value);
   return (
     <span className="row">
       <Button variant="primary" onClick={copy}>

@@ -1,7 +1,7 @@
 'use client';
 
-import { useState } from 'react';
 import { Button } from './button';
+import { useClipboardCopy } from './use-clipboard-copy';
 import styles from './long-value.module.css';
 
 /**
@@ -21,15 +21,7 @@ export function LongValue({
   truncate?: boolean;
   muted?: boolean;
 }) {
-  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setStatus('copied');
-    } catch {
-      setStatus('failed');
-    }
-  }
+  const { status, copy } = useClipboardCopy(value);
   const shown = truncate && value.length > 28 ? `${value.slice(0, 16)}…${value.slice(-8)}` : value;
   return (
     <span className={styles.longValue} data-long-value>

@@ -27,7 +27,8 @@ const envName = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
 const argvString = z.string().min(1).max(4096);
 const argvPrefix = z.array(argvString).min(1).max(64);
-const absolutePath = z
+/** An absolute path with no `..` segment (pool roots, cwd): the operator's WORKER_POOLS uses the same. */
+export const absolutePath = z
   .string()
   .min(1)
   .max(4096)
@@ -35,7 +36,8 @@ const absolutePath = z
     (path) => path.startsWith('/') && !path.split('/').includes('..'),
     'must be an absolute path without ..',
   );
-const unixId = z
+/** A uid or gid a child may run as (runAs). */
+export const unixId = z
   .number()
   .int()
   .min(0)
