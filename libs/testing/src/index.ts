@@ -24,3 +24,5 @@ export type {
 } from './cross-tenant/cross-tenant.harness';
 export { collectRoutes } from './cross-tenant/route-collector';
 export type { CollectedRoutes, RegisteredRoute } from './cross-tenant/route-collector';
+export { startDedicatedRedis } from './dedicated-redis';
+export type { DedicatedRedis, DedicatedRedisOptions } from './dedicated-redis';
