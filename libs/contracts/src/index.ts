@@ -70,6 +70,19 @@ export {
   type ToolFaceProblem,
 } from './catalog/catalog-document.schema';
 export {
+  CATALOG_DISCOVERED_FOR,
+  MAX_WORKSPACE_CATALOG_BYTES,
+  WORKSPACE_CATALOG_SERVER_STATES,
+  workspaceCatalog,
+  workspaceCatalogServer,
+  workspaceCatalogV1,
+  type CatalogDiscoveredFor,
+  type WorkspaceCatalog,
+  type WorkspaceCatalogServer,
+  type WorkspaceCatalogServerState,
+  type WorkspaceCatalogV1,
+} from './catalog/workspace-catalog.schema';
+export {
   REVOCATION_KINDS,
   REVOCATION_STREAMS,
   REVOCATIONS_PAGE_MAX,
