@@ -37,6 +37,16 @@ export type {
   RevocationScope,
   StoredRevocationEvent,
 } from './ledger/revocation-ledger.repository';
+export {
+  leasesConcernedBy,
+  lockHeldLease,
+  revokeLeasesConcernedBy,
+} from './leases/lease-revocation.repository';
+export {
+  claimUnrecordedExpiries,
+  listTenantsWithUnrecordedExpiries,
+} from './leases/approval-expiry.repository';
+export type { ExpiredApproval } from './leases/approval-expiry.repository';
 export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
 export {
   deleteOAuthCredential,

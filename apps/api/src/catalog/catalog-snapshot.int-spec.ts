@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
 import { createLogger, parseConfig } from '@gatehouse/platform';
@@ -103,7 +104,9 @@ async function workerToken(tenant: TestTenant, creatorId: string): Promise<strin
   });
 }
 
-async function approve(serverName: string): Promise<void> {
+const approvals = { revocable: '', bypassed: '' };
+
+async function approve(serverName: string): Promise<string> {
   const opened = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
     serverName,
     view: 'workspace',
@@ -121,6 +124,7 @@ async function approve(serverName: string): Promise<void> {
     },
   );
   if (decided.status !== 201) throw new Error(`decision refused: ${JSON.stringify(decided.body)}`);
+  return decided.body.id as string;
 }
 
 beforeAll(async () => {
@@ -169,12 +173,16 @@ beforeAll(async () => {
           headers: { Authorization: `Bearer ${CANARY}` },
         },
         other: { type: 'http', url: 'https://mcp.public.example/other' },
+        revocable: { type: 'http', url: 'https://mcp.public.example/revocable' },
+        bypassed: { type: 'http', url: 'https://mcp.public.example/bypassed' },
       },
     },
   });
   if (source.status !== 200) throw new Error(`source refused: ${JSON.stringify(source.body)}`);
   await approve('public');
   await approve('other');
+  approvals.revocable = await approve('revocable');
+  approvals.bypassed = await approve('bypassed');
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -262,5 +270,118 @@ describe('catalog.submit', () => {
     expect(agent.status).toBe(403);
     const user = await submit('admin', lease.id, catalogOf('public'));
     expect(user.status).toBe(403);
+  });
+});
+
+describe('catalog.submit on a lease whose ground changed', () => {
+  it('refuses a lease whose approval was revoked: the revocation ended the lease row (409 lease_ended)', async () => {
+    const lease = await leaseFor('worker', 'revocable');
+    const revoked = await rest('admin', 'POST', `/v1/approvals/${approvals.revocable}/revoke`, {});
+    expect(revoked.status).toBe(200);
+    const refused = await submit('worker', lease.id, catalogOf('revocable'));
+    expect({ status: refused.status, body: refused.body }).toMatchObject({
+      status: 409,
+      body: { code: 'lease_ended', leaseState: 'revoked', reason: 'approval_revoked' },
+    });
+    expect((await snapshotRows()).filter((row) => row.serverName === 'revocable')).toEqual([]);
+  });
+
+  it('re-decides activation: an approval revoked past the API (no ledger event) still refuses, and ends the lease', async () => {
+    const lease = await leaseFor('worker', 'bypassed');
+    const owner = new Client({ connectionString: testDb.adminUrl });
+    await owner.connect();
+    try {
+      await owner.query('UPDATE approvals SET revoked_at = now(), revoked_by = decided_by WHERE id = $1', [
+        approvals.bypassed,
+      ]);
+    } finally {
+      await owner.end();
+    }
+    const refused = await submit('worker', lease.id, catalogOf('bypassed'));
+    expect({ status: refused.status, body: refused.body }).toMatchObject({
+      status: 409,
+      body: { code: 'lease_ended', leaseState: 'revoked', reason: 'activation_revoked' },
+    });
+    const row = await db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: lease.id } }));
+    expect(row?.revokedReason).toBe('activation_revoked');
+    expect((await snapshotRows()).filter((row) => row.serverName === 'bypassed')).toEqual([]);
+  });
+});
+
+describe('the audit of catalog.submit', () => {
+  type AuditItem = {
+    actorId: string | null;
+    tokenKind: string | null;
+    targetType: string;
+    targetId: string | null;
+    outcome: string;
+    data: Record<string, unknown>;
+  };
+
+  async function audited(action: string): Promise<AuditItem[]> {
+    const page = await rest('admin', 'GET', `/v1/audit-events?action=${action}&limit=200`);
+    expect(page.status).toBe(200);
+    return page.body.items as AuditItem[];
+  }
+
+  it('records accepted and refused submissions with token, lease, server and fingerprint, never the document', async () => {
+    const marker = `zzmarker${randomBytes(4).toString('hex')}`;
+    const lease = await leaseFor('worker', 'public');
+    expect((await submit('worker', lease.id, catalogOf('public', [marker]))).status).toBe(201);
+    expect((await submit('worker', lease.id, catalogOf('other', [marker]))).status).toBe(409);
+    expect((await submit('worker2', lease.id, catalogOf('public', [marker]))).status).toBe(404);
+
+    const accepted = (await audited('catalog.submitted')).filter((e) => e.targetId === lease.id);
+    expect(accepted).toEqual([
+      expect.objectContaining({
+        tokenKind: 'worker',
+        targetType: 'lease',
+        outcome: 'success',
+        data: expect.objectContaining({
+          tokenKind: 'worker',
+          pool: 'local',
+          workspaceId,
+          serverName: 'public',
+          principalUserId: null,
+          definitionFingerprint: lease.definitionFingerprint,
+          complete: true,
+          tools: 1,
+        }),
+      }),
+    ]);
+    const tokenId = accepted[0]?.data.tokenId;
+    expect(accepted[0]?.actorId).toBe(tokenId);
+
+    const refused = (await audited('catalog.submit_refused')).filter((e) => e.targetId === lease.id);
+    expect(refused.map((e) => ({ outcome: e.outcome, ...e.data }))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          outcome: 'denied',
+          code: 'snapshot_mismatch',
+          tokenId,
+          serverName: 'public',
+          definitionFingerprint: lease.definitionFingerprint,
+        }),
+        // Another token's attempt names that token and the lease it asked for, and nothing of the lease.
+        expect.objectContaining({ outcome: 'denied', code: 'not_found', tokenKind: 'worker' }),
+      ]),
+    );
+    const foreign = refused.find((e) => e.data.code === 'not_found');
+    expect(foreign?.data.tokenId).not.toBe(tokenId);
+    expect(foreign?.data.serverName).toBeUndefined();
+
+    const everything = JSON.stringify([...accepted, ...refused]);
+    expect(everything).not.toContain(marker);
+    expect(everything).not.toContain(CANARY);
+  });
+
+  it('records a refusal because the lease ended, with its state', async () => {
+    const lease = await leaseFor('worker', 'other');
+    expect((await rest('worker', 'POST', `/v1/leases/${lease.id}/release`)).status).toBe(200);
+    expect((await submit('worker', lease.id, catalogOf('other'))).status).toBe(409);
+    const refused = (await audited('catalog.submit_refused')).filter((e) => e.targetId === lease.id);
+    expect(refused.map((e) => e.data)).toEqual([
+      expect.objectContaining({ code: 'lease_ended', reason: 'released', serverName: 'other' }),
+    ]);
   });
 });

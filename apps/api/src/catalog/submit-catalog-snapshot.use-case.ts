@@ -1,99 +1,157 @@
 import { randomUUID } from 'node:crypto';
 import { submitCatalogSnapshot, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import { catalogDocument, type CatalogDocument } from '@gatehouse/contracts';
-import type { CatalogSnapshot, Database, Lease } from '@gatehouse/db';
+import { lockHeldLease, type CatalogSnapshot, type Database, type Lease, type TenantTx } from '@gatehouse/db';
+import type { ProblemError } from '@gatehouse/platform';
 import { Inject, Optional } from '@nestjs/common';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { forbiddenCaller, notFound } from '../shared/command-problems';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
+import { DefinitionCipher } from '../definitions/definition-cipher';
+import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { leaseEnded } from '../leases/lease-problems';
+import { leaseCallerForLease, type LeaseCaller } from '../leases/lease-caller';
 import { endedState } from '../leases/lease-ended';
+import { leaseEnded } from '../leases/lease-problems';
+import { decideLeaseStanding } from '../leases/lease-standing';
+import { forbiddenCaller, notFound } from '../shared/command-problems';
 import { snapshotMismatch } from './catalog-problems';
+import { catalogSubmitAuditEvent } from './catalog-submit.audit';
 import { catalogTopicOf } from './catalog-topic';
 
 type Input = CommandInput<typeof submitCatalogSnapshot>;
 type Output = CommandOutput<typeof submitCatalogSnapshot>;
 
+type Submission =
+  | { readonly ok: true; readonly snapshot: CatalogSnapshot }
+  | { readonly ok: false; readonly problem: ProblemError };
+
 /**
  * `catalog.submit` (worker tokens, snapshots:write): the catalog a worker discovered for the lease it holds. A
  * lease this token does not hold is a 404 (another token's, another tenant's, none); a released, revoked or
- * expired one is 409 `lease_ended`; a document that is not of the lease's server alone is 409
- * `snapshot_mismatch`. The snapshot is stored under the LEASE's workspace, server, fingerprint and principal, so
- * a worker can only ever describe what it was leased, and replaces the current one in one upsert (a reader sees
- * the old or the new, never half). After commit, watchers of the workspace's catalog are told.
+ * expired one is 409 `lease_ended`, and so is one whose ground is gone now: activation is re-decided for the
+ * lease's one server (decideLeaseStanding), and a lease it no longer approves is revoked here and refused, even
+ * when no ledger event ended it (decision 0071). A document that is not of the lease's server alone is 409
+ * `snapshot_mismatch`. The lease row is locked for the transaction, so a revocation that commits first is
+ * seen. The snapshot is stored under the LEASE's workspace, server, fingerprint and principal, so a worker can
+ * only ever describe what it was leased, and replaces the current one in one upsert (a reader sees the old or the
+ * new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit.audit),
+ * a refusal in its own committed transaction before the problem is thrown. After commit, watchers of the
+ * workspace's catalog are told.
  */
 @HandlesCommand(submitCatalogSnapshot)
 export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
     @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<Input, Principal>): Promise<Output> {
     // The declaration admits worker tokens only; anything else reaching here is a bug.
-    if (principal.type !== 'tenant' || principal.via !== 'worker' || principal.tokenId === null)
+    if (principal.type !== 'tenant' || principal.via !== 'worker')
       throw forbiddenCaller(principal.type === 'tenant' ? principal.via : 'gateway');
-    const tokenId = principal.tokenId;
-    const parsed = catalogDocument.safeParse(input.document);
-    // The declaration's refinement already held it to the contract; this gives the typed value.
-    if (!parsed.success) throw snapshotMismatch();
+    const caller = await leaseCallerForLease(this.db, this.pools, principal, input.leaseId);
     const now = this.clock();
-    const snapshot = await this.db.withTenant(principal.tenantId, async (tx) => {
-      const lease = await tx.lease.findFirst({ where: { id: input.leaseId, tokenId } });
-      if (lease === null) throw notFound('lease');
-      const ended = endedState(lease, now);
-      if (ended !== null) throw leaseEnded(ended.state, ended.reason);
-      const server = theLeasedServer(parsed.data, lease);
-      const principalKey = lease.principalUserId ?? 'workspace';
-      const data = {
-        leaseId: lease.id,
-        protocolVersion: server.identity.protocolVersion,
-        serverVersion: server.identity.serverVersion,
-        document: parsed.data,
-        complete: server.complete,
-        stale: server.stale,
-        fetchedAt: new Date(server.fetchedAt),
-        submittedAt: now,
-      };
-      return tx.catalogSnapshot.upsert({
-        where: {
-          tenantId_workspaceId_serverName_definitionFingerprint_principalKey: {
-            tenantId: lease.tenantId,
-            workspaceId: lease.workspaceId,
-            serverName: lease.serverName,
-            definitionFingerprint: lease.definitionFingerprint,
-            principalKey,
-          },
-        },
-        create: {
-          id: randomUUID(),
+    const submission = await this.db.withTenant(caller.tenantId, (tx) => this.submit(tx, caller, input, now));
+    if (!submission.ok) throw submission.problem;
+    // After commit; a lost notification only makes a long-poll answer at its timeout (the port's contract).
+    await this.changes?.publish(catalogTopicOf(submission.snapshot.workspaceId));
+    return snapshotView(submission.snapshot);
+  }
+
+  private async submit(tx: TenantTx, caller: LeaseCaller, input: Input, now: Date): Promise<Submission> {
+    const refuse = async (
+      lease: Lease | null,
+      problem: ProblemError,
+      reason: string | null = null,
+    ): Promise<Submission> => {
+      await appendAuditEvent(
+        tx,
+        catalogSubmitAuditEvent(caller, input.leaseId, lease, {
+          accepted: false,
+          code: problem.code,
+          reason,
+        }),
+      );
+      return { ok: false, problem };
+    };
+    const lease = await lockHeldLease(tx, input.leaseId, caller.tokenId);
+    if (lease === null) return refuse(null, notFound('lease'));
+    const ended = endedState(lease, now);
+    if (ended !== null)
+      return refuse(lease, leaseEnded(ended.state, ended.reason), ended.reason ?? ended.state);
+    const standing = await decideLeaseStanding(tx, this.cipher, lease, now);
+    if (!standing.holds) {
+      const revoked = await tx.lease.update({
+        where: { id: lease.id },
+        data: { revokedAt: now, revokedReason: standing.reason },
+      });
+      return refuse(revoked, leaseEnded('revoked', standing.reason), standing.reason);
+    }
+    // The declaration's refinement already held the document to the contract; this gives the typed value.
+    const parsed = catalogDocument.safeParse(input.document);
+    const server = parsed.success ? theLeasedServer(parsed.data, lease) : null;
+    if (!parsed.success || server === null) return refuse(lease, snapshotMismatch());
+
+    const principalKey = lease.principalUserId ?? 'workspace';
+    const data = {
+      leaseId: lease.id,
+      protocolVersion: server.identity.protocolVersion,
+      serverVersion: server.identity.serverVersion,
+      document: parsed.data,
+      complete: server.complete,
+      stale: server.stale,
+      fetchedAt: new Date(server.fetchedAt),
+      submittedAt: now,
+    };
+    const snapshot = await tx.catalogSnapshot.upsert({
+      where: {
+        tenantId_workspaceId_serverName_definitionFingerprint_principalKey: {
           tenantId: lease.tenantId,
           workspaceId: lease.workspaceId,
           serverName: lease.serverName,
           definitionFingerprint: lease.definitionFingerprint,
-          principalUserId: lease.principalUserId,
           principalKey,
-          ...data,
         },
-        update: data,
-      });
+      },
+      create: {
+        id: randomUUID(),
+        tenantId: lease.tenantId,
+        workspaceId: lease.workspaceId,
+        serverName: lease.serverName,
+        definitionFingerprint: lease.definitionFingerprint,
+        principalUserId: lease.principalUserId,
+        principalKey,
+        ...data,
+      },
+      update: data,
     });
-    // After commit; a lost notification only makes a long-poll answer at its timeout (the port's contract).
-    await this.changes?.publish(catalogTopicOf(snapshot.workspaceId));
-    return snapshotView(snapshot);
+    await appendAuditEvent(
+      tx,
+      catalogSubmitAuditEvent(caller, input.leaseId, lease, {
+        accepted: true,
+        snapshot,
+        counts: {
+          tools: server.tools.length,
+          prompts: server.prompts.length,
+          resources: server.resources.length + server.resourceTemplates.length,
+        },
+      }),
+    );
+    return { ok: true, snapshot };
   }
 }
 
-/** The document's one server, which must be the lease's. */
-function theLeasedServer(document: CatalogDocument, lease: Lease): CatalogDocument['servers'][number] {
+/** The document's one server, which must be the lease's; null when it is not. */
+function theLeasedServer(document: CatalogDocument, lease: Lease): CatalogDocument['servers'][number] | null {
   const [server, ...others] = document.servers;
-  if (server === undefined || others.length > 0 || server.identity.server !== lease.serverName)
-    throw snapshotMismatch();
+  if (server === undefined || others.length > 0 || server.identity.server !== lease.serverName) return null;
   return server;
 }
 

@@ -48,6 +48,8 @@ function document() {
         principalHeader: 'X-Gatehouse-Principal',
       },
       pending: { type: 'http', url: 'https://mcp.public.example/pending' },
+      bypassed: { type: 'http', url: 'https://mcp.public.example/bypassed' },
+      expiring: { type: 'http', url: 'https://mcp.public.example/expiring' },
       private: { type: 'http', url: 'https://internal.example/mcp' },
       signin: { type: 'http', url: 'https://mcp.public.example/oauth', oauth: { scopes: ['read'] } },
       everything: {
@@ -224,7 +226,8 @@ beforeAll(async () => {
     document: document(),
   });
   if (source.status !== 200) throw new Error(`source refused: ${JSON.stringify(source.body)}`);
-  for (const serverName of ['public', 'private', 'signin', 'everything']) await approve(serverName);
+  for (const serverName of ['public', 'private', 'signin', 'everything', 'bypassed'])
+    await approve(serverName);
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -234,7 +237,7 @@ afterAll(async () => {
 }, TEST_DATABASE_TIMEOUT_MS);
 
 /** Asks for review of a server in the workspace view and approves what the request shows. */
-async function approve(serverName: string): Promise<string> {
+async function approve(serverName: string, expiresAt?: Date): Promise<string> {
   const opened = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
     serverName,
     view: 'workspace',
@@ -249,6 +252,7 @@ async function approve(serverName: string): Promise<string> {
       decision: 'approve',
       seenFingerprint: identity.definitionFingerprint,
       seenIdentityKey: identity.key,
+      ...(expiresAt === undefined ? {} : { expiresAt: expiresAt.toISOString() }),
     },
   );
   if (decided.status !== 201) throw new Error(`decision refused: ${JSON.stringify(decided.body)}`);
@@ -266,9 +270,7 @@ async function asSuperuser(sql: string, params: unknown[]): Promise<void> {
   }
 }
 
-async function auditEvents(
-  action: string,
-): Promise<
+async function auditEvents(action: string): Promise<
   {
     actorId: string | null;
     tokenKind: string | null;
@@ -546,20 +548,22 @@ describe('leases.renew and leases.release', () => {
     expect((await rest('gateway', 'POST', `/v1/leases/${id}/release`, {})).status).toBe(200);
   });
 
-  it('refuses renewing a lease whose approval was revoked, and records the lease revoked', async () => {
+  it('revoking the approval revokes the lease row at once (the ledger event), so renewing is refused', async () => {
     const issued = await lease('localWorker', 'everything');
     const body = issued.body as unknown as LeaseBody;
     const revoked = await rest('admin', 'POST', `/v1/approvals/${body.approvalId}/revoke`, {});
     expect(revoked.status).toBe(200);
+    // The row ended in the revocation's own transaction, before any holder renewed or heard of it.
+    const row = await db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: body.id } }));
+    expect(row?.revokedAt).not.toBeNull();
+    expect(row?.revokedReason).toBe('approval_revoked');
     const renewal = await rest('localWorker', 'POST', `/v1/leases/${body.id}/renew`, {});
     expect(renewal.status).toBe(409);
     expect(renewal.body).toMatchObject({
       code: 'lease_ended',
       leaseState: 'revoked',
-      reason: 'activation_revoked',
+      reason: 'approval_revoked',
     });
-    const row = await db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: body.id } }));
-    expect(row?.revokedAt).not.toBeNull();
     expect((await rest('localWorker', 'POST', `/v1/leases/${body.id}/renew`, {})).body).toMatchObject({
       code: 'lease_ended',
       leaseState: 'revoked',
@@ -569,6 +573,38 @@ describe('leases.renew and leases.release', () => {
       code: 'not_approved',
       activationState: 'revoked',
     });
+  });
+
+  it('re-decides activation on renew: an approval revoked past the API (no ledger event) still refuses', async () => {
+    const issued = await lease('localWorker', 'bypassed');
+    const body = issued.body as unknown as LeaseBody;
+    await asSuperuser('UPDATE approvals SET revoked_at = now(), revoked_by = decided_by WHERE id = $1', [
+      body.approvalId,
+    ]);
+    const before = await db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: body.id } }));
+    expect(before?.revokedAt).toBeNull();
+    const renewal = await rest('localWorker', 'POST', `/v1/leases/${body.id}/renew`, {});
+    expect(renewal.status).toBe(409);
+    expect(renewal.body).toMatchObject({
+      code: 'lease_ended',
+      leaseState: 'revoked',
+      reason: 'activation_revoked',
+    });
+    const after = await db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: body.id } }));
+    expect(after?.revokedReason).toBe('activation_revoked');
+  });
+
+  it("never outlives its approval's expiry: issued and renewed leases end by then", async () => {
+    const approvalExpiresAt = new Date(Date.now() + 120_000);
+    await approve('expiring', approvalExpiresAt);
+    const issued = await lease('localWorker', 'expiring');
+    expect(issued.status).toBe(201);
+    const body = issued.body as unknown as LeaseBody;
+    // The TTL (5 minutes) is longer than what is left of the approval: the approval's expiry wins.
+    expect(new Date(body.expiresAt).getTime()).toBe(approvalExpiresAt.getTime());
+    const renewed = await rest('localWorker', 'POST', `/v1/leases/${body.id}/renew`, {});
+    expect(renewed.status).toBe(200);
+    expect(new Date(renewed.body.expiresAt as string).getTime()).toBe(approvalExpiresAt.getTime());
   });
 
   it('refuses renewing an expired lease', async () => {

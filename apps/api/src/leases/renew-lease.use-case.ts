@@ -10,10 +10,10 @@ import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DefinitionCipher } from '../definitions/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { decideLeaseActivation } from './lease-activation';
 import { endedState } from './lease-ended';
 import { leaseCallerForLease } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
+import { decideLeaseStanding } from './lease-standing';
 import { leaseEnded } from './lease-problems';
 import { leaseStateOf } from './lease-state.view';
 import { leaseAuditEvent } from './lease.audit';
@@ -31,9 +31,10 @@ type Renewal =
 
 /**
  * `leases.renew`: only by the token that holds the lease (any other token, of this tenant or another, gets 404).
- * A released, revoked or expired lease is refused (409 `lease_ended`). Otherwise activation is re-decided for the
- * lease's server, view and principal: unless it still approves exactly what the lease was issued for (the same
- * definition fingerprint and security identity), the lease is revoked now and the renewal refused. A renewed
+ * A released, revoked (a ledger event ended it: decision 0071) or expired lease is refused (409 `lease_ended`).
+ * Otherwise activation is re-decided for the lease's server, view and principal (decideLeaseStanding): unless an
+ * approval still in force approves exactly what the lease was issued for, the lease is revoked now and the
+ * renewal refused. A renewed
  * lease ends at the earliest of a fresh TTL and the approval's expiry. Refusals are audited and committed first.
  */
 @HandlesCommand(renewLease)
@@ -67,22 +68,9 @@ export class RenewLeaseUseCase implements UseCase<Input, Output> {
         );
         return { ok: false, ...ended };
       }
-      const workspace = await tx.workspace.findUnique({ where: { id: lease.workspaceId } });
-      if (workspace === null) throw notFound('lease');
-      const { entry, decision } = await decideLeaseActivation(tx, this.cipher, {
-        tenantId: caller.tenantId,
-        workspace,
-        userId: lease.principalUserId,
-        serverName: lease.serverName,
-        now,
-      });
-      const holds =
-        entry?.status === 'resolved' &&
-        decision?.state === 'approved' &&
-        entry.fingerprint === lease.definitionFingerprint &&
-        entry.identity.key === lease.securityIdentity;
-      if (!holds || decision?.state !== 'approved') {
-        const reason = decision === null ? 'server_gone' : `activation_${decision.state}`;
+      const standing = await decideLeaseStanding(tx, this.cipher, lease, now);
+      if (!standing.holds) {
+        const { reason } = standing;
         await tx.lease.update({ where: { id: lease.id }, data: { revokedAt: now, revokedReason: reason } });
         await appendAuditEvent(
           tx,
@@ -93,7 +81,7 @@ export class RenewLeaseUseCase implements UseCase<Input, Output> {
         );
         return { ok: false, state: 'revoked', reason };
       }
-      const expiresAt = leaseExpiryOf(now, decision.expiresAt);
+      const expiresAt = leaseExpiryOf(now, standing.approvalExpiresAt);
       const renewed = await tx.lease.update({
         where: { id: lease.id },
         data: { expiresAt, renewedAt: now },
@@ -101,7 +89,7 @@ export class RenewLeaseUseCase implements UseCase<Input, Output> {
       await appendAuditEvent(
         tx,
         leaseAuditEvent(caller, 'leases.renewed', lease.id, subject, {
-          approvalId: decision.matchedApprovalId,
+          approvalId: standing.approvalId,
           definitionFingerprint: lease.definitionFingerprint,
           expiresAt: expiresAt.toISOString(),
         }),
