@@ -168,7 +168,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
       grant: {
         kind: 'worker',
         userId: null,
-        scopes: ['leases:write', 'snapshots:write'],
+        scopes: ['leases:write', 'snapshots:write', 'catalog:refresh'],
         workspaceIds: [],
         pool: 'default',
       },
@@ -571,6 +571,20 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    // catalog.refresh: B's owner at A's workspace, and B's worker reporting a list_changed on A's lease.
+    {
+      route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
+      url: `${ws}/catalog/refresh`,
+      payload: { serverName: 'github' },
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
+      url: `${ws}/catalog/refresh`,
+      payload: { serverName: 'github', leaseId: a.lease.id },
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
     // Upstream OAuth: B's owner signs in to a server of A's workspace, and lists only B's own sign-ins.
     {
       route: 'POST /v1/workspaces/:workspaceId/oauth/sign-in',
@@ -756,6 +770,11 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
         'submitCatalogSnapshot',
         `submitCatalogSnapshot(input: { leaseId: "${a.lease.id}", document: { v: 1, complete: true, stale: false, servers: [], diagnostics: [] } })`,
       ),
+      credentials: bWorker,
+    },
+    notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),
+    {
+      ...notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github", leaseId: "${a.lease.id}" })`),
       credentials: bWorker,
     },
     notFound('startOAuthSignIn', `startOAuthSignIn(input: { ${wsInput}, serverName: "github" })`),

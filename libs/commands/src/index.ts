@@ -118,6 +118,7 @@ export {
   catalogSnapshotView,
   submitCatalogSnapshot,
 } from './definitions/catalog.commands';
+export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.commands';
 export {
   OAUTH_CREDENTIAL_STATES,
   completeOAuthSignIn,

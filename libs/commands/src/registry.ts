@@ -24,6 +24,7 @@ import {
 } from './definitions/definition-source.commands';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { submitCatalogSnapshot } from './definitions/catalog.commands';
+import { refreshCatalog } from './definitions/catalog-refresh.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
 import {
@@ -105,6 +106,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   renewLease,
   releaseLease,
   submitCatalogSnapshot,
+  refreshCatalog,
   startOAuthSignIn,
   completeOAuthSignIn,
   listOAuthCredentials,

@@ -1,5 +1,5 @@
 // Public surface of @gatehouse/contracts: pure zod schemas shared by every app (and the dashboard).
-export { QUEUE_NAMES, QueueName, isQueueName } from './queues/queue-name';
+export { ApiQueueName, QUEUE_NAMES, QueueName, isQueueName } from './queues/queue-name';
 export {
   catalogRefreshJobId,
   catalogRefreshPayload,

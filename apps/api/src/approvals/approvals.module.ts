@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogRefreshModule } from '../catalog-refresh/catalog-refresh.module';
 import { ListApprovalRequestsUseCase } from './list-approval-requests.use-case';
 import { GetApprovalRequestUseCase } from './get-approval-request.use-case';
 import { OpenApprovalRequestUseCase } from './open-approval-request.use-case';
@@ -8,6 +9,7 @@ import { RevokeApprovalUseCase } from './revoke-approval.use-case';
 
 /** Approval commands: requests (open, list, get, decide) and approvals (list, revoke). */
 @Module({
+  imports: [CatalogRefreshModule],
   providers: [
     ListApprovalRequestsUseCase,
     GetApprovalRequestUseCase,

@@ -14,7 +14,8 @@ import { identityOfRow, toApprovalView } from './approval.views';
 import { deciderOf } from './decider.mapping';
 import { auditRefusedDecision, problemOfRefusal } from './decision-refusal';
 import { evaluateWorkspaceView } from './workspace-activation';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
@@ -55,6 +56,9 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Optional()
+    @Inject(CatalogRefreshProducer)
+    private readonly refreshes: CatalogRefreshProducer | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<Input>) {
@@ -109,6 +113,18 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
           ...identityAuditData(identityOfRow(request)),
         },
       });
+      // An approved server has a catalog to discover: enqueued once this decision commits (decision 0076).
+      if (approval.decision === 'approved')
+        this.refreshes?.afterCommit(
+          tx,
+          {
+            tenantId: principal.tenantId,
+            workspaceId: approval.workspaceId,
+            serverName: approval.serverName,
+            principalUserId: approval.principalUserId,
+          },
+          'approval_decided',
+        );
       return { ok: true, approval };
     });
     if (outcome.ok) return toApprovalView(outcome.approval);

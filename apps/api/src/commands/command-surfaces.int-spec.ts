@@ -1753,6 +1753,44 @@ const CASES: readonly CommandCase[] = [
     ],
   },
   {
+    command: 'catalog.refresh',
+    happy: async () => {
+      const { workspaceId } = await leaseSetup();
+      return {
+        token: tokens.owner,
+        input: { workspaceId, serverName: 'leased' },
+        // The decision's own trigger may have enqueued the job already: a refresh then collapses into it.
+        verify: (out) =>
+          expect(out).toMatchObject({
+            outcome: expect.stringMatching(/^(enqueued|collapsed)$/),
+            workspaceId,
+            serverName: 'leased',
+            principalUserId: null,
+            pool: 'default',
+            reason: 'manual',
+          }),
+      };
+    },
+    refusals: [
+      refusal('a member (owners, admins and approvers refresh)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await leaseSetup()).workspaceId, serverName: 'leased' },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: globexWorkspaceId, serverName: 'leased' },
+      })),
+      refusal('a person naming a lease (lease holders only)', 400, 'validation_failed', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: (await leaseSetup()).workspaceId, serverName: 'leased', leaseId: randomUUID() },
+      })),
+      refusal('a server not approved', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: (await leaseSetup()).workspaceId, serverName: 'nosuchserver' },
+      })),
+    ],
+  },
+  {
     command: 'revocations.list',
     happy: async () => {
       const revoked = await mintTestToken(h.db, acme, owner, { kind: 'user' });

@@ -26,6 +26,8 @@ describe('apiConfigSchema', () => {
         REDIS_URL: 'redis://127.0.0.1:6379',
         PUBLIC_URL: 'http://127.0.0.1:4000',
         TRUSTED_PROXIES: [],
+        QUEUE_PREFIX: 'gatehouse',
+        CATALOG_REFRESH_MAX_AGE_MS: 21_600_000,
         WORKER_POOLS: { default: { tenants: '*' } },
         SESSION_IDLE_MINUTES: 30,
         SESSION_ABSOLUTE_HOURS: 12,

@@ -2,6 +2,7 @@ import {
   hostField,
   httpUrlField,
   identifierField,
+  integerField,
   ipListField,
   isLoopbackUrl,
   portField,
@@ -51,6 +52,19 @@ export const apiConfigSchema = z
       .describe(
         "Namespace for the API's Redis keys (default `gatehouse:`); lets several deployments share a Redis.",
       ),
+    QUEUE_PREFIX: identifierField()
+      .default('gatehouse')
+      .describe(
+        'Key prefix of the BullMQ queues the API produces into (catalog refresh jobs) and its sweep scheduler; the workers’ QUEUE_PREFIX.',
+      ),
+    CATALOG_SWEEP_EVERY_MS: integerField({ min: 0, max: 86_400_000 })
+      .optional()
+      .describe(
+        'How often the catalog sweep enqueues refreshes of missing or old snapshots (a BullMQ job scheduler; one API process runs each tick). 0: off. Default 600000 (10 min), off under NODE_ENV=test.',
+      ),
+    CATALOG_REFRESH_MAX_AGE_MS: integerField({ min: 60_000, max: 604_800_000 })
+      .default(21_600_000)
+      .describe('A snapshot older than this (default 6 h) is refreshed by the next sweep.'),
     TRUSTED_PROXIES: ipListField()
       .default([])
       .describe(

@@ -7,7 +7,8 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 import { DefinitionCipher } from './definition-cipher';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { appendLeaseChange } from '../revocations/lease-change.event';
@@ -18,6 +19,9 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Optional()
+    @Inject(CatalogRefreshProducer)
+    private readonly refreshes: CatalogRefreshProducer | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof clearDisableOverlay>>) {
@@ -40,6 +44,12 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
           serverName: input.serverName,
           userId,
         });
+        // The server is back in the view: if it is still approved, its catalog is discovered again.
+        this.refreshes?.afterCommitOfChange(
+          tx,
+          { tenantId: principal.tenantId, scope: changed, authorUserId: principal.userId },
+          'definition_changed',
+        );
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.overlays.clear',

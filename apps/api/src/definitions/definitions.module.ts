@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogRefreshModule } from '../catalog-refresh/catalog-refresh.module';
 import { ListDefinitionSourcesUseCase } from './list-definition-sources.use-case';
 import { GetDefinitionSourceUseCase } from './get-definition-source.use-case';
 import { PutDefinitionSourceUseCase } from './put-definition-source.use-case';
@@ -13,6 +14,7 @@ import { GetEffectiveDefinitionsUseCase } from './get-effective-definitions.use-
 
 /** Definition commands: sources per tier, variables, disable overlays and the effective view. */
 @Module({
+  imports: [CatalogRefreshModule],
   providers: [
     ListDefinitionSourcesUseCase,
     GetDefinitionSourceUseCase,

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
+import {
+  changeScopeOfVariable,
+  openRequestsAfterVariableChange,
+} from '../approvals/open-requests-after-change';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from './definition-cipher';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { appendLeaseChange } from '../revocations/lease-change.event';
@@ -18,6 +22,9 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Optional()
+    @Inject(CatalogRefreshProducer)
+    private readonly refreshes: CatalogRefreshProducer | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDefinitionVariable>>) {
@@ -55,6 +62,16 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
         workspaceId: holder.workspaceId,
         userId: holder.userId,
       });
+      // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
+      this.refreshes?.afterCommitOfChange(
+        tx,
+        {
+          tenantId: principal.tenantId,
+          scope: changeScopeOfVariable(holder),
+          authorUserId: principal.userId,
+        },
+        'definition_changed',
+      );
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),
         action: 'definitions.variables.set',

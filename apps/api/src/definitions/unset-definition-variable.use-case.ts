@@ -1,12 +1,16 @@
 import { type CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { openRequestsAfterVariableChange } from '../approvals/open-requests-after-change';
+import {
+  changeScopeOfVariable,
+  openRequestsAfterVariableChange,
+} from '../approvals/open-requests-after-change';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from './definition-cipher';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { appendLeaseChange } from '../revocations/lease-change.event';
@@ -17,6 +21,9 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Optional()
+    @Inject(CatalogRefreshProducer)
+    private readonly refreshes: CatalogRefreshProducer | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof unsetDefinitionVariable>>) {
@@ -37,6 +44,16 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
           workspaceId: holder.workspaceId,
           userId: holder.userId,
         });
+        // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
+        this.refreshes?.afterCommitOfChange(
+          tx,
+          {
+            tenantId: principal.tenantId,
+            scope: changeScopeOfVariable(holder),
+            authorUserId: principal.userId,
+          },
+          'definition_changed',
+        );
         await appendAuditEvent(tx, {
           actor: auditActorOf(principal),
           action: 'definitions.variables.unset',

@@ -22,6 +22,8 @@ export const SCOPES = [
   'tokens:introspect',
   // The revocation ledger's catch-up read (revocations.list): lease holders, and owners and admins.
   'revocations:read',
+  // catalog.refresh: people ask for a server's catalog now; lease holders report a list_changed they saw.
+  'catalog:refresh',
   // Server definitions: every role reads; owner/admin/approver/member write, and the definition use cases then
   // enforce the tier rules (DESIGN.md trust model: managed/plugin admins, project maintainers, user/local self).
   'definitions:read',
@@ -53,6 +55,7 @@ const ADMIN_SCOPES: readonly Scope[] = [
   'approvals:read',
   'approvals:decide',
   'catalog:read',
+  'catalog:refresh',
   'definitions:read',
   'definitions:write',
   'revocations:read',
@@ -74,6 +77,7 @@ export const ROLE_SCOPES: Readonly<Record<MembershipRole, readonly Scope[]>> = O
     'approvals:read',
     'approvals:decide',
     'catalog:read',
+    'catalog:refresh',
     'definitions:read',
     'definitions:write',
   ],
@@ -92,8 +96,8 @@ export const ROLE_SCOPES: Readonly<Record<MembershipRole, readonly Scope[]>> = O
 export const KIND_SCOPES: Readonly<Record<TokenKind, readonly Scope[]>> = Object.freeze({
   user: ADMIN_SCOPES,
   agent: ['catalog:read', 'gateway:use'],
-  worker: ['catalog:read', 'leases:write', 'snapshots:write', 'revocations:read'],
-  gateway: ['tokens:introspect', 'leases:write', 'catalog:read', 'revocations:read'],
+  worker: ['catalog:read', 'leases:write', 'snapshots:write', 'revocations:read', 'catalog:refresh'],
+  gateway: ['tokens:introspect', 'leases:write', 'catalog:read', 'revocations:read', 'catalog:refresh'],
 });
 
 export function isScope(value: string): value is Scope {

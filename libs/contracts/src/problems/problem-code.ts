@@ -59,6 +59,8 @@ export const PROBLEM_CODES = Object.freeze([
   'lease_ended',
   // Catalog snapshots: the document is not of the lease's server (or of more than one).
   'snapshot_mismatch',
+  // Catalog refresh: no pool open to the tenant may run the server (stdio or a header helper nowhere allowed).
+  'refresh_unroutable',
   // Upstream OAuth sign-in (the refusal's class only: never a token, a URL or an authorization server's text).
   'oauth_not_declared',
   'oauth_discovery_refused',

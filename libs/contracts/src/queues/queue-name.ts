@@ -13,3 +13,13 @@ export const QUEUE_NAMES: readonly QueueName[] = Object.freeze(Object.values(Que
 export function isQueueName(value: string): value is QueueName {
   return (QUEUE_NAMES as readonly string[]).includes(value);
 }
+
+/**
+ * Queues the API consumes itself, never a worker (its schedulers): kept apart from QueueName, whose every queue a
+ * worker pool serves. Same rule: add, never rename.
+ */
+export const ApiQueueName = Object.freeze({
+  /** The periodic catalog sweep (a BullMQ job scheduler): enqueues refreshes of missing or old snapshots. */
+  CatalogSweep: 'catalog-sweep',
+} as const);
+export type ApiQueueName = (typeof ApiQueueName)[keyof typeof ApiQueueName];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createLogger, parseConfig, type Logger } from '@gatehouse/platform';
 import { testRedisUrl } from '@gatehouse/testing';
 import { Redis } from 'ioredis';
@@ -24,6 +25,8 @@ export function testCommandInfrastructure(options: {
     NODE_ENV: 'test',
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: testRedisUrl(),
+    // Jobs the use cases enqueue (catalog refresh) land under a prefix of this context's own, never a real one.
+    QUEUE_PREFIX: `gh-test-${randomBytes(6).toString('hex')}`,
   });
   if (!parsed.ok) throw new Error(parsed.message);
   const redis = options.redis ?? new Redis(testRedisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -7,7 +7,8 @@ import type { UseCaseArgs, UseCaseFor } from '../command-handler';
 import { toWorkspaceView } from '../command-views';
 import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { findVisibleWorkspace } from '../../shared/workspace-visibility';
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { CatalogRefreshProducer } from '../../catalog-refresh/catalog-refresh.producer';
 import { DATABASE } from '../../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../registry/handles-command.decorator';
 import { appendLeaseChange } from '../../revocations/lease-change.event';
@@ -18,6 +19,9 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Optional()
+    @Inject(CatalogRefreshProducer)
+    private readonly refreshes: CatalogRefreshProducer | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setWorkspaceTrust>>) {
@@ -34,6 +38,13 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
         const scope = { kind: 'workspace', workspaceId: workspace.id } as const;
         await openRequestsAfterChange(tx, this.cipher, principal, scope, 'trust_changed');
         await appendLeaseChange(tx, 'workspace_trust_changed', { workspaceId: workspace.id });
+        // Trust given back makes the workspace's approvals hold again: their catalogs are discovered anew.
+        if (workspace.trusted)
+          this.refreshes?.afterCommitOfChange(
+            tx,
+            { tenantId: principal.tenantId, scope, authorUserId: principal.userId },
+            'definition_changed',
+          );
       }
       await appendAuditEvent(tx, {
         actor: auditActorOf(principal),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogRefreshModule } from '../../catalog-refresh/catalog-refresh.module';
 import { ListWorkspacesUseCase } from './list-workspaces.use-case';
 import { GetWorkspaceUseCase } from './get-workspace.use-case';
 import { CreateWorkspaceUseCase } from './create-workspace.use-case';
@@ -11,6 +12,7 @@ import { RemoveWorkspaceMaintainerUseCase } from '../maintainers/remove-workspac
 
 /** Workspace commands: workspaces, their trust and generation, and their maintainers. */
 @Module({
+  imports: [CatalogRefreshModule],
   providers: [
     ListWorkspacesUseCase,
     GetWorkspaceUseCase,
