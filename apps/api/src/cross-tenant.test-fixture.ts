@@ -456,6 +456,22 @@ export function routeCases(
       expect: 'not_found',
     },
     {
+      route: 'POST /v1/definition-sources/preview',
+      url: '/v1/definition-sources/preview',
+      payload: { tier: 'project', workspaceId: a.workspace.id, document: { mcpServers: {} } },
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/definition-sources/:sourceId/versions',
+      url: `/v1/definition-sources/${a.definitionSource.id}/versions`,
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/definition-sources/:sourceId/versions/:version',
+      url: `/v1/definition-sources/${a.definitionSource.id}/versions/1`,
+      expect: 'not_found',
+    },
+    {
       route: 'GET /v1/definition-variables',
       url: `/v1/definition-variables?scope=workspace&workspaceId=${a.workspace.id}`,
       expect: 'not_found',
@@ -729,6 +745,21 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       `importDefinitionSource(input: { tier: "local", ${wsInput}, content: "{}" })`,
     ),
     notFound('deleteDefinitionSource', `deleteDefinitionSource(input: { sourceId: "${a.definitionSource.id}" })`),
+    notFound(
+      'previewDefinitionSource',
+      `previewDefinitionSource(input: { tier: "project", ${wsInput}, document: { mcpServers: {} } })`,
+      'query',
+    ),
+    notFound(
+      'definitionSourceVersions',
+      `definitionSourceVersions(input: { sourceId: "${a.definitionSource.id}" })`,
+      'query',
+    ),
+    notFound(
+      'definitionSourceVersion',
+      `definitionSourceVersion(input: { sourceId: "${a.definitionSource.id}", version: 1 })`,
+      'query',
+    ),
     notFound('definitionVariables', `definitionVariables(input: { scope: "workspace", ${wsInput} })`, 'query'),
     notFound(
       'setDefinitionVariable',

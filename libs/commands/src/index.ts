@@ -89,6 +89,11 @@ export {
   getEffectiveDefinitions,
 } from './definitions/definition-source.commands';
 export {
+  getDefinitionSourceVersion,
+  listDefinitionSourceVersions,
+  previewDefinitionSource,
+} from './definitions/definition-editor.commands';
+export {
   getHostPolicy,
   putHostPolicy,
   hostPolicyView,

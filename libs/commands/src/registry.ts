@@ -22,6 +22,11 @@ import {
   setDisableOverlay,
   unsetDefinitionVariable,
 } from './definitions/definition-source.commands';
+import {
+  getDefinitionSourceVersion,
+  listDefinitionSourceVersions,
+  previewDefinitionSource,
+} from './definitions/definition-editor.commands';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { submitCatalogSnapshot } from './definitions/catalog.commands';
 import { refreshCatalog } from './definitions/catalog-refresh.commands';
@@ -86,6 +91,9 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   getDefinitionSource,
   putDefinitionSource,
   importDefinitionSource,
+  previewDefinitionSource,
+  listDefinitionSourceVersions,
+  getDefinitionSourceVersion,
   deleteDefinitionSource,
   listDefinitionVariables,
   setDefinitionVariable,

@@ -188,6 +188,17 @@ export {
   verifyAuditChainInput,
 } from './api/audit.schema';
 export {
+  ENTRY_CHANGES,
+  definitionSourcePreview,
+  definitionSourceVersionList,
+  definitionSourceVersionSummary,
+  definitionSourceVersionView,
+  entryChange,
+  getDefinitionSourceVersionInput,
+  listDefinitionSourceVersionsInput,
+  previewDefinitionSourceInput,
+} from './api/definition-editor.schema';
+export {
   DEFINITION_TIERS,
   DEFINITION_VARIABLE_SCOPES,
   EFFECTIVE_STATUSES,

@@ -50,3 +50,11 @@ export class AuditCheckpointLogger {
     );
   }
 }
+
+/**
+ * Runs `fn`, whose transaction the caller rolls back (a dry run), with its audit links kept apart and dropped:
+ * a checkpoint of a row that never committed would make every later verification report `truncated`.
+ */
+export async function withRolledBackAuditLinks<T>(fn: () => Promise<T>): Promise<T> {
+  return pending.run(new Map(), fn);
+}

@@ -1046,6 +1046,105 @@ const CASES: readonly CommandCase[] = [
     ],
   },
   {
+    command: 'definitions.sources.preview',
+    happy: async () => {
+      const source = await managedSource();
+      return {
+        token: tokens.admin,
+        input: {
+          tier: 'managed',
+          name: source.name,
+          expectedVersion: 1,
+          document: { mcpServers: { [`${source.name}-new`]: { command: 'node', args: ['server.js'] } } },
+        },
+        verify: async (out) => {
+          expect(out).toMatchObject({ currentVersion: 1, nextVersion: 2, origin: `managed:${source.name}` });
+          const changes = (out.entries as { name: string; change: string }[]).map((e) => [e.name, e.change]);
+          expect(changes).toEqual(
+            expect.arrayContaining([
+              [`${source.name}-new`, 'added'],
+              [`${source.name}-http`, 'removed'],
+            ]),
+          );
+          // A dry run: the source is still at version 1.
+          const after = await callCommand(
+            'rest',
+            h.app,
+            'definitions.sources.get',
+            { sourceId: source.id },
+            tokens.admin,
+          );
+          expect(after).toMatchObject({ ok: true, output: { version: 1 } });
+        },
+      };
+    },
+    refusals: [
+      refusal('a member previewing a managed source', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { tier: 'managed', name: unique('policy'), document: managedDocument(unique('policy')) },
+      })),
+      refusal('a stale expectedVersion', 409, 'conflict', async () => {
+        const source = await managedSource();
+        return {
+          token: tokens.admin,
+          input: {
+            tier: 'managed',
+            name: source.name,
+            expectedVersion: 3,
+            document: managedDocument(source.name),
+          },
+        };
+      }),
+    ],
+  },
+  {
+    command: 'definitions.sources.versions',
+    happy: async () => {
+      const source = await managedSource();
+      return {
+        token: tokens.member,
+        input: { sourceId: source.id },
+        verify: (out) => {
+          expect(out).toMatchObject({ sourceId: source.id, currentVersion: 1 });
+          expect(
+            (out.items as { version: number; entries: number }[]).map((v) => [v.version, v.entries]),
+          ).toEqual([[1, 2]]);
+        },
+      };
+    },
+    refusals: [
+      refusal('another user’s local source', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { sourceId: (await ownerLocalSource()).id },
+      })),
+    ],
+  },
+  {
+    command: 'definitions.sources.version',
+    happy: async () => {
+      const source = await managedSource();
+      return {
+        token: tokens.member,
+        input: { sourceId: source.id, version: 1 },
+        verify: (out) => {
+          expect(out).toMatchObject({ sourceId: source.id, version: 1, against: null });
+          expect((out.changes as { change: string }[]).map((c) => c.change)).toEqual(['added', 'added']);
+          expect(JSON.stringify(out)).not.toContain('literal-key');
+        },
+      };
+    },
+    refusals: [
+      refusal('a version that is not kept', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { sourceId: (await managedSource()).id, version: 7 },
+      })),
+      refusal('a version below 1', 400, 'validation_failed', async () => ({
+        token: tokens.member,
+        input: { sourceId: (await managedSource()).id, version: 0 },
+      })),
+    ],
+  },
+  {
     command: 'definitions.sources.list',
     happy: async () => {
       const managed = await managedSource();

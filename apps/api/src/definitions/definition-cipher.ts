@@ -13,6 +13,7 @@ function registered(table: string, column: string) {
 }
 
 const DOCUMENT_COLUMN = registered('definition_sources', 'document_ct');
+const VERSION_COLUMN = registered('definition_source_versions', 'document_ct');
 const VALUE_COLUMN = registered('definition_variables', 'value_ct');
 
 type Row = { readonly id: string; readonly tenantId: string };
@@ -31,6 +32,16 @@ export class DefinitionCipher {
 
   openDocument(row: Row, ciphertext: Uint8Array): string | undefined {
     const opened = this.#cipher().decrypt(ciphertext, encryptionContextFor(DOCUMENT_COLUMN, ctx(row)));
+    return opened.ok ? Buffer.from(opened.plaintext).toString('utf8') : undefined;
+  }
+
+  /** A stored version of a source's document, bound to its own version row (not the source's). */
+  sealVersionDocument(row: Row, text: string): Uint8Array<ArrayBuffer> {
+    return copy(this.#cipher().encrypt(text, encryptionContextFor(VERSION_COLUMN, ctx(row))));
+  }
+
+  openVersionDocument(row: Row, ciphertext: Uint8Array): string | undefined {
+    const opened = this.#cipher().decrypt(ciphertext, encryptionContextFor(VERSION_COLUMN, ctx(row)));
     return opened.ok ? Buffer.from(opened.plaintext).toString('utf8') : undefined;
   }
 

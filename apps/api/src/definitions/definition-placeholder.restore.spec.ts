@@ -1,4 +1,4 @@
-import { REDACTED } from '@gatehouse/definitions';
+import { editableDocumentOf, REDACTED } from '@gatehouse/definitions';
 import { restorePlaceholders } from './definition-placeholder.restore';
 
 const stored = {
@@ -52,5 +52,33 @@ describe('restorePlaceholders', () => {
     const withArg = { mcpServers: { tool: { command: 'node', args: ['a\u202e token=s3cret'] } } };
     const sent = { mcpServers: { tool: { command: 'node', args: [`a\\u202E token=${REDACTED}`] } } };
     expect(restorePlaceholders(sent, withArg)).toEqual({ ok: true, value: withArg });
+  });
+});
+
+describe('restorePlaceholders after editableDocumentOf', () => {
+  const document = {
+    mcpServers: {
+      files: {
+        command: 'npx',
+        args: ['-y', 'srv', '--api-key', 'k3y-value', '--password=hunter2', 'Authorization: Bearer abc'],
+        env: { TOKEN: 'plain', FROM: '${GITHUB_TOKEN}', DEFAULTED: '${X:-fallback}' },
+        cwd: '/srv/token=abc',
+      },
+      api: {
+        type: 'http',
+        url: 'https://me:pw@mcp.example.com/mcp?access_token=t0k#secret=s',
+        headers: {
+          Authorization: 'Bearer s3cret-value',
+          'X-Api-Key': 'ghp_0123456789abcdefABCDEF0123456789abcd',
+        },
+        headersHelper: ['/usr/bin/helper', '--token', 'zzz'],
+      },
+    },
+  };
+
+  it('maps the whole editable document sent back unchanged to the stored document', () => {
+    const shown = editableDocumentOf(document);
+    expect(JSON.stringify(shown)).not.toMatch(/k3y-value|hunter2|s3cret|t0k|ghp_|zzz|plain|fallback/);
+    expect(restorePlaceholders(shown, document)).toEqual({ ok: true, value: document });
   });
 });

@@ -2,6 +2,7 @@ import type { definitionSourceSummary, definitionSourceView } from '@gatehouse/c
 import type { z } from 'zod';
 import {
   decodeDefinitionDocument,
+  editableDocumentOf,
   materializeDefinition,
   projectDefinition,
   type DecodedEntry,
@@ -39,7 +40,7 @@ export function sourceRefOf(row: Pick<StoredSource, 'tier' | 'origin'>): SourceR
  * One entry as a source editor sees it: materialized with NO variables, so every reference shows as `${NAME}`
  * (secret or not) and credential-shaped literals are masked; env and header values never appear.
  */
-function entryView(entry: DecodedEntry): Json {
+export function entryView(entry: DecodedEntry): Json {
   switch (entry.kind) {
     case 'valid': {
       const materialized = materializeDefinition(entry.definition, {});
@@ -48,7 +49,10 @@ function entryView(entry: DecodedEntry): Json {
         state: 'valid',
         projection: projectDefinition(materialized.definition),
         variables: [
-          ...new Set([...materialized.uses.map((u) => u.variable), ...materialized.unset.map((u) => u.variable)]),
+          ...new Set([
+            ...materialized.uses.map((u) => u.variable),
+            ...materialized.unset.map((u) => u.variable),
+          ]),
         ].sort(),
       });
     }
@@ -92,6 +96,7 @@ export function toSourceView(
       readability: 'unreadable',
       problems: [{ reason: 'storage_unreadable', path: [] }],
       entries: [],
+      editableDocument: null,
     };
   }
   const decoded = decodeDefinitionDocument(text, sourceRefOf(row));
@@ -99,5 +104,16 @@ export function toSourceView(
     ...summary,
     problems: problemsOf(decoded),
     entries: decoded.readable ? decoded.entries.map(entryView) : [],
+    editableDocument: decoded.readable ? editableOf(text) : null,
   };
+}
+
+/** The stored text is JSON the decoder just read; anything else has no editable form. */
+function editableOf(text: string): Json | null {
+  try {
+    const shown = editableDocumentOf(JSON.parse(text) as unknown);
+    return typeof shown === 'object' && shown !== null && !Array.isArray(shown) ? (shown as Json) : null;
+  } catch {
+    return null;
+  }
 }

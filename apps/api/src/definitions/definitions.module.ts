@@ -11,6 +11,9 @@ import { UnsetDefinitionVariableUseCase } from './unset-definition-variable.use-
 import { SetDisableOverlayUseCase } from './set-disable-overlay.use-case';
 import { ClearDisableOverlayUseCase } from './clear-disable-overlay.use-case';
 import { GetEffectiveDefinitionsUseCase } from './get-effective-definitions.use-case';
+import { PreviewDefinitionSourceUseCase } from './preview-definition-source.use-case';
+import { ListDefinitionSourceVersionsUseCase } from './list-definition-source-versions.use-case';
+import { GetDefinitionSourceVersionUseCase } from './get-definition-source-version.use-case';
 
 /** Definition commands: sources per tier, variables, disable overlays and the effective view. */
 @Module({
@@ -27,6 +30,9 @@ import { GetEffectiveDefinitionsUseCase } from './get-effective-definitions.use-
     SetDisableOverlayUseCase,
     ClearDisableOverlayUseCase,
     GetEffectiveDefinitionsUseCase,
+    PreviewDefinitionSourceUseCase,
+    ListDefinitionSourceVersionsUseCase,
+    GetDefinitionSourceVersionUseCase,
   ],
 })
 export class DefinitionsModule {}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { definitionSourceView } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import type { Database, TenantTx } from '@gatehouse/db';
 import {
   checkDocumentText,
   decodeDefinitionDocument,
@@ -12,6 +12,7 @@ import {
 } from '@gatehouse/definitions';
 import type { z } from 'zod';
 import { changedServerNames, recordEntryAuthors } from '../approvals/entry-authorship';
+import type { OpenedRequest } from '../approvals/approval-requests.opener';
 import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
@@ -24,6 +25,8 @@ import type { DefinitionCipher } from './definition-cipher';
 import { restorePlaceholders } from './definition-placeholder.restore';
 import { problemsOf, toSourceView } from './definition-source.view';
 import { appendLeaseChange } from '../revocations/lease-change.event';
+import { entryChangesBetween, sameDocument, type EntryChange } from './source-entry.changes';
+import { storeSourceVersion } from './definition-source-version.store';
 
 export interface WriteSourceInput extends SourceTargetInput {
   readonly expectedVersion?: number | undefined;
@@ -81,124 +84,189 @@ function sentValueOf(document: SentDocument): unknown {
   throw refuseDocument(checked.problem);
 }
 
-/**
- * Put and import: checks who may write the tier, applies optimistic concurrency (`expectedVersion`), keeps stored
- * values sent back as their placeholder, refuses an unreadable document (bad entries are kept and reported: each
- * entry decodes alone), encrypts the document and audits the write (origin, version, counts; never content).
- * Writing a source never creates or changes an APPROVAL (a project or plugin source cannot approve itself, and the
- * writer's word is not a decision): it only opens approval REQUESTS, in the same transaction, for the entries the
- * write left needing a human's review, with the writer as their author.
- */
+/** What a write did (or, in a dry run, would do), for the preview and the tests. */
+export interface SourceWriteOutcome {
+  readonly view: z.infer<typeof definitionSourceView>;
+  /** false: the document sent is the stored one (up to key order): nothing was written, audited or opened. */
+  readonly written: boolean;
+  /** The version before the write; null when the write creates the source. */
+  readonly previousVersion: number | null;
+  readonly entryChanges: readonly EntryChange[];
+  readonly opened: readonly OpenedRequest[];
+}
+
+export interface WriteSourceArgs {
+  readonly principal: TenantPrincipal;
+  readonly input: WriteSourceInput;
+  readonly document: SentDocument;
+  readonly action: string;
+}
+
+/** Put and import: one transaction (see writeSourceInTx), a create that raced another one answered as 409. */
 export async function writeDefinitionSource(
   db: Database,
   cipher: DefinitionCipher,
-  args: { principal: TenantPrincipal; input: WriteSourceInput; document: SentDocument; action: string },
+  args: WriteSourceArgs,
 ): Promise<z.infer<typeof definitionSourceView>> {
-  const { principal, input } = args;
+  return answerRacedCreate(async () =>
+    db.withTenant(args.principal.tenantId, async (tx) => (await writeSourceInTx(tx, cipher, args)).view),
+  );
+}
+
+/** A unique violation here is a source created by someone else since this write read: their version wins. */
+export async function answerRacedCreate<T>(write: () => Promise<T>): Promise<T> {
   try {
-    return await db.withTenant(principal.tenantId, async (tx) => {
-      const target = await sourceTargetOf(tx, principal, input);
-      await assertMayWriteSource(tx, principal, target);
-      const existing = await tx.definitionSource.findUnique({
-        where: { tenantId_origin: { tenantId: principal.tenantId, origin: target.origin } },
-      });
-      if (existing === null && input.expectedVersion !== undefined)
-        throw conflict('The source does not exist (yet); omit expectedVersion to create it.');
-      if (existing !== null && input.expectedVersion === undefined)
-        throw conflict('The source exists; send expectedVersion (its current version) to replace it.');
-      if (existing !== null && existing.version !== input.expectedVersion)
-        throw conflict('The source changed since you read it; read it again and resend.');
-
-      const sent = sentValueOf(args.document);
-      // An imported file's text passes the edge's guard as text: its `\u0000` and lone `\ud800` escapes only
-      // become characters here, and neither can be stored (jsonb refuses both), so they are refused the same way.
-      const refused = findRefusedCharacter(sent);
-      if (refused !== null) throw invalidCharacters(refused);
-      const storedText = existing === null ? undefined : cipher.openDocument(existing, existing.documentCt);
-      const stored = storedText === undefined ? undefined : safeParse(storedText);
-      const restored = restorePlaceholders(sent, stored);
-      if (!restored.ok) {
-        throw new ValidationProblemError(
-          restored.paths.map((path) => ({
-            path: `document.${path}`,
-            message:
-              restored.reason === 'destination_changed'
-                ? 'keeps a stored secret while its command, arguments, cwd or URL changed; re-enter the secret'
-                : 'holds a redaction placeholder that does not match the stored value here; send the full value',
-          })),
-        );
-      }
-      const text =
-        args.document.kind === 'text' && restored.value === sent
-          ? args.document.text
-          : JSON.stringify(restored.value);
-
-      const decoded = decodeDefinitionDocument(text, { tier: target.tier, origin: target.origin });
-      // Too many servers (or bytes) is refused here rather than stored: one write must not fan out without bound.
-      if (!decoded.readable) throw refuseDocument(decoded.problem);
-      const id = existing?.id ?? randomUUID();
-      const documentCt = cipher.sealDocument({ id, tenantId: principal.tenantId }, text);
-      const common = {
-        documentCt,
-        readability: 'readable',
-        problems: problemsOf(decoded) as object[],
-        updatedBy: principal.userId,
-      };
-      let row;
-      if (existing === null) {
-        row = await tx.definitionSource.create({
-          data: {
-            id,
-            tenantId: principal.tenantId,
-            tier: target.tier,
-            origin: target.origin,
-            workspaceId: target.workspaceId,
-            ownerUserId: target.ownerUserId,
-            ...common,
-          },
-        });
-      } else {
-        const updated = await tx.definitionSource.updateMany({
-          where: { id, version: existing.version },
-          data: { ...common, version: existing.version + 1 },
-        });
-        if (updated.count !== 1)
-          throw conflict('The source changed since you read it; read it again and resend.');
-        row = await tx.definitionSource.findUniqueOrThrow({ where: { id } });
-      }
-      // Before the opener: it counts everyone who changed an entry since its last approval as an author.
-      await recordEntryAuthors(tx, {
-        tenantId: principal.tenantId,
-        origin: row.origin,
-        entryNames: changedServerNames(stored, restored.value),
-        userId: principal.userId,
-      });
-      await openRequestsAfterChange(tx, cipher, principal, changeScopeOfSource(target), 'source_written');
-      await appendLeaseChange(tx, 'definition_changed', {
-        definitionSourceId: row.id,
-        workspaceId: row.workspaceId,
-        userId: row.ownerUserId,
-      });
-      await appendAuditEvent(tx, {
-        actor: auditActorOf(principal),
-        action: args.action,
-        target: { type: 'definition_source', id: row.id },
-        outcome: 'success',
-        data: {
-          tier: row.tier,
-          origin: row.origin,
-          version: row.version,
-          entries: decoded.entries.length,
-          problems: decoded.problems.length,
-        },
-      });
-      return toSourceView(row, text);
-    });
+    return await write();
   } catch (error) {
     if (isUniqueViolation(error))
       throw conflict('The source was created meanwhile; read it and resend with its version.');
     throw error;
   }
+}
+
+/**
+ * Put and import, inside the caller's transaction: checks who may write the tier, applies optimistic concurrency
+ * (`expectedVersion`), keeps stored values sent back as their placeholder, refuses an unreadable document (bad
+ * entries are kept and reported: each entry decodes alone), encrypts the document, stores it as a new version
+ * too, and audits the write (origin, version, counts; never content). A document equal to the stored one (up to
+ * key order, after placeholders are restored) changes nothing: no version, no event, no audit row, no request.
+ * Writing a source never creates or changes an APPROVAL (a project or plugin source cannot approve itself, and the
+ * writer's word is not a decision): it only opens approval REQUESTS, in the same transaction, for the entries the
+ * write left needing a human's review, with the writer as their author.
+ */
+export async function writeSourceInTx(
+  tx: TenantTx,
+  cipher: DefinitionCipher,
+  args: WriteSourceArgs,
+): Promise<SourceWriteOutcome> {
+  const { principal, input } = args;
+  const target = await sourceTargetOf(tx, principal, input);
+  await assertMayWriteSource(tx, principal, target);
+  const existing = await tx.definitionSource.findUnique({
+    where: { tenantId_origin: { tenantId: principal.tenantId, origin: target.origin } },
+  });
+  if (existing === null && input.expectedVersion !== undefined)
+    throw conflict('The source does not exist (yet); omit expectedVersion to create it.');
+  if (existing !== null && input.expectedVersion === undefined)
+    throw conflict('The source exists; send expectedVersion (its current version) to replace it.');
+  if (existing !== null && existing.version !== input.expectedVersion)
+    throw conflict('The source changed since you read it; read it again and resend.');
+
+  const sent = sentValueOf(args.document);
+  // An imported file's text passes the edge's guard as text: its `\u0000` and lone `\ud800` escapes only
+  // become characters here, and neither can be stored (jsonb refuses both), so they are refused the same way.
+  const refused = findRefusedCharacter(sent);
+  if (refused !== null) throw invalidCharacters(refused);
+  const storedText = existing === null ? undefined : cipher.openDocument(existing, existing.documentCt);
+  const stored = storedText === undefined ? undefined : safeParse(storedText);
+  const restored = restorePlaceholders(sent, stored);
+  if (!restored.ok) {
+    throw new ValidationProblemError(
+      restored.paths.map((path) => ({
+        path: `document.${path}`,
+        message:
+          restored.reason === 'destination_changed'
+            ? 'keeps a stored secret while its command, arguments, cwd or URL changed; re-enter the secret'
+            : 'holds a redaction placeholder that does not match the stored value here; send the full value',
+      })),
+    );
+  }
+  const entryChanges = entryChangesBetween(stored, restored.value);
+  if (existing !== null && storedText !== undefined && sameDocument(stored, restored.value)) {
+    return {
+      view: toSourceView(existing, storedText),
+      written: false,
+      previousVersion: existing.version,
+      entryChanges,
+      opened: [],
+    };
+  }
+  const text =
+    args.document.kind === 'text' && restored.value === sent
+      ? args.document.text
+      : JSON.stringify(restored.value);
+
+  const decoded = decodeDefinitionDocument(text, { tier: target.tier, origin: target.origin });
+  // Too many servers (or bytes) is refused here rather than stored: one write must not fan out without bound.
+  if (!decoded.readable) throw refuseDocument(decoded.problem);
+  const id = existing?.id ?? randomUUID();
+  const documentCt = cipher.sealDocument({ id, tenantId: principal.tenantId }, text);
+  const common = {
+    documentCt,
+    readability: 'readable',
+    problems: problemsOf(decoded) as object[],
+    updatedBy: principal.userId,
+  };
+  let row;
+  if (existing === null) {
+    row = await tx.definitionSource.create({
+      data: {
+        id,
+        tenantId: principal.tenantId,
+        tier: target.tier,
+        origin: target.origin,
+        workspaceId: target.workspaceId,
+        ownerUserId: target.ownerUserId,
+        ...common,
+      },
+    });
+  } else {
+    const updated = await tx.definitionSource.updateMany({
+      where: { id, version: existing.version },
+      data: { ...common, version: existing.version + 1 },
+    });
+    if (updated.count !== 1)
+      throw conflict('The source changed since you read it; read it again and resend.');
+    row = await tx.definitionSource.findUniqueOrThrow({ where: { id } });
+  }
+  await storeSourceVersion(tx, cipher, {
+    tenantId: principal.tenantId,
+    sourceId: row.id,
+    version: row.version,
+    text,
+    entries: decoded.entries.length,
+    problems: decoded.problems.length,
+    writtenBy: principal.userId,
+  });
+  // Before the opener: it counts everyone who changed an entry since its last approval as an author.
+  await recordEntryAuthors(tx, {
+    tenantId: principal.tenantId,
+    origin: row.origin,
+    entryNames: changedServerNames(stored, restored.value),
+    userId: principal.userId,
+  });
+  const opened = await openRequestsAfterChange(
+    tx,
+    cipher,
+    principal,
+    changeScopeOfSource(target),
+    'source_written',
+  );
+  await appendLeaseChange(tx, 'definition_changed', {
+    definitionSourceId: row.id,
+    workspaceId: row.workspaceId,
+    userId: row.ownerUserId,
+  });
+  await appendAuditEvent(tx, {
+    actor: auditActorOf(principal),
+    action: args.action,
+    target: { type: 'definition_source', id: row.id },
+    outcome: 'success',
+    data: {
+      tier: row.tier,
+      origin: row.origin,
+      version: row.version,
+      entries: decoded.entries.length,
+      problems: decoded.problems.length,
+    },
+  });
+  return {
+    view: toSourceView(row, text),
+    written: true,
+    previousVersion: existing?.version ?? null,
+    entryChanges,
+    opened,
+  };
 }
 
 function safeParse(text: string): unknown {

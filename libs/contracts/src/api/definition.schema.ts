@@ -70,6 +70,12 @@ export const definitionSourceView = z
     problems: z.array(json),
     /** One per entry: name, state (valid | malformed | rejected), and its redacted projection or problems. */
     entries: z.array(json),
+    /**
+     * The document as an editor may show it (libs/definitions editableDocumentOf): env and header values hidden
+     * but bare `${NAME}` references, credential-shaped literals masked. Sent back unchanged it keeps every stored
+     * value. null when the stored document cannot be read.
+     */
+    editableDocument: json.nullable(),
   })
   .meta({ title: 'DefinitionSource' });
 

@@ -8,6 +8,7 @@ import { EncryptedColumnRegistry, type EncryptedColumn } from '@gatehouse/crypto
  */
 export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = Object.freeze([
   { table: 'definition_sources', column: 'document_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
+  { table: 'definition_source_versions', column: 'document_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
   { table: 'definition_variables', column: 'value_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
   { table: 'oauth_credentials', column: 'access_token_ct', idColumn: 'id', tenantColumn: 'tenant_id' },
   { table: 'oauth_credentials', column: 'refresh_token_ct', idColumn: 'id', tenantColumn: 'tenant_id' },

@@ -206,6 +206,11 @@ describe('tenant A context', () => {
         "INSERT INTO definition_sources (id, tenant_id, tier, origin, document_ct, readability) VALUES ($1, $2, 'managed', 'managed:sneaky', $3, 'readable')",
         [randomUUID(), b.tenantId, randomBytes(32)],
       ],
+      definition_source_versions: [
+        `INSERT INTO definition_source_versions (id, tenant_id, source_id, version, document_ct, entries, problems)
+         SELECT $1, $2, id, 99, $3, 0, 0 FROM definition_sources LIMIT 1`,
+        [randomUUID(), b.tenantId, randomBytes(32)],
+      ],
       definition_variables: [
         "INSERT INTO definition_variables (id, tenant_id, scope, holder, name, value_ct) VALUES ($1, $2, 'tenant', 'tenant', 'SNEAKY', $3)",
         [randomUUID(), b.tenantId, randomBytes(32)],
@@ -304,16 +309,18 @@ describe('tenant A context', () => {
       // audit_events is append-only and approvals are history: UPDATE of tenant_id and DELETE are not even
       // granted (also 42501). Approval requests are closed, never deleted: no DELETE either.
       // The revocation ledger is append-only for the app (positions are the sequencer's).
-      // Leases are history too: only their expiry, release and revocation columns change.
+      // Leases are history too: only their expiry, release and revocation columns change. A source's stored
+      // versions are never changed, only pruned (the oldest beyond the kept number).
       const notUpdatable =
         table === 'audit_events' ||
         table === 'approvals' ||
         table === 'revocation_events' ||
-        table === 'leases';
+        table === 'leases' ||
+        table === 'definition_source_versions';
       // Authorship records outlive the entries they name (four-eyes reads them): no DELETE either. Invitations
       // are revoked or accepted, never deleted.
       const notDeletable =
-        notUpdatable ||
+        (notUpdatable && table !== 'definition_source_versions') ||
         table === 'approval_requests' ||
         table === 'definition_entry_authors' ||
         table === 'invitations';

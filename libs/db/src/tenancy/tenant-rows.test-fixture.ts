@@ -85,13 +85,24 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
     });
     await tx.auditHead.create({ data: { tenantId, seq: 1n, hash: new Uint8Array(randomBytes(32)) } });
     // Ciphertext columns hold random bytes here: these tests are about row visibility, not encryption.
-    await tx.definitionSource.create({
+    const source = await tx.definitionSource.create({
       data: {
         tenantId,
         tier: 'managed',
         origin: `managed:${label}-policy`,
         documentCt: new Uint8Array(randomBytes(48)),
         readability: 'readable',
+      },
+    });
+    await tx.definitionSourceVersion.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        sourceId: source.id,
+        version: 1,
+        documentCt: new Uint8Array(randomBytes(48)),
+        entries: 0,
+        problems: 0,
       },
     });
     await tx.definitionVariable.create({
