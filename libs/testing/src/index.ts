@@ -3,6 +3,7 @@ export { createTestDatabase, TEST_DATABASE_TIMEOUT_MS } from './test-database';
 export type { TestDatabase } from './test-database';
 export { createTestRedisPrefix, testRedisUrl } from './test-redis';
 export { readTestEnv } from './test-env';
+export { testEnvelopeCipher, testKeyMaterial } from './test-cipher';
 export type { TestEnv } from './test-env';
 export { createTestTenant, createTestUser, createTestWorkspace } from './tenant.fixtures';
 export type { TestTenant, TestUser, TestWorkspace } from './tenant.fixtures';
@@ -26,3 +27,12 @@ export { collectRoutes } from './cross-tenant/route-collector';
 export type { CollectedRoutes, RegisteredRoute } from './cross-tenant/route-collector';
 export { startDedicatedRedis } from './dedicated-redis';
 export type { DedicatedRedis, DedicatedRedisOptions } from './dedicated-redis';
+// A real OAuth authorization server on loopback (oidc-provider in its own process), protected-resource metadata
+// documents, a browser stand-in for sign-ins, and the egress lib's pinned fetch set up for loopback (decision 0057).
+export {
+  followSignIn,
+  LoopbackDocuments,
+  loopbackPinnedFetch,
+  OidcProviderProcess,
+} from './oauth/oauth-test.harness';
+export type { ProviderClient, ProviderStats } from './oauth/oauth-test.harness';

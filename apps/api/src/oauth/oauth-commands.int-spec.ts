@@ -16,15 +16,11 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   type TestDatabase,
   type TestTenant,
-} from '@gatehouse/testing';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-// The authorization server harness lives beside libs/oauth's own tests (decision 0057).
-// eslint-disable-next-line @nx/enforce-module-boundaries, @typescript-eslint/no-restricted-imports
-import {
   followSignIn,
   LoopbackDocuments,
   OidcProviderProcess,
-} from '../../../../libs/oauth/src/test-support/oauth-test.harness';
+} from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
@@ -370,13 +366,15 @@ describe('oauth.signIn.complete, the callback, and oauth.signOut', () => {
     const redirect = await redirectOfNewSignIn();
     const wrongIss = new URL(redirect);
     wrongIss.searchParams.set('iss', `${provider.issuer}/`);
-    const refused = await rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl: wrongIss.href });
+    const refused = await rest('member', 'POST', '/v1/oauth/sign-in/complete', {
+      redirectUrl: wrongIss.href,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 'sign_in_refused', reason: 'iss_mismatch' });
     // That attempt spent the state: the genuine redirect is no sign-in any more.
-    expect((await rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl: redirect })).status).toBe(
-      404,
-    );
+    expect(
+      (await rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl: redirect })).status,
+    ).toBe(404);
 
     const pasted = await redirectOfNewSignIn();
     const agent = await rest('agent', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl: pasted });

@@ -44,14 +44,15 @@ export interface OAuthRuntime {
   egressFor(tenantSlug: string, tenantPolicy: TenantHostPolicy): OAuthEgress | null;
 }
 
-function oauthCipherOf(config: ApiConfig, logger: Logger): OAuthCipher {
+/** The operator's key ring for upstream OAuth secrets (tokens, client secrets, a sign-in's PKCE verifier). */
+function envelopeCipherOf(config: ApiConfig, logger: Logger): EnvelopeCipher {
   if (config.GATEHOUSE_KEYS !== undefined && config.GATEHOUSE_ACTIVE_KEY_ID !== undefined) {
     const parsed = KeyRing.parse({
       keys: config.GATEHOUSE_KEYS,
       activeKeyId: config.GATEHOUSE_ACTIVE_KEY_ID,
     });
     if (!parsed.ok) throw new Error(`oauth: key ring refused (${parsed.reason})`);
-    return new OAuthCipher(new EnvelopeCipher(parsed.keyRing));
+    return new EnvelopeCipher(parsed.keyRing);
   }
   if (config.NODE_ENV === 'production') throw new Error('oauth: GATEHOUSE_KEYS is required in production');
   logger.warn('GATEHOUSE_KEYS is not set: OAuth sign-ins are encrypted under an ephemeral key');
@@ -60,7 +61,7 @@ function oauthCipherOf(config: ApiConfig, logger: Logger): OAuthCipher {
     activeKeyId: 'ephemeral',
   });
   if (!ring.ok) throw new Error('oauth: could not build the ephemeral key ring');
-  return new OAuthCipher(new EnvelopeCipher(ring.keyRing));
+  return new EnvelopeCipher(ring.keyRing);
 }
 
 export function createOAuthRuntime(deps: {
@@ -71,11 +72,13 @@ export function createOAuthRuntime(deps: {
   readonly resolver: Resolver;
 }): OAuthRuntime {
   const base = deps.config.PUBLIC_URL.replace(/\/+$/, '');
+  const envelope = envelopeCipherOf(deps.config, deps.logger);
   return {
-    cipher: oauthCipherOf(deps.config, deps.logger),
+    cipher: new OAuthCipher(envelope),
     stateStore: new RedisSignInStateStore({
       connection: deps.redis,
       namespace: revocationNamespaceOf(deps.config),
+      cipher: envelope,
     }),
     redirectUri: `${base}${OAUTH_CALLBACK_PATH}`,
     dashboardUrl: base,

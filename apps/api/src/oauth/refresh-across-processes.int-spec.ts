@@ -22,17 +22,13 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   testRedisUrl,
   type TestDatabase,
-} from '@gatehouse/testing';
-import type { Redis } from 'ioredis';
-// The authorization server harness lives beside libs/oauth's own tests (decision 0057); until it moves to
-// @gatehouse/testing this test reaches it by path.
-// eslint-disable-next-line @nx/enforce-module-boundaries, @typescript-eslint/no-restricted-imports
-import {
   followSignIn,
   LoopbackDocuments,
   loopbackPinnedFetch,
   OidcProviderProcess,
-} from '../../../../libs/oauth/src/test-support/oauth-test.harness';
+  testEnvelopeCipher,
+} from '@gatehouse/testing';
+import type { Redis } from 'ioredis';
 import { testKeyMaterial, testOAuthCipher } from './oauth-test.cipher';
 import { PostgresTokenStore } from './postgres-token.store';
 import { RefreshCoordinatorProcess, type RefreshChildConfig } from './testing/refresh-coordinator.process';
@@ -134,7 +130,11 @@ async function coordinators(count: number, overrides: Partial<RefreshChildConfig
 // A real sign-in at the provider (a fresh refresh token), stored in oauth_credentials with an expired access token.
 async function expiredCredential(): Promise<CredentialKey> {
   const userId = (await createTestUser(db, tenantId)).id;
-  const stateStore = new RedisSignInStateStore({ connection: redis, namespace });
+  const stateStore = new RedisSignInStateStore({
+    connection: redis,
+    namespace,
+    cipher: testEnvelopeCipher(keys),
+  });
   const binding = { tenantId, userId, sessionId: randomUUID() };
   const started = await startSignIn(
     {

@@ -1,9 +1,5 @@
 import type { PinnedFetch } from '@gatehouse/egress';
-import {
-  LoopbackDocuments,
-  loopbackPinnedFetch,
-  OidcProviderProcess,
-} from '../test-support/oauth-test.harness';
+import { LoopbackDocuments, loopbackPinnedFetch, OidcProviderProcess } from '@gatehouse/testing';
 import { discoverAuthorization, type DiscoveryResult } from './authorization-discovery';
 
 let provider: OidcProviderProcess;

@@ -5,19 +5,21 @@ import {
   RedisChannelMultiplexer,
 } from '@gatehouse/coordination';
 import type { PinnedFetch } from '@gatehouse/egress';
-import { createTestRedisPrefix, testRedisUrl } from '@gatehouse/testing';
+import {
+  createTestRedisPrefix,
+  testRedisUrl,
+  followSignIn,
+  LoopbackDocuments,
+  loopbackPinnedFetch,
+  OidcProviderProcess,
+  testEnvelopeCipher,
+} from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
 import { discoverAuthorization, type DiscoveredAuthorization } from '../discovery/authorization-discovery';
 import { completeSignIn, type SignedIn } from '../sign-in/complete-sign-in';
 import { RedisSignInStateStore } from '../sign-in/redis-sign-in-state.store';
 import { startSignIn } from '../sign-in/start-sign-in';
 import { startLockHolderProcess } from '../test-support/lock-holder.process';
-import {
-  followSignIn,
-  LoopbackDocuments,
-  loopbackPinnedFetch,
-  OidcProviderProcess,
-} from '../test-support/oauth-test.harness';
 import type { RegisteredClient } from '../tokens/client-authentication';
 import { credentialKeyId } from './credential-key';
 import { InMemoryTokenStore } from './in-memory-token.store';
@@ -100,7 +102,11 @@ let signIns = 0;
 // A real sign-in at the provider (a fresh refresh token), stored with an access token that has expired.
 async function expiredCredential(store: InMemoryTokenStore): Promise<SignedIn> {
   signIns += 1;
-  const stateStore = new RedisSignInStateStore({ connection: connection(), namespace });
+  const stateStore = new RedisSignInStateStore({
+    connection: connection(),
+    namespace,
+    cipher: testEnvelopeCipher(),
+  });
   const binding = { tenantId: 'tenant-1', userId: `user-${signIns}`, sessionId: 'session-1' };
   const started = await startSignIn(
     {

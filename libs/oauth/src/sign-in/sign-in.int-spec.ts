@@ -1,28 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import type { PinnedFetch } from '@gatehouse/egress';
-import { createTestRedisPrefix, testRedisUrl } from '@gatehouse/testing';
-import type { ClientRegistrationStore } from '../clients/client-registration.port';
-import { resolveClientRegistration } from '../clients/client-registration';
-import { discoverAuthorization, type DiscoveredAuthorization } from '../discovery/authorization-discovery';
 import {
+  createTestRedisPrefix,
+  testRedisUrl,
   followSignIn,
   LoopbackDocuments,
   loopbackPinnedFetch,
   OidcProviderProcess,
-} from '../test-support/oauth-test.harness';
+  testEnvelopeCipher,
+} from '@gatehouse/testing';
+import type { ClientRegistrationStore } from '../clients/client-registration.port';
+import { resolveClientRegistration } from '../clients/client-registration';
+import { discoverAuthorization, type DiscoveredAuthorization } from '../discovery/authorization-discovery';
 import type { RegisteredClient } from '../tokens/client-authentication';
 import { completeSignIn, type CompleteSignInResult } from './complete-sign-in';
 import { RedisSignInStateStore } from './redis-sign-in-state.store';
 import type { SignInBinding } from './sign-in-state.port';
-import { startSignIn } from './start-sign-in';
+import { signInStateId, startSignIn } from './start-sign-in';
 
 const REDIRECT_URI = 'https://gatehouse.test/oauth/callback';
 const CLIENT_SECRET = 'pre-registered-secret-value-0123456789';
 const redis = createRedisConnection({ url: testRedisUrl(), name: 'oauth-sign-in-test', purpose: 'command' });
-const stateStore = new RedisSignInStateStore({
-  connection: redis,
-  namespace: createTestRedisPrefix().replace(/:$/, ''),
-});
+const namespace = createTestRedisPrefix().replace(/:$/, '');
+const stateStore = new RedisSignInStateStore({ connection: redis, namespace, cipher: testEnvelopeCipher() });
 const binding: SignInBinding = { tenantId: 'tenant-1', userId: 'user-1', sessionId: 'session-1' };
 
 let provider: OidcProviderProcess;
@@ -283,5 +284,64 @@ describe('client registration order', () => {
     const redirect = await signInRedirect(first.client);
     const result = await complete(redirect, binding, async () => first.client);
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('the sign-in state in Redis keeps the PKCE verifier sealed (decision 0083)', () => {
+  const verifier = 'v'.repeat(20) + 'known-verifier-value-for-this-test-0123';
+  const record = {
+    binding,
+    subject: { kind: 'user', userId: binding.userId },
+    serverIdentity: 'server-identity-1',
+    resource: 'https://mcp.example.test/mcp',
+    issuer: 'https://issuer.example.test',
+    issParameterSupported: true,
+    tokenEndpoint: 'https://issuer.example.test/token',
+    revocationEndpoint: null,
+    clientId: 'client-1',
+    tokenEndpointAuthMethod: 'none',
+    redirectUri: REDIRECT_URI,
+    codeVerifier: verifier,
+    expiresAt: Date.now() + 60_000,
+  } as const;
+  const keyOf = (stateId: string): string => `${namespace}:oauth-sign-in-state:${stateId}`;
+
+  it('writes no verifier in plaintext, and gives it back to the one take', async () => {
+    const stateId = signInStateId(`state-${randomUUID()}`);
+    await stateStore.save(stateId, record, 60_000);
+    const raw = await redis.get(keyOf(stateId));
+    expect(raw).not.toBeNull();
+    expect(raw).not.toContain(verifier);
+    expect(Object.keys(JSON.parse(raw!) as object)).not.toContain('codeVerifier');
+    expect(await stateStore.take(stateId)).toEqual(record);
+    expect(await stateStore.take(stateId)).toBeNull();
+  });
+
+  it('a sealed verifier moved under another state id, or read for another tenant, does not open', async () => {
+    const stateId = signInStateId(`state-${randomUUID()}`);
+    await stateStore.save(stateId, record, 60_000);
+    const raw = (await redis.get(keyOf(stateId)))!;
+    const elsewhere = signInStateId(`state-${randomUUID()}`);
+    await redis.set(keyOf(elsewhere), raw, 'PX', 60_000);
+    expect(await stateStore.take(elsewhere)).toBeNull();
+    const otherTenant = JSON.stringify({
+      ...(JSON.parse(raw) as Record<string, unknown>),
+      binding: { ...binding, tenantId: 'tenant-2' },
+    });
+    const third = signInStateId(`state-${randomUUID()}`);
+    await redis.set(keyOf(third), otherTenant, 'PX', 60_000);
+    expect(await stateStore.take(third)).toBeNull();
+    expect(await stateStore.take(stateId)).toEqual(record);
+  });
+
+  it('a store with another key ring cannot open what this one sealed', async () => {
+    const stateId = signInStateId(`state-${randomUUID()}`);
+    await stateStore.save(stateId, record, 60_000);
+    const stranger = new RedisSignInStateStore({
+      connection: redis,
+      namespace,
+      cipher: testEnvelopeCipher(),
+    });
+    expect(await stranger.take(stateId)).toBeNull();
   });
 });

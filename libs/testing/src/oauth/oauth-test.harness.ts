@@ -1,4 +1,4 @@
-// Test plumbing for libs/oauth: the real authorization server (oidc-provider in its own node process), a
+// Test plumbing for the OAuth tests (libs/oauth and the API): the real authorization server (oidc-provider in its own node process), a
 // protected-resource metadata server on loopback whose documents each test sets, a browser stand-in that follows
 // a sign-in's redirects with cookies, and the egress lib's pinned fetch set up for loopback.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// A real OAuth 2.1 authorization server on loopback for libs/oauth's tests: `oidc-provider` (ESM, so it runs in
+// A real OAuth 2.1 authorization server on loopback for Gatehouse's OAuth tests: `oidc-provider` (ESM, so it runs in
 // its own node process, which also makes it a separate process like a real one). PKCE required, resource
 // indicators, refresh token rotation on every use, revocation, dynamic registration; interactions finish on
 // their own (login as `user-1`, consent to what was asked). Test-only routes under /__test: stats (grants that
