@@ -17,8 +17,10 @@ import { benchApprovalFanout } from './approval-fanout.bench';
 import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
 import { benchDefinitionsResolve } from './definitions-resolve.section';
+import { benchLeaseIssuance } from './lease-issuance.bench';
 import { benchMcpHttpCall } from './mcp-http-call.bench';
 import { benchMcpDiscovery } from './mcp-discovery.bench';
+import { benchRevocationLatency } from './revocation-latency.bench';
 import { fixed, type BenchContext, type BenchSection } from './bench-context';
 import { mergeBenchmarks, renderBenchmarks, type BenchOutcome } from './benchmarks-doc';
 
@@ -29,6 +31,8 @@ const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<Benc
   { name: 'approval-fanout', run: benchApprovalFanout },
   { name: 'mcp-http-call', run: benchMcpHttpCall },
   { name: 'mcp-discovery', run: benchMcpDiscovery },
+  { name: 'revocation-latency', run: benchRevocationLatency },
+  { name: 'lease-issuance', run: benchLeaseIssuance },
 ];
 
 interface RunArgs {
