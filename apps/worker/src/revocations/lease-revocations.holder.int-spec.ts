@@ -10,6 +10,11 @@ import {
 } from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
 import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.processor.js';
+import type { WorkerConfig } from '../config/worker.config.js';
+import { WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import { HeldLeases } from '../leases/held-leases.registry.js';
+import { LeaseApiClient } from '../leases/lease-api.client.js';
+import { LeaseRevocationsHolder } from './lease-revocations.holder.js';
 import {
   processGroupAlive,
   startLeaseHolderScenario,
@@ -157,5 +162,39 @@ describe('the worker as a lease holder when Redis fails it', () => {
     }
     expect(row.published_at).not.toBeNull();
     expect(row.seq).not.toBeNull();
+  });
+
+  it('drops a lease whose revocation committed after it was issued but before the holder first watched its tenant', async () => {
+    // A holder of its own, watching nothing yet: the worker's first lease of a tenant.
+    const config = scenario.worker.context.get<string, WorkerConfig>(WORKER_CONFIG);
+    const held = new HeldLeases();
+    const holder = new LeaseRevocationsHolder(config, silent, held);
+    const api = new LeaseApiClient({ apiUrl: scenario.apiUrl, token: config.WORKER_TOKEN ?? '' });
+    try {
+      const approved = await scenario.approve();
+      // Where the ledger stands before the lease is asked for, as the processor takes it.
+      const since = await holder.positionBeforeLease();
+      const issued = await api.issue({
+        workspaceId: scenario.workspaceId,
+        serverName: 'silent',
+        principalUserId: null,
+      });
+      if (!issued.ok) throw new Error(`lease refused: ${issued.code}`);
+      const lease = held.hold({
+        leaseId: issued.lease.id,
+        tenantId: issued.lease.tenantId,
+        workspaceId: issued.lease.workspaceId,
+        serverName: issued.lease.serverName,
+        approvalId: issued.lease.approvalId,
+        principalUserId: issued.lease.principalUserId,
+      });
+      // Revoked in the window between the lease and the subscription: committed, announced to nobody yet.
+      await scenario.revoke(approved.approvalId);
+      expect(await holder.watch(scenario.tenantId, since)).toBe(true);
+      // Watching from before the lease, the holder read the revocation from the ledger while positioning.
+      expect(lease.dropped).toBe('revoked');
+    } finally {
+      await holder.onApplicationShutdown();
+    }
   });
 });
