@@ -10,6 +10,7 @@ import { WorkspacesModule } from './commands/workspaces/workspaces.module.js';
 import { DefinitionsModule } from './definitions/definitions.module.js';
 import { HostPolicyModule } from './host-policy/host-policy.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
+import { ChangeNotifierModule } from './commands/long-poll/change-notifier.module.js';
 import { LeasesModule } from './leases/leases.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { RevocationReadsModule } from './revocations/revocation-reads.module.js';
@@ -21,6 +22,7 @@ import { RevocationReadsModule } from './revocations/revocation-reads.module.js'
 @Module({
   imports: [
     CommandRegistryModule,
+    ChangeNotifierModule,
     IdentityModule,
     TenancyModule,
     WorkspacesModule,

@@ -168,7 +168,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
       grant: {
         kind: 'worker',
         userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'catalog:refresh'],
+        scopes: ['leases:write', 'snapshots:write', 'catalog:refresh', 'catalog:read'],
         workspaceIds: [],
         pool: 'default',
       },
@@ -587,6 +587,20 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    // The catalog lease: B's owner and B's worker at A's workspace, and B's worker naming A's person.
+    { route: 'GET /v1/workspaces/:workspaceId/catalog', url: `${ws}/catalog`, expect: 'not_found' },
+    {
+      route: 'GET /v1/workspaces/:workspaceId/catalog',
+      url: `${ws}/catalog?wait=1`,
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
+    {
+      route: 'GET /v1/workspaces/:workspaceId/catalog',
+      url: `/v1/workspaces/${b.workspace.id}/catalog?principal=${a.maintainer.id}`,
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
     // catalog.refresh: B's owner at A's workspace, and B's worker reporting a list_changed on A's lease.
     {
       route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
@@ -801,6 +815,11 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
         'submitCatalogSnapshot',
         `submitCatalogSnapshot(input: { leaseId: "${a.lease.id}", document: { v: 1, complete: true, stale: false, servers: [], diagnostics: [] } })`,
       ),
+      credentials: bWorker,
+    },
+    notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
+    {
+      ...notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
       credentials: bWorker,
     },
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),

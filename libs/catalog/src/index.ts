@@ -58,3 +58,9 @@ export type {
 export { assembleCatalogDocument } from './catalog-document.assembler';
 export { indexCatalogTools, sameCatalogIdentity } from './catalog-identity';
 export type { CatalogToolRoute } from './catalog-identity';
+export { buildWorkspaceCatalog } from './workspace-catalog.builder';
+export type {
+  ApprovedCatalogServer,
+  ChosenCatalogSnapshot,
+  WorkspaceCatalogInput,
+} from './workspace-catalog.builder';

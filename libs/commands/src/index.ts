@@ -121,7 +121,9 @@ export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from 
 export {
   MAX_SNAPSHOT_DOCUMENT_BYTES,
   catalogSnapshotView,
+  getWorkspaceCatalog,
   submitCatalogSnapshot,
+  workspaceCatalogView,
 } from './definitions/catalog.commands';
 export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.commands';
 export {

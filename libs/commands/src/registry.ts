@@ -28,7 +28,7 @@ import {
   previewDefinitionSource,
 } from './definitions/definition-editor.commands';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
-import { submitCatalogSnapshot } from './definitions/catalog.commands';
+import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalog.commands';
 import { refreshCatalog } from './definitions/catalog-refresh.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
@@ -114,6 +114,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   renewLease,
   releaseLease,
   submitCatalogSnapshot,
+  getWorkspaceCatalog,
   refreshCatalog,
   startOAuthSignIn,
   completeOAuthSignIn,

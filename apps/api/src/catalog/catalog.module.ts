@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { GetWorkspaceCatalogUseCase } from './get-workspace-catalog.use-case';
 import { SubmitCatalogSnapshotUseCase } from './submit-catalog-snapshot.use-case';
 
-/** Catalog snapshots: submit (worker tokens, for a lease they hold). */
+/** Catalog snapshots (submit: worker tokens, for a lease they hold) and the catalog lease (get). */
 @Module({
-  providers: [SubmitCatalogSnapshotUseCase],
+  providers: [SubmitCatalogSnapshotUseCase, GetWorkspaceCatalogUseCase],
 })
 export class CatalogModule {}

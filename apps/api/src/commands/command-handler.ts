@@ -16,9 +16,17 @@ export interface UseCaseArgs<I, P extends Principal = TenantPrincipal> {
   readonly signal?: AbortSignal;
   /** Set for a long-poll (`?wait=` with `If-None-Match`) on a read that declares one: await it (awaitChange). */
   readonly wait?: LongPollWait;
+  /**
+   * Set for a conditional read (REST with `If-None-Match`): true when the client already holds this tag. A use
+   * case that can name its version before building (TaggedRead) returns `TaggedRead.unchanged(tag)` then.
+   */
+  readonly clientHasTag?: (tag: string) => boolean;
 }
 
-/** One use case per command. `execute` returns a value the command's output schema accepts. */
+/**
+ * One use case per command. `execute` returns a value the command's output schema accepts, or (a read) a
+ * TaggedRead carrying one.
+ */
 export interface UseCase<I, O> {
   execute(args: UseCaseArgs<I>): Promise<O>;
 }

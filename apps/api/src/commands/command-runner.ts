@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { isPoolOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { CommandHandler } from './command-handler';
 import type { LongPollWait } from './long-poll/await-change';
+import { TaggedRead, type CommandResult } from './long-poll/tagged-read';
 import {
   ValidationProblemError,
   forbiddenCaller,
@@ -30,6 +31,8 @@ export interface RunCommandOptions {
    * commands that declare long-poll; ignored otherwise.
    */
   readonly wait?: LongPollWait;
+  /** A conditional read's If-None-Match as a test (REST): handed to the use case as `clientHasTag`. */
+  readonly clientHasTag?: (tag: string) => boolean;
   /**
    * Told when a use case answers a problem code its declaration does not list (a bug of ours: the list is what
    * clients rely on). The problem is still answered as it is.
@@ -66,7 +69,8 @@ export function authorize(
 }
 
 function poolStillOpen(principal: Principal, workerPools: WorkerPools): boolean {
-  if (principal.type === 'platform') return principal.pool === undefined || Object.hasOwn(workerPools, principal.pool);
+  if (principal.type === 'platform')
+    return principal.pool === undefined || Object.hasOwn(workerPools, principal.pool);
   if (principal.via !== 'worker') return true;
   return principal.pool !== null && isPoolOpenToTenant(workerPools, principal.pool, principal.tenantSlug);
 }
@@ -78,6 +82,14 @@ function poolStillOpen(principal: Principal, workerPools: WorkerPools): boolean 
  * in one place.
  */
 export async function runCommand(options: RunCommandOptions): Promise<unknown> {
+  return (await runCommandForResult(options)).output;
+}
+
+/**
+ * runCommand with the use case's own entity tag, when it gave one (a TaggedRead): the REST surface answers 304
+ * from it without the output being built, parsed or hashed.
+ */
+export async function runCommandForResult(options: RunCommandOptions): Promise<CommandResult> {
   const { command, handler } = options;
   const principal = authorize(command, options.principal, options.workerPools);
 
@@ -92,15 +104,31 @@ export async function runCommand(options: RunCommandOptions): Promise<unknown> {
       input: parsedInput.data as never,
       signal: options.signal ?? NEVER_ABORTED,
       ...(wait !== undefined ? { wait: parsedWait(command, wait) } : {}),
+      ...(options.clientHasTag !== undefined && command.read !== undefined
+        ? { clientHasTag: options.clientHasTag }
+        : {}),
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw uniqueViolationProblem();
     // A declaration that lists its codes is held to them (one without a list yet gets the surfaces' only).
-    if (error instanceof ProblemError && command.problems !== undefined && !problemsOf(command).includes(error.code))
+    if (
+      error instanceof ProblemError &&
+      command.problems !== undefined &&
+      !problemsOf(command).includes(error.code)
+    )
       options.onUndeclaredProblem?.(command.name, error.code);
     throw error;
   }
 
+  if (result instanceof TaggedRead) {
+    if (command.read === undefined)
+      throw new CommandOutputMismatchError(command.name, ['(a tagged read of no read)']);
+    return { output: result.built ? parseOutput(command, result.output) : undefined, tag: result.tag };
+  }
+  return { output: parseOutput(command, result), tag: null };
+}
+
+function parseOutput(command: CommandDefinition, result: unknown): unknown {
   const parsedOutput = command.output.safeParse(result);
   if (!parsedOutput.success) {
     throw new CommandOutputMismatchError(
@@ -115,7 +143,9 @@ export async function runCommand(options: RunCommandOptions): Promise<unknown> {
 function parsedWait(command: CommandDefinition, wait: LongPollWait): LongPollWait {
   return {
     timeoutMs: wait.timeoutMs,
+    clientHasTag: wait.clientHasTag,
     isUnchanged: (result) => {
+      if (result instanceof TaggedRead) return wait.clientHasTag(result.tag);
       const parsed = command.output.safeParse(result);
       return parsed.success && wait.isUnchanged(parsed.data);
     },

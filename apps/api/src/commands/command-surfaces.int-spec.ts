@@ -1890,6 +1890,40 @@ const CASES: readonly CommandCase[] = [
     ],
   },
   {
+    command: 'catalog.get',
+    happy: async () => {
+      const { workspaceId } = await leaseSetup();
+      return {
+        token: tokens.member,
+        input: { workspaceId },
+        verify: (out) => {
+          // The member's own catalog: the approved server, not discovered by any worker in this spec.
+          expect(out).toMatchObject({ v: 1, workspaceId, principalUserId: member.id, complete: false });
+          const servers = out.servers as { name: string; state: string; source: { origin: string } }[];
+          expect(servers.find((s) => s.name === 'leased')).toMatchObject({
+            state: 'pending_discovery',
+            source: { origin: `project:${workspaceId}` },
+          });
+          expect(out.document).toMatchObject({ v: 1, servers: [] });
+        },
+      };
+    },
+    refusals: [
+      refusal('a person naming another principal', 403, 'forbidden', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await leaseSetup()).workspaceId, principal: owner.id },
+      })),
+      refusal('an agent token outside its workspace', 404, 'not_found', async () => ({
+        token: tokens.agent,
+        input: { workspaceId: (await leaseSetup()).workspaceId },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+    ],
+  },
+  {
     command: 'revocations.list',
     happy: async () => {
       const revoked = await mintTestToken(h.db, acme, owner, { kind: 'user' });

@@ -98,7 +98,10 @@ function isOpenObject(schema: JsonSchema): boolean {
 }
 
 function scalarOf(schema: JsonSchema, where: string): GraphQLScalarType {
-  if (schema.enum !== undefined || schema.const !== undefined) return GraphQLString;
+  // Enums and string constants stay String (scope names are not GraphQL names); a numeric or boolean constant
+  // (a document's `v: 1`) keeps its JSON type, so the answer parses back through the declaration.
+  if (schema.enum !== undefined || (schema.const !== undefined && typeof schema.const === 'string'))
+    return GraphQLString;
   switch (schema.type) {
     case 'string':
       return schema.format === 'uuid' ? GraphQLID : GraphQLString;

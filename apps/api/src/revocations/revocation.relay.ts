@@ -27,6 +27,11 @@ export interface RevocationRelayOptions {
   readonly tickMs?: number;
   readonly batchSize?: number;
   readonly logger?: CoordinationLogger;
+  /**
+   * Told of every batch once it is published (after commit, so readers see the change): the catalog lease's
+   * long-polls are woken from here. Must not throw; a failure of its own is its own to log.
+   */
+  readonly onPublished?: (events: readonly RevocationAnnouncement[]) => void;
 }
 
 export class RevocationRelay {
@@ -75,6 +80,7 @@ export class RevocationRelay {
         };
       });
       await publishRevocations(redis, namespace, announcements);
+      this.options.onPublished?.(announcements);
       const last = rows.at(-1);
       if (last) await database.lookup((query) => markRevocationEventsPublished(query, last.seq));
       published += rows.length;

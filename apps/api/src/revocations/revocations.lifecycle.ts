@@ -12,8 +12,11 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  Optional,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { catalogChangeFeed } from '../catalog/catalog-change.feed.js';
+import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { API_CONFIG, DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens.js';
 import { RevocationRelay } from './revocation.relay.js';
@@ -46,6 +49,7 @@ export class RevocationsLifecycle
     @Inject(DATABASE) private readonly database: Database,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -55,6 +59,8 @@ export class RevocationsLifecycle
       redis: this.redis,
       namespace,
       logger: this.logger,
+      // Catalog leases long-poll for exactly these changes (decision 0074).
+      ...(this.changes !== null ? { onPublished: catalogChangeFeed(this.changes, this.logger) } : {}),
     });
     this.relay.start();
     this.subscriberConnection = createRedisConnection({

@@ -1,6 +1,6 @@
-import { catalogDocument } from '@gatehouse/contracts';
+import { catalogDocument, workspaceCatalogServer, workspaceCatalogV1 } from '@gatehouse/contracts';
 import { z } from 'zod';
-import { defineCommand } from '../command';
+import { MAX_LONG_POLL_SECONDS, defineCommand } from '../command';
 import { isoDateTime, uuid } from '../common.schemas';
 
 // Catalog snapshots (issue 14 items 3 and 4; docs/decisions/0067-catalog-snapshots-and-refresh-jobs.md). A worker
@@ -50,4 +50,49 @@ export const submitCatalogSnapshot = defineCommand({
   graphql: { field: 'submitCatalogSnapshot' },
   problems: ['not_found', 'lease_ended', 'snapshot_mismatch'],
   callers: ['worker'],
+});
+
+/**
+ * The catalog document of the lease as a JSON object (GraphQL carries it as a JSON scalar); the refinement holds
+ * it to the strict contract, so nothing the contract does not declare reaches a caller.
+ */
+const workspaceCatalogDocument = z
+  .record(z.string(), z.unknown())
+  .refine((value) => catalogDocument.safeParse(value).success, 'must be a catalog document (v1)')
+  .meta({
+    title: 'WorkspaceCatalogDocument',
+    description: 'libs/contracts catalogDocument v1, every server',
+  });
+
+export const workspaceCatalogView = workspaceCatalogV1
+  .extend({
+    servers: z.array(workspaceCatalogServer.meta({ title: 'WorkspaceCatalogServer' })),
+    document: workspaceCatalogDocument,
+  })
+  .meta({ title: 'WorkspaceCatalog' });
+
+/**
+ * The catalog lease (issue 14 item 4; docs/decisions/0074-catalog-leases.md): what the caller's principal may
+ * mount in one workspace now. People read their own; agent tokens and worker tokens the workspace alone, or (worker
+ * and gateway tokens, acting for someone) the principal they name. Not an admin command: never over admin MCP.
+ */
+export const getWorkspaceCatalog = defineCommand({
+  name: 'catalog.get',
+  summary:
+    'The catalog of a workspace for the calling principal: the namespaced tools, prompts and resources of every ' +
+    'server approved for it now, each with its identity, source, completeness, staleness and fetchedAt; ' +
+    'approved servers not yet discovered are listed as pending_discovery',
+  scope: 'catalog:read',
+  kind: 'query',
+  input: z.strictObject({
+    workspaceId: uuid,
+    /** Worker and gateway tokens only: read the catalog of this user (a member of the tenant). */
+    principal: uuid.optional(),
+  }),
+  output: workspaceCatalogView,
+  http: { method: 'GET', path: '/v1/workspaces/:workspaceId/catalog' },
+  graphql: { field: 'workspaceCatalog' },
+  read: { etag: true, longPoll: { maxWaitSeconds: MAX_LONG_POLL_SECONDS } },
+  problems: ['not_found', 'forbidden'],
+  callers: ['session', 'user', 'agent', 'worker', 'gateway'],
 });

@@ -9,6 +9,8 @@ export interface LongPollWait {
   readonly timeoutMs: number;
   /** True while a result (as the use case returns it) would answer the client's If-None-Match. */
   isUnchanged(result: unknown): boolean;
+  /** True when the client's If-None-Match holds this tag (a TaggedRead's own). */
+  clientHasTag(tag: string): boolean;
 }
 
 export interface AwaitChangeOptions<T> {
@@ -17,8 +19,8 @@ export interface AwaitChangeOptions<T> {
   /** Aborted when the client goes away: no further read starts, the watch closes. */
   readonly signal: AbortSignal;
   readonly changes: ChangeNotifier;
-  /** The topic whose change can change this read's output. */
-  readonly topic: string;
+  /** The topic (or topics) whose change can change this read's output. */
+  readonly topic: string | readonly string[];
   /** The read itself; it gets the signal for its own database work. */
   read(signal: AbortSignal): Promise<T>;
 }
@@ -36,18 +38,19 @@ export async function awaitChange<T>(options: AwaitChangeOptions<T>): Promise<T>
   const expired = new AbortController();
   const timer = setTimeout(() => expired.abort(), wait.timeoutMs);
   const stop = AbortSignal.any([signal, expired.signal]);
-  const watch = await options.changes.watch(options.topic, stop);
+  const topics = typeof options.topic === 'string' ? [options.topic] : options.topic;
+  const watches = await Promise.all(topics.map((topic) => options.changes.watch(topic, stop)));
   try {
     let result = await options.read(signal);
     while (!stop.aborted && wait.isUnchanged(result)) {
-      await Promise.race([watch.next(), abortedPromise(stop)]);
+      await Promise.race([...watches.map((watch) => watch.next()), abortedPromise(stop)]);
       if (stop.aborted) break;
       result = await options.read(signal);
     }
     return result;
   } finally {
     clearTimeout(timer);
-    await watch.close();
+    await Promise.all(watches.map((watch) => watch.close()));
   }
 }
 

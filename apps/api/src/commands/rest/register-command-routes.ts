@@ -4,7 +4,7 @@ import type { Logger } from '@gatehouse/platform';
 import type { WorkerPools } from '../../auth/pool-config';
 import type { Principal } from '../../auth/principal';
 import type { CommandHandler, CommandHandlers } from '../command-handler';
-import { authorize, runCommand } from '../command-runner';
+import { authorize, runCommandForResult } from '../command-runner';
 import type { LongPollWait } from '../long-poll/await-change';
 import { entityTagOf, ifNoneMatchHits } from '../long-poll/entity-tag';
 import { waitSecondsOf } from '../long-poll/wait-query';
@@ -37,10 +37,13 @@ export interface CommandSurfaceOptions {
 }
 
 /** The runner's report of an undeclared problem code, as the surfaces log it by default. */
-export function undeclaredProblemReporter(options: CommandSurfaceOptions): (name: string, code: string) => void {
+export function undeclaredProblemReporter(
+  options: CommandSurfaceOptions,
+): (name: string, code: string) => void {
   return (
     options.onUndeclaredProblem ??
-    ((command, code) => options.logger.error({ command, code }, 'command answered a problem code it does not declare'))
+    ((command, code) =>
+      options.logger.error({ command, code }, 'command answered a problem code it does not declare'))
   );
 }
 
@@ -119,14 +122,17 @@ export async function registerCommandRoutes(
           const principal = await options.resolvePrincipal(request);
           authorize(command, principal, options.workerPools);
           const ifNoneMatch = command.read !== undefined ? ifNoneMatchOf(request) : undefined;
+          const clientHasTag =
+            ifNoneMatch !== undefined ? (tag: string) => ifNoneMatchHits(ifNoneMatch, tag) : undefined;
           const wait: LongPollWait | undefined =
-            waitSeconds !== null && waitSeconds > 0 && ifNoneMatch !== undefined
+            waitSeconds !== null && waitSeconds > 0 && clientHasTag !== undefined
               ? {
                   timeoutMs: waitSeconds * 1000,
-                  isUnchanged: (output) => ifNoneMatchHits(ifNoneMatch, entityTagOf(output)),
+                  isUnchanged: (output) => clientHasTag(entityTagOf(output)),
+                  clientHasTag,
                 }
               : undefined;
-          const output = await runCommand({
+          const { output, tag: ownTag } = await runCommandForResult({
             command,
             handler,
             principal,
@@ -134,13 +140,18 @@ export async function registerCommandRoutes(
             workerPools: options.workerPools,
             signal: clientGoneSignal(reply),
             ...(wait !== undefined ? { wait } : {}),
+            ...(clientHasTag !== undefined ? { clientHasTag } : {}),
             onUndeclaredProblem,
           });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
           if (command.read !== undefined) {
             // Per caller (the output is what this credential may see): private, and revalidated every time.
-            const tag = entityTagOf(output);
-            reply.header('etag', tag).header('cache-control', 'private, no-cache').header('vary', 'authorization, cookie');
+            // A TaggedRead names its version itself; otherwise the tag is the hash of the body.
+            const tag = ownTag ?? entityTagOf(output);
+            reply
+              .header('etag', tag)
+              .header('cache-control', 'private, no-cache')
+              .header('vary', 'authorization, cookie');
             if (ifNoneMatchHits(ifNoneMatch, tag)) return reply.code(304).send();
           }
           const status = successStatusOf(command);

@@ -1,0 +1,468 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { workspaceCatalog, type WorkspaceCatalogV1 } from '@gatehouse/contracts';
+import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
+import { createFixedResolver } from '@gatehouse/egress';
+import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  createTestTenant,
+  createTestWorkspace,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mintTokenSecret } from '../auth/api-token.format';
+import { mintApiToken } from '../auth/mint-api-token';
+import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { apiConfigSchema } from '../config/api.config';
+import { createApiApp } from '../create-api-app';
+
+// The catalog lease (catalog.get, issue 14 item 4; decisions 0074 and 0075) through the real API, Postgres and
+// Redis, with snapshots a real discovery made: a lease for @modelcontextprotocol/server-everything over stdio,
+// discovered through libs/mcp-client as the worker does, posted through catalog.submit. Proves: the tools appear
+// under mcp__everything__*; 304 for the same ETag; a long-poll answered early by the snapshot and by a revoked
+// approval (which drops the server); another principal's per-user server is invisible; no secret in the catalog.
+
+jest.setTimeout(120_000);
+
+const ROOT_DIR = resolve(__dirname, '../../../..');
+const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
+const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
+const CANARY = `cnrycat${randomBytes(9).toString('hex')}`;
+const POOL = 'local';
+
+let testDb: TestDatabase;
+let db: Database;
+let app: NestFastifyApplication;
+let acme: TestTenant;
+let globex: TestTenant;
+let alice: TestUser;
+let bob: TestUser;
+let workspaceId: string;
+let root: string;
+let everythingApprovalId = '';
+const tokens = {
+  admin: '',
+  approver: '',
+  alice: '',
+  bob: '',
+  agent: '',
+  worker: '',
+  globexOwner: '',
+  gateway: '',
+  gatewayElsewhere: '',
+};
+type Who = keyof typeof tokens;
+
+interface Answer {
+  status: number;
+  etag: string | undefined;
+  text: string;
+  body: Record<string, unknown>;
+}
+
+async function rest(
+  who: Who,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  const etag = response.headers.etag;
+  return {
+    status: response.statusCode,
+    etag: typeof etag === 'string' ? etag : undefined,
+    text: response.body,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
+}
+
+async function ok(answer: Promise<Answer>, status: number): Promise<Answer> {
+  const got = await answer;
+  if (got.status !== status) throw new Error(`expected ${status}, got ${got.status}: ${got.text}`);
+  return got;
+}
+
+const catalogUrl = (query = '') => `/v1/workspaces/${workspaceId}/catalog${query}`;
+
+async function catalogOf(
+  who: Who,
+  query = '',
+): Promise<{ catalog: WorkspaceCatalogV1; etag: string; text: string }> {
+  const answer = await ok(rest(who, 'GET', catalogUrl(query)), 200);
+  const parsed = workspaceCatalog.safeParse(answer.body);
+  if (!parsed.success) throw new Error(`not a workspace catalog: ${parsed.error.message}`);
+  return { catalog: parsed.data, etag: answer.etag ?? '', text: answer.text };
+}
+
+/** Opens a review of the server in a view and lets the approver approve what it shows. */
+async function approve(
+  serverName: string,
+  view: 'workspace' | 'principal',
+  asker: Who = 'admin',
+): Promise<string> {
+  const opened = await ok(
+    rest(asker, 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, { serverName, view }),
+    201,
+  );
+  const identity = opened.body.identity as { key: string; definitionFingerprint: string };
+  const decided = await ok(
+    rest('approver', 'POST', `/v1/approval-requests/${opened.body.id as string}/decision`, {
+      decision: 'approve',
+      seenFingerprint: identity.definitionFingerprint,
+      seenIdentityKey: identity.key,
+    }),
+    201,
+  );
+  return decided.body.id as string;
+}
+
+/** A real discovery of a leased server, as the worker makes it, posted for the lease through catalog.submit. */
+async function discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void> {
+  const issued = await ok(
+    rest('worker', 'POST', '/v1/leases', {
+      workspaceId,
+      serverName,
+      ...(principalUserId !== undefined ? { principalUserId } : {}),
+    }),
+    201,
+  );
+  const lease = issued.body as {
+    id: string;
+    transport: unknown;
+    source: { tier: 'managed'; origin: string };
+  };
+  const supervisor = superviseAdmitted((lease.transport as { transport: unknown }).transport, {
+    serverId: serverName,
+    connect: {
+      serverName,
+      clientInfo: { name: 'gatehouse-catalog-lease-test', version: '0.0.0' },
+      defaultStartupTimeoutMs: 60_000,
+      searchPath: CHILD_PATH,
+      closeGraceMs: 500,
+      stillAdmitted: () => true,
+    },
+    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
+  });
+  try {
+    expect(await supervisor.start()).toBe('ready');
+    if (supervisor.catalog === undefined) throw new Error('no catalog');
+    const document = catalogDocumentOf(supervisor.catalog, {
+      source: lease.source,
+      fetchedAt: new Date().toISOString(),
+    });
+    await ok(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
+  } finally {
+    await supervisor.close();
+    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
+  }
+}
+
+/** A hand-made one-server catalog (an HTTP server the test cannot reach), posted for a lease through catalog.submit. */
+async function submitMade(serverName: string, principalUserId: string, tools: string[]): Promise<void> {
+  const issued = await ok(
+    rest('worker', 'POST', '/v1/leases', { workspaceId, serverName, principalUserId }),
+    201,
+  );
+  const source = issued.body.source as { tier: 'user'; origin: string };
+  const document = {
+    v: 1,
+    complete: true,
+    stale: false,
+    servers: [
+      {
+        identity: { server: serverName, protocolVersion: '2025-11-25', serverVersion: '1.0.0' },
+        source,
+        contentOrigin: 'external',
+        contentOriginDeclared: false,
+        complete: true,
+        stale: false,
+        fetchedAt: new Date().toISOString(),
+        tools: tools.map((name) => ({
+          name: `mcp__${serverName}__${name}`,
+          remoteName: name,
+          inputSchema: { type: 'object', properties: {} },
+          axes: { effect: 'write', egress: true },
+          axesFrom: { effect: 'default', egress: 'default', irreversibility: 'absent' },
+          contentOrigin: 'external',
+          source,
+        })),
+        prompts: [],
+        resources: [],
+        resourceTemplates: [],
+        diagnostics: [],
+      },
+    ],
+    diagnostics: [],
+  };
+  await ok(rest('worker', 'POST', `/v1/leases/${issued.body.id as string}/snapshot`, { document }), 201);
+}
+
+const serverNamed = (catalog: WorkspaceCatalogV1, name: string) =>
+  catalog.servers.find((s) => s.name === name);
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-catalog-lease-')));
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
+  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  globex = await createTestTenant(db, { slug: `globex-${randomUUID().slice(0, 8)}` });
+  const admin = await createMember(db, acme, 'admin');
+  const approver = await createMember(db, acme, 'approver');
+  alice = await createMember(db, acme, 'member');
+  bob = await createMember(db, acme, 'member');
+  const globexOwner = await createMember(db, globex, 'owner');
+  workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
+  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.alice = (await mintTestToken(db, acme, alice, { kind: 'user' })).secret;
+  tokens.bob = (await mintTestToken(db, acme, bob, { kind: 'user' })).secret;
+  tokens.globexOwner = (await mintTestToken(db, globex, globexOwner, { kind: 'user' })).secret;
+  tokens.agent = (
+    await mintTestToken(db, acme, admin, {
+      kind: 'agent',
+      scopes: ['catalog:read'],
+      workspaceIds: [workspaceId],
+    })
+  ).secret;
+  tokens.worker = await db.withTenant(acme.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: acme.id,
+      createdById: admin.id,
+      name: 'worker',
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: ['leases:write', 'snapshots:write', 'catalog:read'],
+        workspaceIds: [],
+        pool: POOL,
+      },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+  // Gateway tokens, as the operator's CLI makes them: one on a pool open to acme, one on a pool that is not.
+  for (const [who, pool] of [
+    ['gateway', POOL],
+    ['gatewayElsewhere', 'elsewhere'],
+  ] as const) {
+    const minted = mintTokenSecret('gateway');
+    await insertGatewayToken({
+      ownerUrl: testDb.ownerUrl,
+      name: `catalog ${who}`,
+      scopes: ['catalog:read'],
+      pool,
+      secretHash: minted.secretHash,
+      prefix: minted.prefix,
+      expiresAt: null,
+    });
+    tokens[who] = minted.secret;
+  }
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: createTestRedisPrefix(),
+    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({
+      [POOL]: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+      elsewhere: { tenants: [globex.slug] },
+    }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  app = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'catalog-lease-test', level: 'error' }),
+    egressResolver: createFixedResolver({ 'mcp.public.example': ['93.184.216.34'] }),
+  });
+  await ok(
+    rest('admin', 'PUT', '/v1/host-policy', {
+      stdioCommands: [[EVERYTHING, 'stdio']],
+      headerHelpers: [],
+      privateCidrs: [],
+      traceContextOrigins: [],
+      fourEyes: false,
+    }),
+    200,
+  );
+  await ok(
+    rest('admin', 'PUT', '/v1/definition-sources', {
+      tier: 'managed',
+      name: 'catalog',
+      document: {
+        mcpServers: {
+          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'], env: { GH_CANARY: CANARY } },
+        },
+      },
+    }),
+    200,
+  );
+  // Alice's own server (user tier): approved for her alone.
+  await ok(
+    rest('alice', 'PUT', '/v1/definition-sources', {
+      tier: 'user',
+      document: {
+        mcpServers: {
+          alicetool: {
+            type: 'http',
+            url: 'https://mcp.public.example/alice',
+            headers: { Authorization: `Bearer ${CANARY}` },
+          },
+        },
+      },
+    }),
+    200,
+  );
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+  await testDb?.drop();
+  await rm(root, { recursive: true, force: true });
+}, TEST_DATABASE_TIMEOUT_MS);
+
+describe('catalog.get: the catalog lease', () => {
+  it('lists an approved server as pending discovery until a snapshot arrives, which answers a long-poll early', async () => {
+    expect((await catalogOf('admin')).catalog.servers).toEqual([]);
+    everythingApprovalId = await approve('everything', 'workspace');
+    const pending = await catalogOf('agent');
+    expect(pending.catalog).toMatchObject({ principalUserId: null, complete: false });
+    expect(serverNamed(pending.catalog, 'everything')).toMatchObject({
+      state: 'pending_discovery',
+      source: { tier: 'managed', origin: 'managed:catalog' },
+      identity: null,
+      fetchedAt: null,
+    });
+
+    const held = rest('agent', 'GET', catalogUrl('?wait=60'), undefined, { 'if-none-match': pending.etag });
+    await discoverAndSubmit('everything');
+    const answered = await held;
+    expect(answered.status).toBe(200);
+    expect(answered.etag).not.toBe(pending.etag);
+    const catalog = workspaceCatalog.parse(answered.body);
+    const everything = serverNamed(catalog, 'everything');
+    expect(everything).toMatchObject({
+      state: 'discovered',
+      discoveredFor: 'workspace',
+      complete: true,
+      stale: false,
+    });
+    expect(everything?.identity?.server).toBe('everything');
+    expect(everything?.fetchedAt).not.toBeNull();
+    const names = catalog.document.servers.flatMap((server) => server.tools.map((tool) => tool.name));
+    expect(names).toContain('mcp__everything__echo');
+    for (const name of names) expect(name).toMatch(/^mcp__everything__[A-Za-z0-9_-]+$/);
+    // Narrowed schemas, axes, prompts and resources come with it.
+    const echo = catalog.document.servers[0]?.tools.find((tool) => tool.name === 'mcp__everything__echo');
+    expect(echo).toMatchObject({ inputSchema: { type: 'object' }, axes: { effect: expect.any(String) } });
+    expect(catalog.document.servers[0]?.prompts.length).toBeGreaterThan(0);
+    expect(catalog.document.servers[0]?.resources.length).toBeGreaterThan(0);
+    // The definition's env value (a secret the lease materialized) is in no catalog.
+    expect(answered.text).not.toContain(CANARY);
+  });
+
+  it('answers 304 to the same ETag, for every caller, and a new tag only when the catalog changed', async () => {
+    for (const who of ['agent', 'admin', 'alice', 'worker'] as const) {
+      const first = await catalogOf(who);
+      const again = await rest(who, 'GET', catalogUrl(), undefined, { 'if-none-match': first.etag });
+      expect({ who, status: again.status, etag: again.etag, body: again.text }).toEqual({
+        who,
+        status: 304,
+        etag: first.etag,
+        body: '',
+      });
+      expect((await catalogOf(who)).etag).toBe(first.etag);
+    }
+  });
+
+  it("shows a per-user server to its principal alone: never to another member, an agent or the workspace's reader", async () => {
+    await approve('alicetool', 'principal', 'alice');
+    expect(serverNamed((await catalogOf('alice')).catalog, 'alicetool')).toMatchObject({
+      state: 'pending_discovery',
+    });
+    await submitMade('alicetool', alice.id, ['lookup']);
+
+    const mine = await catalogOf('alice');
+    expect(mine.catalog.principalUserId).toBe(alice.id);
+    expect(serverNamed(mine.catalog, 'alicetool')).toMatchObject({
+      state: 'discovered',
+      discoveredFor: 'principal',
+      source: { tier: 'user' },
+    });
+    expect(mine.text).toContain('mcp__alicetool__lookup');
+    // Her server's header value (a secret) is in no catalog.
+    expect(mine.text).not.toContain(CANARY);
+    // A worker or the gateway acting for her sees what she sees (the gateway in the workspace's tenant).
+    expect((await catalogOf('worker', `?principal=${alice.id}`)).text).toContain('mcp__alicetool__lookup');
+    const viaGateway = await catalogOf('gateway', `?principal=${alice.id}`);
+    expect(viaGateway.catalog.principalUserId).toBe(alice.id);
+    expect(viaGateway.text).toContain('mcp__alicetool__lookup');
+
+    for (const [who, query] of [
+      ['bob', ''],
+      ['agent', ''],
+      ['worker', ''],
+      ['worker', `?principal=${bob.id}`],
+      ['gateway', ''],
+    ] as const) {
+      const other = await catalogOf(who, query);
+      expect({ who, query, servers: other.catalog.servers.map((s) => s.name) }).toEqual({
+        who,
+        query,
+        servers: ['everything'],
+      });
+      expect(other.text).not.toContain('alicetool');
+    }
+  });
+
+  it('drops a server whose approval is revoked, answering a waiting long-poll early', async () => {
+    const before = await catalogOf('agent');
+    expect(serverNamed(before.catalog, 'everything')?.state).toBe('discovered');
+
+    const held = rest('agent', 'GET', catalogUrl('?wait=60'), undefined, { 'if-none-match': before.etag });
+    await ok(rest('admin', 'POST', `/v1/approvals/${everythingApprovalId}/revoke`, {}), 200);
+    const answered = await held;
+    expect(answered.status).toBe(200);
+    const after = workspaceCatalog.parse(answered.body);
+    expect(after.servers).toEqual([]);
+    expect(after.document.servers).toEqual([]);
+  });
+
+  it('refuses what the caller may not read: another tenant, another principal of a person or an agent, strangers', async () => {
+    const foreign = await rest('globexOwner', 'GET', catalogUrl());
+    expect({ status: foreign.status, code: foreign.body.code }).toEqual({ status: 404, code: 'not_found' });
+    const others = await rest('alice', 'GET', catalogUrl(`?principal=${bob.id}`));
+    expect({ status: others.status, code: others.body.code }).toEqual({ status: 403, code: 'forbidden' });
+    const agent = await rest('agent', 'GET', catalogUrl(`?principal=${alice.id}`));
+    expect({ status: agent.status, code: agent.body.code }).toEqual({ status: 403, code: 'forbidden' });
+    const stranger = await rest('worker', 'GET', catalogUrl(`?principal=${randomUUID()}`));
+    expect({ status: stranger.status, code: stranger.body.code }).toEqual({ status: 404, code: 'not_found' });
+    // A gateway on a pool closed to the workspace's tenant: the workspace does not exist for it.
+    const closed = await rest('gatewayElsewhere', 'GET', catalogUrl(`?principal=${alice.id}`));
+    expect({ status: closed.status, code: closed.body.code }).toEqual({ status: 404, code: 'not_found' });
+    const gatewayStranger = await rest('gateway', 'GET', catalogUrl(`?principal=${randomUUID()}`));
+    expect(gatewayStranger.status).toBe(404);
+    const wait = await rest('agent', 'GET', catalogUrl('?wait=61'));
+    expect({ status: wait.status, code: wait.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+  });
+});

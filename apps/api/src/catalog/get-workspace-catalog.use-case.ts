@@ -1,0 +1,167 @@
+import { buildWorkspaceCatalog, type ChosenCatalogSnapshot } from '@gatehouse/catalog';
+import { getWorkspaceCatalog, type CommandInput } from '@gatehouse/commands';
+import { MAX_WORKSPACE_CATALOG_BYTES, type ServerCatalogV1 } from '@gatehouse/contracts';
+import {
+  findCatalogSnapshotVersions,
+  loadCatalogSnapshotContents,
+  type CatalogSnapshotContent,
+  type CatalogSnapshotVersion,
+  type Database,
+} from '@gatehouse/db';
+import { Inject, Optional } from '@nestjs/common';
+import { evaluateWorkspaceView } from '../approvals/workspace-activation';
+import type { WorkerPools } from '../auth/pool-config';
+import type { Principal } from '../auth/principal';
+import type { UseCase, UseCaseArgs } from '../commands/command-handler';
+import { awaitChange } from '../commands/long-poll/await-change';
+import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
+import { TaggedRead } from '../commands/long-poll/tagged-read';
+import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DefinitionCipher } from '../definitions/definition-cipher';
+import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
+import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { assertCatalogPrincipal, catalogReaderOf, type CatalogReader } from './catalog-reader';
+import { catalogTenantTopicOf, catalogTopicOf } from './catalog-topic';
+import {
+  WORKSPACE_PRINCIPAL_KEY,
+  approvedServersOf,
+  catalogTagOf,
+  chooseSnapshots,
+  principalKeysFor,
+  type ApprovedServer,
+} from './catalog-version';
+
+type Input = CommandInput<typeof getWorkspaceCatalog>;
+
+/**
+ * `catalog.get` (catalog:read; sessions, user, agent, worker and gateway tokens): the catalog lease of one
+ * workspace for the caller's principal (catalogReaderOf). Activation is re-decided now for the principal's view
+ * (the effective view's decision), and every approved server is listed with the snapshot posted for its exact
+ * fingerprint, or as pending discovery. The entity tag is computed from the decision and the snapshots' row
+ * versions before any document is read (catalogTagOf), so a conditional request the client is current for costs
+ * no document, no build and no hash of the body (decision 0075). A long-poll watches the workspace's and the
+ * tenant's catalog topics, which catalog.submit, approvals and the revocation relay publish after commit.
+ */
+@HandlesCommand(getWorkspaceCatalog)
+export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
+    @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
+    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
+  ) {}
+
+  async execute({
+    principal,
+    input,
+    signal,
+    wait,
+    clientHasTag,
+  }: UseCaseArgs<Input, Principal>): Promise<TaggedRead> {
+    const reader = await catalogReaderOf(this.db, this.pools, principal, input);
+    const read = () => this.read(reader, input.workspaceId, clientHasTag);
+    const requestSignal = signal ?? new AbortController().signal;
+    // Without a notifier (a context that has none) a long-poll is answered at once, never wrongly.
+    if (this.changes === null) return read();
+    return awaitChange({
+      wait,
+      signal: requestSignal,
+      changes: this.changes,
+      topic: [catalogTopicOf(input.workspaceId), catalogTenantTopicOf(reader.tenantId)],
+      read,
+    });
+  }
+
+  private read(
+    reader: CatalogReader,
+    workspaceId: string,
+    clientHasTag: ((tag: string) => boolean) | undefined,
+  ): Promise<TaggedRead> {
+    return this.db.withTenant(reader.tenantId, async (tx) => {
+      const workspace = await reader.findWorkspace(tx, workspaceId);
+      await assertCatalogPrincipal(tx, reader);
+      const principalUserId = reader.principalUserId;
+      const view = await evaluateWorkspaceView(tx, this.cipher, {
+        tenantId: reader.tenantId,
+        workspace,
+        userId: principalUserId,
+        now: this.clock(),
+      });
+      const servers = approvedServersOf(view);
+      const candidates = await findCatalogSnapshotVersions(tx, {
+        workspaceId: workspace.id,
+        serverNames: servers.map((server) => server.name),
+        principalKeys: principalKeysFor(principalUserId),
+      });
+      const chosen = chooseSnapshots(servers, candidates, principalUserId);
+      const identity = { workspaceId: workspace.id, principalUserId, servers };
+      const tag = catalogTagOf({ ...identity, versions: chosen });
+      if (clientHasTag?.(tag) === true) return TaggedRead.unchanged(tag);
+
+      const ids = [...chosen.values()].flatMap((row) => (row === null ? [] : [row.id]));
+      const contents = await loadCatalogSnapshotContents(tx, { ids, maxBytes: MAX_WORKSPACE_CATALOG_BYTES });
+      const byServer = new Map(contents.map((content) => [content.serverName, content]));
+      // The tag of what is built: the rows as loaded (one statement), which a submit since the first read may
+      // have replaced. Equal tags still mean equal bodies.
+      const loaded = new Map(
+        servers.map((server) => [server.name, usableContent(byServer.get(server.name), server)]),
+      );
+      const catalog = buildWorkspaceCatalog({
+        workspaceId: workspace.id,
+        principalUserId,
+        servers: servers.map((server) => ({
+          server,
+          snapshot: chosenSnapshotOf(
+            loaded.get(server.name) ?? null,
+            chosen.get(server.name) ?? null,
+            server,
+          ),
+        })),
+      });
+      return TaggedRead.of(catalogTagOf({ ...identity, versions: loaded }), catalog);
+    });
+  }
+}
+
+/** A loaded row describes the server only if its document (when loaded) is that server's alone. */
+function usableContent(
+  content: CatalogSnapshotContent | undefined,
+  server: ApprovedServer,
+): CatalogSnapshotContent | null {
+  if (content === undefined) return null;
+  if (content.document !== null && serverCatalogOf(content.document, server.name) === null) return null;
+  return content;
+}
+
+function chosenSnapshotOf(
+  content: CatalogSnapshotContent | null,
+  version: CatalogSnapshotVersion | null,
+  server: ApprovedServer,
+): ChosenCatalogSnapshot | null {
+  if (content === null || version === null) return null;
+  return {
+    discoveredFor: version.principalKey === WORKSPACE_PRINCIPAL_KEY ? 'workspace' : 'principal',
+    identity: {
+      server: server.name,
+      protocolVersion: content.protocolVersion,
+      serverVersion: content.serverVersion,
+    },
+    complete: content.complete,
+    stale: content.stale,
+    fetchedAt: content.fetchedAt.toISOString(),
+    catalog: content.document === null ? null : serverCatalogOf(content.document, server.name),
+  };
+}
+
+/**
+ * The stored document's one server. catalog.submit held it to the contract and to the lease's server; a row
+ * that is not that (written by another version) is not used rather than trusted.
+ */
+function serverCatalogOf(document: unknown, serverName: string): ServerCatalogV1 | null {
+  if (typeof document !== 'object' || document === null) return null;
+  const { v, servers } = document as { v?: unknown; servers?: unknown };
+  if (v !== 1 || !Array.isArray(servers) || servers.length !== 1) return null;
+  const server = servers[0] as ServerCatalogV1;
+  return server?.identity?.server === serverName ? server : null;
+}

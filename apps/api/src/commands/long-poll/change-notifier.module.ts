@@ -1,0 +1,54 @@
+import { createRedisConnection } from '@gatehouse/coordination';
+import type { Logger } from '@gatehouse/platform';
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { ApiConfig } from '../../config/api.config.js';
+import { API_CONFIG, LOGGER, REDIS } from '../../infrastructure/infrastructure.tokens.js';
+import { CHANGE_NOTIFIER } from './change-notifier.port.js';
+import { RedisChangeNotifier } from './redis-change.notifier.js';
+
+/** The API's ChangeNotifier over Redis pub/sub, with a subscriber connection of its own, closed at shutdown. */
+@Injectable()
+class ChangeNotifierHolder implements OnApplicationShutdown {
+  readonly notifier: RedisChangeNotifier;
+
+  constructor(
+    @Inject(API_CONFIG) config: ApiConfig,
+    @Inject(REDIS) redis: Redis,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.notifier = new RedisChangeNotifier({
+      publisher: redis,
+      subscriber: createRedisConnection({
+        url: config.REDIS_URL,
+        name: 'api-changes',
+        purpose: 'subscriber',
+        logger,
+      }),
+      // The deployment's prefix keeps deployments (and test files) sharing one Redis apart.
+      channelPrefix: config.REDIS_KEY_PREFIX ?? 'gatehouse:',
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.notifier.close();
+  }
+}
+
+/**
+ * Long-poll reads await CHANGE_NOTIFIER; whoever changes what they read publishes on it after commit (catalog
+ * snapshots, the revocation relay). Global: both the feature modules and the relay's lifecycle inject it.
+ */
+@Global()
+@Module({
+  providers: [
+    ChangeNotifierHolder,
+    {
+      provide: CHANGE_NOTIFIER,
+      inject: [ChangeNotifierHolder],
+      useFactory: (holder: ChangeNotifierHolder) => holder.notifier,
+    },
+  ],
+  exports: [CHANGE_NOTIFIER],
+})
+export class ChangeNotifierModule {}
