@@ -3,6 +3,7 @@ import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh.processor.js';
+import { ChildGroupReaper } from './children/child-group.reaper.js';
 import type { WorkerConfig } from './config/worker.config.js';
 import {
   LOGGER,
@@ -51,6 +52,7 @@ export class WorkerModule {
                 }),
         },
         HeldLeases,
+        ChildGroupReaper,
         LeaseRevocationsHolder,
         CatalogRefreshProcessor,
         {

@@ -91,6 +91,7 @@ export {
 export type { TransportFailureReason } from './transport/transport.error';
 export { checkSpawnAuthority } from './stdio/spawn-authority.check';
 export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.check';
+export type { ProcessGroupObserver } from './stdio/process-group-stdio.transport';
 // The public entry point from an admitted description to a supervised server and its catalog document.
 export { superviseAdmitted } from './session/supervise-admitted';
 export type { SuperviseAdmittedOptions } from './session/supervise-admitted';

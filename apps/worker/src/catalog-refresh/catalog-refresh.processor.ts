@@ -3,6 +3,7 @@ import { catalogDocumentOf, superviseAdmitted, type ConnectionSupervisor } from 
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerConfig } from '../config/worker.config.js';
+import { ChildGroupReaper } from '../children/child-group.reaper.js';
 import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
 import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
@@ -56,6 +57,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     @Inject(LEASE_API) private readonly leases: LeaseApiClient | null,
     @Inject(HeldLeases) private readonly held: HeldLeases,
     @Inject(LeaseRevocationsHolder) private readonly revocations: LeaseRevocationsHolder,
+    @Inject(ChildGroupReaper) private readonly reaper: ChildGroupReaper,
   ) {}
 
   async handle(payload: CatalogRefreshPayload, job: JobContext): Promise<CatalogRefreshOutcome> {
@@ -138,6 +140,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
         searchPath: this.config.CHILD_PATH,
         closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
         stillAdmitted: () => held.live,
+        processGroups: this.reaper,
       },
       // One attempt per job: the queue's retries and backoff govern reruns, not a supervisor inside a job.
       backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },

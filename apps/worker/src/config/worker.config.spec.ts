@@ -20,6 +20,7 @@ describe('workerConfigSchema', () => {
         CHILD_PATH: '/usr/local/bin:/usr/bin:/bin',
         CHILD_CLOSE_GRACE_MS: 2_000,
         DISCOVERY_STARTUP_TIMEOUT_MS: 30_000,
+        JOB_LOCK_MS: 30_000,
       },
     });
   });

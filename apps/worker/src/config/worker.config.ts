@@ -54,6 +54,11 @@ export const workerConfigSchema = z.object({
     .describe(
       'How long closing a stdio child waits after ending its stdin, and again after TERM to its group.',
     ),
+  JOB_LOCK_MS: integerField({ min: 1_000, max: 600_000 })
+    .default(30_000)
+    .describe(
+      'How long a running job’s lock holds unrenewed (renewed every half of it), and how often stalled jobs are looked for: a job whose worker died is retried within about twice this.',
+    ),
   DISCOVERY_STARTUP_TIMEOUT_MS: integerField({ min: 1_000, max: 600_000 })
     .default(30_000)
     .describe('Bound on the handshake and the initial listing when the lease names none.'),

@@ -109,6 +109,10 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
         ...connection,
         concurrency: this.config.WORKER_CONCURRENCY,
         name: `${this.config.WORKER_POOL}`,
+        // A worker that died (SIGKILL, OOM) renews its jobs' locks no more: once a lock lapses, the stalled
+        // check of any worker of the pool puts the job back, and it is retried (decision 0072).
+        lockDuration: this.config.JOB_LOCK_MS,
+        stalledInterval: this.config.JOB_LOCK_MS,
       });
       worker.on('completed', () => this.jobsTotal.inc({ queue: name, outcome: 'completed' }));
       worker.on('failed', (job, error) => {

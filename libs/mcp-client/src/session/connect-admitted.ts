@@ -19,7 +19,10 @@ import {
   DEFAULT_HELPER_TIMEOUT_MS,
 } from '../auth/header-helper.authenticator.js';
 import { childEnvironment } from '../stdio/child-environment.js';
-import { ProcessGroupStdioTransport } from '../stdio/process-group-stdio.transport.js';
+import {
+  ProcessGroupStdioTransport,
+  type ProcessGroupObserver,
+} from '../stdio/process-group-stdio.transport.js';
 import { checkSpawnAuthority, type SpawnRefusalReason } from '../stdio/spawn-authority.check.js';
 import { createHttpTransport } from '../transport/http-transport.factory.js';
 import type { RequestHeaderHook } from '../transport/mcp-fetch.js';
@@ -88,6 +91,8 @@ export interface ConnectOptions {
   readonly stillAdmitted?: () => boolean | Promise<boolean>;
   /** Whether this process may switch uid/gid (it runs as root). Default: asks the OS. */
   readonly canSwitchUser?: boolean;
+  /** Told of each stdio child's process group while it is open (the worker's reaper). */
+  readonly processGroups?: ProcessGroupObserver | null;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -189,6 +194,7 @@ async function buildStdio(
     origin,
     receiveCapBytes,
     closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+    groups: options.processGroups ?? null,
   });
   return { ok: true, transport, origin, release: nothingToRelease };
 }

@@ -23,6 +23,17 @@ export interface ProcessGroupStdioOptions {
   readonly receiveCapBytes: number;
   /** How long close waits for the child after ending stdin, and again after TERM. */
   readonly closeGraceMs: number;
+  /** Told of the child's process group as it starts and once it is gone (a reaper outside this process). */
+  readonly groups?: ProcessGroupObserver | null;
+}
+
+/**
+ * Who must know which process groups this process's children lead, and until when: a watcher that outlives this
+ * process (apps/worker's reaper) ends the groups still open if this process dies without closing them.
+ */
+export interface ProcessGroupObserver {
+  opened(pgid: number): void;
+  closed(pgid: number): void;
 }
 
 export class ProcessGroupStdioTransport implements Transport {
@@ -63,6 +74,7 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         spawned = true;
+        if (child.pid !== undefined) this.options.groups?.opened(child.pid);
         resolve();
       });
       // Drained and dropped: a server's stderr can carry secrets from its env or its upstream.
@@ -73,6 +85,7 @@ export class ProcessGroupStdioTransport implements Transport {
         const wasOpen = this.child === child && this.closing === null;
         this.child = null;
         this.killGroup(child, 'SIGKILL');
+        if (spawned && child.pid !== undefined) this.options.groups?.closed(child.pid);
         if (wasOpen) this.onerror?.(new McpTransportError('child_exited', this.options.origin));
         this.onclose?.();
       });
