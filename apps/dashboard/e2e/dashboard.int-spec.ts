@@ -352,9 +352,12 @@ describe('dashboard in a browser', () => {
       await expect(page.getByRole('link', { name: 'Project' }).getAttribute('aria-current')).resolves.toBe(
         'true',
       );
+      // The editor opens entry by entry; the whole document is one click away.
+      await page.getByRole('button', { name: 'As JSON' }).click();
       const editor = page.getByLabel('Document (JSON)');
       await editor.fill('{ "mcpServers": [] }');
-      await page.getByRole('button', { name: 'Save source' }).click();
+      // Every save is previewed first: the preview is refused with the API's error at its path.
+      await page.getByRole('button', { name: 'Preview changes' }).click();
       const fieldError = page.locator('[data-field-error="document"]');
       await fieldError.waitFor();
       await expect(fieldError.textContent()).resolves.toContain('mcpServers');
@@ -386,6 +389,8 @@ describe('dashboard in a browser', () => {
           2,
         ),
       );
+      await page.getByRole('button', { name: 'Preview changes' }).click();
+      await page.locator('#save-preview').waitFor();
       await page.getByRole('button', { name: 'Save source' }).click();
       await page.getByText(/Saved project:[0-9a-f-]+ as version 1: 2 servers\./).waitFor();
       await capture(page, `${servers}/sources`, 'server-sources');
@@ -488,10 +493,14 @@ describe('dashboard in a browser', () => {
           docs: { type: 'http', url, headers: { Authorization: `Bearer ${rotatedSecret}` } },
         },
       };
+      await page.getByRole('button', { name: 'As JSON' }).click();
       await page.getByLabel('Document (JSON)').fill(JSON.stringify(document, null, 2));
+      await page.getByRole('button', { name: 'Preview changes' }).click();
+      const refused = page.locator('[data-problem-code]');
+      await page.locator('#save-preview').or(refused).first().waitFor();
+      expect({ refused: await refused.allTextContents() }).toEqual({ refused: [] });
       await page.getByRole('button', { name: 'Save source' }).click();
       const saved = page.getByText(new RegExp(`as version ${version}: 2 servers\\.`));
-      const refused = page.locator('[data-problem-code]');
       await saved.or(refused).first().waitFor();
       expect({ refused: await refused.allTextContents() }).toEqual({ refused: [] });
     }

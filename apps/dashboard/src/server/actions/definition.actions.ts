@@ -1,64 +1,22 @@
 'use server';
 
-import { definitionSourceReading, definitionVariableState, disableOverlayView } from '@gatehouse/contracts';
+import { definitionVariableState, disableOverlayView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';
 import { invalidInputProblem } from '../api-problem';
-import { parseDefinitionDocument } from '../definition-document';
-import { isDefinitionTier, isVariableScope } from '../definition-permissions';
+import { isVariableScope } from '../definition-permissions';
 import { idField, textField } from '../form-data';
 import { MAX_PATH_SEGMENT_CHARS } from '../problem-words';
 
-// The writes of the Servers pages. Each asks again who is calling (a server action is reachable by a direct
-// POST); the API then enforces the tier rules (who writes which tier, which workspace, whose variables). No
-// action hands back a document or a variable value: the state carries messages and problems only, and the
-// editor keeps its text in the browser (a controlled field), never in the action's answer.
+// The writes of the Servers pages (the source editor's are in source-editor.actions.ts). Each asks again who
+// is calling (a server action is reachable by a direct POST); the API then enforces the tier rules (who writes
+// which tier, which workspace, whose variables). No action hands back a variable value: the state carries
+// messages and problems only.
 
 function invalid(path: string, message: string): ActionState {
   return failure(invalidInputProblem([{ path, message }]));
-}
-
-export async function putDefinitionSourceAction(
-  _previous: ActionState,
-  form: FormData,
-): Promise<ActionState> {
-  const refusal = await refuseUnless('readWorkspaces');
-  if (refusal) return failure(refusal);
-  const tier = textField(form, 'tier');
-  if (!isDefinitionTier(tier)) return invalid('tier', 'Choose a tier.');
-  const workspaceId = idField(form, 'workspaceId');
-  const name = textField(form, 'name');
-  const version = Number(textField(form, 'expectedVersion'));
-  const parsed = parseDefinitionDocument(
-    typeof form.get('document') === 'string' ? String(form.get('document')) : '',
-  );
-  if (!parsed.ok) return invalid('document', parsed.message);
-  const tenantWide = tier === 'managed' || tier === 'plugin';
-  if (tenantWide && name === '') return invalid('name', `A ${tier} source needs a name.`);
-  const inWorkspace = tier === 'project' || tier === 'local';
-  if (inWorkspace && workspaceId === undefined) return invalid('workspaceId', 'No workspace was named.');
-  const result = await callApi({
-    answer: definitionSourceReading,
-    method: 'PUT',
-    path: '/v1/definition-sources',
-    body: {
-      tier,
-      ...(tenantWide ? { name } : {}),
-      ...(inWorkspace ? { workspaceId } : {}),
-      ...(Number.isInteger(version) && version >= 1 ? { expectedVersion: version } : {}),
-      document: parsed.document,
-    },
-  });
-  if (!result.ok) return failure(result.problem);
-  refresh();
-  const malformed = result.data.entries.filter((entry) => entry.state !== 'valid').length;
-  return success(
-    `Saved ${result.data.origin} as version ${result.data.version}: ${result.data.entries.length} ` +
-      `${result.data.entries.length === 1 ? 'server' : 'servers'}` +
-      (malformed > 0 ? `, ${malformed} with problems (listed below).` : '.'),
-  );
 }
 
 function variableTarget(form: FormData): { scope: string; workspaceId?: string; name: string } | ActionState {

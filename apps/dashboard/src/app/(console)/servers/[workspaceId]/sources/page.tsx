@@ -1,28 +1,27 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirectIfSessionEnded } from '../../../../../server/current-session';
-import { getDefinitionSource, listDefinitionSources } from '../../../../../server/definition-queries';
+import {
+  getDefinitionSource,
+  listDefinitionSources,
+  listDefinitionVariables,
+} from '../../../../../server/definition-queries';
+import { getSourceVersion, listSourceVersions } from '../../../../../server/source-history-queries';
 import { isDefinitionTier } from '../../../../../server/definition-permissions';
 import { serversPageContext } from '../../../../../server/servers-page-context';
 import { ServersContextFailure } from '../../../../../ui/servers/servers-context-failure';
 import { DateTime } from '../../../../../ui/date-time';
-import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '../../../../../ui/feedback';
+import { Callout, EmptyState, Panel, ProblemCallout } from '../../../../../ui/feedback';
 import { PageHeader } from '../../../../../ui/page-header';
 import { firstParam, type SearchParams } from '../../../../../ui/paging';
 import { describeProblem, problemPath, TIER_LABELS } from '../../../../../ui/servers/definition-labels';
-import { TargetSummary } from '../../../../../ui/servers/server-parts';
 import { ServersTabs } from '../../../../../ui/servers/servers-tabs';
 import styles from '../../../../../ui/servers/servers.module.css';
-import { SourceEditorForm } from '../../../../../ui/servers/source-editor-form';
+import { SourceEditor } from '../../../../../ui/source-editor/source-editor';
+import { SourceHistory } from '../../../../../ui/source-editor/source-history';
 import type { DefinitionSourceSummaryView, DefinitionTier } from '../../../../../views/definition-views';
 
 export const metadata: Metadata = { title: 'Server sources' };
-
-const EXAMPLE = `{
-  "mcpServers": {
-  }
-}
-`;
 
 /** The stored source a tier's editor writes, among those the person may read. */
 function sourceFor(
@@ -42,9 +41,10 @@ function sourceFor(
   return sources.find((source) => source.origin === origin);
 }
 
-// Source editing: the tiers the person may write (managed, local, project, user, plugin as their role and
-// maintainership allow), the stored source as the API projects it (never the document), and a JSON editor for
-// the whole document. Errors the API names by path show under the editor.
+// Source editing (issue 18 item 1): the tiers the person may write (managed, local, project, user, plugin as
+// their role and maintainership allow), the stored source's problems, the editor (the API's editable document:
+// secrets as placeholders that keep their values; entry by entry or as JSON; a preview before every save), and
+// the source's versions with the diff of a chosen one against the one before.
 
 // Next.js requires a page as the module's default export.
 export default async function ServerSourcesPage({
@@ -96,6 +96,20 @@ export default async function ServerSourcesPage({
   const existing = sources.ok ? sourceFor(sources.data.items, tier, workspace.id, userId, name) : undefined;
   const stored = existing ? await getDefinitionSource(existing.id) : undefined;
   const namedOfTier = sources.ok ? sources.data.items.filter((source) => source.tier === tier) : [];
+  const askedVersion = Number(firstParam(query, 'version') ?? '');
+  const [versions, shownVersion, variableLists] = await Promise.all([
+    existing ? listSourceVersions(existing.id) : Promise.resolve(undefined),
+    existing && Number.isInteger(askedVersion) && askedVersion >= 1
+      ? getSourceVersion(existing.id, askedVersion)
+      : Promise.resolve(undefined),
+    Promise.all(
+      (['tenant', 'workspace', 'user'] as const).map((scope) => listDefinitionVariables(scope, workspace.id)),
+    ),
+  ]);
+  // Variables set anywhere an entry here could read them: the editor warns about the others.
+  const setVariables = variableLists.flatMap((list) =>
+    list.ok ? list.data.items.filter((item) => item.set).map((item) => item.name) : [],
+  );
 
   return (
     <div className="stack">
@@ -143,73 +157,67 @@ export default async function ServerSourcesPage({
       {stored && !stored.ok ? (
         <ProblemCallout problem={stored.problem} context="The stored source could not be read" />
       ) : null}
-      {stored?.ok ? (
-        <Panel
-          id="stored-source"
-          title={`Stored: ${stored.data.origin}`}
-          description={
-            <>
-              Version {stored.data.version}, updated <DateTime value={stored.data.updatedAt} />. The API never
-              returns the document itself: these are its entries as projected.
-            </>
-          }
-        >
-          <div className="stack-sm">
-            {stored.data.problems.length > 0 ? (
-              <Callout tone="warning" title="Source problems">
-                <ul>
-                  {stored.data.problems.map((problem, index) => (
-                    <li key={index}>
-                      {problemPath(problem) ? <code>{problemPath(problem)}</code> : null}{' '}
-                      {describeProblem(problem)}
-                    </li>
-                  ))}
-                </ul>
-              </Callout>
-            ) : null}
-            {stored.data.entries.length === 0 ? (
-              <p className="muted">No entries.</p>
-            ) : (
-              <ul className="stack-sm" aria-label="Stored entries">
-                {stored.data.entries.map((entry) => (
-                  <li key={entry.name} className="row">
-                    <strong>{entry.name}</strong>
-                    <Badge tone={entry.state === 'valid' ? 'positive' : 'negative'}>{entry.state}</Badge>
-                    {entry.projection ? <TargetSummary projection={entry.projection} /> : null}
-                    {entry.transport ? <code>{entry.transport}</code> : null}
-                    {(entry.problems ?? []).map((problem, index) => (
-                      <span key={index} className="muted">
-                        <code>{problemPath(problem) || entry.name}</code> {describeProblem(problem)}
-                      </span>
-                    ))}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-        </Panel>
+      {stored?.ok && stored.data.problems.length > 0 ? (
+        <Callout tone="warning" title={`Problems of the stored source (version ${stored.data.version})`}>
+          <ul>
+            {stored.data.problems.map((problem, index) => (
+              <li key={index}>
+                {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
+              </li>
+            ))}
+          </ul>
+        </Callout>
       ) : null}
 
       <Panel
         id="source-editor"
-        title={existing ? `Replace the ${tier} source` : `Write the ${tier} source`}
+        title={existing ? `Edit the ${tier} source` : `Write the ${tier} source`}
         description={
-          existing
-            ? 'Send the whole document: it replaces the stored one (version ' +
-              String(existing.version) +
-              ').'
-            : 'Paste an .mcp.json document or write one.'
+          stored?.ok ? (
+            <>
+              {stored.data.origin}, version {stored.data.version}, updated{' '}
+              <DateTime value={stored.data.updatedAt} />. Secrets show as [REDACTED] and keep their stored
+              values when saved.
+            </>
+          ) : (
+            'Add servers one by one, paste a document, or import an .mcp.json file.'
+          )
         }
       >
-        <SourceEditorForm
+        <SourceEditor
           key={`${tier}:${name}`}
           tier={tier}
           workspaceId={workspace.id}
-          name={tenantWide ? { value: name, editable: existing === undefined } : undefined}
+          name={tenantWide ? name : null}
+          nameEditable={tenantWide && existing === undefined}
           expectedVersion={existing?.version ?? null}
-          initialText={existing ? '' : EXAMPLE}
+          initialDocument={stored?.ok ? stored.data.editableDocument : null}
+          setVariables={setVariables}
+          variablesHref={`/servers/${workspace.id}/variables`}
         />
       </Panel>
+
+      {existing && versions?.ok ? (
+        <Panel
+          id="history"
+          title="History"
+          description="Each saved version, newest first; open one to see what changed since the one before."
+        >
+          <SourceHistory
+            versions={versions.data}
+            shown={shownVersion?.ok ? shownVersion.data : null}
+            hrefFor={(version) =>
+              `${base}?tier=${tier}${tenantWide ? `&name=${encodeURIComponent(name)}` : ''}&version=${version}#history`
+            }
+          />
+        </Panel>
+      ) : null}
+      {versions && !versions.ok ? (
+        <ProblemCallout problem={versions.problem} context="The source's history could not be read" />
+      ) : null}
+      {shownVersion && !shownVersion.ok ? (
+        <ProblemCallout problem={shownVersion.problem} context="That version could not be read" />
+      ) : null}
     </div>
   );
 }
