@@ -175,7 +175,8 @@ export function SourceEditor({
       } else {
         setPreview(null);
         setProblem(answer.problem);
-        if (answer.stored !== null) setConflict({ stored: answer.stored, mine: JSON.stringify(value, null, 2) });
+        if (answer.stored !== null)
+          setConflict({ stored: answer.stored, mine: JSON.stringify(value, null, 2) });
       }
     });
   }
