@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createDatabase, type Database } from '@gatehouse/db';
+import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
@@ -13,6 +13,7 @@ import {
   type TestTenant,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mintTokenSecret } from '../auth/api-token.format';
 import { mintApiToken } from '../auth/mint-api-token';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
@@ -32,7 +33,15 @@ let app: NestFastifyApplication;
 let acme: TestTenant;
 let globex: TestTenant;
 let workspaceId: string;
-const tokens = { admin: '', approver: '', agent: '', worker: '', worker2: '', globexWorker: '' };
+const tokens = {
+  admin: '',
+  approver: '',
+  agent: '',
+  worker: '',
+  worker2: '',
+  globexWorker: '',
+  gateway: '',
+};
 type Who = keyof typeof tokens;
 
 async function rest(who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
@@ -148,6 +157,17 @@ beforeAll(async () => {
   tokens.worker = await workerToken(acme, admin.id);
   tokens.worker2 = await workerToken(acme, admin.id);
   tokens.globexWorker = await workerToken(globex, globexOwner.id);
+  const gateway = mintTokenSecret('gateway');
+  await insertGatewayToken({
+    ownerUrl: testDb.ownerUrl,
+    name: 'gateway local',
+    scopes: ['leases:write', 'snapshots:write'],
+    pool: 'local',
+    secretHash: gateway.secretHash,
+    prefix: gateway.prefix,
+    expiresAt: null,
+  });
+  tokens.gateway = gateway.secret;
   const parsed = parseConfig(apiConfigSchema, {
     NODE_ENV: 'test',
     LOG_LEVEL: 'error',
@@ -260,6 +280,16 @@ describe('catalog.submit', () => {
     expect((await rest('worker', 'POST', `/v1/leases/${lease.id}/release`)).status).toBe(200);
     const refused = await submit('worker', lease.id, catalogOf('other'));
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'lease_ended' });
+  });
+
+  it("refuses a gateway token (workers post snapshots), and a worker posting for the gateway's lease", async () => {
+    const issued = await rest('gateway', 'POST', '/v1/leases', { workspaceId, serverName: 'public' });
+    expect(issued.status).toBe(201);
+    const gatewayLease = issued.body.id as string;
+    expect((await submit('gateway', gatewayLease, catalogOf('public'))).status).toBe(403);
+    const worker = await submit('worker', gatewayLease, catalogOf('public'));
+    expect({ status: worker.status, code: worker.body.code }).toEqual({ status: 404, code: 'not_found' });
+    expect((await snapshotRows()).filter((row) => row.leaseId === gatewayLease)).toEqual([]);
   });
 
   it('refuses a document outside the contract (strict) and callers other than workers', async () => {

@@ -485,6 +485,43 @@ describe('leases.issue', () => {
     expect(JSON.stringify(refused.body)).not.toContain(acme.id);
   });
 
+  it('never leases outside the workspaces a bound worker token names (404, like a missing workspace)', async () => {
+    const elsewhere = (await createTestWorkspace(db, acme.id)).id;
+    const bound = await db.withTenant(acme.id, async (tx) => {
+      const creator = await tx.membership.findFirstOrThrow({ where: { role: 'admin' } });
+      const minted = await mintApiToken(tx, {
+        tenantId: acme.id,
+        createdById: creator.userId,
+        name: 'worker bound',
+        grant: {
+          kind: 'worker',
+          userId: null,
+          scopes: ['leases:write'],
+          workspaceIds: [workspaceId],
+          pool: 'local',
+        },
+        expiresAt: null,
+      });
+      return minted.secret;
+    });
+    const ask = (ws: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/leases',
+        headers: { authorization: `Bearer ${bound}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ workspaceId: ws, serverName: 'public' }),
+      });
+    const outside = await ask(elsewhere);
+    otherBodies.push(outside.body);
+    expect({ status: outside.statusCode, code: outside.json<{ code: string }>().code }).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    const inside = await ask(workspaceId);
+    leaseBodies.push(inside.body);
+    expect(inside.statusCode).toBe(201);
+  });
+
   it('is for worker and gateway tokens only', async () => {
     for (const who of ['admin', 'agent'] as const) {
       const refused = await lease(who, 'public');
