@@ -268,14 +268,14 @@ export function SourceEditor({
 
       <div className={styles.actions} role="group" aria-label="Editor mode">
         <Button
-          variant={mode === 'form' ? 'primary' : 'secondary'}
+          className={styles.modeButton}
           aria-pressed={mode === 'form'}
           onClick={() => switchMode('form')}
         >
           Entry by entry
         </Button>
         <Button
-          variant={mode === 'json' ? 'primary' : 'secondary'}
+          className={styles.modeButton}
           aria-pressed={mode === 'json'}
           onClick={() => switchMode('json')}
         >
@@ -457,11 +457,13 @@ export function SourceEditor({
           <div className={styles.versions}>
             <div>
               <h4>Your version</h4>
-              <pre aria-label="Your version">{conflict.mine}</pre>
+              <pre aria-label="Your version" tabIndex={0}>
+                {conflict.mine}
+              </pre>
             </div>
             <div>
               <h4>Stored version {conflict.stored.version}</h4>
-              <pre aria-label={`Stored version ${conflict.stored.version}`}>
+              <pre aria-label={`Stored version ${conflict.stored.version}`} tabIndex={0}>
                 {JSON.stringify(conflict.stored.editableDocument, null, 2)}
               </pre>
             </div>
