@@ -90,6 +90,8 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     payload: CatalogRefreshPayloadV2,
     ids: Record<string, unknown>,
   ): Promise<CatalogRefreshOutcome> {
+    // Taken before the lease: a revocation committed between its issuance and the watch below still reaches it.
+    const since = await this.revocations.positionBeforeLease();
     const issued = await api.issue({
       workspaceId: payload.workspaceId,
       serverName: payload.serverName,
@@ -113,8 +115,8 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     });
     const logIds = { ...ids, leaseId: lease.id, serverName: lease.serverName };
     try {
-      // Subscribed before connecting: a revocation from here on drops the lease and closes its connection.
-      await this.revocations.watch(lease.tenantId);
+      // Subscribed before connecting: a revocation since the lease was asked for drops it and closes its connection.
+      await this.revocations.watch(lease.tenantId, since);
       return await this.discoverAndSubmit(api, lease, held, logIds);
     } finally {
       this.held.forget(lease.id);
