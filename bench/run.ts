@@ -16,6 +16,7 @@ import { createTestDatabase, readTestEnv } from '@gatehouse/testing';
 import { benchApprovalFanout } from './approval-fanout.bench';
 import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
+import { benchCatalogLease } from './catalog-lease.bench';
 import { benchDefinitionsResolve } from './definitions-resolve.section';
 import { benchLeaseIssuance } from './lease-issuance.bench';
 import { benchMcpHttpCall } from './mcp-http-call.bench';
@@ -33,6 +34,7 @@ const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<Benc
   { name: 'mcp-discovery', run: benchMcpDiscovery },
   { name: 'revocation-latency', run: benchRevocationLatency },
   { name: 'lease-issuance', run: benchLeaseIssuance },
+  { name: 'catalog-lease', run: benchCatalogLease },
 ];
 
 interface RunArgs {

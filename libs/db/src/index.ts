@@ -5,6 +5,8 @@ export type { TenantTx } from './tenancy/prisma-client';
 export type { TenantReadQuery } from './tenancy/tenant-read.pipeline';
 export { findWorkspacePage } from './reads/workspace.reads';
 export type { WorkspacePageQuery } from './reads/workspace.reads';
+export { readCatalogInputVersions } from './reads/catalog-input.reads';
+export type { CatalogInputVersions } from './reads/catalog-input.reads';
 export { findCatalogSnapshotVersions, loadCatalogSnapshotContents } from './reads/catalog-snapshot.reads';
 export type { CatalogSnapshotContent, CatalogSnapshotVersion } from './reads/catalog-snapshot.reads';
 export { InvalidContextIdError, isUuid } from './tenancy/tenant-context';

@@ -49,6 +49,7 @@ let bob: TestUser;
 let workspaceId: string;
 let root: string;
 let everythingApprovalId = '';
+let aliceSource: Answer;
 const tokens = {
   admin: '',
   approver: '',
@@ -317,7 +318,7 @@ beforeAll(async () => {
     200,
   );
   // Alice's own server (user tier): approved for her alone.
-  await ok(
+  aliceSource = await ok(
     rest('alice', 'PUT', '/v1/definition-sources', {
       tier: 'user',
       document: {
@@ -446,6 +447,24 @@ describe('catalog.get: the catalog lease', () => {
     const after = workspaceCatalog.parse(answered.body);
     expect(after.servers).toEqual([]);
     expect(after.document.servers).toEqual([]);
+  });
+
+  it('drops a server whose definition changed (its approval no longer holds), answering a long-poll early', async () => {
+    const before = await catalogOf('alice');
+    expect(serverNamed(before.catalog, 'alicetool')?.state).toBe('discovered');
+    const held = rest('alice', 'GET', catalogUrl('?wait=60'), undefined, { 'if-none-match': before.etag });
+    await ok(
+      rest('alice', 'PUT', '/v1/definition-sources', {
+        tier: 'user',
+        expectedVersion: aliceSource.body.version as number,
+        document: { mcpServers: { alicetool: { type: 'http', url: 'https://mcp.public.example/alice/v2' } } },
+      }),
+      200,
+    );
+    const answered = await held;
+    expect(answered.status).toBe(200);
+    expect(answered.etag).not.toBe(before.etag);
+    expect(serverNamed(workspaceCatalog.parse(answered.body), 'alicetool')).toBeUndefined();
   });
 
   it('refuses what the caller may not read: another tenant, another principal of a person or an agent, strangers', async () => {

@@ -14,6 +14,8 @@ export interface CatalogReader {
   findWorkspace(tx: TenantTx, workspaceId: string): Promise<Workspace>;
   /** A named principal must be a member of the tenant (404 otherwise); a person reading their own is one. */
   readonly checksMember: boolean;
+  /** The workspaces a workspace-bound token may read (empty: not bound); any other reads as missing. */
+  readonly boundWorkspaceIds: readonly string[];
 }
 
 /**
@@ -35,6 +37,7 @@ export async function catalogReaderOf(
       tenantId: caller.tenantId,
       principalUserId: named,
       checksMember: named !== null,
+      boundWorkspaceIds: [],
       findWorkspace: async (tx, workspaceId) => {
         const workspace = await tx.workspace.findUnique({ where: { id: workspaceId } });
         if (workspace === null) throw notFound('workspace');
@@ -42,8 +45,11 @@ export async function catalogReaderOf(
       },
     };
   }
-  const findWorkspace = (tx: TenantTx, workspaceId: string) =>
-    findVisibleWorkspace(tx, principal, workspaceId);
+  const tenant = {
+    tenantId: principal.tenantId,
+    boundWorkspaceIds: principal.workspaceIds,
+    findWorkspace: (tx: TenantTx, workspaceId: string) => findVisibleWorkspace(tx, principal, workspaceId),
+  };
   switch (principal.via) {
     case 'session':
     case 'user': {
@@ -51,18 +57,13 @@ export async function catalogReaderOf(
       if (own === null) throw forbidden('This credential acts for no person.');
       if (named !== null && named !== own)
         throw forbidden("A person reads their own catalog, not another's.");
-      return { tenantId: principal.tenantId, principalUserId: own, checksMember: false, findWorkspace };
+      return { ...tenant, principalUserId: own, checksMember: false };
     }
     case 'agent':
       if (named !== null) throw forbidden('An agent token reads the catalog of its workspace alone.');
-      return { tenantId: principal.tenantId, principalUserId: null, checksMember: false, findWorkspace };
+      return { ...tenant, principalUserId: null, checksMember: false };
     case 'worker':
-      return {
-        tenantId: principal.tenantId,
-        principalUserId: named,
-        checksMember: named !== null,
-        findWorkspace,
-      };
+      return { ...tenant, principalUserId: named, checksMember: named !== null };
   }
 }
 

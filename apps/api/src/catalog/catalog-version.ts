@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApprovedCatalogServer } from '@gatehouse/catalog';
-import type { CatalogSnapshotVersion } from '@gatehouse/db';
+import type { CatalogInputVersions, CatalogSnapshotVersion } from '@gatehouse/db';
 import type { EvaluatedView } from '../approvals/workspace-activation';
 
 /** The workspace's own discoveries are stored under this principal key (catalog_snapshots.principal_key). */
@@ -60,33 +60,53 @@ export function chooseSnapshots(
 }
 
 /** Bumped whenever the build changes what it makes of the same inputs, so no old tag matches a new body. */
-const BUILD_VERSION = 'catalog-v1.1';
+const BUILD_VERSION = 'catalog-v1.2';
 
 /**
- * The entity tag of a catalog, from everything its body is a function of: the workspace and principal, every
- * approved server (name, source, fingerprint) and the exact version of the snapshot chosen for it (row id and
- * Postgres row version), and the build. Equal tags mean equal bodies, so a hit needs no document at all.
+ * The entity tag of a catalog, from the version of everything its body is a function of
+ * (readCatalogInputVersions: the workspace, the view's sources, variables and overlays, the approvals with their
+ * expiry at the read's `now`, the snapshots, the membership), the principal, the tenant's fingerprint key (by id:
+ * fingerprints are keyed) and the build. Equal tags mean equal bodies, so a hit needs neither activation nor any
+ * document; a change to something the body does not show (another server's variable) only costs a refetch.
  */
 export function catalogTagOf(args: {
+  readonly tenantId: string;
   readonly workspaceId: string;
   readonly principalUserId: string | null;
-  readonly servers: readonly ApprovedServer[];
-  readonly versions: ReadonlyMap<string, Pick<CatalogSnapshotVersion, 'id' | 'version'> | null>;
+  readonly fingerprintKeyId: string;
+  readonly versions: CatalogInputVersions;
 }): string {
-  const parts = [...args.servers]
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((server) => {
-      const chosen = args.versions.get(server.name) ?? null;
-      return [
-        server.name,
-        server.source.tier,
-        server.source.origin,
-        server.definitionFingerprint,
-        chosen === null ? null : [chosen.id, chosen.version],
-      ];
-    });
+  const { versions } = args;
   const hash = createHash('sha256')
-    .update(JSON.stringify([BUILD_VERSION, args.workspaceId.toLowerCase(), args.principalUserId, parts]))
+    .update(
+      JSON.stringify([
+        BUILD_VERSION,
+        args.tenantId.toLowerCase(),
+        args.workspaceId.toLowerCase(),
+        args.principalUserId,
+        args.fingerprintKeyId,
+        versions.workspace,
+        versions.member,
+        versions.sources,
+        versions.variables,
+        versions.overlays,
+        versions.approvals,
+        versions.snapshots,
+      ]),
+    )
     .digest('base64url');
   return `"${hash}"`;
+}
+
+/** The same inputs, read twice: nothing the catalog depends on was written in between. */
+export function sameInputs(a: CatalogInputVersions, b: CatalogInputVersions): boolean {
+  return (
+    a.workspace === b.workspace &&
+    a.member === b.member &&
+    a.sources === b.sources &&
+    a.variables === b.variables &&
+    a.overlays === b.overlays &&
+    a.approvals === b.approvals &&
+    a.snapshots === b.snapshots
+  );
 }

@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { buildWorkspaceCatalog, type ChosenCatalogSnapshot } from '@gatehouse/catalog';
 import { getWorkspaceCatalog, type CommandInput } from '@gatehouse/commands';
-import { MAX_WORKSPACE_CATALOG_BYTES, type ServerCatalogV1 } from '@gatehouse/contracts';
+import {
+  MAX_WORKSPACE_CATALOG_BYTES,
+  type ServerCatalogV1,
+  type WorkspaceCatalogV1,
+} from '@gatehouse/contracts';
 import {
   findCatalogSnapshotVersions,
   loadCatalogSnapshotContents,
+  readCatalogInputVersions,
   type CatalogSnapshotContent,
   type CatalogSnapshotVersion,
   type Database,
@@ -28,8 +34,13 @@ import {
   catalogTagOf,
   chooseSnapshots,
   principalKeysFor,
+  sameInputs,
   type ApprovedServer,
 } from './catalog-version';
+import { notFound } from '../shared/command-problems';
+
+/** A read retried while what it reads keeps changing under it, before it answers with a tag nobody holds. */
+const STABLE_READ_ATTEMPTS = 3;
 
 type Input = CommandInput<typeof getWorkspaceCatalog>;
 
@@ -37,10 +48,11 @@ type Input = CommandInput<typeof getWorkspaceCatalog>;
  * `catalog.get` (catalog:read; sessions, user, agent, worker and gateway tokens): the catalog lease of one
  * workspace for the caller's principal (catalogReaderOf). Activation is re-decided now for the principal's view
  * (the effective view's decision), and every approved server is listed with the snapshot posted for its exact
- * fingerprint, or as pending discovery. The entity tag is computed from the decision and the snapshots' row
- * versions before any document is read (catalogTagOf), so a conditional request the client is current for costs
- * no document, no build and no hash of the body (decision 0075). A long-poll watches the workspace's and the
- * tenant's catalog topics, which catalog.submit, approvals and the revocation relay publish after commit.
+ * fingerprint, or as pending discovery. The entity tag is computed from the versions of every input
+ * (readCatalogInputVersions, one round trip) before anything is decided or loaded (catalogTagOf), so a
+ * conditional request the client is current for costs that one read: no activation, no document, no build and no
+ * hash of the body (decision 0075). A long-poll watches the workspace's and the tenant's catalog topics, which
+ * catalog.submit, approvals and the revocation relay publish after commit.
  */
 @HandlesCommand(getWorkspaceCatalog)
 export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
@@ -60,7 +72,7 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
     clientHasTag,
   }: UseCaseArgs<Input, Principal>): Promise<TaggedRead> {
     const reader = await catalogReaderOf(this.db, this.pools, principal, input);
-    const read = () => this.read(reader, input.workspaceId, clientHasTag);
+    const read = () => this.read(reader, input.workspaceId.toLowerCase(), clientHasTag);
     const requestSignal = signal ?? new AbortController().signal;
     // Without a notifier (a context that has none) a long-poll is answered at once, never wrongly.
     if (this.changes === null) return read();
@@ -73,11 +85,46 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
     });
   }
 
-  private read(
+  /**
+   * One answer: the inputs' versions first (one round trip), which is all a hit costs; on a miss the catalog is
+   * built and the versions read again, and the tag is given only when nothing changed in between, so a tag never
+   * names two bodies. Inputs that keep changing under the read get a tag no client holds (it refetches).
+   */
+  private async read(
     reader: CatalogReader,
     workspaceId: string,
     clientHasTag: ((tag: string) => boolean) | undefined,
   ): Promise<TaggedRead> {
+    const bound = reader.boundWorkspaceIds;
+    if (bound.length > 0 && !bound.includes(workspaceId)) throw notFound('workspace');
+    const fingerprintKeyId = this.cipher.fingerprintKeyFor(reader.tenantId).id;
+    for (let attempt = 0; attempt < STABLE_READ_ATTEMPTS; attempt += 1) {
+      const now = this.clock();
+      const versions = () =>
+        readCatalogInputVersions(this.db, reader.tenantId, {
+          workspaceId,
+          principalUserId: reader.principalUserId,
+          now,
+        });
+      const before = await versions();
+      // Invisible workspace or a named stranger: the build answers the 404.
+      const answerable = before.workspace !== null && (!reader.checksMember || before.member);
+      const tag = catalogTagOf({
+        tenantId: reader.tenantId,
+        workspaceId,
+        principalUserId: reader.principalUserId,
+        fingerprintKeyId,
+        versions: before,
+      });
+      if (answerable && clientHasTag?.(tag) === true) return TaggedRead.unchanged(tag);
+      const catalog = await this.build(reader, workspaceId, now);
+      if (sameInputs(before, await versions())) return TaggedRead.of(tag, catalog);
+    }
+    return TaggedRead.of(`"volatile-${randomUUID()}"`, await this.build(reader, workspaceId, this.clock()));
+  }
+
+  /** The catalog itself: activation decided for the principal's view, the chosen snapshots loaded and assembled. */
+  private build(reader: CatalogReader, workspaceId: string, now: Date): Promise<WorkspaceCatalogV1> {
     return this.db.withTenant(reader.tenantId, async (tx) => {
       const workspace = await reader.findWorkspace(tx, workspaceId);
       await assertCatalogPrincipal(tx, reader);
@@ -86,7 +133,7 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
         tenantId: reader.tenantId,
         workspace,
         userId: principalUserId,
-        now: this.clock(),
+        now,
       });
       const servers = approvedServersOf(view);
       const candidates = await findCatalogSnapshotVersions(tx, {
@@ -95,31 +142,21 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
         principalKeys: principalKeysFor(principalUserId),
       });
       const chosen = chooseSnapshots(servers, candidates, principalUserId);
-      const identity = { workspaceId: workspace.id, principalUserId, servers };
-      const tag = catalogTagOf({ ...identity, versions: chosen });
-      if (clientHasTag?.(tag) === true) return TaggedRead.unchanged(tag);
-
       const ids = [...chosen.values()].flatMap((row) => (row === null ? [] : [row.id]));
       const contents = await loadCatalogSnapshotContents(tx, { ids, maxBytes: MAX_WORKSPACE_CATALOG_BYTES });
       const byServer = new Map(contents.map((content) => [content.serverName, content]));
-      // The tag of what is built: the rows as loaded (one statement), which a submit since the first read may
-      // have replaced. Equal tags still mean equal bodies.
-      const loaded = new Map(
-        servers.map((server) => [server.name, usableContent(byServer.get(server.name), server)]),
-      );
-      const catalog = buildWorkspaceCatalog({
+      return buildWorkspaceCatalog({
         workspaceId: workspace.id,
         principalUserId,
         servers: servers.map((server) => ({
           server,
           snapshot: chosenSnapshotOf(
-            loaded.get(server.name) ?? null,
+            usableContent(byServer.get(server.name), server),
             chosen.get(server.name) ?? null,
             server,
           ),
         })),
       });
-      return TaggedRead.of(catalogTagOf({ ...identity, versions: loaded }), catalog);
     });
   }
 }
