@@ -74,6 +74,16 @@ export async function appendAuditEvent(tx: TenantTx, event: AuditEventInput): Pr
 }
 
 /**
+ * Takes the tenant's audit head lock now, held to commit. Units of work that end or write lease rows take it
+ * BEFORE any lease row (decision 0071): a ledger event ending leases (appendLeaseChange) and a renew, release or
+ * submit of one of them then wait for each other in one order and never deadlock, whichever comes first. The
+ * append at the end of the same transaction locks the same row again, without waiting.
+ */
+export async function lockAuditChain(tx: TenantTx): Promise<void> {
+  await lockHead(tx);
+}
+
+/**
  * Appends several events to the current tenant's chain in one round trip after taking the head lock once: for an
  * event that fans out (one audit row per approval request opened across a tenant's workspaces). Same guarantees
  * as {@link appendAuditEvent}: the rows get consecutive sequence numbers in the given order, each hash links the

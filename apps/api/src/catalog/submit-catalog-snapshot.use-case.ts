@@ -4,7 +4,7 @@ import { catalogDocument, type CatalogDocument } from '@gatehouse/contracts';
 import { lockHeldLease, type CatalogSnapshot, type Database, type Lease, type TenantTx } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
 import { Inject, Optional } from '@nestjs/common';
-import { appendAuditEvent } from '../audit/append-audit-event';
+import { appendAuditEvent, lockAuditChain } from '../audit/append-audit-event';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -35,8 +35,8 @@ type Submission =
  * expired one is 409 `lease_ended`, and so is one whose ground is gone now: activation is re-decided for the
  * lease's one server (decideLeaseStanding), and a lease it no longer approves is revoked here and refused, even
  * when no ledger event ended it (decision 0071). A document that is not of the lease's server alone is 409
- * `snapshot_mismatch`. The lease row is locked for the transaction, so a revocation that commits first is
- * seen. The snapshot is stored under the LEASE's workspace, server, fingerprint and principal, so a worker can
+ * `snapshot_mismatch`. The lease row is read again under the audit head and a row lock (the lock order of
+ * lease writers), so a revocation that commits first is seen. The snapshot is stored under the LEASE's workspace, server, fingerprint and principal, so a worker can
  * only ever describe what it was leased, and replaces the current one in one upsert (a reader sees the old or the
  * new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit.audit),
  * a refusal in its own committed transaction before the problem is thrown. After commit, watchers of the
@@ -81,12 +81,19 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
       );
       return { ok: false, problem };
     };
-    const lease = await lockHeldLease(tx, input.leaseId, caller.tokenId);
+    const read = await tx.lease.findFirst({ where: { id: input.leaseId, tokenId: caller.tokenId } });
+    if (read === null) return refuse(null, notFound('lease'));
+    const standing =
+      endedState(read, now) === null ? await decideLeaseStanding(tx, this.cipher, read, now) : null;
+    // Then the audit head and the lease row, in the one lock order of lease writers (decision 0071), and the row
+    // read again under them: a revocation that committed meanwhile is seen, a later one waits for this commit.
+    await lockAuditChain(tx);
+    const lease = await lockHeldLease(tx, read.id, caller.tokenId);
     if (lease === null) return refuse(null, notFound('lease'));
     const ended = endedState(lease, now);
     if (ended !== null)
       return refuse(lease, leaseEnded(ended.state, ended.reason), ended.reason ?? ended.state);
-    const standing = await decideLeaseStanding(tx, this.cipher, lease, now);
+    if (standing === null) throw new Error('lease read ended, then live');
     if (!standing.holds) {
       const revoked = await tx.lease.update({
         where: { id: lease.id },

@@ -7,7 +7,7 @@ import type { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { openApprovalRequests } from '../approvals/approval-requests.opener';
-import { appendAuditEvent } from '../audit/append-audit-event';
+import { appendAuditEvent, lockAuditChain } from '../audit/append-audit-event';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -217,6 +217,9 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       transport: granted.transport.kind,
     };
     const issued = await this.db.withTenant(caller.tenantId, async (tx) => {
+      // The audit head first (the lock order of lease writers, decision 0071): a revocation committed before it
+      // is read below; one after it waits, then ends this lease with the others.
+      await lockAuditChain(tx);
       const approval = await tx.approval.findUnique({
         where: { id: granted.approvalId },
         select: { revokedAt: true },

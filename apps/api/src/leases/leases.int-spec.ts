@@ -16,11 +16,13 @@ import {
   type TestUser,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { appendAuditEvent } from '../audit/append-audit-event';
 import { mintTokenSecret } from '../auth/api-token.format';
 import { mintApiToken } from '../auth/mint-api-token';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
+import { appendLeaseChange } from '../revocations/lease-change.event';
 
 // Transport leases through the real API (createApiApp: REST + GraphQL, real Postgres and Redis), with the
 // operator's WORKER_POOLS, the tenant's HostPolicy and definitions written through the API, a fixed DNS table and
@@ -49,6 +51,7 @@ function document() {
       },
       pending: { type: 'http', url: 'https://mcp.public.example/pending' },
       bypassed: { type: 'http', url: 'https://mcp.public.example/bypassed' },
+      contended: { type: 'http', url: 'https://mcp.public.example/contended' },
       expiring: { type: 'http', url: 'https://mcp.public.example/expiring' },
       private: { type: 'http', url: 'https://internal.example/mcp' },
       signin: { type: 'http', url: 'https://mcp.public.example/oauth', oauth: { scopes: ['read'] } },
@@ -226,7 +229,7 @@ beforeAll(async () => {
     document: document(),
   });
   if (source.status !== 200) throw new Error(`source refused: ${JSON.stringify(source.body)}`);
-  for (const serverName of ['public', 'private', 'signin', 'everything', 'bypassed'])
+  for (const serverName of ['public', 'private', 'signin', 'everything', 'bypassed', 'contended'])
     await approve(serverName);
 }, TEST_DATABASE_TIMEOUT_MS);
 
@@ -265,6 +268,24 @@ async function asSuperuser(sql: string, params: unknown[]): Promise<void> {
   await owner.connect();
   try {
     await owner.query(sql, params);
+  } finally {
+    await owner.end();
+  }
+}
+
+/** Waits until `count` backends of this test's database wait on a lock, polling pg_stat_activity every 20 ms. */
+async function waitForLockWaiters(count: number): Promise<void> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    for (let waited = 0; waited < 20_000; waited += 20) {
+      const result = await owner.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      if ((result.rows[0]?.n ?? 0) >= count) return;
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    throw new Error('no backend waits on a lock');
   } finally {
     await owner.end();
   }
@@ -642,6 +663,32 @@ describe('leases.renew and leases.release', () => {
     const renewed = await rest('localWorker', 'POST', `/v1/leases/${body.id}/renew`, {});
     expect(renewed.status).toBe(200);
     expect(new Date(renewed.body.expiresAt as string).getTime()).toBe(approvalExpiresAt.getTime());
+  });
+
+  it('never deadlocks with a change that ends the lease while it renews (one lock order: audit head, then lease)', async () => {
+    const issued = await lease('localWorker', 'contended');
+    const id = (issued.body as unknown as LeaseBody).id;
+    // A change as a definition write makes it: its audit (the head lock) first, then the event ending the lease.
+    let renewal: Promise<Awaited<ReturnType<typeof rest>>> | undefined;
+    await db.withTenant(acme.id, async (tx) => {
+      await appendAuditEvent(tx, {
+        actor: { type: 'system', id: null, tokenKind: null },
+        action: 'test.contended',
+        target: { type: 'lease', id },
+        outcome: 'success',
+      });
+      renewal = rest('localWorker', 'POST', `/v1/leases/${id}/renew`, {});
+      // The renewal is under way and waits on a lock this transaction holds (Postgres says so, no event does).
+      await waitForLockWaiters(1);
+      await appendLeaseChange(tx, 'overlay_changed', { workspaceId, serverName: 'contended' });
+    });
+    const answered = await renewal;
+    expect(answered?.status).toBe(409);
+    expect(answered?.body).toMatchObject({
+      code: 'lease_ended',
+      leaseState: 'revoked',
+      reason: 'overlay_changed',
+    });
   });
 
   it('refuses renewing an expired lease', async () => {

@@ -1,7 +1,7 @@
 import { releaseLease, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
-import { appendAuditEvent } from '../audit/append-audit-event';
+import { appendAuditEvent, lockAuditChain } from '../audit/append-audit-event';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -32,6 +32,8 @@ export class ReleaseLeaseUseCase implements UseCase<Input, Output> {
     const caller = await leaseCallerForLease(this.db, this.pools, principal, input.leaseId);
     const now = this.clock();
     return this.db.withTenant(caller.tenantId, async (tx) => {
+      // The audit head before the lease row: the one lock order of lease writers (decision 0071).
+      await lockAuditChain(tx);
       const lease = await tx.lease.findFirst({ where: { id: input.leaseId, tokenId: caller.tokenId } });
       if (lease === null) throw notFound('lease');
       if (lease.releasedAt !== null) return leaseStateOf(lease);
@@ -42,7 +44,11 @@ export class ReleaseLeaseUseCase implements UseCase<Input, Output> {
           caller,
           'leases.released',
           lease.id,
-          { workspaceId: lease.workspaceId, serverName: lease.serverName, principalUserId: lease.principalUserId },
+          {
+            workspaceId: lease.workspaceId,
+            serverName: lease.serverName,
+            principalUserId: lease.principalUserId,
+          },
           { definitionFingerprint: lease.definitionFingerprint },
         ),
       );

@@ -1,7 +1,7 @@
 import { renewLease, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import type { Database, Lease } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
-import { appendAuditEvent } from '../audit/append-audit-event';
+import { appendAuditEvent, lockAuditChain } from '../audit/append-audit-event';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -69,6 +69,21 @@ export class RenewLeaseUseCase implements UseCase<Input, Output> {
         return { ok: false, ...ended };
       }
       const standing = await decideLeaseStanding(tx, this.cipher, lease, now);
+      // The audit head before the lease row (the one lock order of lease writers, decision 0071), then the row
+      // again: a ledger event that ended it while activation was re-decided is seen here.
+      await lockAuditChain(tx);
+      const meanwhile = await tx.lease.findUniqueOrThrow({ where: { id: lease.id } });
+      const endedMeanwhile = endedState(meanwhile, now);
+      if (endedMeanwhile !== null) {
+        await appendAuditEvent(
+          tx,
+          leaseAuditEvent(caller, 'leases.renewal_refused', lease.id, subject, {
+            leaseState: endedMeanwhile.state,
+            reason: endedMeanwhile.reason,
+          }),
+        );
+        return { ok: false, ...endedMeanwhile };
+      }
       if (!standing.holds) {
         const { reason } = standing;
         await tx.lease.update({ where: { id: lease.id }, data: { revokedAt: now, revokedReason: reason } });

@@ -1,5 +1,6 @@
 import type { RevocationKind, RevocationSubject } from '@gatehouse/contracts';
 import { appendRevocationEvent, revokeLeasesConcernedBy, type TenantTx } from '@gatehouse/db';
+import { lockAuditChain } from '../audit/append-audit-event';
 
 // The one line a use case adds beside a change a lease depends on (docs/decisions/0052-revocation-ledger.md):
 // the ledger event, in the same transaction as the change. Members given as null (a managed source has no
@@ -23,6 +24,8 @@ export async function appendLeaseChange(
   for (const [key, value] of Object.entries(subject))
     if (value !== null && value !== undefined) compact[key] = value;
   const event = compact as RevocationSubject;
+  // The audit head before the lease rows: the one lock order of everything that writes leases (decision 0071).
+  await lockAuditChain(tx);
   await appendRevocationEvent(tx, { kind, subject: event });
   return revokeLeasesConcernedBy(tx, event, kind);
 }
