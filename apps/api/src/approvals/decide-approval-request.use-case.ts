@@ -16,6 +16,8 @@ import { auditRefusedDecision, problemOfRefusal } from './decision-refusal';
 import { evaluateWorkspaceView } from './workspace-activation';
 import { Inject, Optional } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
+import { catalogTopicOf } from '../catalog/catalog-topic';
+import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
@@ -59,6 +61,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
     @Optional()
     @Inject(CatalogRefreshProducer)
     private readonly refreshes: CatalogRefreshProducer | null = null,
+    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<Input>) {
@@ -127,7 +130,12 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
         );
       return { ok: true, approval };
     });
-    if (outcome.ok) return toApprovalView(outcome.approval);
+    if (outcome.ok) {
+      // An approval is no ledger event (it ends no lease), but it changes the catalog: pending discovery now.
+      if (outcome.approval.decision === 'approved')
+        await this.changes?.publish(catalogTopicOf(outcome.approval.workspaceId)).catch(() => undefined);
+      return toApprovalView(outcome.approval);
+    }
     await auditRefusedDecision(this.db, {
       principal,
       request: outcome.request,

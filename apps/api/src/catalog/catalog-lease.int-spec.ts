@@ -344,8 +344,14 @@ afterAll(async () => {
 
 describe('catalog.get: the catalog lease', () => {
   it('lists an approved server as pending discovery until a snapshot arrives, which answers a long-poll early', async () => {
-    expect((await catalogOf('admin')).catalog.servers).toEqual([]);
+    const empty = await catalogOf('admin');
+    expect(empty.catalog.servers).toEqual([]);
+    // The approval itself answers a waiting long-poll: the server is now pending discovery.
+    const waiting = rest('admin', 'GET', catalogUrl('?wait=60'), undefined, { 'if-none-match': empty.etag });
     everythingApprovalId = await approve('everything', 'workspace');
+    const woken = await waiting;
+    expect(woken.status).toBe(200);
+    expect(serverNamed(workspaceCatalog.parse(woken.body), 'everything')?.state).toBe('pending_discovery');
     const pending = await catalogOf('agent');
     expect(pending.catalog).toMatchObject({ principalUserId: null, complete: false });
     expect(serverNamed(pending.catalog, 'everything')).toMatchObject({
