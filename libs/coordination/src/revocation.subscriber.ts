@@ -47,6 +47,9 @@ export class RevocationSubscriber {
   private running: Promise<void> | null = null;
   private rerun = false;
   private started = false;
+  // Set once start() has its position: announcements that arrive before wait in the queue, since judging one
+  // against a cursor not yet read would call it a gap (and, from 0, replay the whole ledger).
+  private positioned = false;
   private closed = false;
   private listener: ChannelListenerHandle | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -100,6 +103,7 @@ export class RevocationSubscriber {
       await this.close();
       throw error;
     }
+    this.positioned = true;
     this.schedulePoll();
     this.kick();
   }
@@ -131,7 +135,7 @@ export class RevocationSubscriber {
   }
 
   private kick(): void {
-    if (!this.started || this.closed || this.listener === null) return;
+    if (!this.positioned || this.closed || this.listener === null) return;
     if (this.running) {
       this.rerun = true;
       return;
