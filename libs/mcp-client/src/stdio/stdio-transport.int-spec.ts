@@ -164,6 +164,21 @@ describe('stdio transport edges', () => {
     expect(await goneWithin(grandchildPid, 5_000)).toBe(true);
   });
 
+  it('tells its process-group observer of the child’s group as it starts and once it is gone', async () => {
+    const seen: string[] = [];
+    const session = await connected(fixture(), {
+      processGroups: {
+        opened: (pgid) => seen.push(`+${pgid}`),
+        closed: (pgid) => seen.push(`-${pgid}`),
+      },
+    });
+    const { pid } = JSON.parse(textOf(await session.callTool('whoami', {}))) as { pid: number };
+    // The child leads its own group: the group id an outside reaper signals is its pid.
+    expect(seen).toEqual([`+${pid}`]);
+    await session.close();
+    expect(seen).toEqual([`+${pid}`, `-${pid}`]);
+  });
+
   it('closes the child when an in-flight request times out (no cancellation is pretended)', async () => {
     const session = await connected(fixture());
     const { pid } = JSON.parse(textOf(await session.callTool('whoami', {}))) as { pid: number };
