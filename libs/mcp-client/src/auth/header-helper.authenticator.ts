@@ -6,6 +6,7 @@ import { checkSpawnAuthority } from '../stdio/spawn-authority.check.js';
 import { McpTransportError } from '../transport/transport.error.js';
 import type { Authenticator } from './authenticator.js';
 import { parseHeaderHelperOutput } from './header-helper-output.parser.js';
+import type { ProcessGroupObserver } from '../stdio/process-group-stdio.transport.js';
 
 // A header helper as an authenticator: the exact argv the pool's authority allows, run without a shell, in the
 // first allowed root, in its own process group, with the minimal environment; its stdout parsed strictly and
@@ -24,6 +25,8 @@ export interface HeaderHelperOptions {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly runAs: { readonly uid: number; readonly gid: number } | null;
+  /** Told of each run's process group while it runs (the worker's reaper, should the worker die meanwhile). */
+  readonly groups?: ProcessGroupObserver | null;
 }
 
 export const DEFAULT_HELPER_TIMEOUT_MS = 10_000;
@@ -97,6 +100,11 @@ async function runHeaderHelper(options: HeaderHelperOptions): Promise<Readonly<R
       resolve(value);
     };
     const timer = setTimeout(() => settle(null), options.timeoutMs);
+    const pgid = child.pid;
+    if (pgid !== undefined) {
+      options.groups?.opened(pgid);
+      child.once('close', () => options.groups?.closed(pgid));
+    }
     child.stderr.resume();
     child.stdout.on('data', (chunk: Buffer) => {
       bytes += chunk.length;

@@ -91,7 +91,7 @@ export interface ConnectOptions {
   readonly stillAdmitted?: () => boolean | Promise<boolean>;
   /** Whether this process may switch uid/gid (it runs as root). Default: asks the OS. */
   readonly canSwitchUser?: boolean;
-  /** Told of each stdio child's process group while it is open (the worker's reaper). */
+  /** Told of each child's process group while it is open, stdio servers and header helpers (the worker's reaper). */
   readonly processGroups?: ProcessGroupObserver | null;
 }
 
@@ -212,6 +212,7 @@ function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, rec
           timeoutMs: DEFAULT_HELPER_TIMEOUT_MS,
           maxOutputBytes: DEFAULT_HELPER_MAX_OUTPUT_BYTES,
           runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
+          groups: options.processGroups ?? null,
         });
   const { transport, origin, release } = createHttpTransport(admitted, {
     authenticator,

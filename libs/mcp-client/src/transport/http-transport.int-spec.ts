@@ -270,6 +270,25 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
     }
   });
 
+  it('tells its process-group observer of each header-helper run, while it runs', async () => {
+    await rm(join(root, 'helper-runs'), { force: true });
+    const { server, port } = await gatedServer();
+    const seen: string[] = [];
+    try {
+      const session = await connected(helperDescription(port), {
+        headerHelpersAllowed: true,
+        processGroups: { opened: (pgid) => seen.push(`+${pgid}`), closed: (pgid) => seen.push(`-${pgid}`) },
+      });
+      await session.close();
+      const [opened, closed] = seen;
+      expect(seen).toHaveLength(2);
+      expect(opened).toMatch(/^\+\d+$/);
+      expect(closed).toBe(`-${opened?.slice(1) ?? ''}`);
+    } finally {
+      await stop(server);
+    }
+  });
+
   it('refuses a header helper the pool does not allow, by name, without running it', async () => {
     await rm(join(root, 'helper-runs'), { force: true });
     const { server, port } = await gatedServer();
