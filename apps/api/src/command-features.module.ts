@@ -12,6 +12,7 @@ import { HostPolicyModule } from './host-policy/host-policy.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
 import { ChangeNotifierModule } from './commands/long-poll/change-notifier.module.js';
 import { LeasesModule } from './leases/leases.module.js';
+import { ProbesModule } from './probes/probes.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { RevocationReadsModule } from './revocations/revocation-reads.module.js';
 
@@ -34,6 +35,7 @@ import { RevocationReadsModule } from './revocations/revocation-reads.module.js'
     AdmissionModule,
     LeasesModule,
     CatalogModule,
+    ProbesModule,
     OAuthModule,
     RevocationReadsModule,
   ],

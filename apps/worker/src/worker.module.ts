@@ -3,6 +3,7 @@ import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh.processor.js';
+import { ProbeProcessor } from './probes/probe.processor.js';
 import { ChildGroupReaper } from './children/child-group.reaper.js';
 import type { WorkerConfig } from './config/worker.config.js';
 import {
@@ -55,11 +56,13 @@ export class WorkerModule {
         ChildGroupReaper,
         LeaseRevocationsHolder,
         CatalogRefreshProcessor,
+        ProbeProcessor,
         {
           provide: QUEUE_PROCESSORS,
-          inject: [CatalogRefreshProcessor],
-          useFactory: (catalogRefresh: CatalogRefreshProcessor): QueueProcessors => ({
+          inject: [CatalogRefreshProcessor, ProbeProcessor],
+          useFactory: (catalogRefresh: CatalogRefreshProcessor, probe: ProbeProcessor): QueueProcessors => ({
             [QueueName.CatalogRefresh]: catalogRefresh,
+            [QueueName.Probe]: probe,
           }),
         },
         QueueWorkersHost,

@@ -15,6 +15,24 @@ export {
   type CatalogRefreshPayloadV2,
 } from './queues/catalog-refresh.job';
 export {
+  probeJobKey,
+  probePayload,
+  probePayloadV1,
+  probeQueueOf,
+  type ProbeKey,
+  type ProbePayload,
+  type ProbePayloadV1,
+} from './queues/probe.job';
+export {
+  PROBE_FAILURE_CLASSES,
+  PROBE_STATES,
+  probeFailureClass,
+  probeReport,
+  probeReportShape,
+  probeState,
+  type ProbeReport,
+} from './api/probe.schema';
+export {
   QUEUE_PAYLOAD_SCHEMAS,
   SUPPORTED_PAYLOAD_VERSIONS,
   parseQueuePayload,

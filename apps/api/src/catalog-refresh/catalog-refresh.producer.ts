@@ -1,4 +1,4 @@
-import type { CatalogRefreshPayloadV2 } from '@gatehouse/contracts';
+import type { CatalogRefreshPayloadV2, ProbePayloadV1 } from '@gatehouse/contracts';
 import { afterCommit, type Database, type TenantTx } from '@gatehouse/db';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
@@ -50,6 +50,12 @@ export type RefreshOutcome =
       readonly reason: 'no_pool_open' | 'no_pool_allows';
       readonly refusals: readonly PoolRefusal[];
     };
+
+/** A decided and routed target: what its job carries besides the version and the reason. */
+interface Routed {
+  readonly outcome: 'routed';
+  readonly job: Omit<CatalogRefreshPayloadV2, 'v' | 'reason'>;
+}
 
 export interface RefreshOptions {
   /** Who asked: a person or token (catalog.refresh), or the system (triggers, the sweep). */
@@ -119,6 +125,33 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
     reason: RefreshReason,
     options: RefreshOptions = {},
   ): Promise<RefreshOutcome> {
+    const planned = await this.plan(target, reason, options);
+    if (planned.outcome !== 'routed') return planned;
+    const { jobId, collapsed } = await this.queues.add({
+      v: 2,
+      ...planned.job,
+      reason,
+    });
+    return this.enqueued(target, 'catalog refresh', planned, jobId, collapsed, reason);
+  }
+
+  /**
+   * Decides, routes and enqueues one probe now (decision 0078): the same decision and the same routing as a
+   * refresh, on the pool's `probe.<pool>` queue, under the probe's own key.
+   */
+  async probe(target: RefreshTarget, reason: ProbePayloadV1['reason']): Promise<RefreshOutcome> {
+    const planned = await this.plan(target, reason, { auditUnroutable: false });
+    if (planned.outcome !== 'routed') return planned;
+    const { jobId, collapsed } = await this.queues.addProbe({ v: 1, ...planned.job, reason });
+    return this.enqueued(target, 'probe', planned, jobId, collapsed, reason);
+  }
+
+  /** Activation now, then the pool: what a job for this target would carry, or why there is none. */
+  private async plan(
+    target: RefreshTarget,
+    reason: string,
+    options: RefreshOptions,
+  ): Promise<Exclude<RefreshOutcome, { outcome: 'enqueued' | 'collapsed' }> | Routed> {
     const now = this.clock();
     const read = await this.db.withTenant(target.tenantId, async (tx) => {
       const tenant = await tx.tenant.findUnique({ where: { id: target.tenantId }, select: { slug: true } });
@@ -151,27 +184,34 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
       await this.reportUnroutable(target, reason, unroutable, options);
       return unroutable;
     }
-    const { jobId, collapsed } = await this.queues.add({
-      v: 2,
-      tenantId: target.tenantId,
-      workspaceId: target.workspaceId,
-      serverName: target.serverName,
-      definitionFingerprint: identity.definitionFingerprint,
-      principalUserId: target.principalUserId,
-      pool: route.pool,
-      reason,
-      requestedAt: now.toISOString(),
-    });
-    this.logger.debug(
-      { tenantId: target.tenantId, workspaceId: target.workspaceId, pool: route.pool, reason, collapsed },
-      'catalog refresh enqueued',
-    );
     return {
-      outcome: collapsed ? 'collapsed' : 'enqueued',
-      pool: route.pool,
-      definitionFingerprint: identity.definitionFingerprint,
-      jobId,
+      outcome: 'routed',
+      job: {
+        tenantId: target.tenantId,
+        workspaceId: target.workspaceId,
+        serverName: target.serverName,
+        definitionFingerprint: identity.definitionFingerprint,
+        principalUserId: target.principalUserId,
+        pool: route.pool,
+        requestedAt: now.toISOString(),
+      },
     };
+  }
+
+  private enqueued(
+    target: RefreshTarget,
+    what: 'catalog refresh' | 'probe',
+    planned: Routed,
+    jobId: string,
+    collapsed: boolean,
+    reason: string,
+  ): RefreshOutcome {
+    const { pool, definitionFingerprint } = planned.job;
+    this.logger.debug(
+      { tenantId: target.tenantId, workspaceId: target.workspaceId, pool, reason, collapsed },
+      `${what} enqueued`,
+    );
+    return { outcome: collapsed ? 'collapsed' : 'enqueued', pool, definitionFingerprint, jobId };
   }
 
   /** Every approved catalog of the views a change touched, refreshed one after the other. */
@@ -215,7 +255,7 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
 
   private async reportUnroutable(
     target: RefreshTarget,
-    reason: RefreshReason,
+    reason: string,
     unroutable: Extract<RefreshOutcome, { outcome: 'unroutable' }>,
     options: RefreshOptions,
   ): Promise<void> {

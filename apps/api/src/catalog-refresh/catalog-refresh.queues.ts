@@ -1,7 +1,10 @@
 import {
   catalogRefreshJobKey,
   catalogRefreshQueueOf,
+  probeJobKey,
+  probeQueueOf,
   type CatalogRefreshPayloadV2,
+  type ProbePayloadV1,
 } from '@gatehouse/contracts';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
@@ -33,7 +36,8 @@ const JOB_OPTIONS = {
 } as const;
 
 /**
- * The API's side of the catalog-refresh queues: one BullMQ Queue per pool (`catalog-refresh.<pool>`), opened on
+ * The API's side of the workers' queues: one BullMQ Queue per pool and kind (`catalog-refresh.<pool>`,
+ * `probe.<pool>`), opened on
  * first use over one connection of its own (BullMQ's, `maxRetriesPerRequest: null`), so an API that never
  * enqueues opens no socket. Also lends that connection to the sweep scheduler. Closed at shutdown.
  */
@@ -68,10 +72,23 @@ export class CatalogRefreshQueues implements OnApplicationShutdown {
    * is idempotent, the flag only reports.
    */
   async add(payload: CatalogRefreshPayloadV2): Promise<{ jobId: string; collapsed: boolean }> {
-    const jobId = catalogRefreshJobKey(payload);
-    const queue = this.queueOf(payload.pool);
+    return this.addTo(catalogRefreshQueueOf(payload.pool), 'refresh', catalogRefreshJobKey(payload), payload);
+  }
+
+  /** A probe job (decision 0078), on `probe.<pool>`, under its own key; the same options. */
+  async addProbe(payload: ProbePayloadV1): Promise<{ jobId: string; collapsed: boolean }> {
+    return this.addTo(probeQueueOf(payload.pool), 'probe', probeJobKey(payload), payload);
+  }
+
+  private async addTo(
+    name: string,
+    jobName: string,
+    jobId: string,
+    payload: object,
+  ): Promise<{ jobId: string; collapsed: boolean }> {
+    const queue = this.queueOf(name);
     const before = await queue.getJobState(jobId);
-    await queue.add('refresh', payload, { ...JOB_OPTIONS, jobId });
+    await queue.add(jobName, payload, { ...JOB_OPTIONS, jobId });
     return { jobId, collapsed: PENDING_STATES.has(before) };
   }
 
@@ -82,14 +99,11 @@ export class CatalogRefreshQueues implements OnApplicationShutdown {
     this.connection = null;
   }
 
-  private queueOf(pool: string): Queue {
-    const name = catalogRefreshQueueOf(pool);
+  private queueOf(name: string): Queue {
     let queue = this.queues.get(name);
     if (queue === undefined) {
       queue = new Queue(name, { connection: this.bullmqConnection(), prefix: this.config.QUEUE_PREFIX });
-      queue.on('error', (error) =>
-        this.logger.warn({ queue: name, err: error }, 'catalog refresh queue error'),
-      );
+      queue.on('error', (error) => this.logger.warn({ queue: name, err: error }, 'queue error'));
       this.queues.set(name, queue);
     }
     return queue;

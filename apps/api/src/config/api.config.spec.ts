@@ -28,6 +28,7 @@ describe('apiConfigSchema', () => {
         TRUSTED_PROXIES: [],
         QUEUE_PREFIX: 'gatehouse',
         CATALOG_REFRESH_MAX_AGE_MS: 21_600_000,
+        PROBE_MAX_AGE_MS: 900_000,
         WORKER_POOLS: { default: { tenants: '*' } },
         SESSION_IDLE_MINUTES: 30,
         SESSION_ABSOLUTE_HOURS: 12,
@@ -107,6 +108,10 @@ describe('apiConfigSchema', () => {
       'SESSION_IDLE_MINUTES',
       'SESSION_ABSOLUTE_HOURS',
       'REDIS_KEY_PREFIX',
+      'QUEUE_PREFIX',
+      'CATALOG_SWEEP_EVERY_MS',
+      'CATALOG_REFRESH_MAX_AGE_MS',
+      'PROBE_MAX_AGE_MS',
       'TRUSTED_PROXIES',
     ]);
     expect(secretConfigKeys(apiConfigSchema)).toEqual(['DATABASE_URL', 'REDIS_URL', 'GATEHOUSE_KEYS']);

@@ -2,6 +2,7 @@ import {
   admittedTransport,
   catalogSource,
   type AdmittedTransport,
+  type ProbeReport,
   type CatalogDocument,
   type CatalogSource,
 } from '@gatehouse/contracts';
@@ -89,6 +90,12 @@ export class LeaseApiClient {
       {},
       signal,
     );
+    return answer.ok ? { ok: true } : answer;
+  }
+
+  /** `probes.submit`: the connection state a probe found for the lease (decision 0078). */
+  async submitProbe(leaseId: string, report: ProbeReport, signal?: AbortSignal): Promise<LeaseCallResult> {
+    const answer = await this.post('probe', `/v1/leases/${encodeURIComponent(leaseId)}/probe`, report, signal);
     return answer.ok ? { ok: true } : answer;
   }
 

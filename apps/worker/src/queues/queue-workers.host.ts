@@ -1,4 +1,10 @@
-import { QUEUE_NAMES, QueueName, catalogRefreshQueueOf, parseQueuePayload } from '@gatehouse/contracts';
+import {
+  QUEUE_NAMES,
+  QueueName,
+  catalogRefreshQueueOf,
+  parseQueuePayload,
+  probeQueueOf,
+} from '@gatehouse/contracts';
 import type { Logger, Registry } from '@gatehouse/platform';
 import {
   Inject,
@@ -32,6 +38,8 @@ export function consumedQueueName(queue: QueueName, pool: string): string {
   switch (queue) {
     case QueueName.CatalogRefresh:
       return catalogRefreshQueueOf(pool);
+    case QueueName.Probe:
+      return probeQueueOf(pool);
   }
 }
 

@@ -4,6 +4,7 @@
  */
 export const QueueName = Object.freeze({
   CatalogRefresh: 'catalog-refresh',
+  Probe: 'probe',
 } as const);
 
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];

@@ -14,7 +14,7 @@ const valid = {
 describe('QueueName', () => {
   it('is frozen and lists every queue', () => {
     expect(Object.isFrozen(QueueName)).toBe(true);
-    expect(QUEUE_NAMES).toEqual(['catalog-refresh']);
+    expect(QUEUE_NAMES).toEqual(['catalog-refresh', 'probe']);
     expect(isQueueName('catalog-refresh')).toBe(true);
     expect(isQueueName('catalog_refresh')).toBe(false);
   });

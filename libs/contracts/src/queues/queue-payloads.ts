@@ -1,21 +1,25 @@
 import type { z } from 'zod';
 import { catalogRefreshPayload, type CatalogRefreshPayload } from './catalog-refresh.payload';
+import { probePayload, type ProbePayload } from './probe.job';
 import { QueueName } from './queue-name';
 
 /** The payload type of each queue. */
 export type QueuePayloads = {
   [QueueName.CatalogRefresh]: CatalogRefreshPayload;
+  [QueueName.Probe]: ProbePayload;
 };
 
 /** The schema of each queue's payload; a Record over QueueName, so a new queue without a schema fails to compile. */
 export const QUEUE_PAYLOAD_SCHEMAS: { readonly [Q in QueueName]: z.ZodType<QueuePayloads[Q]> } =
   Object.freeze({
     [QueueName.CatalogRefresh]: catalogRefreshPayload,
+    [QueueName.Probe]: probePayload,
   });
 
 /** Which payload versions each queue's processors accept. */
 export const SUPPORTED_PAYLOAD_VERSIONS: { readonly [Q in QueueName]: readonly number[] } = Object.freeze({
   [QueueName.CatalogRefresh]: Object.freeze([1, 2]),
+  [QueueName.Probe]: Object.freeze([1]),
 });
 
 export type QueuePayloadFailureReason =

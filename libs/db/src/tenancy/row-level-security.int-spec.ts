@@ -264,6 +264,12 @@ describe('tenant A context', () => {
          VALUES ($1, $2, $3, 'x', 'fp', 'workspace', $1, 'p', 's', '{}', true, false, now())`,
         [randomUUID(), b.tenantId, b.workspaceId],
       ],
+      server_probes: [
+        `INSERT INTO server_probes (id, tenant_id, workspace_id, server_name, definition_fingerprint,
+           principal_key, lease_id, state, probed_at)
+         VALUES ($1, $2, $3, 'x', 'fp', 'workspace', $1, 'ready', now())`,
+        [randomUUID(), b.tenantId, b.workspaceId],
+      ],
       oauth_clients: [
         "INSERT INTO oauth_clients (id, tenant_id, issuer, kind, client_id, token_endpoint_auth_method) VALUES ($1, $2, 'https://i.test', 'dynamic', 'c', 'none')",
         [randomUUID(), b.tenantId],

@@ -212,6 +212,19 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         fetchedAt: new Date(),
       },
     });
+    await tx.serverProbe.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        workspaceId: rows.workspaceId,
+        serverName: 'github',
+        definitionFingerprint: 'fp',
+        principalKey: 'workspace',
+        leaseId: randomUUID(),
+        state: 'ready',
+        probedAt: new Date(),
+      },
+    });
     await tx.oAuthCredential.create({
       data: {
         id: randomUUID(),

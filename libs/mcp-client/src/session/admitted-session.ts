@@ -87,6 +87,18 @@ export class AdmittedSession {
     );
   }
 
+  /** MCP `ping`: the server answers an empty result if it is alive. An abort or timeout on stdio closes the child. */
+  async ping(bounds: RequestBounds = {}): Promise<void> {
+    await this.guard(
+      () =>
+        this.sdkClient.ping({
+          ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+          ...(bounds.timeoutMs === undefined ? {} : { timeout: bounds.timeoutMs }),
+        }),
+      bounds.signal,
+    );
+  }
+
   /** Runs one request; when it was aborted or timed out and this is a stdio child, closes the child. */
   async guard<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     try {

@@ -1,0 +1,332 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { PROBE_FAILURE_CLASSES, probeJobKey, probeQueueOf } from '@gatehouse/contracts';
+import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { createDatabase, type Database } from '@gatehouse/db';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestTenant,
+  createTestWorkspace,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+  type TestTenant,
+} from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+// The processor's peer is the real API (leases, probes.submit, the producer): a test reaching for its real peer
+// is the one place an app imports another.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh.producer.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { StaleCatalogsSweep } from '../../../api/src/catalog-refresh/stale-catalogs.sweep.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { apiConfigSchema } from '../../../api/src/config/api.config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createApiApp } from '../../../api/src/create-api-app.js';
+import { workerConfigSchema } from '../config/worker.config.js';
+import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
+import type { ProbeOutcome } from './probe.processor.js';
+
+// The probe queue end to end (decision 0078): the API's sweep enqueues a probe for every approved server without a
+// recent one, on `probe.<pool>`; the worker of that pool leases the server, connects (handshake), pings, closes,
+// reports the connection state for its lease and releases it; the API stores it under the lease's identity. A
+// server that cannot be reached is reported `failed` with the client's failure class, not retried.
+
+jest.setTimeout(60_000);
+
+const ROOT_DIR = resolve(__dirname, '../../../..');
+const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
+const NODE = process.execPath;
+// A stdio server that exits before it answers anything.
+const GONE = [NODE, '-e', 'process.exit(3)'];
+const CHILD_PATH = `${dirname(NODE)}:/usr/bin:/bin`;
+const POOL = 'local';
+const PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+const silent = createLogger({ name: 'probe-test', level: 'silent' });
+
+let testDb: TestDatabase;
+let db: Database;
+let api: NestFastifyApplication;
+let acme: TestTenant;
+let workspaceId: string;
+let root: string;
+let worker: WorkerApp;
+let producerRedis: Redis;
+let queue: Queue;
+let events: QueueEvents;
+const tokens = { admin: '', approver: '', worker: '', worker2: '' };
+
+async function rest(who: keyof typeof tokens, method: 'POST' | 'PUT', url: string, payload?: unknown) {
+  const response = await api.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
+}
+
+async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status = 200) {
+  const { status: got, body } = await answer;
+  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function approve(serverName: string): Promise<string> {
+  const opened = await expectOk(
+    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
+      serverName,
+      view: 'workspace',
+    }),
+    201,
+  );
+  const identity = opened.identity as { key: string; definitionFingerprint: string };
+  await expectOk(
+    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
+      decision: 'approve',
+      seenFingerprint: identity.definitionFingerprint,
+      seenIdentityKey: identity.key,
+    }),
+    201,
+  );
+  return identity.definitionFingerprint;
+}
+
+type ProbeRow = {
+  server_name: string;
+  lease_id: string;
+  state: string;
+  failure_class: string | null;
+  reason: string | null;
+  protocol_version: string | null;
+};
+
+/** Read as the database superuser: what is stored. */
+async function probeRows(): Promise<ProbeRow[]> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    const result = await owner.query<ProbeRow>(
+      'SELECT server_name, lease_id, state, failure_class, reason, protocol_version FROM server_probes WHERE workspace_id = $1 ORDER BY server_name',
+      [workspaceId],
+    );
+    return result.rows;
+  } finally {
+    await owner.end();
+  }
+}
+
+async function workerToken(name: string): Promise<string> {
+  const admin = await createMember(db, acme, 'admin');
+  return db.withTenant(acme.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: acme.id,
+      createdById: admin.id,
+      name,
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
+        workspaceIds: [],
+        pool: POOL,
+      },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+}
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-14c-probe-')));
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
+  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  const admin = await createMember(db, acme, 'admin');
+  const approver = await createMember(db, acme, 'approver');
+  workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
+  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.worker = await workerToken('worker local');
+  tokens.worker2 = await workerToken('worker local 2');
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: PREFIX,
+    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({
+      [POOL]: {
+        tenants: [acme.slug],
+        stdio: true,
+        commandCeiling: [[EVERYTHING], GONE],
+        allowedRoots: [root],
+      },
+    }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  api = await createApiApp(parsed.config, {
+    logger: createLogger({
+      name: 'probe-test-api',
+      level: process.env['PROBE_TEST_LOG'] === '1' ? 'warn' : 'silent',
+    }),
+  });
+  await api.listen({ host: '127.0.0.1', port: 0 });
+  await expectOk(
+    rest('admin', 'PUT', '/v1/host-policy', {
+      stdioCommands: [[EVERYTHING, 'stdio'], GONE],
+      headerHelpers: [],
+      privateCidrs: [],
+      traceContextOrigins: [],
+      fourEyes: false,
+    }),
+  );
+  await expectOk(
+    rest('admin', 'PUT', '/v1/definition-sources', {
+      tier: 'managed',
+      name: 'probes',
+      document: {
+        mcpServers: {
+          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+          gone: { type: 'stdio', command: GONE[0], args: GONE.slice(1) },
+        },
+      },
+    }),
+  );
+  const config = parseConfig(workerConfigSchema, {
+    LOG_LEVEL: 'silent',
+    REDIS_URL: testRedisUrl(),
+    API_URL: await api.getUrl(),
+    QUEUE_PREFIX: PREFIX,
+    WORKER_TOKEN: tokens.worker,
+    WORKER_POOL: POOL,
+    CHILD_PATH,
+    CHILD_CLOSE_GRACE_MS: '500',
+    DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
+  });
+  if (!config.ok) throw new Error(config.message);
+  producerRedis = createRedisConnection({ url: testRedisUrl(), name: 'probe-test', purpose: 'bullmq' });
+  queue = new Queue(probeQueueOf(POOL), { connection: producerRedis, prefix: PREFIX });
+  events = new QueueEvents(probeQueueOf(POOL), { connection: { url: testRedisUrl() }, prefix: PREFIX });
+  await events.waitUntilReady();
+  worker = await createWorkerApp(config.config, { logger: silent });
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await worker?.close();
+  await events?.close();
+  await queue?.obliterate({ force: true });
+  await queue?.close();
+  if (producerRedis) await closeRedis(producerRedis);
+  await api?.close();
+  await db?.close();
+  await testDb?.drop();
+  await rm(root, { recursive: true, force: true });
+}, TEST_DATABASE_TIMEOUT_MS);
+
+/** The outcome of the probe job of this server, awaited as the queue's `completed` event. */
+function probeFinished(serverName: string, fingerprint: string): Promise<ProbeOutcome> {
+  const jobId = probeJobKey({
+    workspaceId,
+    serverName,
+    definitionFingerprint: fingerprint,
+    principalUserId: null,
+  });
+  return new Promise((done, fail) => {
+    const onCompleted = (event: { jobId: string; returnvalue: unknown }) => {
+      if (event.jobId !== jobId) return;
+      events.off('completed', onCompleted);
+      done(
+        (typeof event.returnvalue === 'string'
+          ? JSON.parse(event.returnvalue)
+          : event.returnvalue) as ProbeOutcome,
+      );
+    };
+    const onFailed = (event: { jobId: string; failedReason: string }) => {
+      if (event.jobId === jobId) fail(new Error(`probe job failed: ${event.failedReason}`));
+    };
+    events.on('completed', onCompleted);
+    events.on('failed', onFailed);
+    events.once('error', fail);
+  });
+}
+
+describe('the probe queue', () => {
+  it('the sweep probes every approved server; the worker records ready, or the failure class', async () => {
+    const everything = await approve('everything');
+    const gone = await approve('gone');
+    await api.get(CatalogRefreshProducer, { strict: false }).settled();
+    const ready = probeFinished('everything', everything);
+    const failed = probeFinished('gone', gone);
+    const sweep = await api.get(StaleCatalogsSweep, { strict: false }).run();
+    expect(sweep).toMatchObject({ probesDue: 2, probesEnqueued: 2 });
+
+    await expect(ready).resolves.toMatchObject({ outcome: 'reported', state: 'ready', failureClass: null });
+    const outcome = await failed;
+    expect(outcome).toMatchObject({ outcome: 'reported', state: 'failed' });
+    const rows = await probeRows();
+    expect(rows).toEqual([
+      expect.objectContaining({
+        server_name: 'everything',
+        state: 'ready',
+        failure_class: null,
+        reason: null,
+      }),
+      expect.objectContaining({ server_name: 'gone', state: 'failed' }),
+    ]);
+    expect(rows[0]?.protocol_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(PROBE_FAILURE_CLASSES).toContain(rows[1]?.failure_class);
+    expect(rows[1]?.reason).toMatch(/^[a-z][a-z0-9_]*$/);
+    // Probed now: the next sweep leaves both alone.
+    expect(await api.get(StaleCatalogsSweep, { strict: false }).run()).toMatchObject({ probesDue: 0 });
+  });
+
+  it('probes.submit takes a report only for a live lease the token holds, and only a consistent one', async () => {
+    const lease = await expectOk(
+      rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'everything' }),
+      201,
+    );
+    const leaseId = lease.id as string;
+    const ready = {
+      state: 'ready',
+      failureClass: null,
+      reason: null,
+      protocolVersion: '2025-11-25',
+      serverVersion: '1',
+    };
+    const other = await rest('worker2', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    expect({ status: other.status, code: other.body.code }).toEqual({ status: 404, code: 'not_found' });
+    const inconsistent = await rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, {
+      ...ready,
+      reason: 'x',
+    });
+    expect(inconsistent.status).toBe(400);
+    const stored = await rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    expect(stored).toMatchObject({
+      status: 201,
+      body: { leaseId, serverName: 'everything', state: 'ready' },
+    });
+    await expectOk(rest('worker', 'POST', `/v1/leases/${leaseId}/release`));
+    const ended = await rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    expect({ status: ended.status, code: ended.body.code }).toEqual({ status: 409, code: 'lease_ended' });
+    const user = await rest('admin', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    expect(user.status).toBe(403);
+  });
+});

@@ -1,0 +1,165 @@
+import type { ProbePayload, ProbeReport, QueueName } from '@gatehouse/contracts';
+import { classifyFailure, connectAdmitted } from '@gatehouse/mcp-client';
+import type { Logger } from '@gatehouse/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { WorkerConfig } from '../config/worker.config.js';
+import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
+import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
+import { LEASE_API } from '../leases/lease.tokens.js';
+import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
+import { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
+
+export type ProbeOutcome =
+  /** The report was accepted for the lease: the server answered a ping (`ready`) or the class why not. */
+  | { outcome: 'reported'; leaseId: string; state: ProbeReport['state']; failureClass: string | null }
+  | { outcome: 'skipped'; reason: 'no_worker_token' | 'other_pool' }
+  /** The API refused the lease or the report (its stable problem code). */
+  | { outcome: 'refused'; step: 'lease' | 'report'; code: string }
+  /** The lease was revoked while the probe held it: connection closed, nothing reported. */
+  | { outcome: 'dropped'; reason: 'revoked' | 'revalidate' };
+
+/** A probe given up at shutdown: thrown so BullMQ retries it on a worker that stays. */
+export class ProbeAbandonedError extends Error {
+  constructor() {
+    super('abandoned at shutdown');
+    this.name = 'ProbeAbandonedError';
+  }
+}
+
+const CLIENT_INFO = { name: 'gatehouse-worker', version: '0.1.0' } as const;
+
+/**
+ * Probes one server (decision 0078): lease it with the worker token, connect through libs/mcp-client from the
+ * lease's admitted transport (the handshake), send `ping`, close, report the connection state and failure class
+ * for the lease (`POST /v1/leases/:id/probe`), release. A failure to connect or to answer the ping is what a probe
+ * is for: it is reported (with the client's failure class and reason word), never thrown, so the queue does not
+ * retry it; the next sweep probes again. Safe to run twice: the API keeps the last report.
+ */
+@Injectable()
+export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
+  constructor(
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LEASE_API) private readonly leases: LeaseApiClient | null,
+    @Inject(HeldLeases) private readonly held: HeldLeases,
+    @Inject(LeaseRevocationsHolder) private readonly revocations: LeaseRevocationsHolder,
+  ) {}
+
+  async handle(payload: ProbePayload, job: JobContext): Promise<ProbeOutcome> {
+    const ids = { jobId: job.jobId, tenantId: payload.tenantId, workspaceId: payload.workspaceId };
+    if (payload.pool !== this.config.WORKER_POOL) return { outcome: 'skipped', reason: 'other_pool' };
+    if (this.leases === null) return { outcome: 'skipped', reason: 'no_worker_token' };
+    const api = this.leases;
+    const issued = await api.issue({
+      workspaceId: payload.workspaceId,
+      serverName: payload.serverName,
+      principalUserId: payload.principalUserId,
+    });
+    if (!issued.ok) return { outcome: 'refused', step: 'lease', code: issued.code };
+    const lease = issued.lease;
+    const held = this.held.hold({
+      leaseId: lease.id,
+      tenantId: lease.tenantId,
+      workspaceId: lease.workspaceId,
+      serverName: lease.serverName,
+      approvalId: lease.approvalId,
+      principalUserId: lease.principalUserId,
+    });
+    try {
+      await this.revocations.watch(lease.tenantId);
+      const report = await this.probe(lease, held);
+      const dropped = droppedOutcome(held);
+      if (dropped !== null) return dropped;
+      const submitted = await api.submitProbe(lease.id, report, held.signal);
+      if (!submitted.ok) return { outcome: 'refused', step: 'report', code: submitted.code };
+      this.logger.info(
+        {
+          ...ids,
+          leaseId: lease.id,
+          state: report.state,
+          failureClass: report.failureClass,
+          reason: report.reason,
+        },
+        'probe reported',
+      );
+      return {
+        outcome: 'reported',
+        leaseId: lease.id,
+        state: report.state,
+        failureClass: report.failureClass,
+      };
+    } catch (error) {
+      const dropped = droppedOutcome(held);
+      if (dropped !== null) return dropped;
+      throw error;
+    } finally {
+      this.held.forget(lease.id);
+      await api.release(lease.id).catch((error: unknown) => {
+        this.logger.warn(
+          { ...ids, leaseId: lease.id, err: error },
+          'probe: lease release failed; it expires',
+        );
+      });
+    }
+  }
+
+  /** Connects and pings; whatever happens, the connection (and a stdio child's group) is closed before it returns. */
+  private async probe(lease: IssuedLease, held: HeldLease): Promise<ProbeReport> {
+    const connected = await connectAdmitted(lease.transport.transport, {
+      serverName: lease.serverName,
+      clientInfo: CLIENT_INFO,
+      defaultStartupTimeoutMs: this.config.DISCOVERY_STARTUP_TIMEOUT_MS,
+      searchPath: this.config.CHILD_PATH,
+      closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
+      stillAdmitted: () => held.live,
+    });
+    if (!connected.ok) return failed(connected.failureClass, connected.reason, null);
+    const { session } = connected;
+    const closeOnDrop = () => void session.close();
+    held.signal.addEventListener('abort', closeOnDrop, { once: true });
+    try {
+      await session.ping({ signal: held.signal, timeoutMs: Math.max(1, session.startupTimeLeft()) });
+      return {
+        state: 'ready',
+        failureClass: null,
+        reason: null,
+        protocolVersion: session.identity.protocolVersion,
+        serverVersion: boundedVersion(session.identity.serverInfo.version),
+      };
+    } catch (error) {
+      const classified = classifyFailure(error);
+      return failed(classified.failureClass, classified.reason, session.identity.protocolVersion);
+    } finally {
+      held.signal.removeEventListener('abort', closeOnDrop);
+      await session.close();
+    }
+  }
+}
+
+function failed(
+  failureClass: ProbeReport['failureClass'],
+  reason: string,
+  protocolVersion: string | null,
+): ProbeReport {
+  // The report's reason is a fixed word; one outside its shape is reported as the class alone would be.
+  const word = /^[a-z][a-z0-9_]{0,63}$/.test(reason) ? reason : 'unclassified';
+  return { state: 'failed', failureClass, reason: word, protocolVersion, serverVersion: null };
+}
+
+/** The version a server named itself, as the report holds it (1-128 characters), or null. */
+function boundedVersion(version: string): string | null {
+  return version.length >= 1 && version.length <= 128 ? version : null;
+}
+
+function droppedOutcome(held: HeldLease): ProbeOutcome | null {
+  switch (held.dropped) {
+    case null:
+      return null;
+    case 'shutdown':
+      throw new ProbeAbandonedError();
+    case 'revoked':
+    case 'revalidate':
+      return { outcome: 'dropped', reason: held.dropped };
+  }
+}
