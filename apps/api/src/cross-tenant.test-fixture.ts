@@ -601,13 +601,6 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
-    {
-      route: 'POST /v1/leases/:leaseId/probe',
-      url: `/v1/leases/${a.lease.id}/probe`,
-      payload: { state: 'ready', failureClass: null, reason: null, protocolVersion: null, serverVersion: null },
-      credentials: { authorization: `Bearer ${b.worker.secret}` },
-      expect: 'not_found',
-    },
     // catalog.refresh: B's owner at A's workspace, and B's worker reporting a list_changed on A's lease.
     {
       route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
@@ -646,6 +639,13 @@ export function routeCases(
       route: 'POST /v1/oauth/credentials/:credentialId/sign-out',
       url: `/v1/oauth/credentials/${a.oauthCredential.id}/sign-out`,
       payload: {},
+      expect: 'not_found',
+    },
+    // B's owner makes A's owner's credential the service credential of A's workspace (or of B's own).
+    {
+      route: 'POST /v1/workspaces/:workspaceId/oauth/service-credential',
+      url: `${ws}/oauth/service-credential`,
+      payload: { credentialId: a.oauthCredential.id },
       expect: 'not_found',
     },
     // The revocation ledger: B's owner reads B's stream from the start, never an event of A's.
@@ -829,13 +829,6 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       ...notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
       credentials: bWorker,
     },
-    {
-      ...notFound(
-        'submitProbe',
-        `submitProbe(input: { leaseId: "${a.lease.id}", state: "ready", failureClass: null, reason: null, protocolVersion: null, serverVersion: null })`,
-      ),
-      credentials: bWorker,
-    },
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),
     {
       ...notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github", leaseId: "${a.lease.id}" })`),
@@ -848,6 +841,10 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       `completeOAuthSignIn(input: { redirectUrl: "http://localhost:3000/v1/oauth/callback?state=${'s'.repeat(43)}&code=c" })`,
     ),
     notFound('signOutOAuth', `signOutOAuth(input: { credentialId: "${a.oauthCredential.id}" })`),
+    notFound(
+      'chooseOAuthServiceCredential',
+      `chooseOAuthServiceCredential(input: { ${wsInput}, credentialId: "${a.oauthCredential.id}" })`,
+    ),
     visible('revocations', 'revocations(input: { since: 0, limit: 1000 })', '{ stream events next head hasMore }'),
     visible(
       'hostPolicy',

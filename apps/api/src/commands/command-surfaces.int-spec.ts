@@ -1977,11 +1977,11 @@ const REPOSITORY_ROOT = join(__dirname, '..', '..', '..', '..');
  */
 const COVERED_BY_OWN_SPEC: Readonly<Record<string, string>> = {
   'catalog.submit': 'apps/api/src/catalog/catalog-snapshot.int-spec.ts',
-  'probes.submit': 'apps/worker/src/probes/probe.int-spec.ts',
   'oauth.signIn.start': 'apps/api/src/oauth/oauth-commands.int-spec.ts',
   'oauth.signIn.complete': 'apps/api/src/oauth/oauth-commands.int-spec.ts',
   'oauth.credentials.list': 'apps/api/src/oauth/oauth-commands.int-spec.ts',
   'oauth.signOut': 'apps/api/src/oauth/oauth-commands.int-spec.ts',
+  'oauth.serviceCredential.choose': 'apps/api/src/oauth/oauth-leases.int-spec.ts',
 };
 
 it('has a happy path and a refusal for every command in the registry', () => {

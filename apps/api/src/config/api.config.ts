@@ -46,6 +46,26 @@ export const apiConfigSchema = z
       .describe(
         'External base URL of the API (OAuth redirect URIs, links). https in production unless loopback.',
       ),
+    DASHBOARD_URL: httpUrlField()
+      .optional()
+      .describe(
+        "The dashboard's base URL: the OAuth callback sends the browser to its Connections page. Unset: the callback answers JSON.",
+      ),
+    OAUTH_REFRESH_LOCK_TTL_MS: integerField({ min: 500, max: 600_000 })
+      .default(10_000)
+      .describe(
+        'Lease of the per-credential refresh lock across API processes (renewed while held); a holder that died frees it after this.',
+      ),
+    OAUTH_REFRESH_GRANT_TIMEOUT_MS: integerField({ min: 100, max: 300_000 })
+      .default(5_000)
+      .describe(
+        "A refresh grant's own deadline: the holder confirms a lock lease longer than this (plus the margin) before it sends.",
+      ),
+    OAUTH_REFRESH_LEASE_MARGIN_MS: integerField({ min: 50, max: 60_000 })
+      .default(1_000)
+      .describe(
+        "Kept between a refresh grant's deadline and the end of the lock's lease (clock drift, Redis latency).",
+      ),
     ...identityConfigShape(),
     REDIS_KEY_PREFIX: typeLabel(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/), 'prefix')
       .optional()
@@ -65,9 +85,6 @@ export const apiConfigSchema = z
     CATALOG_REFRESH_MAX_AGE_MS: integerField({ min: 60_000, max: 604_800_000 })
       .default(21_600_000)
       .describe('A snapshot older than this (default 6 h) is refreshed by the next sweep.'),
-    PROBE_MAX_AGE_MS: integerField({ min: 60_000, max: 604_800_000 })
-      .default(900_000)
-      .describe('A server whose last probe is older than this (default 15 min) is probed by the next sweep.'),
     TRUSTED_PROXIES: ipListField()
       .default([])
       .describe(
@@ -96,6 +113,14 @@ export const apiConfigSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['PUBLIC_URL'],
+        message: 'must be https:// when NODE_ENV=production',
+      });
+    }
+    const dashboard = config.DASHBOARD_URL;
+    if (dashboard !== undefined && new URL(dashboard).protocol !== 'https:' && !isLoopbackUrl(dashboard)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DASHBOARD_URL'],
         message: 'must be https:// when NODE_ENV=production',
       });
     }

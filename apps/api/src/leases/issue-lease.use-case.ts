@@ -18,18 +18,20 @@ import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
 import { decideLeaseActivation, type LeaseActivation } from './lease-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
 import {
-  authenticationUnavailable,
   destinationRefused,
   headerHelperRefused,
+  needsSignIn,
   notApproved,
+  oauthRefreshUnavailable,
   serverNotLeasable,
   stdioRefused,
 } from './lease-problems';
-import { admitLeaseTransport, type LeaseTransportRefusal } from './lease-transport';
+import { admitLeaseTransport, withAccessToken, type LeaseTransportRefusal } from './lease-transport';
 import { leaseAuditEvent, type LeaseAuditSubject } from './lease.audit';
 
 type Input = CommandInput<typeof issueLease>;
@@ -51,6 +53,8 @@ interface Granted {
   readonly approvalExpiresAt: Date | null;
   readonly transport: AdmittedTransportDescription;
   readonly spawnRecheck: ProcessAuthority | null;
+  /** For a server that declares OAuth: whose credential the access token is, and when it expires (epoch ms). */
+  readonly credential: { readonly subject: 'user' | 'workspace'; readonly expiresAt: number | null } | null;
 }
 
 /** A refusal: the problem to answer (given the request it opened, if any) and what the audit records. */
@@ -81,6 +85,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CHECK_ADMISSION_DEPS) private readonly deps: CheckAdmissionDeps,
+    @Inject(LeaseAccessTokens) private readonly accessTokens: LeaseAccessTokens,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
   ) {}
 
@@ -152,13 +157,50 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       logContext: { tenantId: caller.tenantId, workspaceId: read.workspace.id, serverName },
     });
     if (!admitted.ok) return transportRefusal(admitted.refusal, caller.pool, identity);
-    return {
+    const granted = {
       ok: true,
       identity,
       approvalId: decision.matchedApprovalId,
       approvalExpiresAt: decision.expiresAt,
-      transport: admitted.transport,
-      spawnRecheck: admitted.spawnRecheck,
+    } as const;
+    if (admitted.oauth === null || admitted.transport.kind !== 'http')
+      return {
+        ...granted,
+        transport: admitted.transport,
+        spawnRecheck: admitted.spawnRecheck,
+        credential: null,
+      };
+
+    // OAuth: the principal's own credential first, then the workspace's service credential where allowed;
+    // refreshed here (once across API processes) when expired. Never a refresh token in the lease.
+    const token = await this.accessTokens.forLease({
+      tenantId: caller.tenantId,
+      tenantSlug: caller.tenantSlug,
+      tenantPolicy: read.tenantPolicy,
+      workspaceId: read.workspace.id,
+      principalUserId: userId,
+      serverIdentity: identity.securityIdentity,
+      serverUrl: admitted.transport.url,
+      allowSharedCredential: admitted.oauth.allowSharedCredential,
+    });
+    const audit = { definitionFingerprint: identity.definitionFingerprint, approvalIdentity: identity.key };
+    if (!token.ok) {
+      const principalKind = userId === null ? 'workspace' : 'user';
+      return token.reason === 'needs_sign_in'
+        ? refusedWith(() => needsSignIn(principalKind), { ...audit, code: 'needs_sign_in', reason: 'oauth' })
+        : refusedWith(() => oauthRefreshUnavailable(), {
+            ...audit,
+            code: 'oauth_refresh_unavailable',
+            reason: 'oauth',
+          });
+    }
+    const carried = withAccessToken(admitted, token);
+    if (!carried.ok) return transportRefusal(carried.refusal, caller.pool, identity);
+    return {
+      ...granted,
+      transport: carried.transport,
+      spawnRecheck: carried.spawnRecheck,
+      credential: { subject: token.subject, expiresAt: token.expiresAt },
     };
   }
 
@@ -206,7 +248,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     now: Date,
   ): Promise<Output> {
     const id = randomUUID();
-    const expiresAt = leaseExpiryOf(now, granted.approvalExpiresAt);
+    const expiresAt = leaseExpiryOf(now, granted.approvalExpiresAt, granted.credential?.expiresAt ?? null);
     const { identity } = granted;
     const identityAudit = {
       sourceTier: identity.source.tier,
@@ -215,6 +257,8 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       securityIdentity: identity.securityIdentity,
       approvalId: granted.approvalId,
       transport: granted.transport.kind,
+      // Whose OAuth credential the lease carries a token of (never the token).
+      oauthSubject: granted.credential?.subject ?? null,
     };
     const issued = await this.db.withTenant(caller.tenantId, async (tx) => {
       // The audit head first (the lock order of lease writers, decision 0071): a revocation committed before it
@@ -286,10 +330,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
   }
 }
 
-function refusedWith(
-  problem: () => ProblemError,
-  audit: Readonly<Record<string, AuditValue>>,
-): Refused {
+function refusedWith(problem: () => ProblemError, audit: Readonly<Record<string, AuditValue>>): Refused {
   return { ok: false, problem, audit, opensRequest: false };
 }
 
@@ -300,15 +341,9 @@ function opensRequest(decision: ActivationDecision): boolean {
   return decision.reasons.includes('no_admission_decision') || decision.reasons.includes('approval_expired');
 }
 
-function transportRefusal(
-  refusal: LeaseTransportRefusal,
-  pool: string,
-  identity: ApprovalIdentity,
-): Refused {
+function transportRefusal(refusal: LeaseTransportRefusal, pool: string, identity: ApprovalIdentity): Refused {
   const audit = { definitionFingerprint: identity.definitionFingerprint, approvalIdentity: identity.key };
   switch (refusal.kind) {
-    case 'authentication_unavailable':
-      return refusedWith(() => authenticationUnavailable(), { ...audit, code: refusal.kind, reason: 'oauth' });
     case 'destination_refused':
       // One class for the tenant's audit too: the cause is in the operator's log (admission.log.ts).
       return refusedWith(() => destinationRefused(pool), { ...audit, code: refusal.kind, reason: null });

@@ -2,10 +2,16 @@
 export const LEASE_TTL_MS = 5 * 60_000;
 
 /**
- * When a lease issued or renewed at `now` ends: the earliest of the TTL and the approval's expiry. (The access
- * token's expiry joins this once OAuth exists; a definition asking for OAuth is refused until then.)
+ * When a lease issued or renewed at `now` ends: the earliest of the TTL, the approval's expiry and, for a server
+ * that declares OAuth, the expiry of the access token it carries (epoch ms; null: the issuer gave none).
  */
-export function leaseExpiryOf(now: Date, approvalExpiresAt: Date | null): Date {
-  const ttl = now.getTime() + LEASE_TTL_MS;
-  return new Date(approvalExpiresAt === null ? ttl : Math.min(ttl, approvalExpiresAt.getTime()));
+export function leaseExpiryOf(
+  now: Date,
+  approvalExpiresAt: Date | null,
+  accessTokenExpiresAt: number | null = null,
+): Date {
+  let end = now.getTime() + LEASE_TTL_MS;
+  if (approvalExpiresAt !== null) end = Math.min(end, approvalExpiresAt.getTime());
+  if (accessTokenExpiresAt !== null) end = Math.min(end, accessTokenExpiresAt);
+  return new Date(end);
 }

@@ -98,21 +98,44 @@ export function headerHelperRefused(pool: string, reason: string): LeaseProblemE
   );
 }
 
-/** The definition asks for authentication this version cannot perform (OAuth): refused by name, never tried. */
-export function authenticationUnavailable(): LeaseProblemError {
+/**
+ * The server declares OAuth and neither the principal's own credential nor (where the definition allows shared
+ * use) the workspace's service credential can serve it: refused by name, never connected without it. The server
+ * stays listed; a person signs in (the Connections page, `oauth.signIn.start`).
+ */
+export function needsSignIn(principal: 'user' | 'workspace'): LeaseProblemError {
   return new LeaseProblemError(
     {
       status: 409,
-      code: 'authentication_unavailable',
-      title: 'Authentication unavailable',
-      detail: 'This server declares OAuth, which Gatehouse cannot sign in to yet; it is not connected without it.',
+      code: 'needs_sign_in',
+      title: 'Needs sign-in',
+      detail:
+        principal === 'user'
+          ? 'This server declares OAuth and this principal is not signed in to it.'
+          : 'This server declares OAuth and the workspace has no service credential for it.',
+    },
+    { authentication: 'oauth', credentialState: 'needs_sign_in' },
+  );
+}
+
+/** The access token had to be refreshed and no refresh could be made now (another holder, the issuer down). */
+export function oauthRefreshUnavailable(): LeaseProblemError {
+  return new LeaseProblemError(
+    {
+      status: 503,
+      code: 'oauth_refresh_unavailable',
+      title: 'Refresh unavailable',
+      detail: "This server's access token could not be refreshed now; ask again shortly.",
     },
     { authentication: 'oauth' },
   );
 }
 
 /** Renewing a lease that was released, revoked or has expired: the holder must ask for a new one. */
-export function leaseEnded(state: 'released' | 'revoked' | 'expired', reason: string | null): LeaseProblemError {
+export function leaseEnded(
+  state: 'released' | 'revoked' | 'expired',
+  reason: string | null,
+): LeaseProblemError {
   return new LeaseProblemError(
     {
       status: 409,

@@ -1,4 +1,5 @@
 import type { Lease, TenantTx } from '@gatehouse/db';
+import { materializedDefinitionOf } from '@gatehouse/definitions';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { decideLeaseActivation } from './lease-activation';
 
@@ -9,6 +10,8 @@ export type LeaseStanding =
       /** The approval activation matched now, and when it ends (a renewed lease ends no later). */
       readonly approvalId: string;
       readonly approvalExpiresAt: Date | null;
+      /** The server declares OAuth: the lease carries an access token, and never outlives it. */
+      readonly carriesAccessToken: boolean;
     }
   | {
       readonly holds: false;
@@ -46,5 +49,11 @@ export async function decideLeaseStanding(
     entry.identity.key !== lease.securityIdentity
   )
     return { holds: false, reason: 'definition_changed' };
-  return { holds: true, approvalId: decision.matchedApprovalId, approvalExpiresAt: decision.expiresAt };
+  const transport = materializedDefinitionOf(entry)?.transport;
+  return {
+    holds: true,
+    approvalId: decision.matchedApprovalId,
+    approvalExpiresAt: decision.expiresAt,
+    carriesAccessToken: transport?.kind === 'http' && transport.oauth !== null,
+  };
 }

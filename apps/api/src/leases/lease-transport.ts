@@ -4,7 +4,7 @@ import {
   type AdmittedTransportDescription,
   type ProcessAuthority,
 } from '@gatehouse/contracts';
-import { materializedDefinitionOf, type ResolvedEntry } from '@gatehouse/definitions';
+import { materializedDefinitionOf, type OAuthSettings, type ResolvedEntry } from '@gatehouse/definitions';
 import { admitUrl, checkEgressPolicy, type Resolver } from '@gatehouse/egress';
 import type { AdmissionLog } from '../admission/admission.log';
 import { egressPolicyFor } from '../admission/destination-admission';
@@ -14,7 +14,6 @@ import type { TenantHostPolicy } from '../host-policy/host-policy';
 
 /** Why the asking pool will not carry this server (audited as the class; the detail stays in the operator log). */
 export type LeaseTransportRefusal =
-  | { readonly kind: 'authentication_unavailable' }
   | { readonly kind: 'destination_refused' }
   | { readonly kind: 'header_helper_refused'; readonly reason: string }
   | { readonly kind: 'stdio_refused'; readonly reason: string }
@@ -26,6 +25,11 @@ export type LeaseTransport =
       readonly transport: AdmittedTransportDescription;
       /** The authority the holder re-checks at spawn; null when nothing is spawned (plain http). */
       readonly spawnRecheck: ProcessAuthority | null;
+      /**
+       * The definition's OAuth settings (http only): the lease carries an access token, added by the caller
+       * (`withAccessToken`); never connected with the static headers alone.
+       */
+      readonly oauth: OAuthSettings | null;
     }
   | { readonly ok: false; readonly refusal: LeaseTransportRefusal };
 
@@ -37,7 +41,11 @@ export interface LeaseTransportContext {
   readonly principalUserId: string | null;
   readonly resolver: Resolver;
   readonly log: AdmissionLog;
-  readonly logContext: { readonly tenantId: string; readonly workspaceId: string; readonly serverName: string };
+  readonly logContext: {
+    readonly tenantId: string;
+    readonly workspaceId: string;
+    readonly serverName: string;
+  };
 }
 
 /**
@@ -83,8 +91,6 @@ export async function admitLeaseTransport(
     );
   }
 
-  // A definition that asks for OAuth is refused by name: never connected with its static headers alone.
-  if (transport.oauth !== null) return refuse({ kind: 'authentication_unavailable' });
   let helper: { argv: string[]; authority: ProcessAuthority } | null = null;
   if (transport.headersHelper !== null) {
     const authority = checkHeaderHelperAuthority(transport.headersHelper, {
@@ -128,6 +134,29 @@ export async function admitLeaseTransport(
       startupTimeoutMs,
     },
     helper?.authority ?? null,
+    transport.oauth,
+  );
+}
+
+/**
+ * The admitted http transport with the access token the lease carries, held to the contract again (a token
+ * outside it, say with a line break, is refused as out of contract rather than handed out).
+ */
+export function withAccessToken(
+  admitted: Extract<LeaseTransport, { ok: true }>,
+  token: { readonly accessToken: string; readonly expiresAt: number | null },
+): LeaseTransport {
+  if (admitted.transport.kind !== 'http') throw new Error('an access token is only for an http transport');
+  return checked(
+    {
+      ...admitted.transport,
+      oauth: {
+        accessToken: token.accessToken,
+        expiresAt: token.expiresAt === null ? null : new Date(token.expiresAt).toISOString(),
+      },
+    },
+    admitted.spawnRecheck,
+    admitted.oauth,
   );
 }
 
@@ -148,10 +177,14 @@ function processAuthorityOf(
  * Held to the strict contract the holder parses: a materialized value outside it (a header value with a line
  * break a variable put there, too many env keys) is refused here as a typed answer, never handed out.
  */
-function checked(transport: AdmittedTransportDescription, spawnRecheck: ProcessAuthority | null): LeaseTransport {
+function checked(
+  transport: AdmittedTransportDescription,
+  spawnRecheck: ProcessAuthority | null,
+  oauth: OAuthSettings | null = null,
+): LeaseTransport {
   const parsed = admittedTransport.safeParse({ v: 1, transport });
   if (!parsed.success) return refuse({ kind: 'out_of_contract' });
-  return { ok: true, transport: parsed.data.transport, spawnRecheck };
+  return { ok: true, transport: parsed.data.transport, spawnRecheck, oauth };
 }
 
 function refuse(refusal: LeaseTransportRefusal): LeaseTransport {

@@ -426,10 +426,10 @@ describe('leases.issue', () => {
     expect(logged).toContain('https://internal.example:443');
   });
 
-  it('refuses OAuth it cannot perform by name', async () => {
+  it('refuses a server that declares OAuth by name when nobody is signed in to it (needs sign-in)', async () => {
     const refused = await lease('localWorker', 'signin');
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'authentication_unavailable' });
+    expect(refused.body).toMatchObject({ code: 'needs_sign_in', authentication: 'oauth' });
   });
 
   it('refuses an unapproved server, naming the open approval request for it', async () => {

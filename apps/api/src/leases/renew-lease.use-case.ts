@@ -34,8 +34,8 @@ type Renewal =
  * A released, revoked (a ledger event ended it: decision 0071) or expired lease is refused (409 `lease_ended`).
  * Otherwise activation is re-decided for the lease's server, view and principal (decideLeaseStanding): unless an
  * approval still in force approves exactly what the lease was issued for, the lease is revoked now and the
- * renewal refused. A renewed
- * lease ends at the earliest of a fresh TTL and the approval's expiry. Refusals are audited and committed first.
+ * renewal refused. A renewed lease ends at the earliest of a fresh TTL and the approval's expiry, and for a
+ * server that declares OAuth never later than it did (its access token). Refusals are audited and committed first.
  */
 @HandlesCommand(renewLease)
 export class RenewLeaseUseCase implements UseCase<Input, Output> {
@@ -96,7 +96,13 @@ export class RenewLeaseUseCase implements UseCase<Input, Output> {
         );
         return { ok: false, state: 'revoked', reason };
       }
-      const expiresAt = leaseExpiryOf(now, standing.approvalExpiresAt);
+      // A lease that carries an access token never outlives it. The token's expiry is not kept, only the lease's
+      // end (no later than it), so such a lease is re-decided here but not lengthened: its holder asks for a new
+      // lease, which carries a fresh token.
+      const fresh = leaseExpiryOf(now, standing.approvalExpiresAt);
+      const expiresAt = standing.carriesAccessToken
+        ? new Date(Math.min(fresh.getTime(), lease.expiresAt.getTime()))
+        : fresh;
       const renewed = await tx.lease.update({
         where: { id: lease.id },
         data: { expiresAt, renewedAt: now },

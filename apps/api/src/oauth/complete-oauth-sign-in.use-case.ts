@@ -72,9 +72,7 @@ export class CompleteOAuthSignInUseCase implements UseCase<Input, Output> {
       await fetch.close();
     }
     await this.store(signedIn);
-    const row = await this.db.withTenant(principal.tenantId, (tx) =>
-      findOAuthCredential(tx, signedIn.key),
-    );
+    const row = await this.db.withTenant(principal.tenantId, (tx) => findOAuthCredential(tx, signedIn.key));
     if (row === null) throw new Error('oauth: the credential just stored is gone');
     await this.db.withTenant(principal.tenantId, (tx) =>
       appendAuditEvent(

@@ -45,10 +45,7 @@ export function registerOAuthCallbackRoute(app: FastifyInstance, deps: OAuthCall
         rawInput: { redirectUrl: `${deps.redirectUri}${queryOf(request.url)}` },
         workerPools: deps.workerPools,
       });
-      return reply
-        .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
-        .send(output);
+      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(output);
     });
   });
 }

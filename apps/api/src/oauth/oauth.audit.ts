@@ -2,7 +2,11 @@ import type { AuditEventInput } from '../audit/audit-event';
 import { auditSafeFields } from '../audit/audit-safe-text';
 
 export type OAuthAuditAction =
-  'oauth.sign_in_started' | 'oauth.sign_in_refused' | 'oauth.signed_in' | 'oauth.signed_out';
+  | 'oauth.sign_in_started'
+  | 'oauth.sign_in_refused'
+  | 'oauth.signed_in'
+  | 'oauth.signed_out'
+  | 'oauth.service_credential_chosen';
 
 type AuditValue = string | number | boolean | null;
 

@@ -8,6 +8,8 @@ import type { ApiConfig } from '../config/api.config';
 import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps.tokens';
 import { API_CONFIG, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens';
 import { createOAuthRuntime, OAUTH_RUNTIME } from './oauth-runtime';
+import { ChooseServiceCredentialUseCase } from './choose-service-credential.use-case';
+import { LeaseAccessTokens } from './lease-access-tokens';
 import { CompleteOAuthSignInUseCase } from './complete-oauth-sign-in.use-case';
 import { ListOAuthCredentialsUseCase } from './list-oauth-credentials.use-case';
 import { SignOutOAuthUseCase } from './sign-out-oauth.use-case';
@@ -32,7 +34,9 @@ import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
     CompleteOAuthSignInUseCase,
     ListOAuthCredentialsUseCase,
     SignOutOAuthUseCase,
+    ChooseServiceCredentialUseCase,
+    LeaseAccessTokens,
   ],
-  exports: [OAUTH_RUNTIME],
+  exports: [OAUTH_RUNTIME, LeaseAccessTokens],
 })
 export class OAuthModule {}

@@ -85,7 +85,9 @@ export class SignOutOAuthUseCase implements UseCase<Input, Output> {
     const toRevoke = [
       { token: tokens.refreshToken, tokenTypeHint: 'refresh_token' as const },
       { token: tokens.accessToken, tokenTypeHint: 'access_token' as const },
-    ].filter((entry): entry is { token: string; tokenTypeHint: typeof entry.tokenTypeHint } => entry.token !== null);
+    ].filter(
+      (entry): entry is { token: string; tokenTypeHint: typeof entry.tokenTypeHint } => entry.token !== null,
+    );
     if (endpoint === null || toRevoke.length === 0) return false;
     const egress = this.runtime.egressFor(
       principal.tenantSlug,

@@ -96,6 +96,21 @@ export const admittedHttpTransportV1 = z.strictObject({
     .strictObject({ argv: z.array(argvString).min(1).max(256), authority: processAuthority })
     .nullable(),
   startupTimeoutMs,
+  /**
+   * The definition declares OAuth: the access token the API got for the lease's principal (or the workspace's
+   * service credential), sent as `Authorization: Bearer` on every request to this server only. Never a refresh
+   * token; the lease ends no later than `expiresAt`. Absent for a server without OAuth (older producers too).
+   */
+  oauth: z
+    .strictObject({
+      accessToken: z
+        .string()
+        .min(1)
+        .max(8192)
+        .regex(/^[\x21-\x7e]+$/, 'a bearer token is visible ASCII'),
+      expiresAt: z.iso.datetime({ offset: true }).nullable(),
+    })
+    .optional(),
 });
 
 export const admittedStdioTransportV1 = z.strictObject({

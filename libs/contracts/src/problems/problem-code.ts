@@ -56,6 +56,10 @@ export const PROBLEM_CODES = Object.freeze([
   'stdio_refused',
   'header_helper_refused',
   'authentication_unavailable',
+  // A server that declares OAuth: no credential of the principal (nor a service credential) can serve it.
+  'needs_sign_in',
+  // Its access token had to be refreshed and no refresh could be made now: retry later.
+  'oauth_refresh_unavailable',
   'lease_ended',
   // Catalog snapshots: the document is not of the lease's server (or of more than one).
   'snapshot_mismatch',
@@ -66,6 +70,8 @@ export const PROBLEM_CODES = Object.freeze([
   'oauth_discovery_refused',
   'oauth_client_unavailable',
   'sign_in_refused',
+  // A service credential for a server whose definition (in the workspace's own view) does not allow shared use.
+  'shared_use_not_allowed',
   // GraphQL documents refused before anything runs.
   'too_many_fields',
   'too_many_aliases',

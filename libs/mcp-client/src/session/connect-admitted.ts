@@ -18,6 +18,7 @@ import {
   DEFAULT_HELPER_MAX_OUTPUT_BYTES,
   DEFAULT_HELPER_TIMEOUT_MS,
 } from '../auth/header-helper.authenticator.js';
+import { createLeaseTokenAuthenticator } from '../auth/lease-token.authenticator.js';
 import { childEnvironment } from '../stdio/child-environment.js';
 import {
   ProcessGroupStdioTransport,
@@ -75,8 +76,16 @@ export interface ConnectOptions {
   readonly searchPath: string;
   /** Pool config: header helpers may run here at all. */
   readonly headerHelpersAllowed?: boolean;
-  /** The host's authenticator for this server (OAuth); a description's header helper takes its place. */
+  /**
+   * The host's authenticator for this server; a description's header helper, or the access token its lease
+   * carries (OAuth), takes its place.
+   */
   readonly authenticator?: Authenticator | null;
+  /**
+   * For a lease that carries an access token: a fresh lease's token after the server refused this one (401),
+   * asked at most once per connection; null when none may be had. Absent: the refusal stands.
+   */
+  readonly freshAccessToken?: (() => Promise<string | null>) | null;
   /** Per-request headers decided from each request's body (trace context). */
   readonly requestHeaders?: RequestHeaderHook | null;
   /** Bytes one received message may have before anything parses it (default 8 MiB). */
@@ -201,19 +210,24 @@ async function buildStdio(
 
 function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, receiveCapBytes: number): Built {
   const authenticator =
-    admitted.headersHelper === null
-      ? (options.authenticator ?? null)
-      : createHeaderHelperAuthenticator({
-          argv: admitted.headersHelper.argv,
-          authority: admitted.headersHelper.authority,
-          helpersAllowed: options.headerHelpersAllowed ?? false,
-          searchPath: options.searchPath,
-          origin: admitted.origin,
-          timeoutMs: DEFAULT_HELPER_TIMEOUT_MS,
-          maxOutputBytes: DEFAULT_HELPER_MAX_OUTPUT_BYTES,
-          runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
-          groups: options.processGroups ?? null,
-        });
+    admitted.oauth !== undefined
+      ? createLeaseTokenAuthenticator({
+          accessToken: admitted.oauth.accessToken,
+          freshAccessToken: options.freshAccessToken ?? null,
+        })
+      : admitted.headersHelper === null
+        ? (options.authenticator ?? null)
+        : createHeaderHelperAuthenticator({
+            argv: admitted.headersHelper.argv,
+            authority: admitted.headersHelper.authority,
+            helpersAllowed: options.headerHelpersAllowed ?? false,
+            searchPath: options.searchPath,
+            origin: admitted.origin,
+            timeoutMs: DEFAULT_HELPER_TIMEOUT_MS,
+            maxOutputBytes: DEFAULT_HELPER_MAX_OUTPUT_BYTES,
+            runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
+            groups: options.processGroups ?? null,
+          });
   const { transport, origin, release } = createHttpTransport(admitted, {
     authenticator,
     requestHeaders: options.requestHeaders ?? null,

@@ -39,10 +39,17 @@ export type AccessTokenResult =
 export interface RefreshCoordinatorOptions {
   readonly lock: FencingLock;
   readonly store: TokenStore;
-  /** The egress lib's pinned fetch. */
-  readonly fetch: PinnedFetch;
-  /** The client registration the credential was issued to (its issuer and client id). */
-  readonly clientFor: (issuer: string, clientId: string) => Promise<RegisteredClient | null>;
+  /**
+   * The egress lib's pinned fetch. Optional when every call brings its own (`RefreshOptions.fetch`): the API's
+   * egress depends on the tenant the credential belongs to.
+   */
+  readonly fetch?: PinnedFetch;
+  /** The client registration the credential was issued to (its issuer and client id, in the key's tenant). */
+  readonly clientFor: (
+    issuer: string,
+    clientId: string,
+    key: CredentialKey,
+  ) => Promise<RegisteredClient | null>;
   /** Epoch ms (token expiry); Date.now when absent. */
   readonly now?: () => number;
   /** The lock's lease, renewed by the holder every third of it. Default 10 s. */
@@ -60,6 +67,11 @@ export interface RefreshCoordinatorOptions {
 export interface RefreshOptions {
   /** The access token a server just refused (401): refresh only if it is still the stored one. */
   readonly rejectedAccessToken?: string;
+  /**
+   * The fetch a refresh this call starts goes through (else the coordinator's). A caller that joins a refresh
+   * already running in this process shares that one's.
+   */
+  readonly fetch?: PinnedFetch;
 }
 
 const LOCK_PREFIX = 'oauth-refresh:';
@@ -86,12 +98,15 @@ export class RefreshCoordinator {
   }
 
   /** A usable access token: the stored one while it is fresh, otherwise one refresh (shared). */
-  async getAccessToken(key: CredentialKey): Promise<AccessTokenResult> {
+  async getAccessToken(
+    key: CredentialKey,
+    options: Pick<RefreshOptions, 'fetch'> = {},
+  ): Promise<AccessTokenResult> {
     const current = await this.options.store.get(key);
     if (!current) return { ok: false, reason: 'not_signed_in' };
     if (this.isUsable(current)) return usableResult(current);
     if (current.status === 'needs_sign_in') return { ok: false, reason: 'needs_sign_in' };
-    return this.refreshShared(key, current.version, undefined);
+    return this.refreshShared(key, current.version, undefined, this.fetchFor(options));
   }
 
   /** After a server refused an access token: one refresh, unless someone already replaced that token. */
@@ -102,18 +117,26 @@ export class RefreshCoordinator {
     const rejected = options.rejectedAccessToken;
     if (rejected !== undefined && current.tokens?.accessToken !== rejected && this.isUsable(current))
       return usableResult(current);
-    return this.refreshShared(key, current.version, rejected);
+    return this.refreshShared(key, current.version, rejected, this.fetchFor(options));
+  }
+
+  private fetchFor(options: Pick<RefreshOptions, 'fetch'>): PinnedFetch {
+    const fetch = options.fetch ?? this.options.fetch;
+    if (fetch === undefined)
+      throw new Error('RefreshCoordinator: no fetch (neither the call nor the options)');
+    return fetch;
   }
 
   private refreshShared(
     key: CredentialKey,
     seenVersion: number,
     rejected: string | undefined,
+    fetch: PinnedFetch,
   ): Promise<AccessTokenResult> {
     const id = credentialKeyId(key);
     const running = this.inFlight.get(id);
     if (running) return running;
-    const refresh = this.refreshUnderLock(key, id, seenVersion, rejected).finally(() => {
+    const refresh = this.refreshUnderLock(key, id, seenVersion, rejected, fetch).finally(() => {
       this.inFlight.delete(id);
     });
     this.inFlight.set(id, refresh);
@@ -125,6 +148,7 @@ export class RefreshCoordinator {
     id: string,
     seenVersion: number,
     rejected: string | undefined,
+    fetch: PinnedFetch,
   ): Promise<AccessTokenResult> {
     const held = await this.options.lock.acquireWithWait(`${LOCK_PREFIX}${id}`, {
       ttlMs: this.lockTtlMs,
@@ -138,7 +162,7 @@ export class RefreshCoordinator {
       return { ok: false, reason: 'refresh_unavailable' };
     }
     try {
-      return await this.refreshHeld(key, held, seenVersion, rejected);
+      return await this.refreshHeld(key, held, seenVersion, rejected, fetch);
     } finally {
       await held.release().catch(() => false);
     }
@@ -149,6 +173,7 @@ export class RefreshCoordinator {
     held: HeldLock,
     seenVersion: number,
     rejected: string | undefined,
+    fetch: PinnedFetch,
   ): Promise<AccessTokenResult> {
     const { store } = this.options;
     // A compare-and-swap can only lose to another writer while this holder still holds the lock if that
@@ -165,7 +190,7 @@ export class RefreshCoordinator {
       }
       const refreshToken = current.tokens?.refreshToken ?? null;
       if (refreshToken === null) return this.needsSignIn(key, current);
-      const client = await this.options.clientFor(key.issuer, current.clientId);
+      const client = await this.options.clientFor(key.issuer, current.clientId, key);
       if (!client || client.issuer !== key.issuer || client.clientId !== current.clientId)
         return this.needsSignIn(key, current);
 
@@ -181,6 +206,7 @@ export class RefreshCoordinator {
         { ...current, status: 'refresh_in_flight', version: marked.version },
         client,
         refreshToken,
+        fetch,
       );
     }
     return { ok: false, reason: 'refresh_unavailable' };
@@ -192,6 +218,7 @@ export class RefreshCoordinator {
     marked: StoredCredential,
     client: RegisteredClient,
     refreshToken: string,
+    fetch: PinnedFetch,
   ): Promise<AccessTokenResult> {
     const { store } = this.options;
     // Right before sending: still the holder, with a lease that outlasts the grant's deadline.
@@ -205,7 +232,7 @@ export class RefreshCoordinator {
       );
       return { ok: false, reason: 'refresh_unavailable' };
     }
-    const grant = await requestTokenGrant(this.options.fetch, {
+    const grant = await requestTokenGrant(fetch, {
       tokenEndpoint: marked.tokenEndpoint,
       client,
       resource: key.resource,

@@ -1,0 +1,373 @@
+// Leases of OAuth-protected servers (issue 15 items 1 and 2, decision 0082) over the real API (Postgres, Redis)
+// against oidc-provider on loopback: the lease carries the principal's own access token (refreshed in the API
+// when expired, once), then the workspace's service credential where the definition allows shared use; never a
+// refresh token; it ends no later than the token; no credential is a typed refusal by name.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Client } from 'pg';
+import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
+import { createDatabase, listOAuthCredentialsOfSubject, type Database } from '@gatehouse/db';
+import { createFixedResolver } from '@gatehouse/egress';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestTenant,
+  createTestWorkspace,
+  followSignIn,
+  LoopbackDocuments,
+  OidcProviderProcess,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mintApiToken } from '../auth/mint-api-token';
+import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { apiConfigSchema } from '../config/api.config';
+import { createApiApp } from '../create-api-app';
+import { OAuthCipher } from './oauth-cipher';
+
+jest.setTimeout(120_000);
+
+const PUBLIC_URL = 'http://127.0.0.1:4000';
+const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
+const KEY = randomBytes(32).toString('base64');
+
+let testDb: TestDatabase;
+let db: Database;
+let app: NestFastifyApplication;
+let provider: OidcProviderProcess;
+let resource: LoopbackDocuments;
+let acme: TestTenant;
+let workspaceId: string;
+const users: Record<'admin' | 'member' | 'other', TestUser> = {} as never;
+const tokens = { admin: '', approver: '', member: '', other: '', worker: '' };
+type Who = keyof typeof tokens;
+const logLines: string[] = [];
+const otherBodies: string[] = [];
+const leaseBodies: string[] = [];
+
+async function rest(who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  const isLease = url === '/v1/leases' && response.statusCode === 201;
+  (isLease ? leaseBodies : otherBodies).push(response.body);
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
+}
+
+interface LeasedOAuth {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly accessToken: string | null;
+  readonly tokenExpiresAt: string | null;
+}
+
+async function lease(serverName: string, principalUserId?: string): Promise<LeasedOAuth> {
+  const answer = await rest('worker', 'POST', '/v1/leases', {
+    workspaceId,
+    serverName,
+    ...(principalUserId ? { principalUserId } : {}),
+  });
+  const transport = (answer.body.transport as { transport?: Record<string, unknown> } | undefined)?.transport;
+  const oauth = transport?.oauth as { accessToken: string; expiresAt: string | null } | undefined;
+  return { ...answer, accessToken: oauth?.accessToken ?? null, tokenExpiresAt: oauth?.expiresAt ?? null };
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
+  [provider, resource] = await Promise.all([
+    OidcProviderProcess.start({ clients: [] }),
+    LoopbackDocuments.start(),
+  ]);
+  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  users.admin = await createMember(db, acme, 'admin');
+  const approver = await createMember(db, acme, 'approver');
+  users.member = await createMember(db, acme, 'member');
+  users.other = await createMember(db, acme, 'member');
+  workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  tokens.admin = (await mintTestToken(db, acme, users.admin, { kind: 'user' })).secret;
+  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.member = (await mintTestToken(db, acme, users.member, { kind: 'user' })).secret;
+  tokens.other = (await mintTestToken(db, acme, users.other, { kind: 'user' })).secret;
+  tokens.worker = await db.withTenant(acme.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: acme.id,
+      createdById: users.admin.id,
+      name: 'worker default',
+      grant: { kind: 'worker', userId: null, scopes: ['leases:write'], workspaceIds: [], pool: 'default' },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+
+  for (const path of ['shared', 'personal'])
+    resource.json(`/.well-known/oauth-protected-resource/${path}`, {
+      resource: `${resource.origin}/${path}`,
+      authorization_servers: [provider.issuer],
+    });
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'debug',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    PUBLIC_URL,
+    GATEHOUSE_KEYS: `k1:${KEY}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({ default: { tenants: '*', allowInsecureLoopback: true } }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const buffer = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  app = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'oauth-leases-test', level: 'debug', destination: buffer }),
+    egressResolver: createFixedResolver({}),
+  });
+  const put = await rest('admin', 'PUT', '/v1/definition-sources', {
+    tier: 'managed',
+    name: 'oauth',
+    document: {
+      mcpServers: {
+        shared: {
+          type: 'http',
+          url: `${resource.origin}/shared`,
+          oauth: { scopes: ['mcp:tools'], allowSharedCredential: true },
+        },
+        personal: { type: 'http', url: `${resource.origin}/personal`, oauth: { scopes: ['mcp:tools'] } },
+      },
+    },
+  });
+  if (put.status !== 200) throw new Error(`source refused: ${JSON.stringify(put.body)}`);
+  for (const serverName of ['shared', 'personal']) await approve(serverName);
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([provider?.stop(), resource?.stop()]);
+  await db?.close();
+  await testDb?.drop();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+async function approve(serverName: string): Promise<void> {
+  const opened = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
+    serverName,
+    view: 'workspace',
+  });
+  if (opened.status !== 201) throw new Error(`request refused: ${JSON.stringify(opened.body)}`);
+  const identity = opened.body.identity as { key: string; definitionFingerprint: string };
+  const decided = await rest(
+    'approver',
+    'POST',
+    `/v1/approval-requests/${opened.body.id as string}/decision`,
+    { decision: 'approve', seenFingerprint: identity.definitionFingerprint, seenIdentityKey: identity.key },
+  );
+  if (decided.status !== 201) throw new Error(`decision refused: ${JSON.stringify(decided.body)}`);
+}
+
+/** A whole sign-in as `who` (start, the browser stand-in, the pasted redirect): the credential view. */
+async function signIn(who: Who, serverName: string): Promise<Record<string, unknown>> {
+  const started = await rest(who, 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName });
+  expect(started.status).toBe(201);
+  const redirectUrl = await followSignIn(started.body.authorizationUrl as string, REDIRECT_URI);
+  const done = await rest(who, 'POST', '/v1/oauth/sign-in/complete', { redirectUrl });
+  expect(done.status).toBe(200);
+  return done.body;
+}
+
+function cipher(): OAuthCipher {
+  const ring = KeyRing.parse({ keys: `k1:${KEY}`, activeKeyId: 'k1' });
+  if (!ring.ok) throw new Error('key ring');
+  return new OAuthCipher(new EnvelopeCipher(ring.keyRing));
+}
+
+/** Every token stored for a subject, opened with the test's key. */
+async function storedTokens(
+  subject: { kind: 'user'; userId: string } | { kind: 'workspace'; workspaceId: string },
+): Promise<{ id: string; accessToken: string | null; refreshToken: string | null; version: number }[]> {
+  const opener = cipher();
+  const rows = await db.withTenant(acme.id, (tx) => listOAuthCredentialsOfSubject(tx, subject));
+  return rows.map((row) => ({
+    id: row.id,
+    version: row.version,
+    accessToken: row.accessTokenCt && (opener.open('accessToken', row, row.accessTokenCt) ?? null),
+    refreshToken: row.refreshTokenCt && (opener.open('refreshToken', row, row.refreshTokenCt) ?? null),
+  }));
+}
+
+/** Time passing for one credential (no API moves an expiry), as the database's superuser. */
+async function setExpiry(credentialId: string, expiresAt: Date): Promise<void> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    await owner.query('UPDATE oauth_credentials SET expires_at = $1 WHERE id = $2', [
+      expiresAt,
+      credentialId,
+    ]);
+  } finally {
+    await owner.end();
+  }
+}
+
+async function auditData(action: string): Promise<Record<string, unknown>[]> {
+  const page = await rest('admin', 'GET', `/v1/audit-events?action=${action}&limit=200`);
+  expect(page.status).toBe(200);
+  return (page.body.items as { data: Record<string, unknown> }[]).map((item) => item.data);
+}
+
+describe('leases of a server that declares OAuth', () => {
+  it('without a sign-in: a typed refusal by name, for a person and for the workspace alone', async () => {
+    const forMember = await lease('personal', users.member.id);
+    expect(forMember.status).toBe(409);
+    expect(forMember.body).toMatchObject({ code: 'needs_sign_in', authentication: 'oauth' });
+    const forWorkspace = await lease('shared');
+    expect(forWorkspace.status).toBe(409);
+    expect(forWorkspace.body).toMatchObject({ code: 'needs_sign_in' });
+    expect(await auditData('leases.refused')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ serverName: 'personal', code: 'needs_sign_in' })]),
+    );
+  });
+
+  it("carries the principal's own access token, never a refresh token, and ends no later than the token", async () => {
+    const view = await signIn('member', 'personal');
+    const [stored] = await storedTokens({ kind: 'user', userId: users.member.id });
+    expect(stored?.refreshToken).toBeTruthy();
+    const issued = await lease('personal', users.member.id);
+    expect(issued.status).toBe(201);
+    expect(issued.accessToken).toBe(stored!.accessToken);
+    expect(JSON.stringify(issued.body)).not.toContain(stored!.refreshToken!);
+    expect(Date.parse(issued.body.expiresAt as string)).toBeLessThanOrEqual(
+      Date.parse(issued.tokenExpiresAt!),
+    );
+    // Someone else's lease of the same server is not served by the member's sign-in.
+    expect((await lease('personal', users.other.id)).status).toBe(409);
+
+    // An access token that ends before the lease TTL: the lease ends with it, and renewing never lengthens it.
+    const soon = new Date(Date.now() + 120_000);
+    await setExpiry(view.id as string, soon);
+    const short = await lease('personal', users.member.id);
+    expect(short.status).toBe(201);
+    expect(Date.parse(short.body.expiresAt as string)).toBe(soon.getTime());
+    const renewed = await rest('worker', 'POST', `/v1/leases/${short.body.id as string}/renew`, {});
+    expect(renewed.status).toBe(200);
+    expect(Date.parse(renewed.body.expiresAt as string)).toBeLessThanOrEqual(soon.getTime());
+    expect(await auditData('leases.issued')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ serverName: 'personal', oauthSubject: 'user' })]),
+    );
+  });
+
+  it('an expired access token is refreshed in the API, once for concurrent leases, with rotation', async () => {
+    const [before] = await storedTokens({ kind: 'user', userId: users.member.id });
+    await setExpiry(before!.id, new Date(Date.now() - 1_000));
+    const grants = (await provider.stats()).refreshGrants;
+    const issued = await Promise.all(Array.from({ length: 10 }, () => lease('personal', users.member.id)));
+    expect(issued.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect((await provider.stats()).refreshGrants - grants).toBe(1);
+    const [after] = await storedTokens({ kind: 'user', userId: users.member.id });
+    expect(after!.accessToken).not.toBe(before!.accessToken);
+    expect(after!.refreshToken).not.toBe(before!.refreshToken);
+    expect(new Set(issued.map((answer) => answer.accessToken))).toEqual(new Set([after!.accessToken]));
+    for (const answer of issued) {
+      expect(JSON.stringify(answer.body)).not.toContain(after!.refreshToken!);
+      expect(Date.parse(answer.body.expiresAt as string)).toBeGreaterThan(Date.now());
+    }
+  });
+});
+
+describe('workspace service credentials (oauth.serviceCredential.choose)', () => {
+  it('is refused for a member, for a server that does not allow shared use, and for another person’s credential', async () => {
+    const personal = (await storedTokens({ kind: 'user', userId: users.member.id }))[0]!;
+    const byMember = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/service-credential`, {
+      credentialId: personal.id,
+    });
+    expect(byMember.status).toBe(403);
+    const adminPersonal = await signIn('admin', 'personal');
+    const notShared = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/oauth/service-credential`, {
+      credentialId: adminPersonal.id,
+    });
+    expect(notShared.status).toBe(409);
+    expect(notShared.body.code).toBe('shared_use_not_allowed');
+    const someoneElses = await rest(
+      'admin',
+      'POST',
+      `/v1/workspaces/${workspaceId}/oauth/service-credential`,
+      {
+        credentialId: personal.id,
+      },
+    );
+    expect(someoneElses.status).toBe(404);
+  });
+
+  it("moves an admin's sign-in to the workspace: it serves the workspace and people without their own, the principal's own first", async () => {
+    const adminShared = await signIn('admin', 'shared');
+    const [adminTokens] = (await storedTokens({ kind: 'user', userId: users.admin.id })).filter(
+      (row) => row.id === adminShared.id,
+    );
+    const chosen = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/oauth/service-credential`, {
+      credentialId: adminShared.id,
+    });
+    expect(chosen.status).toBe(201);
+    expect(chosen.body).toMatchObject({ subject: 'workspace', workspaceId, state: 'signed_in' });
+    // Moved, not copied: one holder of the rotating refresh token.
+    const adminRows = await storedTokens({ kind: 'user', userId: users.admin.id });
+    expect(adminRows.map((row) => row.id)).not.toContain(adminShared.id);
+    const [service] = await storedTokens({ kind: 'workspace', workspaceId });
+    expect(service).toMatchObject({
+      accessToken: adminTokens!.accessToken,
+      refreshToken: adminTokens!.refreshToken,
+    });
+
+    const forWorkspace = await lease('shared');
+    expect(forWorkspace.status).toBe(201);
+    expect(forWorkspace.accessToken).toBe(service!.accessToken);
+    const forOther = await lease('shared', users.other.id);
+    expect(forOther.accessToken).toBe(service!.accessToken);
+    // A person with a sign-in of their own is served by it first.
+    await signIn('member', 'shared');
+    const own = (await storedTokens({ kind: 'user', userId: users.member.id })).map((row) => row.accessToken);
+    const forMember = await lease('shared', users.member.id);
+    expect(own).toContain(forMember.accessToken);
+    expect(forMember.accessToken).not.toBe(service!.accessToken);
+    // Never for a server that does not allow shared use.
+    expect((await lease('personal', users.other.id)).status).toBe(409);
+    expect(await auditData('oauth.service_credential_chosen')).toEqual([
+      expect.objectContaining({ workspaceId, serverName: 'shared', movedFrom: adminShared.id }),
+    ]);
+  });
+
+  it('keeps every refresh token out of logs, responses, audit rows and leases; access tokens only in leases', async () => {
+    const everyone = [
+      ...(await storedTokens({ kind: 'user', userId: users.member.id })),
+      ...(await storedTokens({ kind: 'user', userId: users.admin.id })),
+      ...(await storedTokens({ kind: 'workspace', workspaceId })),
+    ];
+    const outside = [
+      logLines.join(''),
+      otherBodies.join(''),
+      JSON.stringify(await auditData('leases.issued')),
+    ];
+    const leases = leaseBodies.join('');
+    for (const row of everyone) {
+      for (const text of outside) {
+        if (row.refreshToken) expect(text).not.toContain(row.refreshToken);
+        if (row.accessToken) expect(text).not.toContain(row.accessToken);
+      }
+      if (row.refreshToken) expect(leases).not.toContain(row.refreshToken);
+    }
+  });
+});
