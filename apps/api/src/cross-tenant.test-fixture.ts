@@ -544,7 +544,7 @@ export function routeCases(
     {
       route: 'POST /v1/approvals/:approvalId/revoke',
       url: `/v1/approvals/${a.approval.id}/revoke`,
-      payload: {},
+      payload: { reason: 'cross-tenant probe' },
       expect: 'not_found',
     },
     {
@@ -812,7 +812,10 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       'approvals(input: { state: "all" })',
       '{ items { id workspaceId requestId decidedBy identity { key source { origin } } } nextCursor }',
     ),
-    notFound('revokeApproval', `revokeApproval(input: { approvalId: "${a.approval.id}" })`),
+    notFound(
+      'revokeApproval',
+      `revokeApproval(input: { approvalId: "${a.approval.id}", reason: "cross-tenant probe" })`,
+    ),
     notFound('admissionCheck', `admissionCheck(input: { ${wsInput}, serverName: "github" })`, 'query'),
     { ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`), credentials: bWorker },
     { ...notFound('renewLease', `renewLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },

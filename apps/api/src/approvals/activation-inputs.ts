@@ -38,12 +38,37 @@ function perUserOf(entry: ActiveEntry): boolean {
   return false;
 }
 
-export function activationEntryOf(entry: EffectiveEntry): ActivationEntry {
+/**
+ * Whether a user's entry is exactly what the workspace alone resolves the same name to: the same source, the same
+ * fingerprint and security identity. Then the user's own variables change nothing a reviewer sees (a personal
+ * secret where the workspace has one: a credential, which the fingerprint names by source, never by value), so
+ * the workspace's review covers it, as a rotated credential keeps its approval (decision 0087). A user or local
+ * source never qualifies: the workspace alone never reads it.
+ */
+export function resolvesLikeWorkspace(
+  entry: EffectiveEntry,
+  workspaceTwin: EffectiveEntry | undefined,
+): boolean {
+  const twin = workspaceTwin?.status === 'disabled' ? workspaceTwin.entry : workspaceTwin;
+  if (entry.status !== 'resolved' || twin?.status !== 'resolved') return false;
+  if (entry.source.tier === 'user' || entry.source.tier === 'local') return false;
+  return (
+    entry.source.origin === twin.source.origin &&
+    entry.fingerprint === twin.fingerprint &&
+    entry.identity.key === twin.identity.key
+  );
+}
+
+/**
+ * @param workspaceTwin in a user's view, the entry of the same name as the workspace alone resolves it: a
+ *   per-user entry that {@link resolvesLikeWorkspace} is decided as the workspace's.
+ */
+export function activationEntryOf(entry: EffectiveEntry, workspaceTwin?: EffectiveEntry): ActivationEntry {
   const active = entry.status === 'disabled' ? entry.entry : entry;
   const base = {
     name: entry.name,
     source: { tier: active.source.tier, origin: active.source.origin },
-    perUser: perUserOf(active),
+    perUser: perUserOf(active) && !resolvesLikeWorkspace(active, workspaceTwin),
     requiresTrustedWorkspace: requiresTrust(active),
   };
   if (entry.status === 'resolved') {

@@ -17,8 +17,8 @@ export type ChangeScope =
 /**
  * The views to re-decide after an event: the workspace alone, the author's own view (entries that depend on the
  * author's tiers or variables), and, after a change others share (a tenant or workspace scope), the view of every
- * user who holds a per-user approval in those workspaces: their approved entry may now be stale, and its new
- * request must reach the queue. Other members' never-approved per-user entries get their requests from their own
+ * user who holds a per-user approval or an open per-user request in those workspaces: their approved entry may now
+ * be stale, and its new request must reach the queue; their request may be for an identity that is gone. Other members' never-approved per-user entries get their requests from their own
  * events (or a lease refused as pending), so one admin edit does not fan out to every member.
  */
 export async function viewsAffectedBy(
@@ -50,23 +50,35 @@ export async function viewsAffectedBy(
   return views;
 }
 
-/** Who holds a per-user approval (approved, not revoked) in these workspaces. */
+/**
+ * Who holds a per-user approval (approved, not revoked) or an open per-user request in these workspaces: a shared
+ * change can make the approved entry stale, or the request's identity gone (the entry now resolving like the
+ * workspace's), and both are that user's view to re-decide.
+ */
 async function perUserApprovalHolders(
   tx: TenantTx,
   workspaceIds: readonly string[],
 ): Promise<{ workspaceId: string; userId: string }[]> {
   if (workspaceIds.length === 0) return [];
-  const rows = await tx.approval.findMany({
-    where: {
-      workspaceId: { in: [...workspaceIds] },
-      principalUserId: { not: null },
-      decision: 'approved',
-      revokedAt: null,
-    },
-    select: { workspaceId: true, principalUserId: true },
+  const inWorkspaces = { workspaceId: { in: [...workspaceIds] }, principalUserId: { not: null } };
+  const select = { workspaceId: true, principalUserId: true } as const;
+  const approvals = await tx.approval.findMany({
+    where: { ...inWorkspaces, decision: 'approved', revokedAt: null },
+    select,
     distinct: ['workspaceId', 'principalUserId'],
   });
-  return rows.flatMap((row) =>
-    row.principalUserId === null ? [] : [{ workspaceId: row.workspaceId, userId: row.principalUserId }],
-  );
+  const requests = await tx.approvalRequest.findMany({
+    where: { ...inWorkspaces, status: 'open' },
+    select,
+    distinct: ['workspaceId', 'principalUserId'],
+  });
+  const holders = new Map<string, { workspaceId: string; userId: string }>();
+  for (const row of [...approvals, ...requests]) {
+    if (row.principalUserId === null) continue;
+    holders.set(`${row.workspaceId}/${row.principalUserId}`, {
+      workspaceId: row.workspaceId,
+      userId: row.principalUserId,
+    });
+  }
+  return [...holders.values()];
 }

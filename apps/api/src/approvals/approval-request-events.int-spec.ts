@@ -218,13 +218,22 @@ describe('variables and overlays', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actorId: w.users.alice.id, data: { trigger: 'variable_changed' } });
 
-    // Unsetting it leaves the entry unresolved again: nothing new to review.
+    // Unsetting it leaves the entry unresolved again: nothing new to review, and the request's identity is gone,
+    // so it closes itself (withdrawn) rather than wait in the queue as approvable.
     await run(w, 'alice', 'definitions.variables.unset', {
       scope: 'workspace',
       workspaceId: w.workspaceId,
       name: 'REPO_DIR',
     });
-    expect(await requestsOf(w)).toEqual(opened);
+    expect(await requestsOf(w)).toEqual([
+      expect.objectContaining({
+        id: opened[0]?.id,
+        status: 'withdrawn',
+        closeReason: 'identity_gone',
+        openKey: null,
+        closedBy: w.users.alice.id,
+      }),
+    ]);
     expect(await approvalCount(w)).toBe(0);
   });
 
@@ -275,6 +284,7 @@ describe('four-eyes authorship', () => {
         decision,
         seenFingerprint: request.definitionFingerprint,
         seenIdentityKey: request.identityKey,
+        ...(decision === 'deny' ? { reason: 'not this change' } : {}),
       },
       w.tokens[who],
     );
@@ -321,7 +331,7 @@ describe('four-eyes authorship', () => {
 
     // Revoked: that review no longer counts, so asking again still names the owner as the author.
     const approvalId = (approved.ok ? approved.output['id'] : '') as string;
-    await run(w, 'owner', 'approvals.revoke', { approvalId });
+    await run(w, 'owner', 'approvals.revoke', { approvalId, reason: 'asked again' });
     await run(w, 'owner', 'approvals.requests.open', { workspaceId: w.workspaceId, serverName: 'github' });
     const afterRevoke = await openFor(w, 'github');
     expect(afterRevoke.authorUserIds).toContain(w.users.owner.id);

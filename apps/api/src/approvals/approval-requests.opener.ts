@@ -4,12 +4,15 @@ import {
   type ApprovalRequestTrigger,
   type ProjectionChange,
 } from '@gatehouse/activation';
+import type { approvalRequestCauseView } from '@gatehouse/contracts';
 import type { ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
+import type { z } from 'zod';
 import { appendAuditEvents } from '../audit/append-audit-event';
 import { auditSafeFields, auditSafeText } from '../audit/audit-safe-text';
 import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
+import { identityOfRow } from './approval.views';
 import { reviewChanges, storedReviewOf } from './review-values';
 import { loadActivationContext, type ActivationContext, type EvaluatedEntry } from './workspace-activation';
 
@@ -18,6 +21,9 @@ export interface AffectedView {
   readonly workspace: Workspace;
   readonly userId: string | null;
 }
+
+/** What the event changed, as a request names it (names only, never a value). */
+export type ApprovalRequestCause = z.infer<typeof approvalRequestCauseView>;
 
 export interface OpenRequestsArgs {
   readonly tenantId: string;
@@ -28,6 +34,8 @@ export interface OpenRequestsArgs {
   readonly actor: AuditEventInput['actor'];
   /** Only this server (asking for review of one server); all entries otherwise. */
   readonly serverName?: string;
+  /** What the event changed, stored on the requests it opens. */
+  readonly cause?: ApprovalRequestCause | null;
 }
 
 export interface OpenedRequest {
@@ -83,6 +91,10 @@ function projectionOf(context: ActivationContext, evaluated: EvaluatedEntry): ob
  *   names every env and header key whose value changed, was added or removed (never a value).
  * - A user's own view is re-decided only where they have something of their own (a user or local source, a
  *   user variable, an own overlay); otherwise it resolves exactly like the workspace's, which is decided anyway.
+ *   A per-user entry that resolves exactly like the workspace's (activation-inputs resolvesLikeWorkspace) has the
+ *   workspace's identity, so the workspace's request covers it: no second request for the same review.
+ * - An open request of a view whose identity that view no longer has, and that no new request supersedes, is
+ *   withdrawn (decision 0087).
  */
 export async function openApprovalRequests(
   tx: TenantTx,
@@ -100,17 +112,27 @@ export async function openApprovalRequests(
   );
   const existing: OpenedRequest[] = [];
   const planned: PlannedRequest[] = [];
+  const gone: ApprovalRequest[] = [];
   const seen = new Set<string>();
   const now = new Date();
+  const concerned = (serverName: string) => args.serverName === undefined || serverName === args.serverName;
   for (const view of args.views) {
     const sameAsWorkspace =
-      view.userId !== null &&
-      workspaceViews.has(view.workspace.id) &&
-      !context.snapshot.hasOwnRows(view.workspace.id, view.userId);
-    if (sameAsWorkspace) continue;
+      view.userId !== null && !context.snapshot.hasOwnRows(view.workspace.id, view.userId);
+    if (sameAsWorkspace) {
+      // Nothing of the user's own here: no entry is theirs alone, so none of their requests is current.
+      gone.push(
+        ...context
+          .openRequestsBoundTo(view.workspace.id, view.userId)
+          .filter((request) => concerned(request.serverName)),
+      );
+      if (workspaceViews.has(view.workspace.id)) continue;
+    }
     const evaluated = context.evaluate(view.workspace, view.userId, now);
+    const current = new Set<string>();
     for (const item of evaluated.entries) {
-      if (args.serverName !== undefined && item.entry.name !== args.serverName) continue;
+      if (!concerned(item.entry.name)) continue;
+      if (item.identity !== null) current.add(item.identity.key);
       if (item.identity === null || !needsReview(item, args.trigger)) continue;
       const seenKey = `${view.workspace.id}/${item.identity.key}`;
       if (seen.has(seenKey)) continue;
@@ -118,8 +140,65 @@ export async function openApprovalRequests(
       if (item.openRequest !== null) existing.push({ request: item.openRequest, outcome: 'already_open' });
       else planned.push(planRequest(context, args, view, item, item.identity));
     }
+    if (!sameAsWorkspace) {
+      gone.push(
+        ...context
+          .openRequestsBoundTo(view.workspace.id, view.userId)
+          .filter((request) => concerned(request.serverName) && !current.has(request.identityKey)),
+      );
+    }
   }
-  return [...existing, ...(await insertPlanned(tx, args, planned, now))];
+  const opened = await insertPlanned(tx, args, planned, now);
+  const superseded = new Set(planned.flatMap((plan) => plan.supersedes));
+  await withdrawGone(
+    tx,
+    args,
+    gone.filter((request) => !superseded.has(request.id)),
+    now,
+  );
+  return [...existing, ...opened];
+}
+
+/**
+ * Closes (`withdrawn`, reason `identity_gone`) the open requests whose identity no longer exists in the view they
+ * were opened for, with no newer request to supersede them: a personal variable unset, the server back to an
+ * approved identity, gone, or resolving like the workspace's. Nothing is left to decide on them, and an approver
+ * must not be shown one as approvable. Audited in the event's transaction.
+ */
+async function withdrawGone(
+  tx: TenantTx,
+  args: OpenRequestsArgs,
+  requests: readonly ApprovalRequest[],
+  now: Date,
+): Promise<void> {
+  const ids = [...new Set(requests.map((request) => request.id))];
+  if (ids.length === 0) return;
+  // Only what this transaction closed is audited: a concurrent event may have closed some first.
+  const closed = await tx.approvalRequest.updateManyAndReturn({
+    where: { id: { in: ids }, status: 'open' },
+    data: {
+      status: 'withdrawn',
+      openKey: null,
+      closedAt: now,
+      closedBy: args.authorUserId,
+      closeReason: 'identity_gone',
+    },
+  });
+  await appendAuditEvents(
+    tx,
+    closed.map((request) => ({
+      actor: args.actor,
+      action: 'approvals.requests.withdrawn',
+      target: { type: 'approval_request', id: request.id },
+      outcome: 'success',
+      data: {
+        workspaceId: request.workspaceId,
+        reason: 'identity_gone',
+        trigger: args.trigger,
+        ...auditSafeFields(identityAuditData(identityOfRow(request))),
+      },
+    })),
+  );
 }
 
 /** A request to open, with everything decided before any write. */
@@ -225,7 +304,13 @@ async function insertPlanned(
   if (superseded.length > 0) {
     await tx.approvalRequest.updateMany({
       where: { id: { in: superseded }, status: 'open' },
-      data: { status: 'superseded', openKey: null, closedAt: now, closedBy: args.authorUserId },
+      data: {
+        status: 'superseded',
+        openKey: null,
+        closedAt: now,
+        closedBy: args.authorUserId,
+        closeReason: 'superseded',
+      },
     });
   }
   await tx.approvalRequest.createMany({
@@ -247,6 +332,7 @@ async function insertPlanned(
       previousApprovalId: plan.previous?.id ?? null,
       changes: (plan.previous?.changes ?? []) as object[],
       trigger: args.trigger,
+      ...(args.cause === undefined || args.cause === null ? {} : { cause: args.cause }),
       authorUserIds: plan.authors,
     })),
     skipDuplicates: true,

@@ -47,14 +47,21 @@ export async function findVisibleApproval(
 export async function approvalIdsOf(
   tx: TenantTx,
   requestIds: readonly string[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, RequestDecision>> {
   if (requestIds.length === 0) return new Map();
   const rows = await tx.approval.findMany({
     where: { requestId: { in: [...requestIds] } },
-    select: { id: true, requestId: true },
+    select: { id: true, requestId: true, decisionReason: true },
     orderBy: [{ decidedAt: 'asc' }, { id: 'asc' }],
   });
-  const out = new Map<string, string>();
-  for (const row of rows) if (row.requestId !== null) out.set(row.requestId, row.id);
+  const out = new Map<string, RequestDecision>();
+  for (const row of rows)
+    if (row.requestId !== null) out.set(row.requestId, { id: row.id, reason: row.decisionReason });
   return out;
+}
+
+/** The decision recorded for a request: its id and the decider's words. */
+export interface RequestDecision {
+  readonly id: string;
+  readonly reason: string | null;
 }

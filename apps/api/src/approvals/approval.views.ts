@@ -1,5 +1,6 @@
 import type { ApprovalIdentity, ProjectionChange } from '@gatehouse/activation';
 import type { approvalRequestView, approvalView } from '@gatehouse/commands';
+import { approvalRequestCauseView, APPROVAL_REQUEST_CLOSE_REASONS } from '@gatehouse/contracts';
 import type { Approval, ApprovalRequest } from '@gatehouse/db';
 import type { z } from 'zod';
 import { shownProjection } from './review-values';
@@ -35,10 +36,22 @@ function changesOf(value: unknown): ProjectionChange[] {
   return Array.isArray(value) ? (value as ProjectionChange[]) : [];
 }
 
+type RequestView = z.infer<typeof approvalRequestView>;
+
+/** A stored cause as the view names it; anything that does not read as one (older rows: none) is no cause. */
+function causeOf(value: unknown): RequestView['cause'] {
+  const parsed = approvalRequestCauseView.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+function closeReasonOf(value: string | null): RequestView['closeReason'] {
+  return APPROVAL_REQUEST_CLOSE_REASONS.find((reason) => reason === value) ?? null;
+}
+
 export function toApprovalRequestView(
   row: ApprovalRequest,
-  approvalId: string | null,
-): z.infer<typeof approvalRequestView> {
+  decision: { readonly id: string; readonly reason: string | null } | null,
+): RequestView {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -57,7 +70,13 @@ export function toApprovalRequestView(
     openedAt: row.openedAt.toISOString(),
     closedAt: row.closedAt?.toISOString() ?? null,
     closedBy: row.closedBy,
-    approvalId,
+    approvalId: decision?.id ?? null,
+    decisionReason: decision?.reason ?? null,
+    cause: causeOf(row.cause),
+    // Requests closed before close reasons were recorded: decided and superseded say it by their status.
+    closeReason:
+      closeReasonOf(row.closeReason) ??
+      (row.status === 'decided' || row.status === 'superseded' ? row.status : null),
   };
 }
 
@@ -70,8 +89,10 @@ export function toApprovalView(row: Approval): z.infer<typeof approvalView> {
     decision: row.decision,
     decidedBy: row.decidedBy,
     decidedAt: row.decidedAt.toISOString(),
+    reason: row.decisionReason,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revokedBy: row.revokedBy,
+    revokeReason: row.revokeReason,
   };
 }

@@ -602,9 +602,43 @@ describe('the approval workflow through the API', () => {
     });
     expect(await approvalsOfRequest(first.id)).toBe(0);
 
+    // A denial says why: without a reason (or with only blanks, or too long) it is refused and nothing is recorded.
+    for (const extra of [{}, { reason: '   ' }, { reason: 'x'.repeat(501) }]) {
+      expect(await decide('admin', second.id, decision(second, 'deny', extra))).toMatchObject({
+        status: 400,
+        body: { code: 'validation_failed', errors: [expect.objectContaining({ path: 'reason' })] },
+      });
+    }
+    expect(await approvalsOfRequest(second.id)).toBe(0);
+
     // Four-eyes binds approvals only: the author may withdraw their own change by denying it.
-    const denied = await decide('admin', second.id, decision(second, 'deny'));
-    expect(denied).toMatchObject({ status: 201, body: { decision: 'denied', decidedBy: user('admin').id } });
+    const denied = await decide(
+      'admin',
+      second.id,
+      decision(second, 'deny', { reason: '  Sentry is not allowed to see our traces.  ' }),
+    );
+    expect(denied).toMatchObject({
+      status: 201,
+      body: {
+        decision: 'denied',
+        decidedBy: user('admin').id,
+        reason: 'Sentry is not allowed to see our traces.',
+      },
+    });
+    // The request and the audit row carry the reason too.
+    expect((await rest('approver', 'GET', `/v1/approval-requests/${second.id}`)).body).toMatchObject({
+      status: 'decided',
+      closeReason: 'decided',
+      approvalId: denied.body.id,
+      decisionReason: 'Sentry is not allowed to see our traces.',
+    });
+    const [deniedEvent] = (await auditOf('approvals.requests.decided')).filter(
+      (e) => e.targetId === second.id,
+    );
+    expect(deniedEvent?.data).toMatchObject({
+      decision: 'denied',
+      reason: 'Sentry is not allowed to see our traces.',
+    });
     expect(await activationOf('member', 'sentry')).toMatchObject({
       state: 'denied',
       reasons: ['denial_matches'],
@@ -614,29 +648,42 @@ describe('the approval workflow through the API', () => {
 
   it('revokes (owners and admins only): revoked wins over the approval, and a revoked one cannot be revoked again', async () => {
     const server = `${managedName}-http`;
-    const byApprover = await rest('approver', 'POST', `/v1/approvals/${managedApprovalId}/revoke`);
+    const why = { reason: 'The vendor contract ended.' };
+    const byApprover = await rest('approver', 'POST', `/v1/approvals/${managedApprovalId}/revoke`, why);
     expect(byApprover).toMatchObject({ status: 403, body: { code: 'forbidden' } });
     expect(await activationOf('member', server)).toMatchObject({ state: 'approved' });
+    // A revocation says why.
+    for (const payload of [{}, { reason: '' }, { reason: 'x'.repeat(501) }]) {
+      expect(await rest('admin', 'POST', `/v1/approvals/${managedApprovalId}/revoke`, payload)).toMatchObject(
+        { status: 400, body: { code: 'validation_failed' } },
+      );
+    }
+    expect(await activationOf('member', server)).toMatchObject({ state: 'approved' });
 
-    const revoked = await rest('admin', 'POST', `/v1/approvals/${managedApprovalId}/revoke`);
+    const revoked = await rest('admin', 'POST', `/v1/approvals/${managedApprovalId}/revoke`, why);
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({
       id: managedApprovalId,
       decision: 'approved',
       revokedBy: user('admin').id,
+      revokeReason: 'The vendor contract ended.',
     });
+    const history = await rest('admin', 'GET', `/v1/approvals?serverName=${server}`);
+    expect(history.body.items).toEqual([
+      expect.objectContaining({ id: managedApprovalId, revokeReason: 'The vendor contract ended.' }),
+    ]);
     expect(revoked.body.revokedAt).toEqual(expect.any(String));
     expect(await activationOf('member', server)).toMatchObject({
       state: 'revoked',
       reasons: ['approval_revoked'],
       approvalId: managedApprovalId,
     });
-    expect(await rest('owner', 'POST', `/v1/approvals/${managedApprovalId}/revoke`)).toMatchObject({
+    expect(await rest('owner', 'POST', `/v1/approvals/${managedApprovalId}/revoke`, why)).toMatchObject({
       status: 409,
       body: { code: 'already_revoked' },
     });
     expect(
-      await rest('admin', 'POST', '/v1/approvals/00000000-0000-4000-8000-000000000000/revoke'),
+      await rest('admin', 'POST', '/v1/approvals/00000000-0000-4000-8000-000000000000/revoke', why),
     ).toMatchObject({
       status: 404,
       body: { code: 'not_found' },
@@ -648,6 +695,7 @@ describe('the approval workflow through the API', () => {
       actorId: user('admin').id,
       data: {
         decision: 'approved',
+        reason: 'The vendor contract ended.',
         serverName: server,
         sourceTier: 'managed',
         approvalIdentity: expect.stringMatching(/^aid:v1:/),
@@ -800,7 +848,8 @@ describe('the approval workflow through the API', () => {
     expect(await decide('globex', toolsRequest.id, decision(toolsRequest, 'approve'))).toMatchObject({
       status: 404,
     });
-    expect(await rest('globex', 'POST', `/v1/approvals/${toolsApprovalId}/revoke`)).toMatchObject({
+    const revoke = { reason: 'not yours' };
+    expect(await rest('globex', 'POST', `/v1/approvals/${toolsApprovalId}/revoke`, revoke)).toMatchObject({
       status: 404,
     });
     expect((await rest('globex', 'GET', '/v1/approval-requests?status=all')).body.items).toEqual([]);

@@ -3,6 +3,7 @@ import { canDecide, type DecisionAuthority, type DecisionRefusal } from '@gateho
 import { type CommandInput, decideApprovalRequest } from '@gatehouse/commands';
 import type { Approval, ApprovalRequest, Database, TenantTx } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, ValidationProblemError } from '../shared/command-problems';
@@ -38,6 +39,17 @@ async function fourEyesOf(tx: TenantTx, tenantId: string): Promise<boolean> {
   return policy?.fourEyes ?? false;
 }
 
+/** A denial says why (the person asking again must learn what to change); an approval may. */
+function reasonOf(input: Input): string | null {
+  if (input.reason !== undefined) return input.reason;
+  if (input.decision === 'deny')
+    throw new ValidationProblemError(
+      [{ path: 'reason', message: 'required to deny' }],
+      'Say why you deny it: whoever asks again reads it.',
+    );
+  return null;
+}
+
 function expiryOf(input: Input, now: Date): Date | null {
   if (input.expiresAt === undefined) return null;
   const expiresAt = new Date(input.expiresAt);
@@ -67,6 +79,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
   async execute({ principal, input }: UseCaseArgs<Input>) {
     const now = new Date();
     const expiresAt = expiryOf(input, now);
+    const reason = reasonOf(input);
     const outcome = await this.db.withTenant(principal.tenantId, async (tx): Promise<Outcome> => {
       const request = await findVisibleRequest(tx, principal, input.requestId);
       if (request.status !== 'open') throw requestNotOpen(request.status);
@@ -75,7 +88,13 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
       const { deciderUserId } = authority;
       const closed = await tx.approvalRequest.updateMany({
         where: { id: request.id, status: 'open', identityKey: input.seenIdentityKey },
-        data: { status: 'decided', openKey: null, closedAt: now, closedBy: deciderUserId },
+        data: {
+          status: 'decided',
+          openKey: null,
+          closedAt: now,
+          closedBy: deciderUserId,
+          closeReason: 'decided',
+        },
       });
       if (closed.count !== 1)
         throw conflict('The request was decided or replaced meanwhile; read the queue again.');
@@ -99,6 +118,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
           decision: input.decision === 'approve' ? 'approved' : 'denied',
           decidedBy: deciderUserId,
           decidedAt: now,
+          decisionReason: reason,
           expiresAt,
         },
       });
@@ -111,6 +131,8 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
           workspaceId: request.workspaceId,
           approvalId: approval.id,
           decision: approval.decision,
+          // The decider's words, as the audit guard takes tenant-written text (a marker where it would refuse it).
+          reason: reason === null ? null : auditSafeText(reason),
           expiresAt: approval.expiresAt?.toISOString() ?? null,
           previousApprovalId: request.previousApprovalId,
           ...identityAuditData(identityOfRow(request)),

@@ -13,12 +13,14 @@ const LIST = 'approval-requests';
 
 type Status = CommandInput<typeof listApprovalRequests>['status'];
 
-function statusFilter(status: Status): { status?: 'open' | { in: ('decided' | 'superseded')[] } } {
+type ClosedStatus = 'decided' | 'superseded' | 'withdrawn';
+
+function statusFilter(status: Status): { status?: 'open' | { in: ClosedStatus[] } } {
   switch (status) {
     case 'open':
       return { status: 'open' };
     case 'closed':
-      return { status: { in: ['decided', 'superseded'] } };
+      return { status: { in: ['decided', 'superseded', 'withdrawn'] } };
     case 'all':
       return {};
     default: {

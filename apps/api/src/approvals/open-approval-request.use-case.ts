@@ -92,5 +92,6 @@ function receiptOf(view: RequestView): RequestView {
     authorUserIds: [],
     closedBy: null,
     approvalId: null,
+    decisionReason: null,
   };
 }

@@ -4,7 +4,11 @@ import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../shared/audit-actor';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { viewsAffectedBy, type ChangeScope } from './affected-views';
-import { openApprovalRequests, type OpenedRequest } from './approval-requests.opener';
+import {
+  openApprovalRequests,
+  type ApprovalRequestCause,
+  type OpenedRequest,
+} from './approval-requests.opener';
 import { recordEntryAuthors, variableOrigin } from './entry-authorship';
 
 /**
@@ -18,6 +22,7 @@ export async function openRequestsAfterChange(
   principal: TenantPrincipal,
   scope: ChangeScope,
   trigger: ApprovalRequestTrigger,
+  cause: ApprovalRequestCause | null = null,
 ): Promise<OpenedRequest[]> {
   const views = await viewsAffectedBy(tx, scope, principal.userId);
   return openApprovalRequests(tx, cipher, {
@@ -26,6 +31,7 @@ export async function openRequestsAfterChange(
     trigger,
     authorUserId: principal.userId,
     actor: auditActorOf(principal),
+    cause,
   });
 }
 
@@ -37,7 +43,13 @@ export async function openRequestsAfterVariableChange(
   tx: TenantTx,
   cipher: DefinitionCipher,
   principal: TenantPrincipal,
-  variable: { holder: string; scope: string; workspaceId: string | null; name: string },
+  variable: {
+    holder: string;
+    scope: 'tenant' | 'workspace' | 'user';
+    workspaceId: string | null;
+    name: string;
+  },
+  change: 'variable_set' | 'variable_unset',
 ): Promise<OpenedRequest[]> {
   await recordEntryAuthors(tx, {
     tenantId: principal.tenantId,
@@ -45,7 +57,11 @@ export async function openRequestsAfterVariableChange(
     entryNames: [variable.name],
     userId: principal.userId,
   });
-  return openRequestsAfterChange(tx, cipher, principal, changeScopeOfVariable(variable), 'variable_changed');
+  return openRequestsAfterChange(tx, cipher, principal, changeScopeOfVariable(variable), 'variable_changed', {
+    kind: change,
+    subject: variable.name,
+    scope: variable.scope,
+  });
 }
 
 /** Where a definition source of this tier takes part: who may see a change to it. */

@@ -1,6 +1,7 @@
 import { type CommandInput, revokeApproval } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf, isTenantAdmin } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { forbidden } from '../shared/command-problems';
@@ -15,7 +16,8 @@ import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /**
  * `approvals.revoke`: owners and admins withdraw a decision; from then on it no longer holds (revoked wins over
- * approved). Only revoked_at/revoked_by change: the app role may update nothing else on an approval.
+ * approved). Only revoked_at/revoked_by/revoke_reason change: the app role may update nothing else on an approval.
+ * The reason is required: whoever relied on the approval learns why it stopped holding.
  */
 @HandlesCommand(revokeApproval)
 export class RevokeApprovalUseCase implements UseCaseFor<typeof revokeApproval> {
@@ -30,7 +32,7 @@ export class RevokeApprovalUseCase implements UseCaseFor<typeof revokeApproval> 
       // Compare-and-swap: of two concurrent revocations, one records itself; the other is told it came second.
       const updated = await tx.approval.updateMany({
         where: { id: found.id, revokedAt: null },
-        data: { revokedAt: new Date(), revokedBy: principal.userId },
+        data: { revokedAt: new Date(), revokedBy: principal.userId, revokeReason: input.reason },
       });
       if (updated.count !== 1) throw alreadyRevoked();
       const approval = await tx.approval.findUniqueOrThrow({ where: { id: found.id } });
@@ -48,6 +50,7 @@ export class RevokeApprovalUseCase implements UseCaseFor<typeof revokeApproval> 
           workspaceId: approval.workspaceId,
           requestId: approval.requestId,
           decision: approval.decision,
+          reason: auditSafeText(input.reason),
           ...identityAuditData(identityOfRow(approval)),
         },
       });

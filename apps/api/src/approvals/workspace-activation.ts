@@ -16,6 +16,7 @@ import {
   activationWorkspaceOf,
   approvalRecordOf,
 } from './activation-inputs';
+import { workspaceTwinsOf } from './workspace-twins';
 
 /** One effective entry with its activation decision in one view. */
 export interface EvaluatedEntry {
@@ -85,6 +86,13 @@ export class ActivationContext {
     );
   }
 
+  /** Open requests bound to exactly this principal binding (null: the workspace alone) in a workspace. */
+  openRequestsBoundTo(workspaceId: string, principalUserId: string | null): ApprovalRequest[] {
+    return this.openRequests.filter(
+      (request) => request.workspaceId === workspaceId && request.principalUserId === principalUserId,
+    );
+  }
+
   /** Resolves one view of a workspace and decides activation for every entry. */
   evaluate(row: Workspace, userId: string | null, now: Date = new Date()): EvaluatedView {
     const result = resolveDefinitions(this.snapshot.inputFor(row.id, userId));
@@ -100,8 +108,9 @@ export class ActivationContext {
     );
     const workspace = activationWorkspaceOf(row);
     const view = activationViewOf(userId);
+    const twins = workspaceTwinsOf(this.snapshot, row.id, userId, result);
     const entries = result.entries.map((entry): EvaluatedEntry => {
-      const activationEntry = activationEntryOf(entry);
+      const activationEntry = activationEntryOf(entry, twins.get(entry.name));
       const decision = decideActivation(activationEntry, workspace, view, approvals, now);
       const identityResult = approvalIdentityOf(activationEntry, workspace, view);
       const identity = identityResult.ok ? identityResult.identity : null;

@@ -447,7 +447,10 @@ describe('catalog.get: the catalog lease', () => {
     expect(serverNamed(before.catalog, 'everything')?.state).toBe('discovered');
 
     const held = rest('agent', 'GET', catalogUrl('?wait=60'), undefined, { 'if-none-match': before.etag });
-    await ok(rest('admin', 'POST', `/v1/approvals/${everythingApprovalId}/revoke`, {}), 200);
+    await ok(
+      rest('admin', 'POST', `/v1/approvals/${everythingApprovalId}/revoke`, { reason: 'no longer needed' }),
+      200,
+    );
     const answered = await held;
     expect(answered.status).toBe(200);
     const after = workspaceCatalog.parse(answered.body);

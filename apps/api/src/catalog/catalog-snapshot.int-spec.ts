@@ -306,7 +306,9 @@ describe('catalog.submit', () => {
 describe('catalog.submit on a lease whose ground changed', () => {
   it('refuses a lease whose approval was revoked: the revocation ended the lease row (409 lease_ended)', async () => {
     const lease = await leaseFor('worker', 'revocable');
-    const revoked = await rest('admin', 'POST', `/v1/approvals/${approvals.revocable}/revoke`, {});
+    const revoked = await rest('admin', 'POST', `/v1/approvals/${approvals.revocable}/revoke`, {
+      reason: 'no longer needed',
+    });
     expect(revoked.status).toBe(200);
     const refused = await submit('worker', lease.id, catalogOf('revocable'));
     expect({ status: refused.status, body: refused.body }).toMatchObject({

@@ -1660,6 +1660,18 @@ const CASES: readonly CommandCase[] = [
           },
         };
       }),
+      refusal('a denial without a reason', 400, 'validation_failed', async () => {
+        const request = await openRequestFor();
+        return {
+          token: (await approver()).token,
+          input: {
+            requestId: request.id,
+            decision: 'deny',
+            seenFingerprint: request.fingerprint,
+            seenIdentityKey: request.identityKey,
+          },
+        };
+      }),
       refusal('a request decided already', 409, 'request_not_open', async () => {
         const request = await openRequestFor();
         const decision = {
@@ -1667,6 +1679,7 @@ const CASES: readonly CommandCase[] = [
           decision: 'deny',
           seenFingerprint: request.fingerprint,
           seenIdentityKey: request.identityKey,
+          reason: 'not now',
         };
         const decider = (await approver()).token;
         await seed('approvals.requests.decide', decision, decider);
@@ -1727,9 +1740,14 @@ const CASES: readonly CommandCase[] = [
       const approval = await approvalFor();
       return {
         token: tokens.owner,
-        input: { approvalId: approval.id },
+        input: { approvalId: approval.id, reason: 'the contract ended' },
         verify: async (out) => {
-          expect(out).toMatchObject({ id: approval.id, decision: 'approved', revokedBy: owner.id });
+          expect(out).toMatchObject({
+            id: approval.id,
+            decision: 'approved',
+            revokedBy: owner.id,
+            revokeReason: 'the contract ended',
+          });
           expect(await activationStateOf(approval.workspaceId, approval.serverName)).toBe('revoked');
         },
       };
@@ -1737,16 +1755,20 @@ const CASES: readonly CommandCase[] = [
     refusals: [
       refusal('an approver (owners and admins revoke)', 403, 'forbidden', async () => ({
         token: (await approver()).token,
+        input: { approvalId: (await approvalFor()).id, reason: 'no' },
+      })),
+      refusal('no reason', 400, 'validation_failed', async () => ({
+        token: tokens.admin,
         input: { approvalId: (await approvalFor()).id },
       })),
       refusal('an approval revoked already', 409, 'already_revoked', async () => {
         const approval = await approvalFor();
-        await seed('approvals.revoke', { approvalId: approval.id });
-        return { token: tokens.admin, input: { approvalId: approval.id } };
+        await seed('approvals.revoke', { approvalId: approval.id, reason: 'first' });
+        return { token: tokens.admin, input: { approvalId: approval.id, reason: 'second' } };
       }),
       refusal('another tenant’s approval', 404, 'not_found', async () => ({
         token: tokens.admin,
-        input: { approvalId: (await approvalFor('globex')).id },
+        input: { approvalId: (await approvalFor('globex')).id, reason: 'not mine' },
       })),
     ],
   },

@@ -38,7 +38,11 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
       });
       if (deleted.count > 0) {
         const changed = changeScopeOfOverlay(workspace.id, userId);
-        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
+        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed', {
+          kind: 'overlay_cleared',
+          subject: input.serverName,
+          scope: null,
+        });
         await appendLeaseChange(tx, 'overlay_changed', {
           workspaceId: workspace.id,
           serverName: input.serverName,
@@ -58,7 +62,13 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
           data: { scope: input.scope, serverName: input.serverName },
         });
       }
-      return { workspaceId: workspace.id, scope: input.scope, serverName: input.serverName, disabled: false, reason: null };
+      return {
+        workspaceId: workspace.id,
+        scope: input.scope,
+        serverName: input.serverName,
+        disabled: false,
+        reason: null,
+      };
     });
   }
 }

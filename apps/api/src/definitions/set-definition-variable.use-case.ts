@@ -57,7 +57,13 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
               where: { id },
               data: { valueCt, updatedBy: principal.userId },
             });
-      await openRequestsAfterVariableChange(tx, this.cipher, principal, { ...holder, name: input.name });
+      await openRequestsAfterVariableChange(
+        tx,
+        this.cipher,
+        principal,
+        { ...holder, name: input.name },
+        'variable_set',
+      );
       await appendLeaseChange(tx, 'variable_changed', {
         workspaceId: holder.workspaceId,
         userId: holder.userId,

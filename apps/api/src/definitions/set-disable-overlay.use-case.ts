@@ -79,7 +79,11 @@ export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOve
       // caller an author of whatever it newly opens, which (with four-eyes on) bars them from approving it.
       if (created.count === 1) {
         const changed = changeScopeOfOverlay(workspace.id, userId);
-        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed');
+        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed', {
+          kind: 'overlay_set',
+          subject: input.serverName,
+          scope: null,
+        });
       }
       if (created.count === 1) {
         await appendLeaseChange(tx, 'overlay_changed', {

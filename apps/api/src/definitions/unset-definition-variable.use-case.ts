@@ -39,7 +39,13 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
       if (existing !== null) {
         await tx.definitionVariable.delete({ where: { id: existing.id } });
         // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
-        await openRequestsAfterVariableChange(tx, this.cipher, principal, { ...holder, name: input.name });
+        await openRequestsAfterVariableChange(
+          tx,
+          this.cipher,
+          principal,
+          { ...holder, name: input.name },
+          'variable_unset',
+        );
         await appendLeaseChange(tx, 'variable_changed', {
           workspaceId: holder.workspaceId,
           userId: holder.userId,

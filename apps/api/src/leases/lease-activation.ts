@@ -14,6 +14,7 @@ import {
 } from '../approvals/activation-inputs';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
 import { loadDefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+import { workspaceTwinsOf } from '../approvals/workspace-twins';
 
 /** Activation re-decided for the one server a lease is asked for. */
 export interface LeaseActivation {
@@ -58,7 +59,9 @@ export async function decideLeaseActivation(
       OR: [{ principalUserId: null }, ...(userId === null ? [] : [{ principalUserId: userId }])],
     },
   });
-  const activationEntry = activationEntryOf(entry);
+  // Decided as the Servers page decides it: a per-user entry that resolves like the workspace's is the workspace's.
+  const twins = workspaceTwinsOf(snapshot, workspace.id, userId, resolved);
+  const activationEntry = activationEntryOf(entry, twins.get(entry.name));
   const activationWorkspace = activationWorkspaceOf(workspace);
   const view = activationViewOf(userId);
   const decision = decideActivation(

@@ -609,7 +609,9 @@ describe('leases.renew and leases.release', () => {
   it('revoking the approval revokes the lease row at once (the ledger event), so renewing is refused', async () => {
     const issued = await lease('localWorker', 'everything');
     const body = issued.body as unknown as LeaseBody;
-    const revoked = await rest('admin', 'POST', `/v1/approvals/${body.approvalId}/revoke`, {});
+    const revoked = await rest('admin', 'POST', `/v1/approvals/${body.approvalId}/revoke`, {
+      reason: 'no longer needed',
+    });
     expect(revoked.status).toBe(200);
     // The row ended in the revocation's own transaction, before any holder renewed or heard of it.
     const row = await db.withTenant(acme.id, (tx) => tx.lease.findUnique({ where: { id: body.id } }));

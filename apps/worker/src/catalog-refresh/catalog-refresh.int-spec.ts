@@ -380,7 +380,10 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
       (await processesRunning(SILENT)).find((p) => p.ppid === process.pid),
     );
     expect(child.pgid).toBe(child.pid);
-    await expectOk(rest('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, {}), 200);
+    await expectOk(
+      rest('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, { reason: 'no longer needed' }),
+      200,
+    );
     await expect(job.waitUntilFinished(events)).resolves.toEqual({ outcome: 'dropped', reason: 'revoked' });
     expect(groupAlive(child.pgid)).toBe(false);
     expect((await snapshotRows()).filter((r) => r.server_name === 'silent')).toEqual([]);

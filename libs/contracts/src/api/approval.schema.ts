@@ -51,7 +51,48 @@ export const APPROVAL_REQUEST_TRIGGERS = [
 ] as const;
 export type ApprovalRequestTrigger = (typeof APPROVAL_REQUEST_TRIGGERS)[number];
 
-export const APPROVAL_REQUEST_STATUSES = ['open', 'decided', 'superseded'] as const;
+/**
+ * `withdrawn`: closed by itself, because the identity it was opened for no longer exists in its view (a personal
+ * variable unset, the server changed back or gone): there is nothing left to decide.
+ */
+export const APPROVAL_REQUEST_STATUSES = ['open', 'decided', 'superseded', 'withdrawn'] as const;
+
+/** Why a request closed: decided, superseded by a request for the server's newer identity, or its identity gone. */
+export const APPROVAL_REQUEST_CLOSE_REASONS = ['decided', 'superseded', 'identity_gone'] as const;
+
+/**
+ * What opened a request, beyond its trigger: the variable, source or overlay the event changed (names only,
+ * never a value). Null where the event names nothing more (a generation bump, trust, asking for review) or for
+ * requests opened before causes were recorded.
+ */
+export const APPROVAL_REQUEST_CAUSE_KINDS = [
+  'variable_set',
+  'variable_unset',
+  'source_written',
+  'overlay_set',
+  'overlay_cleared',
+] as const;
+export const approvalRequestCauseView = z
+  .object({
+    kind: z.enum(APPROVAL_REQUEST_CAUSE_KINDS),
+    /** What it names: the variable (variable_*), the source's origin (source_written), the server (overlay_*). */
+    subject: z.string(),
+    /** For a variable: whose it is (a user variable is the principal's own). */
+    scope: z.enum(['tenant', 'workspace', 'user']).nullable(),
+  })
+  .meta({ title: 'ApprovalRequestCause' });
+
+/**
+ * What a decider writes beside a decision: optional for approve, required for deny and revoke. Shown to
+ * approvers and in the audit log, so it is plain text of bounded length (no control characters).
+ */
+export const MAX_DECISION_REASON = 500;
+export const decisionReason = z
+  .string()
+  .trim()
+  .min(1, 'write a reason')
+  .max(MAX_DECISION_REASON, `at most ${MAX_DECISION_REASON} characters`)
+  .refine((value) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value), 'no control characters');
 
 export const approvalRequestView = z
   .object({
@@ -73,6 +114,12 @@ export const approvalRequestView = z
     closedBy: uuid.nullable(),
     /** The decision recorded for it (status `decided`). */
     approvalId: uuid.nullable(),
+    /** The decision's own words (status `decided`), when the decider wrote any. */
+    decisionReason: z.string().nullable(),
+    /** What opened it (the variable, source or overlay of the event). */
+    cause: approvalRequestCauseView.nullable(),
+    /** Why it closed; null while open. */
+    closeReason: z.enum(APPROVAL_REQUEST_CLOSE_REASONS).nullable(),
   })
   .meta({ title: 'ApprovalRequest' });
 export const approvalRequestPage = page(approvalRequestView).meta({ title: 'ApprovalRequestPage' });
@@ -86,9 +133,12 @@ export const approvalView = z
     decision: z.enum(['approved', 'denied']),
     decidedBy: uuid,
     decidedAt: isoDateTime,
+    /** What the decider wrote (always present for a denial recorded since reasons exist). */
+    reason: z.string().nullable(),
     expiresAt: isoDateTime.nullable(),
     revokedAt: isoDateTime.nullable(),
     revokedBy: uuid.nullable(),
+    revokeReason: z.string().nullable(),
   })
   .meta({ title: 'Approval' });
 export const approvalPage = page(approvalView).meta({ title: 'ApprovalPage' });
@@ -117,6 +167,8 @@ export const decideApprovalRequestInput = z.strictObject({
   seenIdentityKey: identityKey,
   /** When the approval stops counting; omitted: it holds until revoked or the definition changes. */
   expiresAt: isoDateTime.optional(),
+  /** Why: optional for approve, required for deny (`reason_required`). */
+  reason: decisionReason.optional(),
 });
 export const listApprovalsInput = z.strictObject({
   ...pageInput,
@@ -125,4 +177,8 @@ export const listApprovalsInput = z.strictObject({
   /** `active`: not revoked (expired ones included: they are history too); `revoked`: revoked only. */
   state: z.enum(APPROVAL_LIST_STATES).default('all'),
 });
-export const revokeApprovalInput = z.strictObject({ approvalId: uuid });
+export const revokeApprovalInput = z.strictObject({
+  approvalId: uuid,
+  /** Why the decision no longer holds: required. */
+  reason: decisionReason,
+});

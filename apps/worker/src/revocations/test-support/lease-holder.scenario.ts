@@ -214,7 +214,7 @@ export async function startLeaseHolderScenario(
       return { fingerprint: identity.definitionFingerprint, approvalId: decided.id as string };
     },
     revoke: async (approvalId) => {
-      await call('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, {});
+      await call('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, { reason: 'revoked mid-discovery' });
     },
     refresh: (approved) => {
       const payload: CatalogRefreshPayloadV2 = {
