@@ -126,6 +126,7 @@ export {
   workspaceCatalogView,
 } from './definitions/catalog.commands';
 export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.commands';
+export { probeView, submitProbe } from './definitions/probe.commands';
 export {
   OAUTH_CREDENTIAL_STATES,
   chooseOAuthServiceCredential,

@@ -30,6 +30,7 @@ import {
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
 import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalog.commands';
 import { refreshCatalog } from './definitions/catalog-refresh.commands';
+import { submitProbe } from './definitions/probe.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
 import {
@@ -118,6 +119,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   submitCatalogSnapshot,
   getWorkspaceCatalog,
   refreshCatalog,
+  submitProbe,
   startOAuthSignIn,
   completeOAuthSignIn,
   listOAuthCredentials,

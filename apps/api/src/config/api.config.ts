@@ -85,6 +85,9 @@ export const apiConfigSchema = z
     CATALOG_REFRESH_MAX_AGE_MS: integerField({ min: 60_000, max: 604_800_000 })
       .default(21_600_000)
       .describe('A snapshot older than this (default 6 h) is refreshed by the next sweep.'),
+    PROBE_MAX_AGE_MS: integerField({ min: 60_000, max: 604_800_000 })
+      .default(900_000)
+      .describe('A server whose last probe is older than this (default 15 min) is probed by the next sweep.'),
     TRUSTED_PROXIES: ipListField()
       .default([])
       .describe(

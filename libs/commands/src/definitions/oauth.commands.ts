@@ -1,13 +1,6 @@
-import {
-  OAUTH_CREDENTIAL_STATES,
-  oauthCredentialPage,
-  oauthCredentialView,
-  oauthSignInStarted,
-  oauthSignedOut,
-} from '@gatehouse/contracts';
 import { z } from 'zod';
 import { defineCommand, type CallerKind } from '../command';
-import { pageInput, uuid } from '../common.schemas';
+import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
 import { definitionServerName } from './definition-source.commands';
 
 // Upstream OAuth sign-in (issue 15; docs/decisions/0055, 0061, 0062). Only people sign in: a dashboard session
@@ -17,7 +10,25 @@ import { definitionServerName } from './definition-source.commands';
 
 const SIGN_IN_CALLERS: readonly CallerKind[] = ['session', 'user'];
 
-export { OAUTH_CREDENTIAL_STATES, oauthCredentialView };
+/** The word shown for a credential; never derived from a token's content. */
+export const OAUTH_CREDENTIAL_STATES = ['signed_in', 'signed_out', 'needs_sign_in', 'refused'] as const;
+
+export const oauthCredentialView = z
+  .object({
+    id: uuid,
+    workspaceId: uuid.nullable(),
+    /** Whose credential: the signed-in user's own, or a workspace service credential. */
+    subject: z.enum(['user', 'workspace']),
+    state: z.enum(OAUTH_CREDENTIAL_STATES),
+    issuer: z.string(),
+    /** The server's canonical URL (the resource the tokens are for). */
+    resource: z.string(),
+    securityIdentity: z.string(),
+    /** When the access token expires; null when unknown or there is none. */
+    accessTokenExpiresAt: isoDateTime.nullable(),
+    updatedAt: isoDateTime,
+  })
+  .meta({ title: 'OAuthCredential' });
 
 export const startOAuthSignIn = defineCommand({
   name: 'oauth.signIn.start',
@@ -27,7 +38,9 @@ export const startOAuthSignIn = defineCommand({
   scope: 'definitions:write',
   kind: 'mutation',
   input: z.strictObject({ workspaceId: uuid, serverName: definitionServerName }),
-  output: oauthSignInStarted,
+  output: z
+    .object({ authorizationUrl: z.string(), issuer: z.string(), expiresAt: isoDateTime })
+    .meta({ title: 'OAuthSignInStarted' }),
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/oauth/sign-in', successStatus: 201 },
   graphql: { field: 'startOAuthSignIn' },
   problems: [
@@ -61,7 +74,7 @@ export const listOAuthCredentials = defineCommand({
   scope: 'definitions:read',
   kind: 'query',
   input: z.strictObject({ ...pageInput }),
-  output: oauthCredentialPage,
+  output: page(oauthCredentialView).meta({ title: 'OAuthCredentialPage' }),
   http: { method: 'GET', path: '/v1/oauth/credentials' },
   graphql: { field: 'oauthCredentials' },
   problems: ['bad_cursor'],
@@ -76,7 +89,9 @@ export const signOutOAuth = defineCommand({
   scope: 'definitions:write',
   kind: 'mutation',
   input: z.strictObject({ credentialId: uuid }),
-  output: oauthSignedOut,
+  output: z
+    .object({ id: uuid, state: z.literal('signed_out'), revokedAtIssuer: z.boolean() })
+    .meta({ title: 'OAuthSignedOut' }),
   http: { method: 'POST', path: '/v1/oauth/credentials/:credentialId/sign-out' },
   graphql: { field: 'signOutOAuth' },
   problems: ['not_found'],
