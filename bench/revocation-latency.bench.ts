@@ -62,6 +62,10 @@ export async function benchRevocationLatency(ctx: BenchContext): Promise<BenchSe
         label: 'closed after the revoke answered: p50 (ms)',
         value: fixed(median(closed.map((c, i) => c - (answered[i] ?? 0)))),
       },
+      {
+        label: 'p99 closed / p99 revoke answered (the same-run baseline)',
+        value: fixed(p99 / percentile(answered, 99), 2),
+      },
       { label: 'target', value: `p99 under ${TARGET_P99_MS} ms` },
     ],
     ratio: {
