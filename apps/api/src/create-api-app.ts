@@ -190,6 +190,7 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
       resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
       workerPools: settings.workerPools,
       redirectUri: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).redirectUri,
+      connectionsUrl: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).connectionsUrl,
       logger,
     });
   await registerAdminSurfaces(fastify, {

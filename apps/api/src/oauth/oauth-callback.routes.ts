@@ -2,10 +2,12 @@
 // authorization server sends the browser back. A plain Fastify route (the redirect comes as a query, not a
 // command input) that runs `oauth.signIn.complete` on the whole redirect through the one command path
 // (caller kinds, scope, validation, output schema): accepted once, by the session or token that started it.
-// The answer is the credential view (state `signed_in`) or a problem+json with a stable code; never a token,
-// and the URL the code came in is neither stored, logged, forwarded as a Referer, nor cached.
-import { completeOAuthSignIn } from '@gatehouse/commands';
-import type { Logger } from '@gatehouse/platform';
+// With a dashboard URL configured (DASHBOARD_URL), the browser is sent on (303) to the dashboard's Connections
+// page with the outcome as ids and words only (`?signedIn=<credential id>` or `?signInError=<problem code>`);
+// without one the answer is the credential view (state `signed_in`) or a problem+json with a stable code. Never
+// a token, and the URL the code came in is neither stored, logged, forwarded as a Referer, nor cached.
+import { completeOAuthSignIn, type CommandOutput } from '@gatehouse/commands';
+import { ProblemError, type Logger } from '@gatehouse/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { WorkerPools } from '../auth/pool-config';
@@ -21,6 +23,8 @@ export interface OAuthCallbackRouteDeps {
   readonly workerPools: WorkerPools;
   /** `${PUBLIC_URL}/v1/oauth/callback`: the redirect is rebuilt on it (the Host header is not trusted). */
   readonly redirectUri: string;
+  /** The dashboard's Connections page; null: answer JSON. */
+  readonly connectionsUrl: string | null;
   readonly logger: Logger;
 }
 
@@ -34,6 +38,9 @@ export function registerOAuthCallbackRoute(app: FastifyInstance, deps: OAuthCall
     const problems = problemErrorHandler(deps.logger);
     scope.setErrorHandler((error: Error, request, reply) => {
       void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      // A refusal the person should read goes back to the dashboard as its stable code; a fault stays JSON.
+      if (deps.connectionsUrl !== null && error instanceof ProblemError)
+        return reply.redirect(outcomeUrl(deps.connectionsUrl, 'signInError', error.code), 303);
       return problems(error, request, reply);
     });
 
@@ -45,7 +52,23 @@ export function registerOAuthCallbackRoute(app: FastifyInstance, deps: OAuthCall
         rawInput: { redirectUrl: `${deps.redirectUri}${queryOf(request.url)}` },
         workerPools: deps.workerPools,
       });
-      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(output);
+      void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      if (deps.connectionsUrl !== null)
+        return reply.redirect(
+          outcomeUrl(
+            deps.connectionsUrl,
+            'signedIn',
+            (output as CommandOutput<typeof completeOAuthSignIn>).id,
+          ),
+          303,
+        );
+      return reply.send(output);
     });
   });
+}
+
+function outcomeUrl(connectionsUrl: string, name: 'signedIn' | 'signInError', value: string): string {
+  const url = new URL(connectionsUrl);
+  url.searchParams.set(name, value);
+  return url.href;
 }

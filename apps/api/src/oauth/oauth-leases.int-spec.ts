@@ -34,6 +34,8 @@ jest.setTimeout(120_000);
 const PUBLIC_URL = 'http://127.0.0.1:4000';
 const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
 const KEY = randomBytes(32).toString('base64');
+// The callback sends the browser on to the dashboard's Connections page (JSON without one: oauth-commands).
+const DASHBOARD_URL = 'http://127.0.0.1:3000/';
 
 let testDb: TestDatabase;
 let db: Database;
@@ -124,6 +126,7 @@ beforeAll(async () => {
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
     PUBLIC_URL,
+    DASHBOARD_URL,
     GATEHOUSE_KEYS: `k1:${KEY}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
     WORKER_POOLS: JSON.stringify({ default: { tenants: '*', allowInsecureLoopback: true } }),
@@ -369,5 +372,34 @@ describe('workspace service credentials (oauth.serviceCredential.choose)', () =>
       }
       if (row.refreshToken) expect(leases).not.toContain(row.refreshToken);
     }
+  });
+});
+
+describe('the callback with a dashboard URL configured', () => {
+  it("sends the browser on to the dashboard's Connections page with ids and words only", async () => {
+    const started = await rest('other', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'personal',
+    });
+    expect(started.status).toBe(201);
+    const redirect = new URL(await followSignIn(started.body.authorizationUrl as string, REDIRECT_URI));
+    const callback = () =>
+      app.inject({
+        method: 'GET',
+        url: `${redirect.pathname}${redirect.search}`,
+        headers: { authorization: `Bearer ${tokens.other}` },
+      });
+    const done = await callback();
+    expect(done.statusCode).toBe(303);
+    expect(done.headers['cache-control']).toBe('no-store');
+    expect(done.headers['referrer-policy']).toBe('no-referrer');
+    const [own] = await storedTokens({ kind: 'user', userId: users.other.id });
+    expect(done.headers.location).toBe(`http://127.0.0.1:3000/connections?signedIn=${own!.id}`);
+    // The same redirect again: no sign-in waits for it; the dashboard is told the code, nothing else.
+    const replay = await callback();
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toBe('http://127.0.0.1:3000/connections?signInError=not_found');
+    for (const location of [done.headers.location, replay.headers.location])
+      for (const leaked of [redirect.searchParams.get('code')!, redirect.searchParams.get('state')!])
+        expect(String(location)).not.toContain(leaked);
   });
 });

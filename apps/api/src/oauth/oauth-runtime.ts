@@ -20,6 +20,9 @@ export const OAUTH_RUNTIME = 'OAUTH_RUNTIME';
 /** The path of the API's own callback (a plain route beside the auth routes). */
 export const OAUTH_CALLBACK_PATH = '/v1/oauth/callback';
 
+/** The dashboard's page of OAuth connections, where a finished (or refused) sign-in lands. */
+export const DASHBOARD_CONNECTIONS_PATH = '/connections';
+
 const OAUTH_FETCH_TIMEOUT_MS = 10_000;
 const OAUTH_MAX_RESPONSE_BYTES = 256 * 1024;
 
@@ -34,8 +37,11 @@ export interface OAuthRuntime {
   readonly stateStore: SignInStateStore;
   /** `${PUBLIC_URL}/v1/oauth/callback`: registered for every client and sent in every sign-in. */
   readonly redirectUri: string;
-  /** Where the callback sends the browser back to (the dashboard's connections page). */
-  readonly dashboardUrl: string;
+  /**
+   * Where the callback sends the browser back to: the dashboard's Connections page (`${DASHBOARD_URL}/connections`);
+   * null when no dashboard URL is configured (the callback then answers JSON).
+   */
+  readonly connectionsUrl: string | null;
   /**
    * A pinned fetch for one tenant's OAuth traffic, under the policy of the first pool (by name) open to the
    * tenant, narrowed by the tenant's HostPolicy; null when no pool is open to it or that policy is invalid.
@@ -81,7 +87,10 @@ export function createOAuthRuntime(deps: {
       cipher: envelope,
     }),
     redirectUri: `${base}${OAUTH_CALLBACK_PATH}`,
-    dashboardUrl: base,
+    connectionsUrl:
+      deps.config.DASHBOARD_URL === undefined
+        ? null
+        : `${deps.config.DASHBOARD_URL.replace(/\/+$/, '')}${DASHBOARD_CONNECTIONS_PATH}`,
     egressFor(tenantSlug, tenantPolicy) {
       const pool = poolsOpenToTenant(deps.pools, tenantSlug)[0];
       if (pool === undefined) return null;
