@@ -108,7 +108,7 @@ const checkBodies: string[] = [];
 const tokens = { owner: '', admin: '', approver: '', member: '', globexOwner: '' };
 type Who = keyof typeof tokens;
 
-async function rest(who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+async function rest(who: Who, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   const response = await app.inject({
     method,
     url,
@@ -539,6 +539,70 @@ describe('admission.check', () => {
       stdio: [],
       admissible: false,
     });
+  });
+
+  it('the effective view says which approved servers can never run, and why (issue 18 item 2)', async () => {
+    type Entry = {
+      name: string;
+      status: string;
+      activation: { state: string };
+      beneathOverlay: { state: string; approvalId: string | null } | null;
+      overlay: { scope: string; reason: string | null } | null;
+      admission: { admissible: boolean; reasons: string[] } | null;
+    };
+    const effective = async () => {
+      const view = await rest(
+        'admin',
+        'GET',
+        `/v1/workspaces/${workspaceId}/effective-definitions?view=workspace`,
+      );
+      expect(view.status).toBe(200);
+      return new Map((view.body.entries as Entry[]).map((entry) => [entry.name, entry]));
+    };
+    const entries = await effective();
+    // Approved and admitted on a pool: admissible, as admission.check says.
+    expect(entries.get('public')).toMatchObject({
+      activation: { state: 'approved' },
+      admission: { admissible: true, reasons: [] },
+      overlay: null,
+      beneathOverlay: null,
+    });
+    expect(entries.get('everything')?.admission).toEqual({ admissible: true, reasons: [] });
+    // Approved, but no pool may ever run it: the ceiling of one, the tenant's narrowing on the other.
+    expect(entries.get('notes')).toMatchObject({ activation: { state: 'approved' } });
+    expect(entries.get('notes')?.admission?.admissible).toBe(false);
+    expect([...(entries.get('notes')?.admission?.reasons ?? [])].sort()).toEqual(
+      ['command_not_allowed', 'stdio_not_allowed_on_pool'].sort(),
+    );
+    // A refused destination is one class for the tenant, whatever the cause (the detail is the operator's).
+    expect(entries.get('metadata')?.admission).toEqual({
+      admissible: false,
+      reasons: ['destination_refused'],
+    });
+    // Not approved: nothing judged (activation says why).
+    expect(entries.get('dotted')).toMatchObject({ admission: null });
+
+    // Disabled with an approval in force: disabled, and the approval beneath it, with the overlay's reason.
+    const approvalId = (entries.get('public')?.activation as { approvalId?: string }).approvalId;
+    const disabled = await rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/disabled-servers/public`, {
+      scope: 'workspace',
+      reason: 'Paused during the vendor review',
+    });
+    expect(disabled.status).toBeLessThan(300);
+    expect((await effective()).get('public')).toMatchObject({
+      status: 'disabled',
+      activation: { state: 'pending' },
+      beneathOverlay: { state: 'approved', approvalId },
+      overlay: { scope: 'workspace', reason: 'Paused during the vendor review' },
+      admission: null,
+    });
+    const cleared = await rest(
+      'admin',
+      'DELETE',
+      `/v1/workspaces/${workspaceId}/disabled-servers/public?scope=workspace`,
+    );
+    expect(cleared.status).toBeLessThan(300);
+    expect((await effective()).get('public')).toMatchObject({ status: 'resolved', overlay: null });
   });
 
   it('never lets a secret out (responses, log lines), nor a URL path or refusal detail out of a check', () => {

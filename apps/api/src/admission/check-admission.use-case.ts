@@ -2,26 +2,22 @@ import { checkAdmission, type CommandInput, type CommandOutput } from '@gatehous
 import type { Database, TenantTx } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
 import { toActivationView } from '../approvals/activation.view';
-import { evaluateWorkspaceView, type EvaluatedEntry } from '../approvals/workspace-activation';
-import { poolsOpenToTenant, type PoolCeiling, type WorkerPools } from '../auth/pool-config';
+import { evaluateWorkspaceView } from '../approvals/workspace-activation';
+import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { DefinitionCipher } from '../definitions/definition-cipher';
-import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
-import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import type { AdmissionLog } from './admission.log';
-import { admitOnPools } from './destination-admission';
-import { fingerprintOf, launchTargetOf, transportOf, type LaunchTarget } from './launch-target';
-import { checkHeaderHelperAuthority, checkStdioAuthority, type StdioLaunch } from '@gatehouse/activation';
+import { judgeLaunch, type LaunchJudgement } from './launch-judgement';
+import { fingerprintOf, launchTargetOf, transportOf } from './launch-target';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-deps.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
 type AdmissionCheck = CommandOutput<typeof checkAdmission>;
-type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
 
 export interface CheckAdmissionDeps {
   /** DNS for URL admission: the bounded c-ares resolver (createDnsResolver) in production, a fixed table in tests. */
@@ -92,40 +88,52 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
       workspaceId: read.workspaceId,
       serverName: input.serverName,
     };
-    const destination = await this.destinationOf(target, read.tenantPolicy, pools, context);
-    const stdio = target?.kind === 'stdio' ? stdioAuthorityOf(target, read.tenantPolicy, pools) : [];
-    const headerHelper =
-      target?.kind === 'http' && target.headersHelper !== null
-        ? headerHelperAuthorityOf(target.headersHelper, read.tenantPolicy, pools)
-        : [];
+    if (target === null) {
+      return {
+        ...base,
+        found: true,
+        transport: transportOf(entry),
+        fingerprint: fingerprintOf(entry),
+        activation,
+        destination: { result: 'not_applicable' },
+        stdio: [],
+        headerHelper: [],
+        admissible: false,
+      };
+    }
+    const judgement = await judgeLaunch(target, {
+      tenantPolicy: read.tenantPolicy,
+      pools,
+      resolver: this.deps.resolver,
+    });
+    this.logDestinationRefusals(judgement, pools.length, context);
     return {
       ...base,
       found: true,
       transport: transportOf(entry),
       fingerprint: fingerprintOf(entry),
       activation,
-      destination: { result: destination.result },
-      stdio,
-      headerHelper,
-      admissible: isAdmissible(read.evaluated, target, destination.admittedOn, stdio, headerHelper),
+      destination: { result: judgement.destination },
+      stdio: [...judgement.stdio],
+      headerHelper: [...judgement.headerHelper],
+      admissible: read.evaluated.decision.state === 'approved' && judgement.launchable,
     };
   }
 
-  private async destinationOf(
-    target: LaunchTarget | null,
-    tenantPolicy: TenantHostPolicy,
-    pools: readonly OpenPool[],
+  /** The operator's log is the only place a destination refusal's detailed class is written. */
+  private logDestinationRefusals(
+    judgement: LaunchJudgement,
+    openPools: number,
     context: { tenantId: string; workspaceId: string; serverName: string },
-  ): Promise<{ result: AdmissionCheck['destination']['result']; admittedOn: string[] }> {
-    if (target?.kind !== 'http') return { result: 'not_applicable', admittedOn: [] };
+  ): void {
+    if (judgement.destination === 'not_applicable') return;
     // No pool open to the tenant: no worker could ever connect, so the destination is refused as a whole
     // (logged as such: the operator's config, not the URL, is why).
-    if (pools.length === 0) {
+    if (openPools === 0) {
       this.deps.log.destinationRefused({ ...context, pool: null, reason: 'no_pool_open', origin: null });
-      return { result: 'destination_refused', admittedOn: [] };
+      return;
     }
-    const results = await admitOnPools(target.url, tenantPolicy, pools, this.deps.resolver);
-    for (const result of results) {
+    for (const result of judgement.destinationResults) {
       if (!result.ok) {
         this.deps.log.destinationRefused({
           ...context,
@@ -135,63 +143,7 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
         });
       }
     }
-    const admittedOn = results.filter((result) => result.ok).map((result) => result.pool);
-    return { result: admittedOn.length > 0 ? 'admitted' : 'destination_refused', admittedOn };
   }
-}
-
-function stdioAuthorityOf(
-  launch: StdioLaunch,
-  tenantPolicy: TenantHostPolicy,
-  pools: readonly OpenPool[],
-): AdmissionCheck['stdio'] {
-  return pools.map(({ name, ceiling }) => {
-    const effective = effectiveHostPolicy(tenantPolicy, ceiling);
-    const authority = checkStdioAuthority(launch, {
-      stdioAllowed: ceiling.stdio,
-      commands: effective.stdioCommands,
-      ceiling: ceiling.commandCeiling,
-      allowedRoots: effective.allowedRoots,
-    });
-    return authority.ok
-      ? { pool: name, result: 'allowed' as const, reason: null }
-      : { pool: name, result: 'refused' as const, reason: authority.reason };
-  });
-}
-
-function headerHelperAuthorityOf(
-  helperArgv: readonly string[],
-  tenantPolicy: TenantHostPolicy,
-  pools: readonly OpenPool[],
-): AdmissionCheck['headerHelper'] {
-  return pools.map(({ name, ceiling }) => {
-    const authority = checkHeaderHelperAuthority(helperArgv, {
-      helpersAllowed: ceiling.headerHelpers,
-      commands: effectiveHostPolicy(tenantPolicy, ceiling).headerHelpers,
-      ceiling: ceiling.commandCeiling,
-    });
-    return authority.ok
-      ? { pool: name, result: 'allowed' as const, reason: null }
-      : { pool: name, result: 'refused' as const, reason: authority.reason };
-  });
-}
-
-/**
- * A lease would be granted somewhere: approved, and on one same pool the transport's own checks pass (for http,
- * the destination admitted and, with a header helper, the helper allowed there too).
- */
-function isAdmissible(
-  evaluated: EvaluatedEntry,
-  target: LaunchTarget | null,
-  admittedOn: readonly string[],
-  stdio: AdmissionCheck['stdio'],
-  headerHelper: AdmissionCheck['headerHelper'],
-): boolean {
-  if (evaluated.decision.state !== 'approved' || target === null) return false;
-  if (target.kind === 'stdio') return stdio.some((authority) => authority.result === 'allowed');
-  if (target.headersHelper === null) return admittedOn.length > 0;
-  const helperPools = new Set(headerHelper.filter((a) => a.result === 'allowed').map((a) => a.pool));
-  return admittedOn.some((pool) => helperPools.has(pool));
 }
 
 /** Deciding for a user means a member of this tenant; anyone else reads like an id that does not exist. */

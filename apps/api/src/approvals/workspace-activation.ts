@@ -27,6 +27,11 @@ export interface EvaluatedEntry {
   readonly identity: ApprovalIdentity | null;
   /** The open request for exactly this identity, if any. */
   readonly openRequest: ApprovalRequest | null;
+  /**
+   * For a disabled entry that resolves beneath its overlay: the decision without the overlay (the approval in
+   * force, say), to show beside "disabled". Never a reason to lease: the entry itself stays unusable.
+   */
+  readonly beneathOverlay: ActivationDecision | null;
 }
 
 export interface EvaluatedView {
@@ -114,12 +119,23 @@ export class ActivationContext {
       const decision = decideActivation(activationEntry, workspace, view, approvals, now);
       const identityResult = approvalIdentityOf(activationEntry, workspace, view);
       const identity = identityResult.ok ? identityResult.identity : null;
+      const beneathOverlay =
+        entry.status === 'disabled' && entry.entry.status === 'resolved'
+          ? decideActivation(
+              activationEntryOf(entry.entry, twins.get(entry.name)),
+              workspace,
+              view,
+              approvals,
+              now,
+            )
+          : null;
       return {
         entry,
         activationEntry,
         decision,
         identity,
         openRequest: identity === null ? null : (openByKey.get(identity.key) ?? null),
+        beneathOverlay,
       };
     });
     return { workspace, userId, result, entries };

@@ -39,6 +39,7 @@ interface OverlayRow {
   readonly workspaceId: string;
   readonly userId: string | null;
   readonly serverName: string;
+  readonly reason: string | null;
 }
 
 /**
@@ -118,6 +119,23 @@ export class DefinitionSnapshot {
     return this.variables
       .filter((row) => row.name === name && this.#variableInView(row, workspaceId, userId))
       .flatMap((row) => (row.updatedBy === null ? [] : [row.updatedBy]));
+  }
+
+  /** The overlay that disables a server in a view (the workspace's wins over the user's own), with its reason. */
+  overlayOf(
+    workspaceId: string,
+    userId: string | null,
+    serverName: string,
+  ): { scope: 'workspace' | 'user'; reason: string | null } | null {
+    const rows = this.overlays.filter(
+      (row) =>
+        row.workspaceId === workspaceId &&
+        row.serverName === serverName &&
+        (row.userId === null || row.userId === userId),
+    );
+    const row = rows.find((candidate) => candidate.userId === null) ?? rows[0];
+    if (row === undefined) return null;
+    return { scope: row.userId === null ? 'workspace' : 'user', reason: row.reason };
   }
 
   #sourceInView(row: SourceRow, workspaceId: string, userId: string | null): boolean {
@@ -209,6 +227,7 @@ export async function loadDefinitionSnapshot(
     workspaceId: row.workspaceId,
     userId: row.userId,
     serverName: row.serverName,
+    reason: row.reason,
   }));
   const authorOrigins = [
     ...sourceRows.map((row) => row.origin),

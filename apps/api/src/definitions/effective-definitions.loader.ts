@@ -12,7 +12,9 @@ import { loadDefinitionSnapshot } from './definition-snapshot.loader';
 
 export type EffectiveView = CommandOutput<typeof getEffectiveDefinitions>;
 type EntryOut = EffectiveView['entries'][number];
-type EntryDescription = Omit<EntryOut, 'activation'>;
+/** What the view decides about an entry beside describing it (activation, the overlay, admission). */
+export type EntryDecisions = Pick<EntryOut, 'activation' | 'beneathOverlay' | 'overlay' | 'admission'>;
+type EntryDescription = Omit<EntryOut, keyof EntryDecisions>;
 export type ActivationOut = EntryOut['activation'];
 
 /**
@@ -118,17 +120,17 @@ function describe(entry: EffectiveEntry): EntryDescription {
   };
 }
 
-/** @param activations one per entry of `result.entries`, in the same order. */
+/** @param decisions one per entry of `result.entries`, in the same order. */
 export function toEffectiveView(
   workspaceId: string,
   result: ResolveResult,
-  activations: readonly ActivationOut[],
+  decisions: readonly EntryDecisions[],
 ): EffectiveView {
-  if (activations.length !== result.entries.length) throw new Error('one activation per entry is required');
+  if (decisions.length !== result.entries.length) throw new Error('one decision per entry is required');
   return {
     workspaceId,
     view: result.view.kind,
-    entries: result.entries.map((entry, index) => ({ ...describe(entry), activation: activations[index]! })),
+    entries: result.entries.map((entry, index) => ({ ...describe(entry), ...decisions[index]! })),
     problems: result.problems.map((p) => plain(p)),
     overlayProblems: result.overlayProblems.map((p) => plain(p)),
   };

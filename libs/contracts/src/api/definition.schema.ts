@@ -160,6 +160,19 @@ export const EFFECTIVE_STATUSES = ['resolved', 'unresolved', 'blocked', 'disable
 export const EFFECTIVE_VIEWS = ['workspace', 'principal'] as const;
 export type EffectiveViewKind = (typeof EFFECTIVE_VIEWS)[number];
 
+export const effectiveOverlayView = z
+  .object({ scope: overlayScope, reason: z.string().nullable() })
+  .meta({ title: 'EffectiveOverlay' });
+
+/**
+ * Why an approved server can never be leased, one code per cause found (the stdio or header-helper authority
+ * reasons of @gatehouse/activation, per pool, deduplicated; `destination_refused`, one class whatever the cause;
+ * `no_pool_open`: no worker pool is open to the tenant).
+ */
+export const effectiveAdmissionView = z
+  .object({ admissible: z.boolean(), reasons: z.array(z.string()) })
+  .meta({ title: 'EffectiveAdmission' });
+
 export const effectiveDefinitionEntry = z
   .object({
     name: z.string(),
@@ -179,6 +192,18 @@ export const effectiveDefinitionEntry = z
     problems: z.array(json),
     /** Whether it may be used in this view (decided on read; a read never opens a request). */
     activation: activationView,
+    /**
+     * For a disabled entry that resolves beneath its overlay: the decision that would hold without the overlay
+     * (the approval in force, say). Null otherwise. Nothing is leased while disabled.
+     */
+    beneathOverlay: activationView.nullable(),
+    /** The overlay that disables it here (the workspace's wins over the user's own), with its reason. */
+    overlay: effectiveOverlayView.nullable(),
+    /**
+     * For an approved entry: whether a worker could ever be leased it on a pool open to the tenant (the operator's
+     * ceiling, the tenant's host policy, URL admission), and why not. Null when not approved (activation says why).
+     */
+    admission: effectiveAdmissionView.nullable(),
   })
   .meta({ title: 'EffectiveDefinition' });
 
