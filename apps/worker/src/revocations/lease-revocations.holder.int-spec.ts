@@ -197,4 +197,37 @@ describe('the worker as a lease holder when Redis fails it', () => {
       await holder.onApplicationShutdown();
     }
   });
+
+  it('reads the difference from the ledger when the tenant is already watched from a later position than the lease', async () => {
+    const config = scenario.worker.context.get<string, WorkerConfig>(WORKER_CONFIG);
+    const held = new HeldLeases();
+    const holder = new LeaseRevocationsHolder(config, silent, held);
+    const api = new LeaseApiClient({ apiUrl: scenario.apiUrl, token: config.WORKER_TOKEN ?? '' });
+    try {
+      const approved = await scenario.approve();
+      const since = await holder.positionBeforeLease();
+      const issued = await api.issue({
+        workspaceId: scenario.workspaceId,
+        serverName: 'silent',
+        principalUserId: null,
+      });
+      if (!issued.ok) throw new Error(`lease refused: ${issued.code}`);
+      const lease = held.hold({
+        leaseId: issued.lease.id,
+        tenantId: issued.lease.tenantId,
+        workspaceId: issued.lease.workspaceId,
+        serverName: issued.lease.serverName,
+        approvalId: issued.lease.approvalId,
+        principalUserId: issued.lease.principalUserId,
+      });
+      await scenario.revoke(approved.approvalId);
+      // Another job's watch started the tenant's subscriber after the revocation: it delivers only what follows.
+      expect(await holder.watch(scenario.tenantId)).toBe(true);
+      expect(lease.dropped).toBeNull();
+      expect(await holder.watch(scenario.tenantId, since)).toBe(true);
+      expect(lease.dropped).toBe('revoked');
+    } finally {
+      await holder.onApplicationShutdown();
+    }
+  });
 });
