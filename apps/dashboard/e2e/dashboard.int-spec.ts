@@ -761,7 +761,9 @@ describe('dashboard in a browser', () => {
     { name: 'audit', path: () => '/audit' },
     { name: 'servers', path: () => '/servers' },
     { name: 'approvals-closed', path: () => '/approvals?show=closed' },
-    { name: 'coming-soon-connections', path: () => '/connections' },
+    { name: 'connections', path: () => '/connections' },
+    { name: 'gateway', path: () => '/gateway' },
+    { name: 'coming-soon-catalog', path: () => '/catalog' },
     { name: 'not-found', path: () => '/no-such-page' },
   ];
 

@@ -399,7 +399,9 @@ describe('the workflows a platform team expects', () => {
       { name: 'token-new', path: () => '/tokens/new' },
       { name: 'audit', path: () => '/audit' },
       { name: 'host-policy', path: () => '/settings/host-policy' },
-      { name: 'coming-soon', path: () => '/connections' },
+      { name: 'connections', path: () => '/connections' },
+      { name: 'gateway', path: () => '/gateway' },
+      { name: 'coming-soon', path: () => '/catalog' },
     ];
 
     it.each(PAGES)(

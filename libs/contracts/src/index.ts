@@ -312,3 +312,12 @@ export {
   sessionView,
   signInView,
 } from './api/auth.schema';
+export {
+  OAUTH_CREDENTIAL_STATES,
+  oauthCredentialPage,
+  oauthCredentialView,
+  oauthSignInStarted,
+  oauthSignedOut,
+  type OAuthCredentialState,
+} from './api/oauth.schema';
+export { catalogRefreshView } from './api/catalog-refresh.schema';

@@ -23,6 +23,12 @@ export const dashboardConfigSchema = z.object({
     .url()
     .default('http://127.0.0.1:4000')
     .describe('Base URL of the API as the dashboard server reaches it.'),
+  GATEWAY_URL: z
+    .url()
+    .optional()
+    .describe(
+      'Base URL of the gateway as MCP clients reach it: the workspace pages show `<GATEWAY_URL>/mcp/w/<workspace>` and a client configuration to copy. Unset: they say it is not configured.',
+    ),
   DASHBOARD_PROXY_HOPS: z.coerce
     .number()
     .int()

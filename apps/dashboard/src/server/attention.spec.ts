@@ -1,4 +1,4 @@
-import type { TokenView } from '../views/api-views';
+import type { TokenView, WorkspaceView } from '../views/api-views';
 import type { ApprovalRequestView } from '../views/approval-views';
 import { collectAttention } from './attention';
 
@@ -94,5 +94,34 @@ describe('collectAttention', () => {
       '1 approval request waits for review',
     );
     expect(collectAttention({ now, openRequests: { items: [], more: false } })).toEqual([]);
+  });
+
+  it('names each approved server whose catalog is in trouble, linking to its catalog', () => {
+    const workspace = { id: '00000000-0000-4000-8000-000000000009', name: 'editor-space' } as WorkspaceView;
+    const items = collectAttention({
+      now,
+      troubledServers: [
+        {
+          workspace,
+          servers: [
+            { serverName: 'everything', troubles: ['stale', 'incomplete'] },
+            { serverName: 'docs', troubles: ['pending_discovery'] },
+          ],
+        },
+      ],
+    });
+    expect(items.map((item) => [item.tone, item.title, item.href])).toEqual([
+      [
+        'warning',
+        'everything in editor-space: stale, incomplete',
+        `/servers/${workspace.id}/server/everything?view=principal#server-catalog`,
+      ],
+      [
+        'info',
+        'docs in editor-space: not discovered yet',
+        `/servers/${workspace.id}/server/docs?view=principal#server-catalog`,
+      ],
+    ]);
+    expect(items[0]?.detail).toBe('The last refresh failed: agents get the last good listing.');
   });
 });

@@ -1,5 +1,6 @@
 import type { AuditVerificationView, TokenView, WorkspaceView } from '../views/api-views';
 import type { ApprovalRequestView } from '../views/approval-views';
+import { CATALOG_TROUBLE_WORDS, type ServerInTrouble } from './catalog-trouble';
 
 // The overview's "needs attention" list. Each source looks at data the overview already loaded and returns
 // items; later issues add their own sources (failing connections, stale catalogs) here.
@@ -21,6 +22,10 @@ export interface AttentionInputs {
   /** Open approval requests (first page), for those who may decide them. */
   readonly openRequests?:
     { readonly items: readonly ApprovalRequestView[]; readonly more: boolean } | undefined;
+  /** Approved servers whose catalog is not what agents should get (catalog-trouble.ts), per workspace read. */
+  readonly troubledServers?:
+    | readonly { readonly workspace: WorkspaceView; readonly servers: readonly ServerInTrouble[] }[]
+    | undefined;
 }
 
 type AttentionSource = (inputs: AttentionInputs) => AttentionItem[];
@@ -93,9 +98,25 @@ const pendingApprovals: AttentionSource = ({ openRequests }) => {
   ];
 };
 
+const serversInTrouble: AttentionSource = ({ troubledServers }) =>
+  (troubledServers ?? []).flatMap(({ workspace, servers }) =>
+    servers.map((server) => {
+      const worst = server.troubles[0];
+      return {
+        id: `catalog-${workspace.id}-${server.serverName}`,
+        tone: worst === 'pending_discovery' ? ('info' as const) : ('warning' as const),
+        title: `${server.serverName} in ${workspace.name}: ${server.troubles.map((trouble) => CATALOG_TROUBLE_WORDS[trouble].label.toLowerCase()).join(', ')}`,
+        detail: worst === undefined ? '' : CATALOG_TROUBLE_WORDS[worst].detail,
+        href: `/servers/${workspace.id}/server/${encodeURIComponent(server.serverName)}?view=principal#server-catalog`,
+        linkLabel: `Open ${server.serverName}`,
+      };
+    }),
+  );
+
 export const ATTENTION_SOURCES: readonly AttentionSource[] = [
   brokenAuditChain,
   pendingApprovals,
+  serversInTrouble,
   expiringTokens,
   untrustedWorkspaces,
 ];

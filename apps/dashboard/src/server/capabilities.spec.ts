@@ -13,6 +13,7 @@ const ADMIN_SCOPES = [
   'approvals:read',
   'approvals:decide',
   'catalog:read',
+  'catalog:refresh',
   'definitions:read',
   'definitions:write',
 ];
@@ -60,6 +61,9 @@ describe('capabilitiesOf', () => {
       revokeApprovals: false,
       requestReview: true,
       manageHostPolicy: false,
+      readCatalog: true,
+      refreshCatalog: false,
+      signInToServers: true,
     });
   });
 

@@ -29,6 +29,12 @@ export interface Capabilities {
   readonly requestReview: boolean;
   /** The tenant's HostPolicy (hostPolicy.get/put: tenant:write, owners and admins). */
   readonly manageHostPolicy: boolean;
+  /** A workspace's catalog as the person gets it (catalog.get: catalog:read, every role). */
+  readonly readCatalog: boolean;
+  /** "Refresh now" on a server's catalog (catalog.refresh: owners, admins and approvers). */
+  readonly refreshCatalog: boolean;
+  /** Signing in to and out of OAuth-protected servers, for oneself (oauth.*: definitions:write). */
+  readonly signInToServers: boolean;
 }
 
 export type Capability = keyof Capabilities;
@@ -51,6 +57,9 @@ export function capabilitiesOf(scopes: readonly Scope[], role: MembershipRole | 
     revokeApprovals: has('approvals:decide') && isAdmin,
     requestReview: has('definitions:read'),
     manageHostPolicy: has('tenant:write') && isAdmin,
+    readCatalog: has('catalog:read'),
+    refreshCatalog: has('catalog:refresh'),
+    signInToServers: has('definitions:write'),
   };
 }
 
@@ -70,4 +79,7 @@ export const CAPABILITY_NEEDS: Readonly<Record<Capability, string>> = Object.fre
   revokeApprovals: 'Revoking a decision is for owners and admins.',
   requestReview: 'Asking for review needs the definitions:read scope.',
   manageHostPolicy: 'The host policy is managed by owners and admins (tenant:write).',
+  readCatalog: 'Reading a catalog needs the catalog:read scope.',
+  refreshCatalog: 'Refreshing a catalog needs the catalog:refresh scope (owners, admins and approvers).',
+  signInToServers: 'Signing in to servers needs the definitions:write scope.',
 });

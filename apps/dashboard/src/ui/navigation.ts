@@ -79,8 +79,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   {
     href: '/connections',
     label: 'Connections',
-    summary: 'Leases, supervised upstream connections and OAuth sign-ins.',
-    status: 'coming-soon',
+    summary: 'Your OAuth sign-ins to servers, per workspace.',
+    needs: 'readWorkspaces',
+    status: 'ready',
   },
   {
     href: '/catalog',
@@ -91,8 +92,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   {
     href: '/gateway',
     label: 'Gateway',
-    summary: 'The MCP endpoint of each workspace and who is connected to it.',
-    status: 'coming-soon',
+    summary: 'The MCP endpoint of each workspace and how to point a client at it.',
+    needs: 'readWorkspaces',
+    status: 'ready',
   },
 ];
 

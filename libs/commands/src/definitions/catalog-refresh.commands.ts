@@ -1,3 +1,4 @@
+import { catalogRefreshView } from '@gatehouse/contracts';
 import { z } from 'zod';
 import { defineCommand } from '../command';
 import { uuid } from '../common.schemas';
@@ -9,20 +10,7 @@ import { definitionServerName } from './definition-source.commands';
 // it holds. Either way the API re-decides activation, routes the job to a pool that may run the server and
 // enqueues it under the idempotency key, so repeated asks collapse into the job already waiting.
 
-export const catalogRefreshView = z
-  .object({
-    /** `enqueued`: a new job waits; `collapsed`: the same job (same key) was already waiting or running. */
-    outcome: z.enum(['enqueued', 'collapsed']),
-    workspaceId: uuid,
-    serverName: z.string(),
-    principalUserId: uuid.nullable(),
-    /** The definition fingerprint the job discovers (activation's, now). */
-    definitionFingerprint: z.string(),
-    /** The pool whose queue holds the job. */
-    pool: z.string(),
-    reason: z.enum(['manual', 'list_changed']),
-  })
-  .meta({ title: 'CatalogRefresh' });
+export { catalogRefreshView };
 
 export const refreshCatalog = defineCommand({
   name: 'catalog.refresh',

@@ -1,6 +1,13 @@
+import {
+  OAUTH_CREDENTIAL_STATES,
+  oauthCredentialPage,
+  oauthCredentialView,
+  oauthSignInStarted,
+  oauthSignedOut,
+} from '@gatehouse/contracts';
 import { z } from 'zod';
 import { defineCommand, type CallerKind } from '../command';
-import { isoDateTime, page, pageInput, uuid } from '../common.schemas';
+import { pageInput, uuid } from '../common.schemas';
 import { definitionServerName } from './definition-source.commands';
 
 // Upstream OAuth sign-in (issue 15; docs/decisions/0055, 0061, 0062). Only people sign in: a dashboard session
@@ -10,25 +17,7 @@ import { definitionServerName } from './definition-source.commands';
 
 const SIGN_IN_CALLERS: readonly CallerKind[] = ['session', 'user'];
 
-/** The word shown for a credential; never derived from a token's content. */
-export const OAUTH_CREDENTIAL_STATES = ['signed_in', 'signed_out', 'needs_sign_in', 'refused'] as const;
-
-export const oauthCredentialView = z
-  .object({
-    id: uuid,
-    workspaceId: uuid.nullable(),
-    /** Whose credential: the signed-in user's own, or a workspace service credential. */
-    subject: z.enum(['user', 'workspace']),
-    state: z.enum(OAUTH_CREDENTIAL_STATES),
-    issuer: z.string(),
-    /** The server's canonical URL (the resource the tokens are for). */
-    resource: z.string(),
-    securityIdentity: z.string(),
-    /** When the access token expires; null when unknown or there is none. */
-    accessTokenExpiresAt: isoDateTime.nullable(),
-    updatedAt: isoDateTime,
-  })
-  .meta({ title: 'OAuthCredential' });
+export { OAUTH_CREDENTIAL_STATES, oauthCredentialView };
 
 export const startOAuthSignIn = defineCommand({
   name: 'oauth.signIn.start',
@@ -38,9 +27,7 @@ export const startOAuthSignIn = defineCommand({
   scope: 'definitions:write',
   kind: 'mutation',
   input: z.strictObject({ workspaceId: uuid, serverName: definitionServerName }),
-  output: z
-    .object({ authorizationUrl: z.string(), issuer: z.string(), expiresAt: isoDateTime })
-    .meta({ title: 'OAuthSignInStarted' }),
+  output: oauthSignInStarted,
   http: { method: 'POST', path: '/v1/workspaces/:workspaceId/oauth/sign-in', successStatus: 201 },
   graphql: { field: 'startOAuthSignIn' },
   problems: [
@@ -74,7 +61,7 @@ export const listOAuthCredentials = defineCommand({
   scope: 'definitions:read',
   kind: 'query',
   input: z.strictObject({ ...pageInput }),
-  output: page(oauthCredentialView).meta({ title: 'OAuthCredentialPage' }),
+  output: oauthCredentialPage,
   http: { method: 'GET', path: '/v1/oauth/credentials' },
   graphql: { field: 'oauthCredentials' },
   problems: ['bad_cursor'],
@@ -89,9 +76,7 @@ export const signOutOAuth = defineCommand({
   scope: 'definitions:write',
   kind: 'mutation',
   input: z.strictObject({ credentialId: uuid }),
-  output: z
-    .object({ id: uuid, state: z.literal('signed_out'), revokedAtIssuer: z.boolean() })
-    .meta({ title: 'OAuthSignedOut' }),
+  output: oauthSignedOut,
   http: { method: 'POST', path: '/v1/oauth/credentials/:credentialId/sign-out' },
   graphql: { field: 'signOutOAuth' },
   problems: ['not_found'],

@@ -12,6 +12,8 @@ import {
 import type { ApiResult } from '../../../server/api-client';
 import { listApprovalRequests } from '../../../server/approval-queries';
 import { collectAttention } from '../../../server/attention';
+import { getWorkspaceCatalog } from '../../../server/catalog-queries';
+import { serversInTrouble } from '../../../server/catalog-trouble';
 import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
 import { AccessFailure } from '../../../ui/access-states';
 import { AuditTable } from '../../../ui/audit/audit-table';
@@ -24,6 +26,8 @@ import { StatCard } from '../../../ui/stat-card';
 export const metadata: Metadata = { title: 'Overview' };
 
 const COUNT_LIMIT = 200;
+/** The catalogs read for "servers in trouble": one call per workspace, so a bounded few. */
+const TROUBLE_WORKSPACES = 20;
 
 function countOf<T>(
   result: ApiResult<{ items: readonly T[]; nextCursor: string | null }> | undefined,
@@ -54,6 +58,12 @@ export default async function OverviewPage() {
     if (result && !result.ok) redirectIfSessionEnded(result.problem);
   }
   const directory = directoryFromMembers(members?.ok ? members.data.items : []);
+  const watched = can.readCatalog && workspaces?.ok ? workspaces.data.items.slice(0, TROUBLE_WORKSPACES) : [];
+  const catalogs = await Promise.all(watched.map((workspace) => getWorkspaceCatalog(workspace.id)));
+  const troubledServers = watched.flatMap((workspace, index) => {
+    const catalog = catalogs[index];
+    return catalog?.ok ? [{ workspace, servers: serversInTrouble(catalog.data) }] : [];
+  });
 
   const attention = collectAttention({
     now: new Date(),
@@ -63,6 +73,7 @@ export default async function OverviewPage() {
     openRequests: openRequests?.ok
       ? { items: openRequests.data.items, more: openRequests.data.nextCursor !== null }
       : undefined,
+    troubledServers,
   });
 
   return (
@@ -156,8 +167,8 @@ export default async function OverviewPage() {
         >
           {attention.length === 0 ? (
             <EmptyState title="Nothing needs your attention">
-              Broken audit chains, approval requests waiting for review, expiring tokens and untrusted
-              workspaces show up here.
+              Broken audit chains, approval requests waiting for review, servers whose catalog is stale,
+              incomplete or not discovered, expiring tokens and untrusted workspaces show up here.
             </EmptyState>
           ) : (
             <ul className={styles.attention}>

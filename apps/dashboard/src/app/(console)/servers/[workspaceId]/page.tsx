@@ -2,7 +2,10 @@ import type { Metadata } from 'next';
 import { originInWords, sourceNames } from '../../../../ui/approvals/review-model';
 import Link from 'next/link';
 import { redirectIfSessionEnded } from '../../../../server/current-session';
+import { getWorkspaceCatalog, listOAuthCredentials } from '../../../../server/catalog-queries';
 import { getEffectiveDefinitions } from '../../../../server/definition-queries';
+import { SIGN_IN_WORDS, needsSignIn, serverSignIn } from '../../../../server/sign-in-state';
+import { CatalogMarks } from '../../../../ui/catalog/server-catalog';
 import { serversPageContext } from '../../../../server/servers-page-context';
 import { ServersContextFailure } from '../../../../ui/servers/servers-context-failure';
 import { ActivationCell } from '../../../../ui/approvals/activation-parts';
@@ -50,8 +53,16 @@ export default async function WorkspaceServersPage({
   const { workspace, permissions, can } = context;
   const view: EffectiveViewKind =
     firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
-  const effective = await getEffectiveDefinitions(workspace.id, view);
+  const [effective, catalog, credentials] = await Promise.all([
+    getEffectiveDefinitions(workspace.id, view),
+    can.readCatalog ? getWorkspaceCatalog(workspace.id) : undefined,
+    can.signInToServers ? listOAuthCredentials() : undefined,
+  ]);
   if (!effective.ok) redirectIfSessionEnded(effective.problem);
+  const catalogServers = new Map(
+    (catalog?.ok ? catalog.data.servers : []).map((server) => [server.name, server]),
+  );
+  const credentialItems = credentials?.ok ? credentials.data.items : [];
   const base = `/servers/${workspace.id}`;
   const detailQuery = view === 'principal' ? '?view=principal' : '';
 
@@ -133,45 +144,71 @@ export default async function WorkspaceServersPage({
                 { id: 'name', label: 'Server', sortable: true },
                 { id: 'status', label: 'Status', sortable: true },
                 { id: 'approval', label: 'Approval', sortable: true },
+                { id: 'catalog', label: 'Your catalog' },
                 { id: 'source', label: 'Winning source', sortable: true },
                 { id: 'target', label: 'Runs / connects to' },
                 { id: 'shadowed', label: 'Shadowed' },
                 { id: 'fingerprint', label: 'Fingerprint' },
               ]}
-              rows={effective.data.entries.map((entry) => ({
-                id: entry.name,
-                cells: [
-                  <Link key="name" href={`${base}/server/${encodeURIComponent(entry.name)}${detailQuery}`}>
-                    {entry.name}
-                  </Link>,
-                  <span key="status" className="cell-stack">
-                    <StatusBadge entry={entry} />
-                    <EntryReason entry={entry} />
-                  </span>,
-                  <ActivationCell
-                    key="approval"
-                    entry={entry}
-                    target={{
-                      workspaceId: workspace.id,
-                      view,
-                      canReadApprovals: can.readApprovals,
-                      canRequestReview: can.requestReview,
-                    }}
-                  />,
-                  <SourceLabel
-                    key="source"
-                    source={entry.source}
-                    name={originInWords(entry.source, sourceNames(workspace))}
-                  />,
-                  <TargetSummary key="target" projection={entry.projection} />,
-                  <ShadowedEntries key="shadowed" entry={entry} />,
-                  <code key="fingerprint" className="nowrap">
-                    {shortFingerprint(entry.fingerprint)}
-                  </code>,
-                ],
-                sort: [entry.name, entry.status, entry.activation.state, entry.source.tier, null, null, null],
-                search: `${entry.name} ${STATUS_LABELS[entry.status].label} ${ACTIVATION_STATE_LABELS[entry.activation.state].label} ${entry.source.origin} ${entry.reason ?? ''}`,
-              }))}
+              rows={effective.data.entries.map((entry) => {
+                const catalogServer = catalogServers.get(entry.name);
+                const signIn = serverSignIn(entry, workspace.id, credentialItems);
+                return {
+                  id: entry.name,
+                  cells: [
+                    <Link key="name" href={`${base}/server/${encodeURIComponent(entry.name)}${detailQuery}`}>
+                      {entry.name}
+                    </Link>,
+                    <span key="status" className="cell-stack">
+                      <StatusBadge entry={entry} />
+                      <EntryReason entry={entry} />
+                      {needsSignIn(signIn) && signIn ? (
+                        <Link href={`/connections?workspace=${workspace.id}`}>
+                          {signIn.state === 'signed_out' ? 'Needs sign-in' : SIGN_IN_WORDS[signIn.state]}
+                        </Link>
+                      ) : null}
+                    </span>,
+                    <ActivationCell
+                      key="approval"
+                      entry={entry}
+                      target={{
+                        workspaceId: workspace.id,
+                        view,
+                        canReadApprovals: can.readApprovals,
+                        canRequestReview: can.requestReview,
+                      }}
+                    />,
+                    catalogServer ? (
+                      <CatalogMarks key="catalog" server={catalogServer} />
+                    ) : (
+                      <span key="catalog" className="muted">
+                        —
+                      </span>
+                    ),
+                    <SourceLabel
+                      key="source"
+                      source={entry.source}
+                      name={originInWords(entry.source, sourceNames(workspace))}
+                    />,
+                    <TargetSummary key="target" projection={entry.projection} />,
+                    <ShadowedEntries key="shadowed" entry={entry} />,
+                    <code key="fingerprint" className="nowrap">
+                      {shortFingerprint(entry.fingerprint)}
+                    </code>,
+                  ],
+                  sort: [
+                    entry.name,
+                    entry.status,
+                    entry.activation.state,
+                    null,
+                    entry.source.tier,
+                    null,
+                    null,
+                    null,
+                  ],
+                  search: `${entry.name} ${STATUS_LABELS[entry.status].label} ${ACTIVATION_STATE_LABELS[entry.activation.state].label} ${entry.source.origin} ${entry.reason ?? ''}${needsSignIn(signIn) ? ' needs sign-in' : ''}`,
+                };
+              })}
             />
           )}
           {effective.data.overlayProblems.length > 0 ? (

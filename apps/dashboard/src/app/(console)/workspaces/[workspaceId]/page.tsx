@@ -11,6 +11,8 @@ import {
   setWorkspaceTrustAction,
 } from '../../../../server/actions/workspace.actions';
 import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
+import { dashboardConfig } from '../../../../server/dashboard-env';
+import { GatewayPanel } from '../../../../ui/gateway/gateway-panel';
 import { AccessFailure, PageProblem } from '../../../../ui/access-states';
 import { AuditTable } from '../../../../ui/audit/audit-table';
 import { ButtonLink } from '../../../../ui/button';
@@ -24,6 +26,11 @@ import { AddMaintainerForm } from '../../../../ui/workspaces/add-maintainer-form
 import { RenameWorkspaceForm } from '../../../../ui/workspaces/rename-workspace-form';
 
 export const metadata: Metadata = { title: 'Workspace' };
+
+function gatewayUrlOf(): string | undefined {
+  const config = dashboardConfig();
+  return config.ok ? config.config.GATEWAY_URL : undefined;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -317,6 +324,7 @@ export default async function WorkspacePage({
           )}
         </Panel>
       ) : null}
+      <GatewayPanel gatewayUrl={gatewayUrlOf()} workspace={ws} />
     </div>
   );
 }

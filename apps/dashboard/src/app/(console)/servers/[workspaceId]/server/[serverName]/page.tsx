@@ -3,12 +3,16 @@ import { originInWords, sourceNames } from '../../../../../../ui/approvals/revie
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '../../../../../../server/current-session';
+import { getWorkspaceCatalog, listOAuthCredentials } from '../../../../../../server/catalog-queries';
 import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
+import { SIGN_IN_WORDS, serverSignIn } from '../../../../../../server/sign-in-state';
+import { RefreshCatalogForm } from '../../../../../../ui/catalog/refresh-catalog-form';
+import { CatalogMarks, ServerCatalog } from '../../../../../../ui/catalog/server-catalog';
 import { serversPageContext } from '../../../../../../server/servers-page-context';
 import { ServersContextFailure } from '../../../../../../ui/servers/servers-context-failure';
 import { PageProblem } from '../../../../../../ui/access-states';
 import { ActivationBadge, ActivationDetails } from '../../../../../../ui/approvals/activation-parts';
-import { Callout, Panel } from '../../../../../../ui/feedback';
+import { Callout, Panel, ProblemCallout } from '../../../../../../ui/feedback';
 import styles from '../../../../../../ui/overview.module.css';
 import { PageHeader } from '../../../../../../ui/page-header';
 import { firstParam, type SearchParams } from '../../../../../../ui/paging';
@@ -46,7 +50,12 @@ export default async function ServerDetailPage({
   const { workspace, permissions, can } = context;
   const view: EffectiveViewKind =
     firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
-  const effective = await getEffectiveDefinitions(workspace.id, view);
+  const [effective, catalog, credentials] = await Promise.all([
+    getEffectiveDefinitions(workspace.id, view),
+    can.readCatalog ? getWorkspaceCatalog(workspace.id) : undefined,
+    can.signInToServers ? listOAuthCredentials() : undefined,
+  ]);
+  if (catalog && !catalog.ok) redirectIfSessionEnded(catalog.problem);
   if (!effective.ok) {
     redirectIfSessionEnded(effective.problem);
     return <PageProblem problem={effective.problem} title="This server could not be loaded" />;
@@ -60,6 +69,13 @@ export default async function ServerDetailPage({
       : entry.reason === 'disabled_by_user'
         ? 'user'
         : null;
+  const catalogServer = catalog?.ok
+    ? catalog.data.servers.find((candidate) => candidate.name === serverName)
+    : undefined;
+  const serverCatalog = catalog?.ok
+    ? catalog.data.document.servers.find((candidate) => candidate.identity.server === serverName)
+    : undefined;
+  const signIn = serverSignIn(entry, workspace.id, credentials?.ok ? credentials.data.items : []);
   const back = `/servers/${workspace.id}${view === 'principal' ? '?view=principal' : ''}`;
 
   return (
@@ -76,6 +92,7 @@ export default async function ServerDetailPage({
           <>
             <StatusBadge entry={entry} />
             <ActivationBadge activation={entry.activation} />
+            {catalogServer ? <CatalogMarks server={catalogServer} /> : null}
           </>
         }
       />
@@ -116,6 +133,51 @@ export default async function ServerDetailPage({
           }}
         />
       </Panel>
+
+      {can.readCatalog ? (
+        <Panel
+          id="server-catalog"
+          title="Catalog"
+          description="What agents get from this server, as you get it: discovered by a worker for this exact definition."
+          actions={
+            catalogServer && can.refreshCatalog ? (
+              <RefreshCatalogForm
+                workspaceId={workspace.id}
+                serverName={entry.name}
+                perUser={entry.perUser === true}
+              />
+            ) : undefined
+          }
+        >
+          {catalog && !catalog.ok ? (
+            <ProblemCallout problem={catalog.problem} context="The catalog could not be loaded" />
+          ) : catalogServer === undefined ? (
+            <p className="muted">
+              Not in your catalog: only servers approved for you now are discovered and served to agents.
+            </p>
+          ) : (
+            <ServerCatalog server={catalogServer} catalog={serverCatalog} />
+          )}
+        </Panel>
+      ) : null}
+
+      {signIn !== null ? (
+        <Panel
+          id="server-sign-in"
+          title="Sign-in"
+          description="This server uses OAuth: it runs with your own sign-in, or the workspace’s service credential."
+          actions={<Link href={`/connections?workspace=${workspace.id}`}>Open Connections</Link>}
+        >
+          <p>
+            <strong>{SIGN_IN_WORDS[signIn.state]}</strong>
+            {signIn.state === 'signed_in'
+              ? signIn.own?.state === 'signed_in'
+                ? ' with your own sign-in.'
+                : ' with the workspace’s service credential.'
+              : '. Sign in on the Connections page before agents can use it.'}
+          </p>
+        </Panel>
+      ) : null}
 
       <Panel
         id="server-definition"

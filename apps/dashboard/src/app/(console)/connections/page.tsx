@@ -1,0 +1,260 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { listWorkspaces } from '../../../server/api-queries';
+import { listOAuthCredentials } from '../../../server/catalog-queries';
+import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
+import { getEffectiveDefinitions } from '../../../server/definition-queries';
+import { SIGN_IN_WORDS, serverSignIn } from '../../../server/sign-in-state';
+import { AccessFailure } from '../../../ui/access-states';
+import { CompleteSignInForm, SignInForm, SignOutForm } from '../../../ui/connections/connection-forms';
+import { DataTable } from '../../../ui/data-table';
+import { Badge, EmptyState, Panel, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
+import { PageHeader } from '../../../ui/page-header';
+import { firstParam, type SearchParams } from '../../../ui/paging';
+import styles from '../../../ui/servers/servers.module.css';
+import type { SignInWord } from '../../../server/sign-in-state';
+
+export const metadata: Metadata = { title: 'Connections' };
+
+// The OAuth sign-ins of the person (issue 15 item 5): per server of a workspace that declares OAuth, the state
+// word (signed in, signed out, needs sign-in, refused), the issuer, when the access token expires, and whose
+// credential serves it (their own first, then the workspace's service credential); sign in and out. Below, every
+// sign-in they hold in the tenant, and the form that finishes a sign-in from the address it came back to.
+
+const WORD_TONES: Readonly<Record<SignInWord, BadgeTone>> = {
+  signed_in: 'positive',
+  signed_out: 'neutral',
+  needs_sign_in: 'caution',
+  refused: 'negative',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function expiry(iso: string | null | undefined) {
+  if (!iso) return <span className="muted">Not known</span>;
+  const text = new Date(iso).toLocaleString('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
+  return <time dateTime={iso}>{text} UTC</time>;
+}
+
+function Word({ state }: { state: SignInWord }) {
+  return <Badge tone={WORD_TONES[state]}>{SIGN_IN_WORDS[state]}</Badge>;
+}
+
+// Next.js requires a page as the module's default export.
+export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const access = await pageAccess('readWorkspaces');
+  if (!access.ok) return <AccessFailure access={access} />;
+  const { can } = access;
+  const [workspaces, credentials] = await Promise.all([
+    listWorkspaces({ limit: 200 }),
+    can.signInToServers ? listOAuthCredentials() : undefined,
+  ]);
+  if (!workspaces.ok) redirectIfSessionEnded(workspaces.problem);
+  if (credentials && !credentials.ok) redirectIfSessionEnded(credentials.problem);
+  const asked = firstParam(await searchParams, 'workspace');
+  const items = workspaces.ok ? workspaces.data.items : [];
+  const workspace = items.find((candidate) => candidate.id === asked) ?? items[0];
+  const effective =
+    workspace && (asked === undefined || UUID.test(asked))
+      ? await getEffectiveDefinitions(workspace.id, 'principal')
+      : undefined;
+  const credentialItems = credentials?.ok ? credentials.data.items : [];
+  const oauthServers =
+    effective?.ok && workspace
+      ? effective.data.entries.flatMap((entry) => {
+          const signIn = serverSignIn(entry, workspace.id, credentialItems);
+          return signIn === null ? [] : [{ entry, signIn }];
+        })
+      : [];
+  const workspaceNames = new Map(items.map((item) => [item.id, item.name]));
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title="Connections"
+        description="Your sign-ins to servers that use OAuth. Tokens are stored encrypted and never shown: you see a state word, the issuer and when the access token expires."
+      />
+      {!workspaces.ok ? (
+        <ProblemCallout problem={workspaces.problem} context="The workspaces could not be loaded" />
+      ) : workspace === undefined ? (
+        <EmptyState title="No workspaces yet">Servers belong to workspaces; create one first.</EmptyState>
+      ) : (
+        <>
+          <nav aria-label="Workspace">
+            <ul className={styles.tabs}>
+              {items.map((item) => (
+                <li key={item.id}>
+                  <Link
+                    className={styles.tab}
+                    href={`/connections?workspace=${item.id}`}
+                    aria-current={item.id === workspace.id ? 'true' : undefined}
+                  >
+                    {item.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <Panel
+            id="connections-servers"
+            title={`Servers of ${workspace.name} that use OAuth`}
+            description="As you get them: your own sign-in is used first, then the workspace’s service credential where the definition allows shared use."
+          >
+            {effective && !effective.ok ? (
+              <ProblemCallout problem={effective.problem} context="The servers could not be loaded" />
+            ) : oauthServers.length === 0 ? (
+              <EmptyState title="No server here uses OAuth">
+                Servers whose definition declares OAuth appear here with their sign-in state.
+              </EmptyState>
+            ) : (
+              <DataTable
+                caption={`Servers of ${workspace.name} that use OAuth`}
+                filterLabel="Filter servers"
+                initialSort={{ column: 'server', direction: 'ascending' }}
+                columns={[
+                  { id: 'server', label: 'Server', sortable: true },
+                  { id: 'state', label: 'State', sortable: true },
+                  { id: 'subject', label: 'Credential' },
+                  { id: 'issuer', label: 'Issuer' },
+                  { id: 'expires', label: 'Access token expires' },
+                  { id: 'actions', label: 'Actions', hideLabel: true },
+                ]}
+                rows={oauthServers.map(({ entry, signIn }) => {
+                  const serving =
+                    signIn.own?.state === 'signed_in'
+                      ? signIn.own
+                      : signIn.workspace?.state === 'signed_in'
+                        ? signIn.workspace
+                        : (signIn.own ?? signIn.workspace);
+                  return {
+                    id: entry.name,
+                    cells: [
+                      <Link
+                        key="server"
+                        href={`/servers/${workspace.id}/server/${encodeURIComponent(entry.name)}?view=principal`}
+                      >
+                        {entry.name}
+                      </Link>,
+                      <Word key="state" state={signIn.state} />,
+                      <span key="subject">
+                        {serving === null
+                          ? '—'
+                          : serving.subject === 'user'
+                            ? 'Yours'
+                            : 'Workspace service credential'}
+                      </span>,
+                      <code key="issuer" className={styles.codeBlock}>
+                        {serving?.issuer ?? '—'}
+                      </code>,
+                      <span key="expires">{expiry(serving?.accessTokenExpiresAt)}</span>,
+                      <span key="actions" className="row">
+                        {can.signInToServers ? (
+                          <SignInForm
+                            workspaceId={workspace.id}
+                            serverName={entry.name}
+                            label={
+                              signIn.own?.state === 'signed_in'
+                                ? `Sign in to ${entry.name} again`
+                                : `Sign in to ${entry.name}`
+                            }
+                          />
+                        ) : null}
+                        {can.signInToServers && signIn.own ? (
+                          <SignOutForm credentialId={signIn.own.id} label={`Sign out of ${entry.name}`} />
+                        ) : null}
+                      </span>,
+                    ],
+                    sort: [entry.name, signIn.state, null, null, null, null],
+                    search: `${entry.name} ${SIGN_IN_WORDS[signIn.state]} ${serving?.issuer ?? ''}`,
+                  };
+                })}
+              />
+            )}
+          </Panel>
+        </>
+      )}
+
+      {can.signInToServers ? (
+        <Panel
+          id="connections-finish"
+          title="Finish a sign-in"
+          description="If your browser stopped at Gatehouse’s callback address instead of coming back here, paste that address."
+        >
+          <CompleteSignInForm />
+        </Panel>
+      ) : null}
+
+      {credentials ? (
+        <Panel
+          id="connections-credentials"
+          title="Your sign-ins"
+          description="Every credential you hold in this tenant, and the workspace service credentials you can see."
+        >
+          {!credentials.ok ? (
+            <ProblemCallout problem={credentials.problem} context="The sign-ins could not be loaded" />
+          ) : credentialItems.length === 0 ? (
+            <EmptyState title="No sign-ins yet">
+              Sign in to a server above; its credential is listed here.
+            </EmptyState>
+          ) : (
+            <DataTable
+              caption="Your sign-ins"
+              filterLabel="Filter sign-ins"
+              initialSort={{ column: 'resource', direction: 'ascending' }}
+              columns={[
+                { id: 'resource', label: 'Server address', sortable: true },
+                { id: 'state', label: 'State', sortable: true },
+                { id: 'subject', label: 'Whose', sortable: true },
+                { id: 'issuer', label: 'Issuer' },
+                { id: 'expires', label: 'Access token expires', sortable: true },
+                { id: 'actions', label: 'Actions', hideLabel: true },
+              ]}
+              rows={credentialItems.map((credential) => ({
+                id: credential.id,
+                cells: [
+                  <code key="resource" className={styles.codeBlock}>
+                    {credential.resource}
+                  </code>,
+                  <Word key="state" state={credential.state} />,
+                  <span key="subject">
+                    {credential.subject === 'user'
+                      ? 'Yours'
+                      : `Service credential of ${workspaceNames.get(credential.workspaceId ?? '') ?? 'a workspace'}`}
+                  </span>,
+                  <code key="issuer" className={styles.codeBlock}>
+                    {credential.issuer}
+                  </code>,
+                  <span key="expires">{expiry(credential.accessTokenExpiresAt)}</span>,
+                  credential.subject === 'user' ? (
+                    <SignOutForm
+                      key="actions"
+                      credentialId={credential.id}
+                      label={`Sign out of ${credential.resource}`}
+                    />
+                  ) : (
+                    <span key="actions" className="muted">
+                      An admin changes it
+                    </span>
+                  ),
+                ],
+                sort: [
+                  credential.resource,
+                  credential.state,
+                  credential.subject,
+                  null,
+                  credential.accessTokenExpiresAt,
+                  null,
+                ],
+                search: `${credential.resource} ${credential.issuer} ${SIGN_IN_WORDS[credential.state]}`,
+              }))}
+            />
+          )}
+        </Panel>
+      ) : null}
+    </div>
+  );
+}

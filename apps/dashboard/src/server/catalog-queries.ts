@@ -1,0 +1,31 @@
+import { oauthCredentialPage, workspaceCatalogV1 } from '@gatehouse/contracts';
+import type { Page } from '../views/api-views';
+import type { OAuthCredentialView, WorkspaceCatalogView } from '../views/catalog-views';
+import { callApi, type ApiResult } from './api-client';
+
+// The reads of the catalog and Connections views, one function per API command, each answer parsed with its
+// schema from @gatehouse/contracts.
+
+/**
+ * `catalog.get` for the signed-in person: a session always reads its own principal's catalog (decision 0074),
+ * so this is the workspace "as you get it". Never a long-poll: a page renders what holds now.
+ */
+export function getWorkspaceCatalog(workspaceId: string): Promise<ApiResult<WorkspaceCatalogView>> {
+  return callApi({
+    method: 'GET',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/catalog`,
+    answer: workspaceCatalogV1,
+  });
+}
+
+/** `oauth.credentials.list`: the person's own sign-ins (and the workspace service credentials they may see). */
+export function listOAuthCredentials(
+  args: { cursor?: string | undefined; limit?: number } = {},
+): Promise<ApiResult<Page<OAuthCredentialView>>> {
+  return callApi({
+    method: 'GET',
+    path: '/v1/oauth/credentials',
+    query: { cursor: args.cursor, limit: args.limit ?? 200 },
+    answer: oauthCredentialPage,
+  });
+}

@@ -1,0 +1,54 @@
+import type { CatalogServerView, WorkspaceCatalogView } from '../views/catalog-views';
+import { catalogTroubles, serversInTrouble } from './catalog-trouble';
+
+const discovered: CatalogServerView = {
+  name: 'everything',
+  state: 'discovered',
+  source: { tier: 'managed', origin: 'managed:worker' },
+  definitionFingerprint: 'sha256:abc',
+  discoveredFor: 'workspace',
+  identity: { server: 'everything', protocolVersion: '2025-11-25', serverVersion: '2.0.0' },
+  complete: true,
+  stale: false,
+  fetchedAt: '2026-12-01T10:00:00.000Z',
+};
+
+describe('catalogTroubles', () => {
+  it('finds nothing wrong with a complete, fresh, discovered server', () => {
+    expect(catalogTroubles(discovered)).toEqual([]);
+  });
+
+  it('names a server pending discovery by that alone (it is not complete because it has no listing)', () => {
+    expect(
+      catalogTroubles({
+        ...discovered,
+        state: 'pending_discovery',
+        complete: false,
+        identity: null,
+        fetchedAt: null,
+        discoveredFor: null,
+      }),
+    ).toEqual(['pending_discovery']);
+  });
+
+  it('lists every trouble of a discovered server, worst first', () => {
+    expect(catalogTroubles({ ...discovered, stale: true, complete: false })).toEqual(['stale', 'incomplete']);
+    expect(catalogTroubles({ ...discovered, state: 'omitted' })).toEqual(['omitted']);
+  });
+});
+
+describe('serversInTrouble', () => {
+  it('keeps only the servers with a trouble, in the catalog order', () => {
+    const catalog = {
+      servers: [
+        { ...discovered, name: 'a' },
+        { ...discovered, name: 'b', stale: true },
+        { ...discovered, name: 'c', complete: false },
+      ],
+    } as unknown as WorkspaceCatalogView;
+    expect(serversInTrouble(catalog)).toEqual([
+      { serverName: 'b', troubles: ['stale'] },
+      { serverName: 'c', troubles: ['incomplete'] },
+    ]);
+  });
+});

@@ -1,0 +1,47 @@
+import type { CatalogServerView, WorkspaceCatalogView } from '../views/catalog-views';
+
+// What is wrong with an approved server's catalog, in the fixed words the pages show: read from the catalog
+// lease (decision 0074), never guessed from a definition. A server may have several at once (stale and
+// incomplete); the first listed is the worst.
+
+export type CatalogTrouble = 'pending_discovery' | 'omitted' | 'stale' | 'incomplete';
+
+export const CATALOG_TROUBLE_WORDS: Readonly<Record<CatalogTrouble, { label: string; detail: string }>> = {
+  pending_discovery: {
+    label: 'Not discovered yet',
+    detail: 'Approved, but no worker has listed this exact definition yet: agents get none of its tools.',
+  },
+  omitted: {
+    label: 'Left out',
+    detail: 'Discovered, but left out of the catalog because the catalog reached its size bound.',
+  },
+  stale: {
+    label: 'Stale',
+    detail: 'The last refresh failed: agents get the last good listing.',
+  },
+  incomplete: {
+    label: 'Incomplete',
+    detail: 'Some listing did not reach its last page: agents get part of what the server offers.',
+  },
+};
+
+export function catalogTroubles(server: CatalogServerView): readonly CatalogTrouble[] {
+  const troubles: CatalogTrouble[] = [];
+  if (server.state === 'pending_discovery') return ['pending_discovery'];
+  if (server.state === 'omitted') troubles.push('omitted');
+  if (server.stale) troubles.push('stale');
+  if (!server.complete) troubles.push('incomplete');
+  return troubles;
+}
+
+export interface ServerInTrouble {
+  readonly serverName: string;
+  readonly troubles: readonly CatalogTrouble[];
+}
+
+/** The servers of one catalog with anything wrong, in the catalog's (name) order. */
+export function serversInTrouble(catalog: WorkspaceCatalogView): readonly ServerInTrouble[] {
+  return catalog.servers
+    .map((server) => ({ serverName: server.name, troubles: catalogTroubles(server) }))
+    .filter((entry) => entry.troubles.length > 0);
+}

@@ -1,0 +1,74 @@
+'use client';
+
+import { useActionState } from 'react';
+import { fieldError, IDLE } from '../../server/action-state';
+import { completeSignInAction, signOutAction, startSignInAction } from '../../server/actions/oauth.actions';
+import { ActionFeedback } from '../action-feedback';
+import { TextField, formStyles } from '../form-fields';
+import { SubmitButton } from '../submit-button';
+
+/** Sends the browser to the server's authorization server (on success the action redirects away). */
+export function SignInForm({
+  workspaceId,
+  serverName,
+  label,
+}: {
+  workspaceId: string;
+  serverName: string;
+  label: string;
+}) {
+  const [state, action] = useActionState(startSignInAction, IDLE);
+  return (
+    <div className="stack-sm">
+      <ActionFeedback state={state} context={`Signing in to ${serverName} did not start`} />
+      <form action={action}>
+        <input type="hidden" name="workspaceId" value={workspaceId} />
+        <input type="hidden" name="serverName" value={serverName} />
+        <SubmitButton size="small" pendingLabel="Opening…">
+          {label}
+        </SubmitButton>
+      </form>
+    </div>
+  );
+}
+
+/** Deletes the credential first, then asks the issuer to revoke it; reversible only by signing in again. */
+export function SignOutForm({ credentialId, label }: { credentialId: string; label: string }) {
+  const [state, action] = useActionState(signOutAction, IDLE);
+  return (
+    <div className="stack-sm">
+      <ActionFeedback state={state} context="Signing out failed" />
+      {state.status === 'success' ? null : (
+        <form action={action}>
+          <input type="hidden" name="credentialId" value={credentialId} />
+          <SubmitButton variant="dangerOutline" size="small" pendingLabel="Signing out…">
+            {label}
+          </SubmitButton>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** The address the authorization server sent the browser back to, pasted once. */
+export function CompleteSignInForm() {
+  const [state, action] = useActionState(completeSignInAction, IDLE);
+  return (
+    <div className="stack-sm">
+      <ActionFeedback state={state} context="The sign-in was not finished" />
+      <form action={action} className={formStyles.inline}>
+        <TextField
+          id="redirect-url"
+          name="redirectUrl"
+          label="Address you were sent back to"
+          hint="After signing in, the authorization server sends your browser to Gatehouse’s callback. Paste that whole address here; it works once."
+          autoComplete="off"
+          spellCheck={false}
+          mono
+          error={fieldError(state, 'redirectUrl')}
+        />
+        <SubmitButton pendingLabel="Finishing…">Finish sign-in</SubmitButton>
+      </form>
+    </div>
+  );
+}
