@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createDatabase, type Database } from '@gatehouse/db';
+import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   assertCrossTenantReport,
@@ -16,6 +16,7 @@ import { Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import { mintTokenSecret } from './auth/api-token.format';
 import { apiConfigSchema } from './config/api.config';
 import { createApiApp } from './create-api-app';
 import {
@@ -57,11 +58,24 @@ let testDb: TestDatabase;
 let db: Database;
 let app: NestFastifyApplication;
 let world: CrossTenantWorld;
+let gatewaySecret: string;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
   world = await seedCrossTenantWorld(db);
+  // A gateway token, as the operator's CLI makes one (owner connection): the gateway-only routes' credential.
+  const minted = mintTokenSecret('gateway');
+  await insertGatewayToken({
+    ownerUrl: testDb.ownerUrl,
+    name: 'cross-tenant gateway',
+    scopes: ['tokens:introspect', 'leases:write'],
+    pool: null,
+    secretHash: minted.secretHash,
+    prefix: minted.prefix,
+    expiresAt: null,
+  });
+  gatewaySecret = minted.secret;
   const parsed = parseConfig(apiConfigSchema, {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -102,8 +116,8 @@ describe('cross-tenant harness over the whole API', () => {
       routes: collected,
       attackerHeaders: { authorization: `Bearer ${world.b.token.secret}` },
       victimMarkers: victimMarkers(world.a),
-      cases: routeCases(world, sessions),
-      graphql: { path: '/graphql', cases: graphqlCases(world) },
+      cases: routeCases(world, sessions, gatewaySecret),
+      graphql: { path: '/graphql', cases: graphqlCases(world, gatewaySecret) },
       log: (line) => lines.push(line),
     });
     process.stdout.write(`${report.summary}\n`);

@@ -308,6 +308,8 @@ export function victimMarkers(a: TenantWorld): string[] {
 export function routeCases(
   world: CrossTenantWorld,
   sessions: { main: Record<string, string>; logout: Record<string, string> },
+  /** A gateway token (a platform service, no tenant): the gateway-only routes run with it. */
+  gatewaySecret: string,
 ): RouteCase[] {
   const { a, b } = world;
   const ws = `/v1/workspaces/${a.workspace.id}`;
@@ -558,6 +560,15 @@ export function routeCases(
       url: `/v1/workspaces/${b.workspace.id}/admission-check?serverName=github&principalUserId=${a.maintainer.id}`,
       expect: 'not_found',
     },
+    // The gateway introspects a caller's token for the workspace the caller asked for: B's token at A's
+    // workspace is the 404 of a workspace that is not there, never A's data.
+    {
+      route: 'POST /v1/tokens/introspect',
+      url: '/v1/tokens/introspect',
+      payload: { token: b.token.secret, workspaceId: a.workspace.id },
+      credentials: { authorization: `Bearer ${gatewaySecret}` },
+      expect: 'not_found',
+    },
     // Leases take worker and gateway tokens only: B's worker at A's workspace and A's lease.
     {
       route: 'POST /v1/leases',
@@ -598,13 +609,6 @@ export function routeCases(
     {
       route: 'GET /v1/workspaces/:workspaceId/catalog',
       url: `/v1/workspaces/${b.workspace.id}/catalog?principal=${a.maintainer.id}`,
-      credentials: { authorization: `Bearer ${b.worker.secret}` },
-      expect: 'not_found',
-    },
-    {
-      route: 'POST /v1/leases/:leaseId/probe',
-      url: `/v1/leases/${a.lease.id}/probe`,
-      payload: { state: 'ready', failureClass: null, reason: null, protocolVersion: null, serverVersion: null },
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
@@ -686,7 +690,7 @@ export function routeCases(
 }
 
 /** One case per GraphQL field: lists select their data (to see a leak); refusals select only __typename. */
-export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
+export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): GraphQLFieldCase[] {
   const { a, b } = world;
   const wsInput = `workspaceId: "${a.workspace.id}"`;
   const bWorker = { authorization: `Bearer ${b.worker.secret}` };
@@ -824,6 +828,10 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
       `revokeApproval(input: { approvalId: "${a.approval.id}", reason: "cross-tenant probe" })`,
     ),
     notFound('admissionCheck', `admissionCheck(input: { ${wsInput}, serverName: "github" })`, 'query'),
+    {
+      ...notFound('introspectToken', `introspectToken(input: { token: "${b.token.secret}", ${wsInput} })`, 'query'),
+      credentials: { authorization: `Bearer ${gatewaySecret}` },
+    },
     { ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`), credentials: bWorker },
     { ...notFound('renewLease', `renewLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
     { ...notFound('releaseLease', `releaseLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
@@ -837,13 +845,6 @@ export function graphqlCases(world: CrossTenantWorld): GraphQLFieldCase[] {
     notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
     {
       ...notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
-      credentials: bWorker,
-    },
-    {
-      ...notFound(
-        'submitProbe',
-        `submitProbe(input: { leaseId: "${a.lease.id}", state: "ready", failureClass: null, reason: null, protocolVersion: null, serverVersion: null })`,
-      ),
       credentials: bWorker,
     },
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),

@@ -65,7 +65,7 @@ export {
   workspaceView,
   maintainerView,
 } from './definitions/workspace.commands';
-export { listTokens, createToken, revokeToken, tokenView } from './definitions/token.commands';
+export { listTokens, createToken, revokeToken, introspectToken, tokenView } from './definitions/token.commands';
 export { listAuditEvents, getAuditHead, verifyAuditChain, auditEventView, auditHeadView } from './definitions/audit.commands';
 export { whoAmI } from './definitions/me.commands';
 export {

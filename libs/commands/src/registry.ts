@@ -50,7 +50,7 @@ import {
 } from './definitions/invitation.commands';
 import { changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
 import { getTenant, renameTenant } from './definitions/tenant.commands';
-import { createToken, listTokens, revokeToken } from './definitions/token.commands';
+import { createToken, introspectToken, listTokens, revokeToken } from './definitions/token.commands';
 import {
   addWorkspaceMaintainer,
   bumpWorkspaceGeneration,
@@ -87,6 +87,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   listTokens,
   createToken,
   revokeToken,
+  introspectToken,
   listAuditEvents,
   getAuditHead,
   verifyAuditChain,

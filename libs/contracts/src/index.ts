@@ -187,11 +187,15 @@ export {
   workspaceView,
 } from './api/workspace.schema';
 export {
+  GATEWAY_CALLER_KINDS,
   createTokenInput,
   createdToken,
+  gatewayCallerKind,
+  introspectTokenInput,
   listTokensInput,
   poolName,
   revokeTokenInput,
+  tokenIntrospection,
   tokenPage,
   tokenView,
 } from './api/token.schema';

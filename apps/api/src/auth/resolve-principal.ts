@@ -109,7 +109,14 @@ async function principalOfToken(secret: string, deps: AuthDeps): Promise<Princip
   const secretHash = sha256(secret);
   const load = () => findTokenBySecretHash(deps.db, secretHash);
   const token = deps.tokenCache ? await deps.tokenCache.lookup(secretHash, load) : await load();
-  const now = deps.now?.() ?? new Date();
+  return principalOfTokenLookup(token, deps.now?.() ?? new Date());
+}
+
+/**
+ * The principal a looked-up token acts as now, or null for every token that may not act (unknown, revoked,
+ * expired, a disabled user, a removed member). Shared by bearer authentication and tokens.introspect.
+ */
+export function principalOfTokenLookup(token: TokenLookup | null, now: Date): Principal | null {
   if (token === null || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now))
     return null;
   if (token.kind === 'gateway') return token.tenantId === null ? platformPrincipal(token) : null;

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMANDS } from '@gatehouse/commands';
+import { insertGatewayToken } from '@gatehouse/db';
 import {
   createTestWorkspace,
   TEST_DATABASE_TIMEOUT_MS,
   type TestTenant,
   type TestUser,
 } from '@gatehouse/testing';
+import { mintTokenSecret } from '../auth/api-token.format';
 import { callCommand, commandNamed, type CallResult, type Surface } from './testing/command-clients';
 import {
   createMember,
@@ -64,6 +66,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
+
+let gatewaySecret: string | undefined;
+
+/** An agent token of a fresh workspace, and the gateway token (made once, as the operator's CLI does). */
+async function introspectionSetup(): Promise<{
+  agent: { id: string; secret: string };
+  workspaceId: string;
+  gateway: string;
+}> {
+  if (gatewaySecret === undefined) {
+    const minted = mintTokenSecret('gateway');
+    await insertGatewayToken({
+      ownerUrl: h.testDb.ownerUrl,
+      name: 'surfaces gateway',
+      scopes: ['tokens:introspect'],
+      pool: null,
+      secretHash: minted.secretHash,
+      prefix: minted.prefix,
+      expiresAt: null,
+    });
+    gatewaySecret = minted.secret;
+  }
+  const workspaceId = (await workspace()).id;
+  const agent = await mintTestToken(h.db, acme, owner, {
+    kind: 'agent',
+    scopes: ['gateway:use'],
+    workspaceIds: [workspaceId],
+  });
+  return { agent, workspaceId, gateway: gatewaySecret };
+}
 
 type Input = Record<string, unknown>;
 type Prepared = { token?: string; input: Input };
@@ -1813,6 +1845,41 @@ const CASES: readonly CommandCase[] = [
           principalUserId: globexUser.id,
         },
       })),
+    ],
+  },
+  {
+    command: 'tokens.introspect',
+    happy: async () => {
+      const { agent, workspaceId, gateway } = await introspectionSetup();
+      return {
+        token: gateway,
+        input: { token: agent.secret, workspaceId },
+        verify: (out) =>
+          expect(out).toEqual({
+            active: true,
+            tokenId: agent.id,
+            tenantId: acme.id,
+            kind: 'agent',
+            userId: null,
+            workspaceIds: [workspaceId],
+            scopes: ['gateway:use'],
+            expiresAt: null,
+          }),
+      };
+    },
+    refusals: [
+      refusal('a user token (gateways introspect)', 403, 'forbidden_caller', async () => {
+        const { agent, workspaceId } = await introspectionSetup();
+        return { token: tokens.owner, input: { token: agent.secret, workspaceId } };
+      }),
+      refusal('a workspace outside the token’s binding', 404, 'not_found', async () => {
+        const { agent, gateway } = await introspectionSetup();
+        return { token: gateway, input: { token: agent.secret, workspaceId: (await workspace()).id } };
+      }),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => {
+        const { gateway } = await introspectionSetup();
+        return { token: gateway, input: { token: tokens.owner, workspaceId: globexWorkspaceId } };
+      }),
     ],
   },
   {

@@ -1,11 +1,13 @@
 import {
   createdToken,
   createTokenInput,
+  introspectTokenInput,
   listTokensInput,
   poolName,
   revokeTokenInput,
   scope,
   tenantTokenKind,
+  tokenIntrospection,
   tokenPage,
   tokenView,
 } from '@gatehouse/contracts';
@@ -48,4 +50,25 @@ export const revokeToken = defineCommand({
   http: { method: 'DELETE', path: '/v1/tokens/:tokenId' },
   graphql: { field: 'revokeToken' },
   problems: ['not_found'],
+});
+
+/**
+ * The gateway's view of a caller (decision 0078): is this bearer token one the gateway may serve in this
+ * workspace, for whom. Gateway tokens only; never over admin MCP (`tokens.` is withheld). Not audited: it runs on
+ * the gateway's cache misses, and it changes nothing.
+ */
+export const introspectToken = defineCommand({
+  name: 'tokens.introspect',
+  summary:
+    "A caller's bearer token as the gateway may serve it in one workspace: tenant, kind, principal, binding, " +
+    'scopes and expiry, or inactive; a workspace the token cannot see is a 404',
+  scope: 'tokens:introspect',
+  kind: 'query',
+  input: introspectTokenInput,
+  output: tokenIntrospection,
+  // POST: the caller's secret is in the body, never in a URL or a log line.
+  http: { method: 'POST', path: '/v1/tokens/introspect' },
+  graphql: { field: 'introspectToken' },
+  problems: ['not_found'],
+  callers: ['gateway'],
 });

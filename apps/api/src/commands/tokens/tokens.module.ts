@@ -1,14 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ListTokensUseCase } from './list-tokens.use-case';
 import { CreateTokenUseCase } from './create-token.use-case';
+import { IntrospectTokenUseCase } from './introspect-token.use-case';
+import { ListTokensUseCase } from './list-tokens.use-case';
 import { RevokeTokenUseCase } from './revoke-token.use-case';
 
-/** API token commands: list, create (the secret shown once), revoke. */
+/** API token commands: list, create (the secret shown once), revoke, and the gateway's introspection. */
 @Module({
-  providers: [
-    ListTokensUseCase,
-    CreateTokenUseCase,
-    RevokeTokenUseCase,
-  ],
+  providers: [ListTokensUseCase, CreateTokenUseCase, RevokeTokenUseCase, IntrospectTokenUseCase],
 })
 export class TokensModule {}
