@@ -612,6 +612,13 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    {
+      route: 'POST /v1/leases/:leaseId/probe',
+      url: `/v1/leases/${a.lease.id}/probe`,
+      payload: { state: 'ready', failureClass: null, reason: null, protocolVersion: null, serverVersion: null },
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
     // catalog.refresh: B's owner at A's workspace, and B's worker reporting a list_changed on A's lease.
     {
       route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
@@ -845,6 +852,13 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
     notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
     {
       ...notFound('workspaceCatalog', `workspaceCatalog(input: { ${wsInput} })`, 'query'),
+      credentials: bWorker,
+    },
+    {
+      ...notFound(
+        'submitProbe',
+        `submitProbe(input: { leaseId: "${a.lease.id}", state: "ready", failureClass: null, reason: null, protocolVersion: null, serverVersion: null })`,
+      ),
       credentials: bWorker,
     },
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),
