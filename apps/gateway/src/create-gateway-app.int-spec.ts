@@ -65,7 +65,7 @@ describe('gateway app (real Redis, real API)', () => {
       gateway = await createGatewayApp(gatewayConfig({ REDIS_URL: testRedisUrl(), API_URL: apiUrl }), {
         logger: createLogger({ name: 'gateway-test', level: 'info', destination }),
       });
-      // The MCP endpoint does not exist yet: a test-only POST route exercises body parsing and limits.
+      // A test-only POST route exercises body parsing and limits apart from the MCP endpoint's own checks.
       const http = gateway.getHttpAdapter().getInstance();
       http.post('/test-probe', async (request) => ({ received: request.body }));
       http.post('/test-probe/fail', async () => {
@@ -101,7 +101,7 @@ describe('gateway app (real Redis, real API)', () => {
       expect(response.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"/);
     });
 
-    it('has no MCP endpoint yet: 404 problem+json', async () => {
+    it('answers 404 problem+json beside the workspace endpoint (/mcp/w/:workspaceId)', async () => {
       const response = await gateway.inject({
         method: 'POST',
         url: '/mcp/5d2c1b0a-0000-4000-8000-000000000000',

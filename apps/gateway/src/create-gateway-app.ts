@@ -35,10 +35,9 @@ export function createGatewayLogger(config: GatewayConfig): Logger {
 
 /**
  * Builds the gateway the way every app is built (createServiceApp: Nest on Fastify): problem+json errors,
- * request logging and metrics, /healthz, /readyz (Redis and the API) and /metrics. The MCP endpoint
- * (`/mcp/:workspaceId`) arrives with the gateway issue; no placeholder is registered, so clients get a plain
- * 404 until it exists. Initialized, not listening: main listens, tests inject. `close()` drains HTTP, then
- * closes Redis.
+ * request logging and metrics, /healthz, /readyz (Redis and the API) and /metrics, and the workspace MCP
+ * endpoint `/mcp/w/:workspaceId` (GatewayModule). Initialized, not listening: main listens, tests inject.
+ * `close()` drains HTTP, closes the MCP sessions and upstreams (their children), then Redis.
  */
 export async function createGatewayApp(
   config: GatewayConfig,

@@ -2,6 +2,7 @@ import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config/gateway.config.js';
+import { EndpointModule } from './endpoint/endpoint.module.js';
 import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructure/infrastructure.tokens.js';
 
 /** Built by createGatewayApp before Nest starts. */
@@ -13,8 +14,8 @@ export type GatewayInfrastructure = {
 };
 
 /**
- * The gateway's root module: its infrastructure as values (global, for the feature modules to come: the MCP
- * endpoint, supervised upstreams). Health, metrics and closing Redis are the platform's (createServiceApp).
+ * The gateway's root module: its infrastructure as values (global, for its feature modules) and the workspace
+ * MCP endpoint. Health, metrics and closing Redis are the platform's (createServiceApp).
  */
 @Module({})
 export class GatewayModule {
@@ -22,6 +23,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       global: true,
+      imports: [EndpointModule],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: infrastructure.config },
         { provide: LOGGER, useValue: infrastructure.logger },

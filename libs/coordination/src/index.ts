@@ -64,3 +64,24 @@ export {
   type HttpRevocationsReaderOptions,
 } from './revocations-http.reader';
 export { Wakeup } from './wakeup';
+
+// Lease holders (the worker and the gateway, decision 0079): the lease routes' client, the held-lease registry
+// whose drop closes a connection, and which revocation events concern a held lease.
+export {
+  LeaseApiClient,
+  LeaseApiError,
+  type IssueLeaseInput,
+  type IssueLeaseResult,
+  type IssuedLease,
+  type LeaseApiClientOptions,
+  type LeaseCallResult,
+  type LeaseRefusal,
+  type RenewLeaseResult,
+} from './lease-holder/lease-api.client';
+export {
+  HeldLeases,
+  type DropReason,
+  type HeldLease,
+  type HeldLeaseFacts,
+} from './lease-holder/held-leases.registry';
+export { leaseConcernedBy } from './lease-holder/lease-revocation.match';

@@ -1,12 +1,32 @@
 import {
   hostField,
   httpUrlField,
+  integerField,
   portField,
   processConfigShape,
   redisUrlField,
   secret,
 } from '@gatehouse/platform';
 import { z } from 'zod';
+
+/** A comma-separated list, trimmed, empty members dropped. */
+function listField(member: z.ZodString) {
+  return z
+    .string()
+    .max(4096)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    )
+    .pipe(z.array(member).max(64));
+}
+
+/** `host` or `host:port`, lowercase letters, digits, dots, dashes; IPv6 in brackets. */
+const hostName = z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, 'must be host or host:port');
+/** `scheme://host[:port]`, nothing after. */
+const origin = z.string().regex(/^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, 'must be an origin');
 
 /** Every environment variable the gateway reads, parsed once at boot (see main.ts). */
 export const gatewayConfigSchema = z.object({
@@ -18,14 +38,65 @@ export const gatewayConfigSchema = z.object({
   REDIS_URL: secret(redisUrlField())
     .default('redis://127.0.0.1:6379')
     .describe('Redis URL (revocation fan-out, session routing).'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, colons, dashes or underscores')
+    .default('gatehouse:')
+    .describe('The API’s REDIS_KEY_PREFIX: the namespace its revocation relay publishes under.'),
   API_URL: httpUrlField()
     .default('http://127.0.0.1:4000')
     .describe('Base URL of the API (token introspection, leases, readiness).'),
   GATEWAY_TOKEN: secret(z.string().trim().min(1))
     .optional()
     .describe(
-      'Gateway API token (kind `gateway`, created with the admin CLI). Optional until the gateway endpoint exists.',
+      'Gateway API token (kind `gateway`, created with the admin CLI). Without it the MCP endpoint answers 503.',
     ),
+  GATEWAY_ALLOWED_HOSTS: listField(hostName)
+    .default(['localhost', '127.0.0.1', '[::1]'])
+    .describe(
+      'Host header values the MCP endpoint answers (DNS-rebinding protection), comma-separated; a bare host ' +
+        'matches any port. Add the public name the gateway is reached by.',
+    ),
+  GATEWAY_ALLOWED_ORIGINS: listField(origin)
+    .default([])
+    .describe(
+      'Origin header values accepted besides the gateway’s own hosts (browser-based MCP clients), comma-separated. ' +
+        'A request without Origin (CLI and SDK clients) is not refused for it.',
+    ),
+  CALLER_CACHE_TTL_MS: integerField({ min: 0, max: 300_000 })
+    .default(30_000)
+    .describe(
+      'How long an introspected caller token is served from memory (evicted at once on its revocation event).',
+    ),
+  CATALOG_CACHE_TTL_MS: integerField({ min: 0, max: 300_000 })
+    .default(5_000)
+    .describe(
+      'How long a workspace catalog is served before it is asked again (with its ETag); dropped on ledger events.',
+    ),
+  RATE_LIMIT_PER_TOKEN: integerField({ min: 1, max: 1_000_000 })
+    .default(600)
+    .describe('MCP requests per minute one caller token may make (429 with Retry-After beyond).'),
+  RATE_LIMIT_PER_WORKSPACE: integerField({ min: 1, max: 10_000_000 })
+    .default(6_000)
+    .describe('MCP requests per minute all callers of one workspace may make on this replica.'),
+  CHILD_PATH: z
+    .string()
+    .min(1)
+    .max(4096)
+    .regex(/^\/[^:]*(:\/[^:]*)*$/, 'must be absolute directories separated by colons')
+    .default('/usr/local/bin:/usr/bin:/bin')
+    .describe('PATH given to stdio upstream children (never the gateway’s own environment).'),
+  CHILD_CLOSE_GRACE_MS: integerField({ min: 0, max: 60_000 })
+    .default(2_000)
+    .describe(
+      'How long closing a stdio child waits after ending its stdin, and again after TERM to its group.',
+    ),
+  UPSTREAM_STARTUP_TIMEOUT_MS: integerField({ min: 1_000, max: 600_000 })
+    .default(30_000)
+    .describe('Bound on an upstream’s handshake and initial listing when its lease names none.'),
+  UPSTREAM_CALL_TIMEOUT_MS: integerField({ min: 1_000, max: 3_600_000 })
+    .default(60_000)
+    .describe('Bound on one upstream tools/call.'),
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -98,6 +98,22 @@ export type ToolCallOutcome =
     }
   | { readonly ok: false; readonly reason: 'call_failed'; readonly failure: ClassifiedFailure };
 
+/** A progress notification of one call, as the protocol carries it (numbers and the server's message only). */
+export interface CallProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+function progressRelay(onProgress: (progress: CallProgress) => void) {
+  return (progress: { progress: number; total?: number; message?: string }) =>
+    onProgress({
+      progress: progress.progress,
+      ...(typeof progress.total === 'number' ? { total: progress.total } : {}),
+      ...(typeof progress.message === 'string' ? { message: progress.message } : {}),
+    });
+}
+
 export interface SupervisorOptions {
   /** Gatehouse's id of the server (part of the catalog identity). */
   readonly serverId: string;
@@ -107,6 +123,11 @@ export interface SupervisorOptions {
   /** Per tool call (default 60 s). */
   readonly callTimeoutMs?: number;
   readonly onEvent?: (event: SupervisorEvent) => void;
+  /**
+   * Told the method of every server notification that is dropped (anything but list_changed and the progress of a
+   * call in flight), so a host can count what it never relays. Never given the notification's content.
+   */
+  readonly onDroppedNotification?: (method: string) => void;
   /** Waits out a backoff (injectable so tests await events rather than time). */
   readonly delay?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random?: () => number;
@@ -174,7 +195,11 @@ export class ConnectionSupervisor {
   async callTool(
     name: string,
     args: Record<string, unknown> = {},
-    bounds: { readonly signal?: AbortSignal } = {},
+    bounds: {
+      readonly signal?: AbortSignal;
+      /** The server's progress for THIS call (the SDK correlates it by the call's own progress token). */
+      readonly onProgress?: (progress: CallProgress) => void;
+    } = {},
   ): Promise<ToolCallOutcome> {
     const connection = this.current;
     if (connection === undefined || this.status !== 'ready') return { ok: false, reason: 'not_connected' };
@@ -189,6 +214,7 @@ export class ConnectionSupervisor {
         connection.client.callTool({ name, arguments: args }, undefined, {
           timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
           ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+          ...(bounds.onProgress === undefined ? {} : { onprogress: progressRelay(bounds.onProgress) }),
         });
       result = (await (connection.guard === undefined
         ? request()
@@ -324,7 +350,9 @@ export class ConnectionSupervisor {
     client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
     client.setNotificationHandler(PromptListChangedNotificationSchema, refresh);
     client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh);
-    client.fallbackNotificationHandler = async () => undefined;
+    client.fallbackNotificationHandler = async (notification) => {
+      this.options.onDroppedNotification?.(notification.method.slice(0, 64));
+    };
     client.onclose = () => {
       if (this.current !== connection) return;
       this.current = undefined;

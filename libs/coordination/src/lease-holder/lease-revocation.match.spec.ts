@@ -1,6 +1,6 @@
 import type { RevocationEvent } from '@gatehouse/contracts';
-import type { HeldLeaseFacts } from '../leases/held-leases.registry.js';
-import { leaseConcernedBy } from './lease-revocation.match.js';
+import type { HeldLeaseFacts } from './held-leases.registry';
+import { leaseConcernedBy } from './lease-revocation.match';
 
 const lease: HeldLeaseFacts = {
   leaseId: '5f0e8a51-1d0b-4c1e-9b55-0c8f6b1b7a01',

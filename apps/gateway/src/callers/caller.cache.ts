@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { RevocationEvent } from '@gatehouse/contracts';
+import type { CallerCheck, GatewayCaller } from './caller.js';
+
+// Introspected callers, held briefly so a warm session's requests cost no API round trip (issue 16: the hot path
+// does no database work and no API call). Keyed by the sha256 of the token and the workspace (the token itself is
+// never held). Fresh within three bounds: a ledger event naming the token, its user or its tenant evicts at once
+// (token_revoked, member_changed; a gap in the ledger clears everything); the token's own expiry is checked on
+// every hit; anything else (a change that writes no event) at most `ttlMs`. Only active callers are cached:
+// nothing a caller can guess fills it. Concurrent misses for one key share one introspection.
+
+export interface CallerCacheOptions {
+  readonly ttlMs: number;
+  readonly maxEntries?: number;
+  /** Monotonic milliseconds. */
+  readonly now?: () => number;
+}
+
+interface Entry {
+  readonly caller: GatewayCaller;
+  readonly storedAt: number;
+}
+
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+/** The events after which a cached caller may no longer be what the API would say. */
+const CALLER_EVENTS: ReadonlySet<RevocationEvent['kind']> = new Set(['token_revoked', 'member_changed']);
+
+export class CallerCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<CallerCheck>>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  // Bumped on every eviction: an introspection that started before one never stores its (older) answer.
+  private generation = 0;
+
+  constructor(private readonly options: CallerCacheOptions) {
+    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  async check(
+    token: string,
+    workspaceId: string,
+    introspect: () => Promise<CallerCheck>,
+    wallClock: Date = new Date(),
+  ): Promise<CallerCheck> {
+    const key = `${createHash('sha256').update(token).digest('base64')}:${workspaceId.toLowerCase()}`;
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      if (this.now() - hit.storedAt < this.options.ttlMs) return expiryChecked(hit.caller, wallClock);
+      this.entries.delete(key);
+    }
+    let answer = this.pending.get(key);
+    if (answer === undefined) {
+      const startedAt = this.generation;
+      answer = introspect().finally(() => this.pending.delete(key));
+      this.pending.set(key, answer);
+      const settled = await answer;
+      if (settled.ok && startedAt === this.generation && this.options.ttlMs > 0)
+        this.store(key, settled.caller);
+      return settled.ok ? expiryChecked(settled.caller, wallClock) : settled;
+    }
+    const shared = await answer;
+    return shared.ok ? expiryChecked(shared.caller, wallClock) : shared;
+  }
+
+  /** Evicts what a ledger event may have changed; returns the token ids it evicted. */
+  evict(event: RevocationEvent): string[] {
+    if (!CALLER_EVENTS.has(event.kind)) return [];
+    this.generation += 1;
+    const { tokenIds, userId } = event.subject;
+    const evicted: string[] = [];
+    for (const [key, { caller }] of this.entries) {
+      const concerned =
+        (event.tenantId === null || event.tenantId === caller.tenantId) &&
+        (tokenIds === undefined || tokenIds.includes(caller.tokenId)) &&
+        (userId === undefined || tokenIds !== undefined || userId === caller.userId);
+      if (concerned) {
+        this.entries.delete(key);
+        evicted.push(caller.tokenId);
+      }
+    }
+    return evicted;
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private store(key: string, caller: GatewayCaller): void {
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first (Map keeps insertion order): a full cache costs a round trip, never memory.
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { caller, storedAt: this.now() });
+  }
+}
+
+function expiryChecked(caller: GatewayCaller, now: Date): CallerCheck {
+  if (caller.expiresAt !== null && caller.expiresAt <= now) return { ok: false, reason: 'unauthenticated' };
+  return { ok: true, caller };
+}

@@ -1,0 +1,59 @@
+import type { CatalogTool, WorkspaceCatalogV1 } from '@gatehouse/contracts';
+
+// The ONE policy deciding which tools a caller has (issue 16: tools/list shows exactly what tools/call accepts).
+// Its input is the catalog lease the API built for the caller's principal: only servers approved for that
+// principal now, each one's tools as the catalog mounted them (allowTools applied at listing, names minted across
+// servers). tools/list renders `tools`; tools/call resolves a name through `byName` and nothing else, so a tool an
+// upstream offers but the catalog does not carry (outside allowTools, a server not approved, revoked) is refused
+// when called directly, not only hidden.
+
+export interface ExposedTool {
+  /** The minted name the caller sees: `mcp__<server>__<tool>`. */
+  readonly name: string;
+  /** The server's name in the workspace (its definition's name, what a lease is asked for). */
+  readonly server: string;
+  /** The upstream's own name of the tool. */
+  readonly remoteName: string;
+  readonly tool: CatalogTool;
+}
+
+export interface ToolPolicy {
+  readonly tools: readonly ExposedTool[];
+  readonly byName: ReadonlyMap<string, ExposedTool>;
+  /** What the caller is told about the catalog's freshness (`_meta`). */
+  readonly freshness: CatalogFreshness;
+}
+
+export interface CatalogFreshness {
+  readonly complete: boolean;
+  readonly stale: boolean;
+  readonly servers: readonly {
+    readonly name: string;
+    readonly state: WorkspaceCatalogV1['servers'][number]['state'];
+    readonly complete: boolean;
+    readonly stale: boolean;
+  }[];
+}
+
+export function toolPolicyOf(catalog: WorkspaceCatalogV1): ToolPolicy {
+  const tools: ExposedTool[] = [];
+  for (const server of catalog.document.servers) {
+    for (const tool of server.tools) {
+      tools.push({ name: tool.name, server: server.identity.server, remoteName: tool.remoteName, tool });
+    }
+  }
+  return {
+    tools,
+    byName: new Map(tools.map((exposed) => [exposed.name, exposed])),
+    freshness: {
+      complete: catalog.complete,
+      stale: catalog.stale,
+      servers: catalog.servers.map((s) => ({
+        name: s.name,
+        state: s.state,
+        complete: s.complete,
+        stale: s.stale,
+      })),
+    },
+  };
+}

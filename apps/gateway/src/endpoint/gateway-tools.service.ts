@@ -1,0 +1,124 @@
+import type { ToolCallOutcome } from '@gatehouse/mcp-client';
+import type { GatewayCaller } from '../callers/caller.js';
+import type { CatalogCache, PolicyRead } from '../catalog/catalog.cache.js';
+import type { CatalogFreshness, ExposedTool } from '../catalog/tool-policy.js';
+import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
+import type { UpstreamPool } from '../upstreams/upstream.pool.js';
+
+// What the workspace endpoint does for a caller, in our own terms (the MCP server adapter maps them to the SDK's):
+// list the tools the caller's catalog policy exposes, and call one of exactly those through the upstream of its
+// server for the caller's principal. Every outcome a client must tell apart is typed; nothing here carries an
+// upstream's error text, a secret or an argument value.
+
+/** An upstream's tool result, as libs/mcp-client admitted it (capped). */
+export type UpstreamToolResult = Extract<ToolCallOutcome, { ok: true }>['result'];
+
+export type ToolListing =
+  | { readonly ok: true; readonly tools: readonly ExposedTool[]; readonly freshness: CatalogFreshness }
+  | { readonly ok: false; readonly reason: 'catalog_unavailable' };
+
+export type ToolCallAnswer =
+  /** The upstream answered: its result as it is (a tool error is a result with isError). */
+  | { readonly ok: true; readonly result: UpstreamToolResult }
+  /** Not a tool this caller has (never listed, outside allowTools, a server not approved or revoked). */
+  | { readonly ok: false; readonly reason: 'unknown_tool' }
+  /** The arguments do not fit the tool's narrowed schema: where, and which rule, never the value. */
+  | {
+      readonly ok: false;
+      readonly reason: 'invalid_arguments';
+      readonly path: string;
+      readonly problem: string;
+    }
+  /** The caller's catalog could not be read now. */
+  | { readonly ok: false; readonly reason: 'catalog_unavailable' }
+  /** The server could not be leased or reached, or the call failed on the way: typed, content-free. */
+  | {
+      readonly ok: false;
+      readonly reason: 'upstream_unavailable';
+      readonly server: string;
+      readonly detail: string;
+    };
+
+export interface CallBounds {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export class GatewayToolsService {
+  constructor(
+    private readonly catalogs: CatalogCache,
+    private readonly catalogClient: WorkspaceCatalogClient,
+    private readonly upstreams: UpstreamPool,
+  ) {}
+
+  async list(caller: GatewayCaller): Promise<ToolListing> {
+    const read = await this.policyOf(caller);
+    if (!read.ok) return { ok: false, reason: 'catalog_unavailable' };
+    return { ok: true, tools: read.policy.tools, freshness: read.policy.freshness };
+  }
+
+  async call(
+    caller: GatewayCaller,
+    name: string,
+    args: Record<string, unknown>,
+    bounds: CallBounds = {},
+  ): Promise<ToolCallAnswer> {
+    const read = await this.policyOf(caller);
+    if (!read.ok) return { ok: false, reason: 'catalog_unavailable' };
+    // The same policy tools/list rendered: a name it does not hold is refused whatever an upstream offers.
+    const exposed = read.policy.byName.get(name);
+    if (exposed === undefined) return { ok: false, reason: 'unknown_tool' };
+    const upstream = await this.upstreams.acquire({
+      tenantId: caller.tenantId,
+      workspaceId: caller.workspaceId,
+      server: exposed.server,
+      principal: caller.userId,
+    });
+    if (!upstream.ok) {
+      const detail = upstream.reason === 'lease_refused' ? `lease_${upstream.code}` : upstream.failureClass;
+      return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail };
+    }
+    // Revocation is checked on every call against what the ledger told us: a dropped lease is never used.
+    if (!upstream.held.live) {
+      return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail: 'revoked' };
+    }
+    const outcome = await upstream.supervisor.callTool(exposed.remoteName, args, {
+      ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+      ...(bounds.onProgress === undefined ? {} : { onProgress: bounds.onProgress }),
+    });
+    if (outcome.ok) return { ok: true, result: outcome.result };
+    switch (outcome.reason) {
+      case 'invalid_arguments':
+        return { ok: false, reason: 'invalid_arguments', path: outcome.path, problem: outcome.problem };
+      case 'unknown_tool':
+        // Catalogued, but the connected upstream does not list it (yet): its catalog and ours disagree.
+        return {
+          ok: false,
+          reason: 'upstream_unavailable',
+          server: exposed.server,
+          detail: 'tool_not_listed',
+        };
+      case 'not_connected':
+        return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail: 'not_connected' };
+      case 'call_failed':
+        return {
+          ok: false,
+          reason: 'upstream_unavailable',
+          server: exposed.server,
+          detail: outcome.failure.failureClass,
+        };
+    }
+  }
+
+  /** The caller's policy; the API unreachable or refusing reads as unavailable (the caller may retry). */
+  private async policyOf(caller: GatewayCaller): Promise<PolicyRead> {
+    try {
+      return await this.catalogs.policyFor(
+        { tenantId: caller.tenantId, workspaceId: caller.workspaceId, principal: caller.userId },
+        (etag) => this.catalogClient.read(caller.workspaceId, caller.userId, etag),
+      );
+    } catch {
+      return { ok: false, status: 503 };
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import { HeldLeases, LeaseApiClient } from '@gatehouse/coordination';
+import type { Logger, Registry } from '@gatehouse/platform';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CallerCache } from '../callers/caller.cache.js';
+import { CallerIntrospectionClient } from '../callers/caller-introspection.client.js';
+import { CatalogCache } from '../catalog/catalog.cache.js';
+import { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
+import type { GatewayConfig } from '../config/gateway.config.js';
+import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY } from '../infrastructure/infrastructure.tokens.js';
+import { McpSessions } from '../mcp-server/mcp-sessions.js';
+import { createWorkspaceServer } from '../mcp-server/workspace-mcp.server.js';
+import { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
+import { UpstreamPool } from '../upstreams/upstream.pool.js';
+import { createGatewayMetrics } from './gateway.metrics.js';
+import { GatewayToolsService } from './gateway-tools.service.js';
+import { RateLimiter } from './rate-limiter.js';
+import { WorkspaceEndpoint } from './workspace-endpoint.js';
+
+const SERVER_INFO = { name: 'gatehouse-gateway', version: '0.1.0' } as const;
+const CLIENT_INFO = { name: 'gatehouse-gateway', version: '0.1.0' } as const;
+
+/** REDIS_KEY_PREFIX without its trailing colons: the namespace the API's relay publishes under. */
+function revocationNamespaceOf(prefix: string): string {
+  return prefix.replace(/:+$/, '') || 'gatehouse';
+}
+
+/**
+ * The workspace gateway, assembled once from the config: caller and catalog caches, the upstream pool with its
+ * held leases, the revocation holder that keeps them fresh, the MCP sessions and the endpoint in front of them.
+ * Without GATEWAY_TOKEN nothing talks to the API and the endpoint answers 503. Started after the app boots,
+ * closed at shutdown (sessions first, then upstreams and their children, then the holder).
+ */
+@Injectable()
+export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly endpoint: WorkspaceEndpoint;
+  readonly sessions: McpSessions;
+  readonly upstreams: UpstreamPool | null;
+  readonly revocations: GatewayRevocationsHolder | null;
+  readonly held = new HeldLeases();
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    const metrics = createGatewayMetrics(registry);
+    const callers = new CallerCache({ ttlMs: config.CALLER_CACHE_TTL_MS });
+    const catalogs = new CatalogCache({ ttlMs: config.CATALOG_CACHE_TTL_MS });
+    const token = config.GATEWAY_TOKEN;
+    let tools: GatewayToolsService | null = null;
+    let sessions: McpSessions | null = null;
+    this.upstreams =
+      token === undefined
+        ? null
+        : new UpstreamPool({
+            leases: new LeaseApiClient({ apiUrl: config.API_URL, token }),
+            held: this.held,
+            logger,
+            clientInfo: CLIENT_INFO,
+            searchPath: config.CHILD_PATH,
+            closeGraceMs: config.CHILD_CLOSE_GRACE_MS,
+            defaultStartupTimeoutMs: config.UPSTREAM_STARTUP_TIMEOUT_MS,
+            callTimeoutMs: config.UPSTREAM_CALL_TIMEOUT_MS,
+            onListChanged: (key) => {
+              catalogs.invalidateWorkspace(key.workspaceId);
+              sessions?.notifyToolsChanged(key.workspaceId);
+            },
+            onDroppedNotification: (method) => metrics.droppedNotification(method),
+          });
+    if (token !== undefined && this.upstreams !== null) {
+      tools = new GatewayToolsService(
+        catalogs,
+        new WorkspaceCatalogClient({ apiUrl: config.API_URL, gatewayToken: token }),
+        this.upstreams,
+      );
+    }
+    const serving = tools;
+    sessions = new McpSessions({
+      createServer: () => {
+        // Only reached for admitted requests, which need the token (the endpoint refuses without it).
+        if (serving === null) throw new Error('gateway: no GATEWAY_TOKEN, no MCP server');
+        return createWorkspaceServer({
+          tools: serving,
+          serverInfo: SERVER_INFO,
+          onToolCall: (outcome) => metrics.toolCall(outcome),
+        });
+      },
+      onSessionCount: (count) => metrics.sessions.set(count),
+      onSessionNotFound: () => metrics.refused('session_not_found'),
+    });
+    this.sessions = sessions;
+    this.revocations =
+      token === undefined
+        ? null
+        : new GatewayRevocationsHolder({
+            redisUrl: config.REDIS_URL,
+            namespace: revocationNamespaceOf(config.REDIS_KEY_PREFIX),
+            apiUrl: config.API_URL,
+            gatewayToken: token,
+            logger,
+            callers,
+            catalogs,
+            held: this.held,
+            onTokensRevoked: (tokenIds) => sessions?.closeForTokens(tokenIds),
+          });
+    const openSessions = sessions;
+    this.endpoint = new WorkspaceEndpoint({
+      callers,
+      introspection:
+        token === undefined
+          ? null
+          : new CallerIntrospectionClient({ apiUrl: config.API_URL, gatewayToken: token }),
+      originHost: {
+        allowedHosts: config.GATEWAY_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
+        allowedOrigins: config.GATEWAY_ALLOWED_ORIGINS.map((o) => o.toLowerCase()),
+      },
+      perToken: new RateLimiter({ limit: config.RATE_LIMIT_PER_TOKEN }),
+      perWorkspace: new RateLimiter({ limit: config.RATE_LIMIT_PER_WORKSPACE }),
+      metrics,
+      logger,
+      serve: (request, response, body, caller) => openSessions.handle(request, response, body, caller),
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.revocations?.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sessions.close();
+    this.held.drop('shutdown');
+    await this.upstreams?.close();
+    await this.revocations?.close();
+  }
+}

@@ -1,0 +1,42 @@
+import type { Logger } from '@gatehouse/platform';
+import { All, Controller, Inject, Param, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LOGGER } from '../infrastructure/infrastructure.tokens.js';
+import { GatewayRuntime } from './gateway.runtime.js';
+
+/**
+ * `/mcp/w/:workspaceId` (POST, GET, DELETE: Streamable HTTP). Thin: the reply is handed to the endpoint, which
+ * refuses with problem+json or passes the raw request to the MCP transport.
+ */
+@Controller()
+export class WorkspaceEndpointController {
+  constructor(
+    @Inject(GatewayRuntime) private readonly runtime: GatewayRuntime,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @All('mcp/w/:workspaceId')
+  async serve(
+    @Param('workspaceId') workspaceId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    // The transport writes the response itself (JSON or an SSE stream).
+    reply.hijack();
+    try {
+      await this.runtime.endpoint.handle(workspaceId, request.raw, reply.raw, request.body);
+    } catch (error) {
+      this.logger.error({ err: error, workspaceId }, 'gateway: MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/problem+json' }).end(
+          JSON.stringify({
+            type: 'urn:gatehouse:problem:internal',
+            title: 'Internal error',
+            status: 500,
+            code: 'internal',
+          }),
+        );
+      } else reply.raw.end();
+    }
+  }
+}

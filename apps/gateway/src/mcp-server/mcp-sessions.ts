@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { GatewayCaller } from '../callers/caller.js';
+import { CALLER_KEY } from './workspace-mcp.server.js';
+
+// Streamable HTTP for the workspace endpoint (decision 0080): the one place the gateway touches the SDK's server
+// transport. An `initialize` without a session opens a session (a Server and a transport of its own, id from
+// randomUUID) bound to the workspace and the token that opened it; a request naming a session is served by it
+// only for that same token and workspace (anyone else's, or an unknown id, is the protocol's 404 "session not
+// found", after which a client re-initializes). A POST without a session that is not an initialize is served
+// statelessly by a throwaway server, so it works on any replica. Sessions live in this process only: the load
+// balancer must route on Mcp-Session-Id (README), and a replica that dies costs its sessions a re-initialize.
+
+interface Session {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly tokenId: string;
+  readonly principal: string | null;
+  readonly server: Server;
+  readonly transport: StreamableHTTPServerTransport;
+}
+
+export interface McpSessionsOptions {
+  /** A new Server for one session (or one stateless request). */
+  readonly createServer: () => Server;
+  readonly onSessionCount?: (count: number) => void;
+  readonly onSessionNotFound?: () => void;
+}
+
+/** The JSON-RPC error the transport itself answers for an unknown session (HTTP 404). */
+const SESSION_NOT_FOUND = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32001, message: 'Session not found' },
+  id: null,
+});
+
+export class McpSessions {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly options: McpSessionsOptions) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Serves one authenticated request (the endpoint has checked Host, Origin, the token and the rate limits). */
+  async handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    caller: GatewayCaller,
+  ): Promise<void> {
+    // The request's own caller, for the handlers; never the token.
+    const withAuth = Object.assign(request, {
+      auth: { token: '', clientId: caller.tokenId, scopes: [], extra: { [CALLER_KEY]: caller } },
+    });
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (
+        session === undefined ||
+        session.tokenId !== caller.tokenId ||
+        session.workspaceId !== caller.workspaceId
+      ) {
+        this.options.onSessionNotFound?.();
+        response.writeHead(404, { 'content-type': 'application/json' }).end(SESSION_NOT_FOUND);
+        return;
+      }
+      await session.transport.handleRequest(withAuth, response, body);
+      return;
+    }
+    if (request.method === 'POST' && isInitializeRequest(body))
+      return this.open(withAuth, response, body, caller);
+    if (request.method === 'POST') return this.stateless(withAuth, response, body);
+    // A stream (GET) or a session's end (DELETE) needs a session.
+    response.writeHead(400, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' },
+        id: null,
+      }),
+    );
+  }
+
+  /** Tells every session of the workspace that its tools changed (an upstream said so). */
+  notifyToolsChanged(workspaceId: string): void {
+    for (const session of this.sessions.values()) {
+      if (session.workspaceId === workspaceId)
+        void session.server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+
+  /** Closes the sessions opened with these tokens (revoked): their next request is a 404, then a 401. */
+  async closeForTokens(tokenIds: readonly string[]): Promise<void> {
+    const closing = [...this.sessions.values()].filter((s) => tokenIds.includes(s.tokenId));
+    await Promise.all(closing.map((session) => this.closeSession(session)));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
+  }
+
+  private async open(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    caller: GatewayCaller,
+  ): Promise<void> {
+    const server = this.options.createServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, {
+          id,
+          workspaceId: caller.workspaceId,
+          tokenId: caller.tokenId,
+          principal: caller.userId,
+          server,
+          transport,
+        });
+        this.options.onSessionCount?.(this.sessions.size);
+      },
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined && this.sessions.delete(id)) this.options.onSessionCount?.(this.sessions.size);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  private async stateless(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    const server = this.options.createServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  private async closeSession(session: Session): Promise<void> {
+    if (this.sessions.delete(session.id)) this.options.onSessionCount?.(this.sessions.size);
+    await session.server.close().catch(() => undefined);
+  }
+}

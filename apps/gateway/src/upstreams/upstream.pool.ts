@@ -1,0 +1,231 @@
+import {
+  LeaseApiError,
+  type HeldLease,
+  type HeldLeases,
+  type IssuedLease,
+  type LeaseApiClient,
+} from '@gatehouse/coordination';
+import { superviseAdmitted, type ConnectionSupervisor } from '@gatehouse/mcp-client';
+import type { Logger } from '@gatehouse/platform';
+
+// The gateway's upstream connections, one per (workspace, server, principal): a stdio server gets a child per
+// principal, so one person's state and cancellations never reach another's. Each is obtained through a transport
+// lease asked with the gateway token for the caller's principal (the API decides activation, admission and the
+// pool's authority), connected and supervised by libs/mcp-client, and held in the shared HeldLeases registry:
+// a revocation event that concerns the lease drops it, which closes the connection (and the child's process
+// group) at once. Leases are renewed before they expire (a refused renewal drops the connection); an upstream
+// that goes away is leased again on the next call, which the API may refuse.
+
+export interface UpstreamKey {
+  readonly tenantId: string;
+  readonly workspaceId: string;
+  readonly server: string;
+  /** The principal; null: the workspace alone. */
+  readonly principal: string | null;
+}
+
+export type UpstreamAcquired =
+  | { readonly ok: true; readonly supervisor: ConnectionSupervisor; readonly held: HeldLease }
+  /** The API refused the lease (its stable problem code): not approved now, revoked, not leasable here. */
+  | { readonly ok: false; readonly reason: 'lease_refused'; readonly code: string }
+  /** Leased, but the server could not be reached (the supervisor's failure class), or the API could not answer. */
+  | { readonly ok: false; readonly reason: 'upstream_unavailable'; readonly failureClass: string };
+
+export interface UpstreamPoolOptions {
+  readonly leases: LeaseApiClient;
+  readonly held: HeldLeases;
+  readonly logger: Logger;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly searchPath: string;
+  readonly closeGraceMs: number;
+  readonly defaultStartupTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  /** An upstream's lists changed (list_changed seen and re-listed): its workspace's sessions are told. */
+  readonly onListChanged?: (key: UpstreamKey) => void;
+  /** An upstream notification that was dropped, by method (metrics). */
+  readonly onDroppedNotification?: (method: string) => void;
+  readonly now?: () => number;
+}
+
+/** Renew when this share of the lease's remaining life has passed (and never later than 5 s before expiry). */
+const RENEW_AT_SHARE = 2 / 3;
+const RENEW_MARGIN_MS = 5_000;
+const RENEW_RETRY_MS = 1_000;
+
+class Upstream {
+  private renewTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    readonly key: UpstreamKey,
+    readonly lease: IssuedLease,
+    readonly held: HeldLease,
+    readonly supervisor: ConnectionSupervisor,
+    private readonly pool: UpstreamPool,
+    private readonly options: UpstreamPoolOptions,
+  ) {}
+
+  scheduleRenewal(expiresAt: string): void {
+    if (this.closed) return;
+    const now = this.options.now?.() ?? Date.now();
+    const remaining = Date.parse(expiresAt) - now;
+    const delay = Math.max(0, Math.min(remaining * RENEW_AT_SHARE, remaining - RENEW_MARGIN_MS));
+    this.renewTimer = setTimeout(() => void this.renew(expiresAt), delay);
+    this.renewTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.renewTimer !== null) clearTimeout(this.renewTimer);
+    this.options.held.forget(this.lease.id);
+    await this.supervisor.close();
+    // Released even after a drop (idempotent at the API); a failure leaves it to expire.
+    await this.options.leases.release(this.lease.id).catch(() => undefined);
+  }
+
+  private async renew(expiresAt: string): Promise<void> {
+    if (this.closed || !this.held.live) return;
+    try {
+      const renewed = await this.options.leases.renew(this.lease.id);
+      if (renewed.ok) return this.scheduleRenewal(renewed.expiresAt);
+      this.options.logger.info(
+        { leaseId: this.lease.id, serverName: this.key.server, code: renewed.code },
+        'gateway upstream: renewal refused, connection closed',
+      );
+      this.pool.dropLease(this.lease.id);
+    } catch (error) {
+      const now = this.options.now?.() ?? Date.now();
+      if (error instanceof LeaseApiError && Date.parse(expiresAt) - now > RENEW_RETRY_MS) {
+        this.renewTimer = setTimeout(() => void this.renew(expiresAt), RENEW_RETRY_MS);
+        this.renewTimer.unref();
+        return;
+      }
+      this.pool.dropLease(this.lease.id);
+    }
+  }
+}
+
+export class UpstreamPool {
+  private readonly upstreams = new Map<string, Promise<Upstream | UpstreamAcquired>>();
+  private closed = false;
+
+  constructor(private readonly options: UpstreamPoolOptions) {}
+
+  /** The live upstream for the key, connecting (and leasing) when there is none or its lease was dropped. */
+  async acquire(key: UpstreamKey): Promise<UpstreamAcquired> {
+    if (this.closed) return { ok: false, reason: 'upstream_unavailable', failureClass: 'fatal' };
+    const id = keyOf(key);
+    let entry = this.upstreams.get(id);
+    if (entry !== undefined) {
+      const current = await entry;
+      if (current instanceof Upstream && current.held.live && current.supervisor.state.status !== 'closed')
+        return { ok: true, supervisor: current.supervisor, held: current.held };
+      if (this.upstreams.get(id) === entry) this.upstreams.delete(id);
+    }
+    entry = this.upstreams.get(id);
+    if (entry === undefined) {
+      entry = this.connect(key);
+      this.upstreams.set(id, entry);
+    }
+    const settled = await entry;
+    if (settled instanceof Upstream) return { ok: true, supervisor: settled.supervisor, held: settled.held };
+    // A failure is not kept: the next call asks again.
+    if (this.upstreams.get(id) === entry) this.upstreams.delete(id);
+    return settled;
+  }
+
+  /** Drops one held lease (renewal refused): the registry's drop closes its connection. */
+  dropLease(leaseId: string): void {
+    this.options.held.drop('revoked', (lease) => lease.leaseId === leaseId);
+  }
+
+  get size(): number {
+    return this.upstreams.size;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const entries = [...this.upstreams.values()];
+    this.upstreams.clear();
+    await Promise.all(
+      entries.map(async (entry) => {
+        const settled = await entry;
+        if (settled instanceof Upstream) await settled.close();
+      }),
+    );
+  }
+
+  private async connect(key: UpstreamKey): Promise<Upstream | UpstreamAcquired> {
+    const { leases, held: registry } = this.options;
+    let issued;
+    try {
+      issued = await leases.issue({
+        workspaceId: key.workspaceId,
+        serverName: key.server,
+        principalUserId: key.principal,
+      });
+    } catch {
+      return { ok: false, reason: 'upstream_unavailable', failureClass: 'transient' };
+    }
+    if (!issued.ok) return { ok: false, reason: 'lease_refused', code: issued.code };
+    const lease = issued.lease;
+    const held = registry.hold({
+      leaseId: lease.id,
+      tenantId: lease.tenantId,
+      workspaceId: lease.workspaceId,
+      serverName: lease.serverName,
+      approvalId: lease.approvalId,
+      principalUserId: lease.principalUserId,
+    });
+    const supervisor = superviseAdmitted(lease.transport.transport, {
+      serverId: lease.serverName,
+      connect: {
+        serverName: lease.serverName,
+        clientInfo: this.options.clientInfo,
+        defaultStartupTimeoutMs: this.options.defaultStartupTimeoutMs,
+        searchPath: this.options.searchPath,
+        closeGraceMs: this.options.closeGraceMs,
+        stillAdmitted: () => held.live,
+      },
+      callTimeoutMs: this.options.callTimeoutMs,
+      onEvent: (event) => {
+        if (event.type === 'catalog' && event.change === 'refreshed') this.options.onListChanged?.(key);
+      },
+      ...(this.options.onDroppedNotification === undefined
+        ? {}
+        : { onDroppedNotification: this.options.onDroppedNotification }),
+    });
+    const upstream = new Upstream(key, lease, held, supervisor, this, this.options);
+    const id = keyOf(key);
+    held.signal.addEventListener(
+      'abort',
+      () => {
+        void this.forget(id, upstream);
+      },
+      { once: true },
+    );
+    const status = await supervisor.start();
+    if (status !== 'ready' || !held.live) {
+      const failureClass = held.live ? (supervisor.state.failure?.failureClass ?? 'fatal') : 'revoked';
+      await upstream.close();
+      return { ok: false, reason: 'upstream_unavailable', failureClass };
+    }
+    upstream.scheduleRenewal(lease.expiresAt);
+    this.options.logger.info(
+      { leaseId: lease.id, workspaceId: key.workspaceId, serverName: key.server },
+      'gateway upstream connected',
+    );
+    return upstream;
+  }
+
+  private async forget(id: string, upstream: Upstream): Promise<void> {
+    const entry = this.upstreams.get(id);
+    if (entry !== undefined && (await entry) === upstream) this.upstreams.delete(id);
+    await upstream.close();
+  }
+}
+
+function keyOf(key: UpstreamKey): string {
+  return `${key.workspaceId}\u0000${key.server}\u0000${key.principal ?? ''}`;
+}
