@@ -38,7 +38,6 @@ import {
   completeOAuthSignIn,
   listOAuthCredentials,
   signOutOAuth,
-  chooseOAuthServiceCredential,
   startOAuthSignIn,
 } from './definitions/oauth.commands';
 import { listRevocations } from './definitions/revocation.commands';
@@ -125,5 +124,6 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   completeOAuthSignIn,
   listOAuthCredentials,
   signOutOAuth,
+  chooseOAuthServiceCredential,
   listRevocations,
 ] as CommandDefinition[]);
