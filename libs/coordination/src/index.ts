@@ -65,7 +65,7 @@ export {
 } from './revocations-http.reader';
 export { Wakeup } from './wakeup';
 
-// Lease holders (the worker and the gateway, decision 0079): the lease routes' client, the held-lease registry
+// Lease holders (the worker and the gateway, decision 0081): the lease routes' client, the held-lease registry
 // whose drop closes a connection, and which revocation events concern a held lease.
 export {
   LeaseApiClient,

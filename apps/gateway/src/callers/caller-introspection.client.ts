@@ -1,7 +1,7 @@
 import { tokenIntrospection } from '@gatehouse/contracts';
 import type { CallerCheck } from './caller.js';
 
-// The gateway's side of `tokens.introspect` (decision 0078): POST the caller's token and the workspace it asked
+// The gateway's side of `tokens.introspect` (decision 0079): POST the caller's token and the workspace it asked
 // for, with the gateway's own token. The answer is parsed, never trusted. Expected outcomes are typed; the API
 // unreachable, a 5xx, 429 or an answer that does not parse throw (the request then fails as unavailable, and
 // nothing is cached).

@@ -1,5 +1,5 @@
 /**
- * Who is calling the gateway, as the API's introspection vouched for them (decision 0078): a user token (the
+ * Who is calling the gateway, as the API's introspection vouched for them (decision 0079): a user token (the
  * gateway serves that person) or an agent token (the workspace alone). Never the token itself.
  */
 export interface GatewayCaller {

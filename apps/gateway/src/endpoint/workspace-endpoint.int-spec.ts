@@ -45,7 +45,7 @@ import { gatewayConfigSchema } from '../config/gateway.config.js';
 import { createGatewayApp } from '../create-gateway-app.js';
 import { GatewayRuntime } from './gateway.runtime.js';
 
-// The workspace gateway end to end (issue 16; decisions 0078-0081): the real API on a loopback port (Postgres,
+// The workspace gateway end to end (issue 16; decisions 0079-0081): the real API on a loopback port (Postgres,
 // Redis), the gateway app on another, and two upstreams behind it: @modelcontextprotocol/server-everything over
 // stdio (on a pool whose ceiling allows exactly it) and an in-process SDK server over Streamable HTTP. Their
 // catalogs are discovered through libs/mcp-client and posted with catalog.submit, as the worker does (the in-process

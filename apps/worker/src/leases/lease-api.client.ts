@@ -1,4 +1,4 @@
-// The lease routes' client is shared with the gateway (libs/coordination, decision 0079); the worker's modules
+// The lease routes' client is shared with the gateway (libs/coordination, decision 0081); the worker's modules
 // keep importing it from here.
 export {
   LeaseApiClient,

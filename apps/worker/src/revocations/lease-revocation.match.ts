@@ -1,2 +1,2 @@
-// Shared with the gateway (libs/coordination, decision 0079).
+// Shared with the gateway (libs/coordination, decision 0081).
 export { leaseConcernedBy } from '@gatehouse/coordination';

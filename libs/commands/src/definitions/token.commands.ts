@@ -53,7 +53,7 @@ export const revokeToken = defineCommand({
 });
 
 /**
- * The gateway's view of a caller (decision 0078): is this bearer token one the gateway may serve in this
+ * The gateway's view of a caller (decision 0079): is this bearer token one the gateway may serve in this
  * workspace, for whom. Gateway tokens only; never over admin MCP (`tokens.` is withheld). Not audited: it runs on
  * the gateway's cache misses, and it changes nothing.
  */

@@ -41,7 +41,7 @@ export const GATEWAY_CALLER_KINDS = ['user', 'agent'] as const;
 export const gatewayCallerKind = z.enum(GATEWAY_CALLER_KINDS);
 
 /**
- * `tokens.introspect` (gateway tokens only, decision 0078): a caller's bearer token, presented to the gateway, and
+ * `tokens.introspect` (gateway tokens only, decision 0079): a caller's bearer token, presented to the gateway, and
  * the workspace it asked for. The secret travels in the body (never a URL), is hashed at once and never stored,
  * logged or audited.
  */

@@ -45,7 +45,7 @@ function gatewayCaller(principal: Principal | null): (TenantPrincipal & { via: '
 }
 
 /**
- * `tokens.introspect` (decision 0078): the gateway asks whether a caller's bearer token may use the gateway in one
+ * `tokens.introspect` (decision 0079): the gateway asks whether a caller's bearer token may use the gateway in one
  * workspace. Same rules as authentication itself (principalOfTokenLookup: revoked, expired, disabled user,
  * removed member, the user's current role), one statement for the token and one for the workspace, read in the
  * token's own tenant (RLS), so a workspace of another tenant is simply not there: 404, like a missing one.
