@@ -65,3 +65,9 @@ export interface RequestDecision {
   readonly id: string;
   readonly reason: string | null;
 }
+
+/** Whether the tenant's four-eyes rule is on (no HostPolicy row: off). */
+export async function fourEyesOf(tx: TenantTx, tenantId: string): Promise<boolean> {
+  const policy = await tx.hostPolicy.findUnique({ where: { tenantId }, select: { fourEyes: true } });
+  return policy?.fourEyes ?? false;
+}

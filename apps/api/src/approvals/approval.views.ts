@@ -51,6 +51,7 @@ function closeReasonOf(value: string | null): RequestView['closeReason'] {
 export function toApprovalRequestView(
   row: ApprovalRequest,
   decision: { readonly id: string; readonly reason: string | null } | null,
+  fourEyes: boolean,
 ): RequestView {
   return {
     id: row.id,
@@ -77,6 +78,7 @@ export function toApprovalRequestView(
     closeReason:
       closeReasonOf(row.closeReason) ??
       (row.status === 'decided' || row.status === 'superseded' ? row.status : null),
+    fourEyes,
   };
 }
 

@@ -10,7 +10,7 @@ import { conflict, ValidationProblemError } from '../shared/command-problems';
 import { DefinitionCipher } from '../definitions/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
 import { requestNotOpen } from './approval-problems';
-import { findVisibleRequest } from './approval-visibility';
+import { findVisibleRequest, fourEyesOf } from './approval-visibility';
 import { identityOfRow, toApprovalView } from './approval.views';
 import { deciderOf } from './decider.mapping';
 import { auditRefusedDecision, problemOfRefusal } from './decision-refusal';
@@ -33,11 +33,6 @@ const NOTHING_NOW = '(the server is gone from this view or no longer resolves)';
 type Outcome =
   | { readonly ok: true; readonly approval: Approval }
   | { readonly ok: false; readonly request: ApprovalRequest; readonly refusal: DecisionRefusal };
-
-async function fourEyesOf(tx: TenantTx, tenantId: string): Promise<boolean> {
-  const policy = await tx.hostPolicy.findUnique({ where: { tenantId }, select: { fourEyes: true } });
-  return policy?.fourEyes ?? false;
-}
 
 /** A denial says why (the person asking again must learn what to change); an approval may. */
 function reasonOf(input: Input): string | null {

@@ -1,7 +1,7 @@
 import { type CommandInput, getApprovalRequest } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { approvalIdsOf, findVisibleRequest } from './approval-visibility';
+import { approvalIdsOf, findVisibleRequest, fourEyesOf } from './approval-visibility';
 import { toApprovalRequestView } from './approval.views';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
@@ -16,7 +16,11 @@ export class GetApprovalRequestUseCase implements UseCaseFor<typeof getApprovalR
     return this.db.withTenant(principal.tenantId, async (tx) => {
       const row = await findVisibleRequest(tx, principal, input.requestId);
       const approvals = await approvalIdsOf(tx, [row.id]);
-      return toApprovalRequestView(row, approvals.get(row.id) ?? null);
+      return toApprovalRequestView(
+        row,
+        approvals.get(row.id) ?? null,
+        await fourEyesOf(tx, principal.tenantId),
+      );
     });
   }
 }

@@ -2,7 +2,7 @@ import { type CommandInput, listApprovalRequests } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { positionAfter, toPage } from '../shared/pagination/keyset-page';
-import { approvalIdsOf, workspaceFilter } from './approval-visibility';
+import { approvalIdsOf, fourEyesOf, workspaceFilter } from './approval-visibility';
 import { toApprovalRequestView } from './approval.views';
 import { newestFirst, olderThan } from '../shared/pagination/keyset-newest-first';
 import { Inject } from '@nestjs/common';
@@ -55,12 +55,13 @@ export class ListApprovalRequestsUseCase implements UseCaseFor<typeof listApprov
         tx,
         rows.slice(0, input.limit).map((row) => row.id),
       );
+      const fourEyes = await fourEyesOf(tx, principal.tenantId);
       return toPage(
         LIST,
         rows,
         input.limit,
         (row) => ({ at: row.openedAt, id: row.id }),
-        (row) => toApprovalRequestView(row, approvals.get(row.id) ?? null),
+        (row) => toApprovalRequestView(row, approvals.get(row.id) ?? null, fourEyes),
       );
     });
   }

@@ -9,6 +9,7 @@ import { DefinitionCipher } from '../definitions/definition-cipher';
 import { notApprovable } from './approval-problems';
 import { openApprovalRequests } from './approval-requests.opener';
 import { toApprovalRequestView } from './approval.views';
+import { fourEyesOf } from './approval-visibility';
 import { evaluateWorkspaceView, type EvaluatedEntry } from './workspace-activation';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
@@ -69,7 +70,7 @@ export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprova
         // assertApprovable and the opener agree on what needs review; reaching this is a bug, not a client error.
         throw new Error('the opener opened nothing for an approvable entry');
       }
-      const view = toApprovalRequestView(opened.request, null);
+      const view = toApprovalRequestView(opened.request, null, await fourEyesOf(tx, tenantId));
       return principal.scopes.includes('approvals:read') ? view : receiptOf(view);
     });
   }

@@ -94,6 +94,8 @@ describe('a personal variable', () => {
       trigger: 'variable_changed',
       cause: { kind: 'variable_set', subject: 'REPO_DIR', scope: 'user' },
       closeReason: null,
+      // No host policy: four-eyes is off, so the dashboard shows no four-eyes banner.
+      fourEyes: false,
     });
   });
 

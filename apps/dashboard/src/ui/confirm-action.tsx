@@ -24,6 +24,7 @@ export function ConfirmAction({
   confirmVariant = 'primary',
   action,
   fields,
+  children,
 }: {
   trigger: string;
   triggerVariant?: ButtonVariant;
@@ -35,6 +36,8 @@ export function ConfirmAction({
   action: (previous: ActionState, form: FormData) => Promise<ActionState>;
   /** Hidden inputs of the form (ids, the value to set). */
   fields: Readonly<Record<string, string>>;
+  /** Visible fields of the form (a reason), above its buttons. */
+  children?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   const [state, formAction] = useActionState(action, IDLE);
@@ -63,14 +66,17 @@ export function ConfirmAction({
               <div className={styles.description}>{description}</div>
             </AlertDialog.Description>
             {state.status === 'error' && open ? <ProblemCallout problem={state.problem} /> : null}
-            <form action={formAction} className={styles.footer}>
+            <form action={formAction} className={children ? styles.fields : styles.footer}>
               {Object.entries(fields).map(([name, value]) => (
                 <input key={name} type="hidden" name={name} value={value} />
               ))}
-              <AlertDialog.Cancel asChild>
-                <Button variant="secondary">Cancel</Button>
-              </AlertDialog.Cancel>
-              <SubmitButton variant={confirmVariant}>{confirmLabel}</SubmitButton>
+              {children}
+              <div className={styles.footer}>
+                <AlertDialog.Cancel asChild>
+                  <Button variant="secondary">Cancel</Button>
+                </AlertDialog.Cancel>
+                <SubmitButton variant={confirmVariant}>{confirmLabel}</SubmitButton>
+              </div>
             </form>
           </AlertDialog.Content>
         </AlertDialog.Portal>

@@ -47,6 +47,40 @@ export function TextField({ id, label, hint, error, className, mono, ...input }:
   );
 }
 
+type TextAreaFieldProps = ComponentProps<'textarea'> & {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+};
+
+export function TextAreaField({ id, label, hint, error, className, ...textarea }: TextAreaFieldProps) {
+  return (
+    <div className={[styles.field, className].filter(Boolean).join(' ')}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        {...textarea}
+        id={id}
+        className={styles.input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      />
+      {hint ? (
+        <span id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span id={`${id}-error`} className={styles.error}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
   id: string;
   label: string;

@@ -120,6 +120,8 @@ export const approvalRequestView = z
     cause: approvalRequestCauseView.nullable(),
     /** Why it closed; null while open. */
     closeReason: z.enum(APPROVAL_REQUEST_CLOSE_REASONS).nullable(),
+    /** Whether the tenant's four-eyes rule is on now: then none of `authorUserIds` may approve it. */
+    fourEyes: z.boolean(),
   })
   .meta({ title: 'ApprovalRequest' });
 export const approvalRequestPage = page(approvalRequestView).meta({ title: 'ApprovalRequestPage' });

@@ -1,6 +1,6 @@
 'use server';
 
-import { approvalRequestView, approvalView } from '@gatehouse/contracts';
+import { approvalRequestView, approvalView, decisionReason } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { EXPIRY_DAYS } from '../../ui/approvals/approval-labels';
@@ -16,6 +16,16 @@ import { idField, textField } from '../form-data';
 // decision never lands on a definition nobody reviewed. Each action asks again who is calling.
 
 const IDENTITY_KEY = /^aid:v1:[0-9a-f]{64}$/;
+
+/** The form's reason as the API takes it (decisionReason): trimmed; absent when empty. */
+function reasonOf(form: FormData): { reason?: string; problem?: ActionState } {
+  const reason = textField(form, 'reason').trim();
+  if (reason === '') return {};
+  const parsed = decisionReason.safeParse(reason);
+  if (!parsed.success)
+    return { problem: invalid('reason', parsed.error.issues[0]?.message ?? 'Check the reason.') };
+  return { reason: parsed.data };
+}
 
 function invalid(path: string, message: string): ActionState {
   return failure(invalidInputProblem([{ path, message }]));
@@ -41,11 +51,21 @@ export async function decideApprovalAction(_previous: ActionState, form: FormDat
       return invalid('expiresInDays', 'Choose how long it holds.');
     expiresAt = new Date(Date.now() + count * 24 * 3600 * 1000).toISOString();
   }
+  const { reason, problem } = reasonOf(form);
+  if (problem !== undefined) return problem;
+  if (decision === 'deny' && reason === undefined)
+    return invalid('reason', 'Say why you deny it: whoever asks again reads it.');
   const result = await callApi({
     answer: approvalView,
     method: 'POST',
     path: `/v1/approval-requests/${requestId}/decision`,
-    body: { decision, seenFingerprint, seenIdentityKey, ...(expiresAt !== undefined ? { expiresAt } : {}) },
+    body: {
+      decision,
+      seenFingerprint,
+      seenIdentityKey,
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    },
   });
   if (!result.ok) return failure(decisionProblem(result.problem));
   // Back to where the decision was made, which says what was decided (the request left the queue).
@@ -61,10 +81,14 @@ export async function revokeApprovalAction(_previous: ActionState, form: FormDat
   if (refusal) return failure(refusal);
   const approvalId = idField(form, 'approvalId');
   if (approvalId === undefined) return invalid('approvalId', 'No decision was named.');
+  const { reason, problem } = reasonOf(form);
+  if (problem !== undefined) return problem;
+  if (reason === undefined) return invalid('reason', 'Say why it is revoked: whoever relied on it reads it.');
   const result = await callApi({
     answer: approvalView,
     method: 'POST',
     path: `/v1/approvals/${approvalId}/revoke`,
+    body: { reason },
   });
   if (!result.ok) return failure(result.problem);
   refresh();

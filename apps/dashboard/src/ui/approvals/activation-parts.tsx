@@ -6,8 +6,10 @@ import overviewStyles from '../overview.module.css';
 import {
   ACTIVATION_STATE_LABELS,
   activationReasonLabel,
+  askForReviewLabel,
   describeStaleFields,
   mayAskForReview,
+  notAdmissibleLine,
 } from './approval-labels';
 import styles from './approvals.module.css';
 import { ReviewControl } from './review-control';
@@ -18,6 +20,25 @@ import { ReviewControl } from './review-control';
 export function ActivationBadge({ activation }: { activation: ActivationView }) {
   const { label, tone } = ACTIVATION_STATE_LABELS[activation.state];
   return <Badge tone={tone}>{label}</Badge>;
+}
+
+/**
+ * What the entry's statuses say together (issue 18 item 2): a disabled server shows the decision beneath its
+ * overlay (the approval in force) and the overlay's reason; an approved one that no pool may ever run says so,
+ * with the API's reasons (the dashboard never guesses admissibility).
+ */
+function agreement(entry: EffectiveEntryView): { activation: ActivationView; lines: string[] } {
+  const lines: string[] = [];
+  if (entry.status === 'disabled') {
+    const by = entry.overlay?.scope === 'user' ? 'by you' : 'for the workspace';
+    const why = entry.overlay?.reason ? `: “${entry.overlay.reason}”` : '';
+    lines.push(`Disabled ${by}${why}`);
+    if (entry.beneathOverlay !== null) return { activation: entry.beneathOverlay, lines };
+    return { activation: entry.activation, lines };
+  }
+  if (entry.admission !== null && !entry.admission.admissible)
+    lines.push(notAdmissibleLine(entry.admission.reasons));
+  return { activation: entry.activation, lines };
 }
 
 /** The one line under the badge: for stale, what changed; else the first reason that is not "approved". */
@@ -54,14 +75,25 @@ function openRequestOf(activation: ActivationView, canReadApprovals: boolean) {
 
 /** The Approval column of the servers table. */
 export function ActivationCell({ entry, target }: { entry: EffectiveEntryView; target: ReviewTarget }) {
+  const { activation: shown, lines } = agreement(entry);
   const { activation } = entry;
-  const line = headline(activation);
+  const line = entry.status === 'disabled' ? '' : headline(activation);
   return (
-    <span className={`cell-stack ${styles.activationCell}`} data-activation={activation.state}>
+    <span
+      className={`cell-stack ${styles.activationCell}`}
+      data-activation={activation.state}
+      data-admissible={entry.admission === null ? undefined : String(entry.admission.admissible)}
+    >
       {/* Its own line, at its own width (a flex column would stretch the badge). */}
-      <span>
-        <ActivationBadge activation={activation} />
+      <span className="row">
+        {entry.status === 'disabled' ? <Badge tone="neutral">Disabled</Badge> : null}
+        <ActivationBadge activation={shown} />
       </span>
+      {lines.map((text) => (
+        <span key={text} className={styles.agreement}>
+          {text}
+        </span>
+      ))}
       {line ? <span>{line}</span> : null}
       <ReviewControl
         workspaceId={target.workspaceId}
@@ -69,6 +101,7 @@ export function ActivationCell({ entry, target }: { entry: EffectiveEntryView; t
         view={target.view}
         openRequest={openRequestOf(activation, target.canReadApprovals)}
         mayAsk={target.canRequestReview && mayAskForReview(activation, entry.status === 'resolved')}
+        askLabel={askForReviewLabel(activation)}
         compact
       />
     </span>
@@ -78,14 +111,25 @@ export function ActivationCell({ entry, target }: { entry: EffectiveEntryView; t
 /** The Approval panel of a server's page: state, every reason, expiry, what changed, and its review. */
 export function ActivationDetails({ entry, target }: { entry: EffectiveEntryView; target: ReviewTarget }) {
   const { activation } = entry;
+  const { activation: shown, lines } = agreement(entry);
   return (
-    <dl className={overviewStyles.definition} data-activation={activation.state}>
+    <dl
+      className={overviewStyles.definition}
+      data-activation={activation.state}
+      data-admissible={entry.admission === null ? undefined : String(entry.admission.admissible)}
+    >
       <dt>State</dt>
       <dd>
         <span className="row">
-          <ActivationBadge activation={activation} />
-          <code className="muted">{activation.state}</code>
+          {entry.status === 'disabled' ? <Badge tone="neutral">Disabled</Badge> : null}
+          <ActivationBadge activation={shown} />
+          <code className="muted">{shown.state}</code>
         </span>
+        {lines.map((text) => (
+          <p key={text} className={styles.agreement}>
+            {text}
+          </p>
+        ))}
       </dd>
       <dt>Why</dt>
       <dd>
@@ -130,6 +174,7 @@ export function ActivationDetails({ entry, target }: { entry: EffectiveEntryView
           view={target.view}
           openRequest={openRequestOf(activation, target.canReadApprovals)}
           mayAsk={target.canRequestReview && mayAskForReview(activation, entry.status === 'resolved')}
+          askLabel={askForReviewLabel(activation)}
         />
         {activation.openRequestId === null &&
         !(target.canRequestReview && mayAskForReview(activation, entry.status === 'resolved')) ? (

@@ -1,12 +1,16 @@
 import type { ActivationView, ApprovalView } from '../../views/approval-views';
 import {
   activationReasonLabel,
+  admissionReasonLabel,
+  askForReviewLabel,
+  causeLabel,
   changePath,
   decisionStateOf,
   describeChange,
   describeStaleFields,
   formatDiffValue,
   mayAskForReview,
+  notAdmissibleLine,
   personLabel,
   targetOfProjection,
   triggerLabel,
@@ -218,5 +222,33 @@ describe('targetOfProjection', () => {
     expect(targetOfProjection({ transport: 'stdio' })).toBeNull();
     expect(targetOfProjection({ transport: { kind: 'ws', url: 'wss://x' } })).toBeNull();
     expect(targetOfProjection({ transport: { kind: 'http', url: 3 } })).toBeNull();
+  });
+});
+
+describe('statuses that agree and requests that say why (issue 18 items 2-4)', () => {
+  it('names the cause of a request instead of a first review', () => {
+    expect(causeLabel({ kind: 'variable_set', subject: 'GITHUB_TOKEN', scope: 'user' })).toBe(
+      'Personal variable GITHUB_TOKEN set',
+    );
+    expect(causeLabel({ kind: 'variable_unset', subject: 'REPO_DIR', scope: 'workspace' })).toBe(
+      'Workspace variable REPO_DIR unset',
+    );
+    expect(causeLabel({ kind: 'overlay_cleared', subject: 'github', scope: null })).toBe(
+      'github enabled again',
+    );
+    expect(causeLabel(null)).toBeNull();
+  });
+
+  it('says why an approved server is not admissible, in words', () => {
+    expect(notAdmissibleLine(['stdio_not_allowed_on_pool', 'destination_refused'])).toBe(
+      'Approved but not admissible: the pool does not run local (stdio) servers; its URL is refused (a private, metadata or unreachable destination)',
+    );
+    expect(admissionReasonLabel('some_new_code')).toBe('some new code');
+  });
+
+  it('names what asking does after a denial or a revocation', () => {
+    expect(askForReviewLabel(activation({ state: 'denied' }))).toBe('Ask approvers to reconsider the denial');
+    expect(askForReviewLabel(activation({ state: 'revoked' }))).toBe('Ask approvers to approve it again');
+    expect(askForReviewLabel(activation({ state: 'pending' }))).toBe('Ask for review');
   });
 });

@@ -5,6 +5,7 @@ import type {
   ActivationView,
   ApprovalRequestStatus,
   ApprovalRequestTrigger,
+  ApprovalRequestView,
   ApprovalView,
   ProjectionChangeView,
   StaleField,
@@ -81,7 +82,63 @@ export const REQUEST_STATUS_LABELS: Readonly<
   open: { label: 'Open', tone: 'accent' },
   decided: { label: 'Decided', tone: 'neutral' },
   superseded: { label: 'Superseded', tone: 'neutral' },
+  withdrawn: { label: 'Withdrawn', tone: 'neutral' },
 };
+
+/** Why a closed request closed, as its page says it. */
+export const CLOSE_REASON_WORDS: Readonly<Record<NonNullable<ApprovalRequestView['closeReason']>, string>> = {
+  decided: 'Someone decided it.',
+  superseded: 'The server changed again before anyone decided, so a newer request replaced this one.',
+  identity_gone:
+    'What it was opened for no longer exists in its view (a variable was unset, or the server changed back or went away), so there is nothing left to decide.',
+};
+
+const VARIABLE_SCOPE_WORDS = { tenant: 'Tenant', workspace: 'Workspace', user: 'Personal' } as const;
+
+/**
+ * What opened a request, in words, when the API recorded it ("Personal variable GITHUB_TOKEN set"); null for
+ * causes it did not name, and the page falls back to the trigger.
+ */
+export function causeLabel(cause: ApprovalRequestView['cause']): string | null {
+  if (cause === null) return null;
+  switch (cause.kind) {
+    case 'variable_set':
+    case 'variable_unset': {
+      const whose = cause.scope === null ? 'Variable' : `${VARIABLE_SCOPE_WORDS[cause.scope]} variable`;
+      return `${whose} ${cause.subject} ${cause.kind === 'variable_set' ? 'set' : 'unset'}`;
+    }
+    case 'source_written':
+      return `Source ${cause.subject} written`;
+    case 'overlay_set':
+      return `${cause.subject} disabled`;
+    case 'overlay_cleared':
+      return `${cause.subject} enabled again`;
+  }
+}
+
+/** Why an approved server can never be leased (the API's codes: authority reasons, destination, pools). */
+export const ADMISSION_REASON_LABELS: Readonly<Record<string, string>> = {
+  no_pool_open: 'no worker pool is open to this organization',
+  destination_refused: 'its URL is refused (a private, metadata or unreachable destination)',
+  stdio_not_allowed_on_pool: 'the pool does not run local (stdio) servers',
+  command_not_allowed: 'its command is not in the host policy’s allowed commands',
+  command_outside_ceiling: 'its command is outside what the operator allows on the pool',
+  forbidden_env_key: 'it sets an environment variable the pool forbids',
+  cwd_outside_allowed_roots: 'its working directory is outside the allowed roots',
+  no_allowed_root: 'the pool has no allowed root for a working directory',
+  nul_in_launch: 'its command line holds a NUL character',
+  header_helpers_not_allowed_on_pool: 'the pool does not run header helpers',
+};
+
+export function admissionReasonLabel(reason: string): string {
+  return ADMISSION_REASON_LABELS[reason] ?? reason.replaceAll('_', ' ');
+}
+
+/** "approved but not admissible: the pool does not run local (stdio) servers; …" */
+export function notAdmissibleLine(reasons: readonly string[]): string {
+  const words = reasons.map(admissionReasonLabel);
+  return `Approved but not admissible: ${words.length === 0 ? 'no pool can run it' : words.join('; ')}`;
+}
 
 /** Where a recorded decision stands now: revoked, an approval past its expiry, or in force. */
 export function decisionStateOf(approval: ApprovalView, now: Date): { label: string; tone: BadgeTone } {
@@ -96,6 +153,21 @@ export const DECISION_LABELS: Readonly<Record<ApprovalView['decision'], { label:
     approved: { label: 'Approved', tone: 'positive' },
     denied: { label: 'Denied', tone: 'negative' },
   };
+
+/**
+ * What asking for review does, named for it: after a denial or a revocation it asks approvers to decide again
+ * (nothing runs until they approve); otherwise it opens the first review or the one after a change.
+ */
+export function askForReviewLabel(activation: ActivationView): string {
+  switch (activation.state) {
+    case 'denied':
+      return 'Ask approvers to reconsider the denial';
+    case 'revoked':
+      return 'Ask approvers to approve it again';
+    default:
+      return 'Ask for review';
+  }
+}
 
 /** Whether "Ask for review" can lead anywhere: nothing open yet, and a resolved entry a decision could cover. */
 export function mayAskForReview(activation: ActivationView, resolved: boolean): boolean {

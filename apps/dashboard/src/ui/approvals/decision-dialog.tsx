@@ -10,6 +10,7 @@ import { ProblemCallout } from '../feedback';
 import { SelectField } from '../form-fields';
 import { SubmitButton } from '../submit-button';
 import { EXPIRY_DAYS } from './approval-labels';
+import { ReasonField } from './reason-field';
 import styles from './approvals.module.css';
 
 /**
@@ -66,8 +67,8 @@ export function DecisionDialog({
                 </p>
               ) : (
                 <p>
-                  {serverName} is refused in {workspaceName} until its definition changes or someone asks for
-                  review again.
+                  {serverName} is refused in {workspaceName} until its definition changes, or someone asks
+                  approvers to reconsider and they approve it.
                 </p>
               )}
               <p>
@@ -99,6 +100,7 @@ export function DecisionDialog({
                 ]}
               />
             ) : null}
+            <ReasonField id={`reason-${decision}-${requestId}`} required={!approve} verb={decision} />
             <div className={dialogStyles.footer}>
               <AlertDialog.Cancel asChild>
                 <Button variant="secondary">Cancel</Button>

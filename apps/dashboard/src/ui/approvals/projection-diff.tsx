@@ -38,19 +38,24 @@ export function ProjectionDiff({
   id,
   changes,
   firstReview,
+  cause = null,
 }: {
   /** Names the table (its caption) for assistive technology. */
   id: string;
   changes: readonly ProjectionChangeView[];
   /** No earlier approval to compare with. */
   firstReview: boolean;
+  /** What opened the request, in words (causeLabel): named instead of "first review" where known. */
+  cause?: string | null;
 }) {
   if (changes.length === 0) {
     return (
       <p className="muted" data-diff="empty">
-        {firstReview
-          ? 'First review of this server: there is no earlier approval to compare with. The whole definition is below.'
-          : 'No field of the definition differs from the last approval; its identity did (see above).'}
+        {firstReview && cause !== null
+          ? `${cause}. No earlier approval of this server to compare with: the whole definition is below.`
+          : firstReview
+            ? 'First review of this server: there is no earlier approval to compare with. The whole definition is below.'
+            : 'No field of the definition differs from the last approval; its identity did (see above).'}
       </p>
     );
   }

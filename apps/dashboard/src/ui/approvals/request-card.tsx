@@ -6,7 +6,13 @@ import { LongValue } from '../long-value';
 import { Badge, Callout } from '../feedback';
 import overviewStyles from '../overview.module.css';
 import { SourceLabel } from '../servers/server-parts';
-import { personLabel, REQUEST_STATUS_LABELS, targetOfProjection, triggerLabel } from './approval-labels';
+import {
+  causeLabel,
+  personLabel,
+  REQUEST_STATUS_LABELS,
+  targetOfProjection,
+  triggerLabel,
+} from './approval-labels';
 import styles from './approvals.module.css';
 import { DecisionDialog } from './decision-dialog';
 import { ProjectionDiff } from './projection-diff';
@@ -137,7 +143,7 @@ export function RequestCard({
           <LongValue value={request.identity.definitionFingerprint} label="fingerprint" truncate />
         </dd>
       </dl>
-      {authoredByYou && request.status === 'open' ? (
+      {request.fourEyes && authoredByYou && request.status === 'open' ? (
         <Callout tone="info">
           <p>You made this change. With four-eyes on, someone else must approve it.</p>
         </Callout>
@@ -150,6 +156,7 @@ export function RequestCard({
           id={`request-${request.id}-diff`}
           changes={request.changes}
           firstReview={request.previousApprovalId === null}
+          cause={causeLabel(request.cause)}
         />
       </section>
       <details className={styles.projection} open>

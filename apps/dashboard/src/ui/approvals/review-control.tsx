@@ -21,6 +21,7 @@ export function ReviewControl({
   view,
   openRequest,
   mayAsk,
+  askLabel = 'Ask for review',
   compact = false,
 }: {
   workspaceId: string;
@@ -29,6 +30,8 @@ export function ReviewControl({
   /** The open request: its page when the reader may open it, null when they may not; undefined: none. */
   openRequest: { readonly href: string | null } | undefined;
   mayAsk: boolean;
+  /** What asking does here, in words (after a denial: asking approvers to reconsider it). */
+  askLabel?: string;
   /** In a table row: a small button whose name says which server it is for. */
   compact?: boolean;
 }) {
@@ -56,7 +59,8 @@ export function ReviewControl({
           <input type="hidden" name="serverName" value={serverName} />
           <input type="hidden" name="view" value={view} />
           <SubmitButton variant="secondary" size="small" pendingLabel="Asking…">
-            Ask for review{forServer}
+            {askLabel}
+            {forServer}
           </SubmitButton>
         </form>
       ) : null}

@@ -21,6 +21,8 @@ import {
 import styles from '../../../ui/approvals/approvals.module.css';
 import { ApprovalsTabs, approvalsTabOf, type ApprovalsTab } from '../../../ui/approvals/approvals-tabs';
 import { RequestCard } from '../../../ui/approvals/request-card';
+import { DecisionReasons } from '../../../ui/approvals/decision-reasons';
+import { ReasonField } from '../../../ui/approvals/reason-field';
 import { ConfirmAction } from '../../../ui/confirm-action';
 import { DataTable, type TableColumn } from '../../../ui/data-table';
 import { DateTime } from '../../../ui/date-time';
@@ -229,6 +231,7 @@ async function DecisionsView({ context, can, workspaceId, current, pageSize }: L
     { id: 'by', label: 'Decided by', sortable: true },
     { id: 'at', label: 'Decided', sortable: true },
     { id: 'expires', label: 'Expires', sortable: true },
+    { id: 'reason', label: 'Reason' },
     ...(can.revokeApprovals ? [{ id: 'actions', label: 'Actions', hideLabel: true }] : []),
   ];
   return (
@@ -267,6 +270,7 @@ async function DecisionsView({ context, can, workspaceId, current, pageSize }: L
             by,
             <DateTime key="at" value={approval.decidedAt} />,
             <DateTime key="e" value={approval.expiresAt} fallback="Never" />,
+            <DecisionReasons key="why" approval={approval} />,
             ...(can.revokeApprovals
               ? [
                   approval.revokedAt === null ? (
@@ -287,7 +291,9 @@ async function DecisionsView({ context, can, workspaceId, current, pageSize }: L
                       confirmVariant="danger"
                       action={revokeApprovalAction}
                       fields={{ approvalId: approval.id }}
-                    />
+                    >
+                      <ReasonField id={`revoke-reason-${approval.id}`} required verb="revoke it" />
+                    </ConfirmAction>
                   ) : (
                     <span key="r" className="muted">
                       Revoked
@@ -304,9 +310,10 @@ async function DecisionsView({ context, can, workspaceId, current, pageSize }: L
             by,
             approval.decidedAt,
             approval.expiresAt,
+            approval.reason,
             null,
           ],
-          search: `${server} ${workspace} ${approval.decision} ${state.label} ${by}`,
+          search: `${server} ${workspace} ${approval.decision} ${state.label} ${by} ${approval.reason ?? ''} ${approval.revokeReason ?? ''}`,
         };
       })}
       footer={

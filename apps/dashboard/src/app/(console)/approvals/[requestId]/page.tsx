@@ -7,12 +7,18 @@ import { approvalsPageContext, uuidParam } from '../../../../server/approvals-pa
 import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
 import { AccessFailure, PageProblem } from '../../../../ui/access-states';
 import {
+  causeLabel,
+  CLOSE_REASON_WORDS,
   DECISION_LABELS,
   decisionStateOf,
+  notAdmissibleLine,
   personLabel,
   REQUEST_STATUS_LABELS,
   triggerLabel,
 } from '../../../../ui/approvals/approval-labels';
+import { DecisionReasons } from '../../../../ui/approvals/decision-reasons';
+import { ReasonField } from '../../../../ui/approvals/reason-field';
+import { getEffectiveDefinitions } from '../../../../server/definition-queries';
 import { DecisionDialog } from '../../../../ui/approvals/decision-dialog';
 import { ProjectionDiff } from '../../../../ui/approvals/projection-diff';
 import { RequestAuthors, RequestSubject } from '../../../../ui/approvals/request-card';
@@ -66,6 +72,12 @@ export default async function ApprovalRequestPage({
   const decision = find(request.approvalId);
   const previous = find(request.previousApprovalId);
   const open = request.status === 'open';
+  // An approval in force that no pool may ever run says so here too, from the API's own judgement.
+  const admission =
+    decision?.decision === 'approved' && decision.revokedAt === null && identity.principalUserId === null
+      ? await admissionOf(request.workspaceId, identity.serverName, decision.id)
+      : null;
+  const cause = causeLabel(request.cause);
 
   return (
     <div className="stack">
@@ -75,7 +87,7 @@ export default async function ApprovalRequestPage({
         description={
           <>
             In <Link href={`/servers/${request.workspaceId}`}>{workspaceName}</Link> ·{' '}
-            {triggerLabel(request.trigger)} · opened <DateTime value={request.openedAt} />
+            {cause ?? triggerLabel(request.trigger)} · opened <DateTime value={request.openedAt} />
           </>
         }
         actions={
@@ -113,7 +125,12 @@ export default async function ApprovalRequestPage({
           </p>
         </Callout>
       ) : null}
-      {open && request.authorUserIds.includes(session.user.id) ? (
+      {admission !== null && !admission.admissible ? (
+        <Callout tone="warning" title="Approved but not admissible">
+          <p>{notAdmissibleLine(admission.reasons)}.</p>
+        </Callout>
+      ) : null}
+      {open && request.fourEyes && request.authorUserIds.includes(session.user.id) ? (
         <Callout tone="info">
           <p>You made this change. With four-eyes on, someone else must approve it.</p>
         </Callout>
@@ -121,8 +138,19 @@ export default async function ApprovalRequestPage({
       {request.status === 'superseded' ? (
         <Callout tone="info" title="Superseded">
           <p>
-            The server changed again before anyone decided, so a newer request replaced this one. Find it in
-            the <Link href={`/approvals?workspaceId=${request.workspaceId}`}>queue</Link>.
+            {CLOSE_REASON_WORDS.superseded} Find it in the{' '}
+            <Link href={`/approvals?workspaceId=${request.workspaceId}`}>queue</Link>.
+          </p>
+        </Callout>
+      ) : null}
+      {request.status === 'withdrawn' ? (
+        <Callout tone="info" title="Withdrawn">
+          <p>
+            {CLOSE_REASON_WORDS.identity_gone} Closed <DateTime value={request.closedAt} />
+            {request.closedBy !== null
+              ? ` after a change by ${personLabel(request.closedBy, context.directory)}`
+              : ''}
+            .
           </p>
         </Callout>
       ) : null}
@@ -145,6 +173,7 @@ export default async function ApprovalRequestPage({
           id="request-diff"
           changes={request.changes}
           firstReview={request.previousApprovalId === null}
+          cause={cause}
         />
       </Panel>
 
@@ -256,12 +285,18 @@ export default async function ApprovalRequestPage({
                       confirmVariant="danger"
                       action={revokeApprovalAction}
                       fields={{ approvalId: decision.id }}
-                    />
+                    >
+                      <ReasonField id={`revoke-reason-${decision.id}`} required verb="revoke it" />
+                    </ConfirmAction>
                   ) : null}
                 </span>
               </dd>
               <dt>Decided by</dt>
               <dd>{personLabel(decision.decidedBy, context.directory)}</dd>
+              <dt>Reason</dt>
+              <dd>
+                <DecisionReasons approval={decision} />
+              </dd>
               <dt>Decided</dt>
               <dd>
                 <DateTime value={decision.decidedAt} />
@@ -287,4 +322,17 @@ export default async function ApprovalRequestPage({
       ) : null}
     </div>
   );
+}
+
+/** The API's admissibility of the server as the workspace resolves it, while this decision is what holds. */
+async function admissionOf(
+  workspaceId: string,
+  serverName: string,
+  approvalId: string,
+): Promise<{ admissible: boolean; reasons: readonly string[] } | null> {
+  const view = await getEffectiveDefinitions(workspaceId, 'workspace');
+  if (!view.ok) return null;
+  const entry = view.data.entries.find((candidate) => candidate.name === serverName);
+  if (entry === undefined || entry.activation.approvalId !== approvalId) return null;
+  return entry.admission;
 }
