@@ -134,7 +134,9 @@ async function startUpstream(): Promise<InProcessUpstream> {
         if (transport === undefined && isInitializeRequest(body)) {
           const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (sessionId) => transports.set(sessionId, created),
+            onsessioninitialized: (sessionId) => {
+              transports.set(sessionId, created);
+            },
             onsessionclosed: (sessionId) => void transports.delete(sessionId),
           });
           created.onclose = () => {

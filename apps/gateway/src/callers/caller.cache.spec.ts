@@ -1,0 +1,93 @@
+import type { RevocationEvent } from '@gatehouse/contracts';
+import type { CallerCheck, GatewayCaller } from './caller.js';
+import { CallerCache } from './caller.cache.js';
+
+const TENANT = '1c7d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+const WORKSPACE = '2d8e3f4a-5b6c-4d7e-9f8a-0b1c2d3e4f5a';
+const caller: GatewayCaller = {
+  tokenId: '5f0e8a51-1d0b-4c1e-9b55-0c8f6b1b7a01',
+  tenantId: TENANT,
+  kind: 'user',
+  userId: '3e9f4a5b-6c7d-4e8f-8a9b-1c2d3e4f5a6b',
+  workspaceId: WORKSPACE,
+  expiresAt: null,
+};
+
+function event(kind: RevocationEvent['kind'], subject: RevocationEvent['subject']): RevocationEvent {
+  return { seq: 1, tenantId: TENANT, kind, subject, occurredAt: '2026-12-01T12:00:00.000Z' };
+}
+
+function counting(answer: CallerCheck = { ok: true, caller }) {
+  let calls = 0;
+  return {
+    introspect: async () => {
+      calls += 1;
+      return answer;
+    },
+    get calls() {
+      return calls;
+    },
+  };
+}
+
+describe('CallerCache', () => {
+  it('serves a live caller from memory within the TTL, per token and workspace', async () => {
+    let now = 0;
+    const cache = new CallerCache({ ttlMs: 1_000, now: () => now });
+    const api = counting();
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.calls).toBe(1);
+    await cache.check('ghu_token', '9d8e3f4a-5b6c-4d7e-9f8a-0b1c2d3e4f5a', api.introspect);
+    expect(api.calls).toBe(2);
+    now = 1_000;
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.calls).toBe(3);
+  });
+
+  it('never caches a refusal, and shares one introspection between concurrent misses', async () => {
+    const cache = new CallerCache({ ttlMs: 60_000 });
+    const refused = counting({ ok: false, reason: 'unauthenticated' });
+    await cache.check('ghu_bad', WORKSPACE, refused.introspect);
+    await cache.check('ghu_bad', WORKSPACE, refused.introspect);
+    expect(refused.calls).toBe(2);
+    const api = counting();
+    await Promise.all([1, 2, 3].map(() => cache.check('ghu_token', WORKSPACE, api.introspect)));
+    expect(api.calls).toBe(1);
+  });
+
+  it('refuses a cached caller whose token has expired since', async () => {
+    const cache = new CallerCache({ ttlMs: 60_000 });
+    const expiring = counting({
+      ok: true,
+      caller: { ...caller, expiresAt: new Date('2026-12-01T12:00:00Z') },
+    });
+    expect(
+      await cache.check('ghu_t', WORKSPACE, expiring.introspect, new Date('2026-12-01T11:00:00Z')),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await cache.check('ghu_t', WORKSPACE, expiring.introspect, new Date('2026-12-01T12:00:00Z')),
+    ).toEqual({
+      ok: false,
+      reason: 'unauthenticated',
+    });
+  });
+
+  it('evicts on the token’s revocation or its member’s change, not on other events', async () => {
+    const cache = new CallerCache({ ttlMs: 60_000 });
+    const api = counting();
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(cache.evict(event('approval_revoked', { workspaceId: WORKSPACE }))).toEqual([]);
+    expect(
+      cache.evict(event('token_revoked', { tokenIds: ['7f0e8a51-1d0b-4c1e-9b55-0c8f6b1b7a01'] })),
+    ).toEqual([]);
+    expect(cache.evict(event('token_revoked', { tokenIds: [caller.tokenId] }))).toEqual([caller.tokenId]);
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(cache.evict(event('member_changed', { userId: caller.userId as string }))).toEqual([
+      caller.tokenId,
+    ]);
+    expect(cache.size).toBe(0);
+  });
+});
