@@ -52,6 +52,7 @@ const mcpRest = {
   caseSensitive: true,
   message: 'The MCP SDK stays in libs/mcp-client and the server adapters of apps/gateway and apps/api.',
 };
+const gatewayAdapterOnly = 'In apps/gateway the MCP SDK is imported only by src/mcp-server (decision 0080).';
 const testingLib = {
   group: ['@gatehouse/testing'],
   message: '@gatehouse/testing is for test files only (*.spec.ts, *.int-spec.ts, fixtures, harnesses).',
@@ -231,6 +232,22 @@ export default [
         prisma,
         libRoot,
         mcpClient,
+        testingLib,
+        testHelpers,
+      ]),
+    },
+  },
+  {
+    // apps/gateway: the SDK's server side and its types only in its MCP server adapter (decision 0080).
+    files: ['apps/gateway/**/*.ts'],
+    ignores: ['apps/gateway/src/mcp-server/**', ...TEST_FILES],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        prisma,
+        libRoot,
+        mcpClient,
+        { ...mcpServer, message: gatewayAdapterOnly },
+        { ...mcpRest, message: gatewayAdapterOnly },
         testingLib,
         testHelpers,
       ]),

@@ -202,7 +202,18 @@ describe('the server side of the MCP SDK only in the apps that serve MCP', () =>
     ]);
   });
 
-  it.each(['apps/gateway/src/lint-probe.ts', 'apps/api/src/lint-probe.ts'])(
+  it.each(['apps/gateway/src/endpoint/lint-probe.ts', 'apps/gateway/src/lint-probe.ts'])(
+    'refuses it in the gateway outside its adapter: %s',
+    async (file) => {
+      for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
+        expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([
+          expect.stringContaining('In apps/gateway the MCP SDK is imported only by src/mcp-server'),
+        ]);
+      }
+    },
+  );
+
+  it.each(['apps/gateway/src/mcp-server/lint-probe.ts', 'apps/api/src/lint-probe.ts'])(
     'allows it in %s',
     async (file) => {
       for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
