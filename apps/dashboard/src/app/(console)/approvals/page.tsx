@@ -12,6 +12,7 @@ import { pageAccess, redirectIfSessionEnded } from '../../../server/current-sess
 import { AccessFailure } from '../../../ui/access-states';
 import { buttonClassName } from '../../../ui/button';
 import {
+  causeLabel,
   DECISION_LABELS,
   decisionStateOf,
   personLabel,
@@ -344,8 +345,8 @@ async function ClosedRequestsView({ context, workspaceId, current, pageSize }: L
   if (result.data.items.length === 0 && current.cursor === undefined) {
     return (
       <EmptyState title="No closed requests yet">
-        A request closes when it is decided, or when the server changes again before anyone decided
-        (superseded by a newer request).
+        A request closes when it is decided, when the server changes again before anyone decided (superseded
+        by a newer request), or when what it was opened for no longer exists (withdrawn).
       </EmptyState>
     );
   }
@@ -376,7 +377,7 @@ async function ClosedRequestsView({ context, workspaceId, current, pageSize }: L
             <Badge key="st" tone={status.tone}>
               {status.label}
             </Badge>,
-            triggerLabel(request.trigger),
+            causeLabel(request.cause) ?? triggerLabel(request.trigger),
             request.changes.length,
             <DateTime key="o" value={request.openedAt} />,
             <DateTime key="c" value={request.closedAt} />,
@@ -392,7 +393,7 @@ async function ClosedRequestsView({ context, workspaceId, current, pageSize }: L
             request.identity.serverName,
             workspace,
             status.label,
-            triggerLabel(request.trigger),
+            causeLabel(request.cause) ?? triggerLabel(request.trigger),
             request.changes.length,
             request.openedAt,
             request.closedAt,
