@@ -589,6 +589,11 @@ describe('admission.check', () => {
       reason: 'Paused during the vendor review',
     });
     expect(disabled.status).toBeLessThan(300);
+    // The overlay's reason is in its audit row too.
+    const audited = await db.withTenant(acme.id, (tx) =>
+      tx.auditEvent.findFirst({ where: { action: 'definitions.overlays.set' }, orderBy: { seq: 'desc' } }),
+    );
+    expect(audited?.data).toMatchObject({ serverName: 'public', reason: 'Paused during the vendor review' });
     expect((await effective()).get('public')).toMatchObject({
       status: 'disabled',
       activation: { state: 'pending' },

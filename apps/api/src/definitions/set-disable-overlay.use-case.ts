@@ -4,6 +4,7 @@ import type { Database } from '@gatehouse/db';
 import { checkDisableOverlay } from '@gatehouse/definitions';
 import { changeScopeOfOverlay, openRequestsAfterChange } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
+import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
@@ -97,7 +98,13 @@ export class SetDisableOverlayUseCase implements UseCaseFor<typeof setDisableOve
         action: 'definitions.overlays.set',
         target: { type: 'workspace', id: workspace.id },
         outcome: 'success',
-        data: { scope: input.scope, serverName: input.serverName },
+        // The overlay's reason goes wherever the overlay is shown, the audit row included (tenant text: a marker
+        // where the audit guard would refuse it).
+        data: {
+          scope: input.scope,
+          serverName: input.serverName,
+          reason: reason === null ? null : auditSafeText(reason),
+        },
       });
       return {
         workspaceId: workspace.id,
