@@ -81,6 +81,7 @@ const leaseBodies: string[] = [];
 const tokens = {
   admin: '',
   approver: '',
+  member: '',
   agent: '',
   localWorker: '',
   localWorker2: '',
@@ -91,7 +92,7 @@ const tokens = {
 };
 type Who = keyof typeof tokens;
 
-async function rest(who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+async function rest(who: Who, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   const response = await app.inject({
     method,
     url,
@@ -166,6 +167,7 @@ beforeAll(async () => {
   globexWorkspaceId = (await createTestWorkspace(db, globex.id)).id;
   tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.member = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
   tokens.agent = (
     await mintTestToken(db, acme, admin, {
       kind: 'agent',
@@ -565,6 +567,37 @@ describe('leases.issue', () => {
     // A gateway whose pool is not open to the workspace's tenant learns nothing about it.
     expect((await lease('gateway', 'public', {}, globexWorkspaceId)).status).toBe(404);
     expect((await lease('gateway', 'public', {}, randomUUID())).status).toBe(404);
+  });
+
+  it("leases a member's own secret under the workspace's approval when it changes nothing reviewed (decision 0087)", async () => {
+    const own = `cnryown${randomBytes(9).toString('hex')}`;
+    const workspaceLease = (await lease('gateway', 'public')).body as unknown as LeaseBody;
+    const set = await rest('member', 'PUT', '/v1/definition-variables/API_TOKEN', {
+      scope: 'user',
+      value: own,
+    });
+    expect(set.status).toBe(200);
+    try {
+      // Her own token instead of the tenant's: a secret counts by where it comes from, so the fingerprint and the
+      // approval are the workspace's, and her lease carries her own value.
+      const issued = await lease('gateway', 'public', { principalUserId: member.id });
+      expect(issued.status).toBe(201);
+      const body = issued.body as unknown as LeaseBody;
+      expect(body).toMatchObject({
+        principalUserId: member.id,
+        approvalId: workspaceLease.approvalId,
+        definitionFingerprint: workspaceLease.definitionFingerprint,
+      });
+      expect(JSON.stringify(body.transport)).toContain(own);
+      expect(JSON.stringify(body.transport)).not.toContain(VARIABLE_CANARY);
+      // And no request opened for her: there is nothing new to review.
+      const open = await db.withTenant(acme.id, (tx) =>
+        tx.approvalRequest.count({ where: { serverName: 'public', principalUserId: member.id } }),
+      );
+      expect(open).toBe(0);
+    } finally {
+      await rest('member', 'DELETE', '/v1/definition-variables/API_TOKEN?scope=user');
+    }
   });
 });
 
