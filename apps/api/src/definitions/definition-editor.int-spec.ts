@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { editableDocumentOf, REDACTED } from '@gatehouse/definitions';
-import { parseConfig } from '@gatehouse/platform';
+import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   createTestDatabase,
   createTestTenant,
@@ -37,6 +38,11 @@ let workspaceId: string;
 const tokens = { owner: '', maintainer: '', other: '' };
 type Who = keyof typeof tokens;
 const bodies: string[] = [];
+const logLines: string[] = [];
+
+function checkpointsLogged(): number {
+  return logLines.filter((line) => line.includes('"audit.checkpoint"')).length;
+}
 
 function document(extra: Body = {}): Body {
   return {
@@ -122,7 +128,15 @@ beforeAll(async () => {
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
   });
   if (!parsed.ok) throw new Error(parsed.message);
-  app = await createApiApp(parsed.config);
+  const buffer = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  app = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'definition-editor-test', level: 'info', destination: buffer }),
+  });
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -215,6 +229,7 @@ describe('the source editor API', () => {
       },
     };
     const before = await traces();
+    const checkpoints = checkpointsLogged();
     const preview = await rest('maintainer', 'POST', '/v1/definition-sources/preview', {
       tier: 'project',
       workspaceId,
@@ -223,6 +238,10 @@ describe('the source editor API', () => {
     });
     expect(preview.status).toBe(200);
     expect(await traces()).toEqual(before);
+    // The dry run's audit rows were rolled back: no checkpoint of them was logged, and the chain still verifies.
+    expect(checkpointsLogged()).toBe(checkpoints);
+    const verified = await rest('owner', 'GET', '/v1/audit-events/verify');
+    expect(verified).toMatchObject({ status: 200, body: { ok: true } });
     expect(preview.body).toMatchObject({
       currentVersion: 2,
       nextVersion: 3,

@@ -8,7 +8,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { approvalsLeftStale, readApprovalStandings } from './approval-standing.reader';
-import { sourceTargetOf } from './definition-access';
+import { assertMayWriteSource, sourceTargetOf } from './definition-access';
 import { DefinitionCipher } from './definition-cipher';
 import { answerRacedCreate, writeSourceInTx } from './write-definition-source';
 
@@ -41,6 +41,8 @@ export class PreviewDefinitionSourceUseCase implements UseCaseFor<typeof preview
         answerRacedCreate(() =>
           this.db.withTenant(principal.tenantId, async (tx) => {
             const source = await sourceTargetOf(tx, principal, target);
+            // Refused before any reading: a caller who may not write the tier learns nothing from its cost.
+            await assertMayWriteSource(tx, principal, source);
             const views = await viewsAffectedBy(tx, changeScopeOfSource(source), principal.userId);
             const before = await readApprovalStandings(tx, this.cipher, principal.tenantId, views);
             const outcome = await writeSourceInTx(tx, this.cipher, {
