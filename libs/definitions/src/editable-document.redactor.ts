@@ -1,5 +1,23 @@
+import { keySegment } from './decode-problem';
 import { maskArgs, maskArgument, maskText, maskUrl, REDACTED } from './literal.masker';
 import { isCredentialShapedLiteral } from './secret-shape';
+
+const HIDDEN_KEY = /^\[REDACTED #(\d+)\]$/;
+
+/**
+ * A key as the editable document shows it: itself when a problem path would show it (a short plain name that
+ * does not look like a credential), else `[REDACTED #<position>]` (a pasted token used as a server name, a
+ * 600-character tool name). Sent back, the placeholder restore maps it to the stored key at that position.
+ */
+export function editableKeyOf(key: string, index: number): string {
+  return keySegment(key, index) === key ? key : `[REDACTED #${index}]`;
+}
+
+/** The position a hidden key stands for, or null for a key shown as itself. */
+export function hiddenKeyPosition(key: string): number | null {
+  const match = HIDDEN_KEY.exec(key);
+  return match === null ? null : Number(match[1]);
+}
 
 /**
  * A stored source document as an editor may show it, so a person can change one entry without retyping the
@@ -8,14 +26,19 @@ import { isCredentialShapedLiteral } from './secret-shape';
  * no recognisable shape): a value that is exactly a `${NAME}` reference stays (it names where the value comes
  * from and shows none of it), anything else becomes `[REDACTED]`. Sent back unchanged, every masked string is
  * one the API's placeholder restore maps back to the stored value (apps/api definition-placeholder.restore.ts);
- * invisible characters are NOT escaped here, since an editor round-trips the raw text.
+ * invisible characters are NOT escaped here, since an editor round-trips the raw text. Keys a problem path
+ * would not show are hidden too (editableKeyOf).
  */
 export function editableDocumentOf(document: unknown): unknown {
   if (!isRecord(document)) return maskAny(document);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(document)) {
-    define(out, key, key === 'mcpServers' && isRecord(value) ? serversOf(value) : maskAny(value));
-  }
+  Object.entries(document).forEach(([key, value], index) => {
+    define(
+      out,
+      editableKeyOf(key, index),
+      key === 'mcpServers' && isRecord(value) ? serversOf(value) : maskAny(value),
+    );
+  });
   return out;
 }
 
@@ -23,14 +46,18 @@ const REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 function serversOf(servers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, entry] of Object.entries(servers)) define(out, name, entryOf(entry));
+  Object.entries(servers).forEach(([name, entry], index) =>
+    define(out, editableKeyOf(name, index), entryOf(entry)),
+  );
   return out;
 }
 
 function entryOf(entry: unknown): unknown {
   if (!isRecord(entry)) return maskAny(entry);
   const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(entry)) define(out, field, fieldOf(field, value));
+  Object.entries(entry).forEach(([field, value], index) =>
+    define(out, editableKeyOf(field, index), fieldOf(field, value)),
+  );
   return out;
 }
 
@@ -54,11 +81,11 @@ function fieldOf(field: string, value: unknown): unknown {
 /** Env and header values: a bare `${NAME}` reference shows; anything else, of any type, is hidden. */
 function keyedValuesOf(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) {
+  Object.entries(values).forEach(([key, value], index) => {
     const reference = typeof value === 'string' ? REFERENCE.exec(value) : null;
     const shown = reference !== null && !isCredentialShapedLiteral(reference[1] as string);
-    define(out, isCredentialShapedLiteral(key) ? REDACTED : key, shown ? value : REDACTED);
-  }
+    define(out, editableKeyOf(key, index), shown ? value : REDACTED);
+  });
   return out;
 }
 
@@ -72,7 +99,9 @@ function maskAny(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskAny);
   if (isRecord(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) define(out, key, maskAny(item));
+    Object.entries(value).forEach(([key, item], index) =>
+      define(out, editableKeyOf(key, index), maskAny(item)),
+    );
     return out;
   }
   return value;

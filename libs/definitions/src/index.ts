@@ -90,7 +90,7 @@ export type {
   OverlayProblem,
   OverlayScope,
 } from './disable-overlay';
-export { editableDocumentOf } from './editable-document.redactor';
+export { editableDocumentOf, editableKeyOf, hiddenKeyPosition } from './editable-document.redactor';
 export { projectDefinition, visibleText } from './redacted.projection';
 export type { HttpProjection, KeysOnly, RedactedProjection, StdioProjection } from './redacted.projection';
 export { REDACTED, maskText, maskUrl, maskArgs } from './literal.masker';

@@ -120,7 +120,8 @@ describe('writing a project source', () => {
     // Alice (a maintainer) changes filesystem's args: its old request is superseded, the new one carries both
     // authors, so four-eyes still covers the owner's part of what is under review.
     const changed = { ...FILESYSTEM, args: [...FILESYSTEM.args, '--read-only'] };
-    await putProject(w, 'alice', { mcpServers: { github: GITHUB, filesystem: changed } }, 2);
+    // (The same document again wrote nothing, decision 0085: the source is still at version 1.)
+    await putProject(w, 'alice', { mcpServers: { github: GITHUB, filesystem: changed } }, 1);
     const after = await requestsOf(w);
     expect(after).toHaveLength(3);
     const old = after.find((row) => row.id === opened.get('filesystem')?.id);

@@ -82,3 +82,19 @@ describe('restorePlaceholders after editableDocumentOf', () => {
     expect(restorePlaceholders(shown, document)).toEqual({ ok: true, value: document });
   });
 });
+
+describe('hidden keys', () => {
+  it('hides a token-shaped server name and a long key, and maps both back on save', () => {
+    const long = 't'.repeat(600);
+    const document = {
+      mcpServers: {
+        ghu_AAAAAAAAAAAAAAAAAAAAAAAA: { command: 'npx', env: { TOKEN: 'k3y' } },
+        github: { type: 'http', url: 'https://x.test/mcp', toolAxes: { [long]: { effect: 'read' } } },
+      },
+    };
+    const shown = editableDocumentOf(document);
+    expect(JSON.stringify(shown)).not.toMatch(/ghu_A|tttttttttt|k3y/);
+    expect(Object.keys((shown as { mcpServers: object }).mcpServers)).toEqual(['[REDACTED #0]', 'github']);
+    expect(restorePlaceholders(shown, document)).toEqual({ ok: true, value: document });
+  });
+});

@@ -1,9 +1,18 @@
-import { REDACTED, escapeInvisible, maskArgs, maskText, maskUrl } from '@gatehouse/definitions';
+import {
+  REDACTED,
+  editableKeyOf,
+  escapeInvisible,
+  hiddenKeyPosition,
+  maskArgs,
+  maskText,
+  maskUrl,
+} from '@gatehouse/definitions';
 
 // An edit sends the whole document. Where the projection showed a masked stretch, the editor may send the
 // value back exactly as it was shown (`[REDACTED]` in place): that means "keep the stored value". A value with
 // the placeholder that is not exactly how the stored value at the same place was shown is refused, so a
-// placeholder is never stored as if it were a real value.
+// placeholder is never stored as if it were a real value. A key the editable document hid (`[REDACTED #2]`, see
+// editableKeyOf) stands for the stored key at that position when that key hides as exactly this.
 
 export type RestoreResult =
   | { readonly ok: true; readonly value: unknown }
@@ -31,6 +40,14 @@ function child(container: unknown, key: string | number): unknown {
   return isRecord(container) && Object.hasOwn(container, key) ? container[key] : undefined;
 }
 
+/** The stored key a hidden key stands for; any other key is itself. */
+function storedKeyOf(sent: string, before: unknown): string {
+  const position = hiddenKeyPosition(sent);
+  if (position === null || !isRecord(before)) return sent;
+  const stored = Object.keys(before)[position];
+  return stored !== undefined && editableKeyOf(stored, position) === sent ? stored : sent;
+}
+
 export function restorePlaceholders(sent: unknown, stored: unknown): RestoreResult {
   const failures: string[] = [];
   const keptIn = new Set<string>();
@@ -48,7 +65,8 @@ export function restorePlaceholders(sent: unknown, stored: unknown): RestoreResu
       return value.map((item, index) => walk(item, child(before, index), [...path, index]));
     if (isRecord(value)) {
       const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) {
+      for (const [sentKey, item] of Object.entries(value)) {
+        const key = storedKeyOf(sentKey, before);
         Object.defineProperty(out, key, {
           value: walk(item, child(before, key), [...path, key]),
           enumerable: true,

@@ -287,17 +287,19 @@ describe('server definitions through the API', () => {
       document: projectDocument('[REDACTED]'),
     });
     expect(kept.status).toBe(200);
-    expect(kept.body.version).toBe(2);
+    // The placeholder restores the stored literal: the document is the stored one, so nothing is written
+    // (decision 0085) and the source stays at version 1.
+    expect(kept.body.version).toBe(1);
     const stale = await rest('maintainer', 'PUT', '/v1/definition-sources', {
       ...base,
-      expectedVersion: 1,
+      expectedVersion: 2,
       document: projectDocument('other'),
     });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('conflict');
     const mismatched = await rest('maintainer', 'PUT', '/v1/definition-sources', {
       ...base,
-      expectedVersion: 2,
+      expectedVersion: 1,
       document: projectDocument('prefix-[REDACTED]'),
     });
     expect(mismatched.status).toBe(400);
