@@ -254,7 +254,9 @@ it('approve server-everything -> the worker discovers it -> the catalog shows mc
   expect(tools).toContain('mcp__everything__echo');
   for (const name of tools) expect(name).toMatch(/^mcp__everything__[A-Za-z0-9_-]+$/);
 
-  await expectOk(call('admin', 'POST', `/v1/approvals/${approval.id as string}/revoke`, {}));
+  await expectOk(
+    call('admin', 'POST', `/v1/approvals/${approval.id as string}/revoke`, { reason: 'acceptance: revoke' }),
+  );
   const revoked = await catalogUntil(
     (catalog) => !catalog.servers.some((server) => server.name === 'everything'),
   );
