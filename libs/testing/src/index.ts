@@ -36,3 +36,5 @@ export {
   OidcProviderProcess,
 } from './oauth/oauth-test.harness';
 export type { ProviderClient, ProviderStats } from './oauth/oauth-test.harness';
+// A process that takes a refresh lock and holds it until it is killed (the "holder killed before sending").
+export { startLockHolderProcess } from './oauth/lock-holder.process';

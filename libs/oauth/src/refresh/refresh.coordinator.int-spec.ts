@@ -12,6 +12,7 @@ import {
   LoopbackDocuments,
   loopbackPinnedFetch,
   OidcProviderProcess,
+  startLockHolderProcess,
   testEnvelopeCipher,
 } from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
@@ -19,7 +20,6 @@ import { discoverAuthorization, type DiscoveredAuthorization } from '../discover
 import { completeSignIn, type SignedIn } from '../sign-in/complete-sign-in';
 import { RedisSignInStateStore } from '../sign-in/redis-sign-in-state.store';
 import { startSignIn } from '../sign-in/start-sign-in';
-import { startLockHolderProcess } from '../test-support/lock-holder.process';
 import type { RegisteredClient } from '../tokens/client-authentication';
 import { credentialKeyId } from './credential-key';
 import { InMemoryTokenStore } from './in-memory-token.store';

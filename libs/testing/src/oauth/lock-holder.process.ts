@@ -1,5 +1,7 @@
-// Starts lock-holder.child.ts in its own node process (TypeScript through jiti, the lib aliases mapped to
-// their sources) and resolves once it holds the lock.
+// A separate process that takes a refresh lock (the real FencingLock, extending itself) and holds it until it is
+// killed (SIGKILL) before it could send anything: the "holder killed before sending" of issue 15. The process
+// loads @gatehouse/coordination from source through jiti (the lib aliases mapped to their sources) at run time,
+// so this lib does not depend on coordination (whose own tests use this lib). Resolves once it holds the lock.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,7 +21,15 @@ export async function startLockHolderProcess(args: {
       Object.entries(compilerOptions.paths).map(([name, [target]]) => [name, require('node:path').join(${JSON.stringify(ROOT)}, target)]),
     );
     const jiti = createJiti(${JSON.stringify(join(ROOT, 'package.json'))}, { alias });
-    jiti.import(${JSON.stringify(join(__dirname, 'lock-holder.child.ts'))});
+    const [url, namespace, resource, ttl] = process.argv.slice(-4);
+    jiti.import('@gatehouse/coordination').then(async ({ createRedisConnection, FencingLock }) => {
+      const connection = createRedisConnection({ url, name: 'oauth-lock-holder-child', purpose: 'command' });
+      const lock = new FencingLock({ connection, namespace });
+      const held = await lock.acquire(resource, { ttlMs: Number(ttl), autoExtend: true });
+      process.stdout.write(held ? 'holding\\n' : 'not-holding\\n');
+      // Keeps extending its lock until it is killed.
+      setInterval(() => undefined, 1000);
+    });
   `;
   const child = spawn(
     process.execPath,
