@@ -42,6 +42,8 @@ const dashboardForTable = withTypeLabels(dashboardConfigSchema, {
   NODE_ENV: 'development | test | production',
   DASHBOARD_PORT: 'port',
   API_URL: 'URL',
+  API_PUBLIC_URL: 'URL',
+  GATEWAY_URL: 'URL',
 });
 
 const APPS: readonly { name: string; schema: ConfigSchema; summary: string }[] = [

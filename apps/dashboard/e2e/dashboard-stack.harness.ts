@@ -24,8 +24,18 @@ export interface Person {
   readonly name: string;
 }
 
+export interface DashboardStackOptions {
+  /** Worker pools beside the default one (OAuth egress and catalog routing take the first, by name, that fits). */
+  readonly pools?: Readonly<Record<string, unknown>>;
+  /** The dashboard's GATEWAY_URL. */
+  readonly gatewayUrl?: string;
+}
+
 export interface DashboardStack {
   readonly apiUrl: string;
+  /** The API's REDIS_KEY_PREFIX and QUEUE_PREFIX, for a worker of the same stack. */
+  readonly redisKeyPrefix: string;
+  readonly queuePrefix: string;
   readonly dashboardUrl: string;
   /** A dashboard whose API_URL is a closed port. */
   readonly apiDownDashboardUrl: string;
@@ -35,6 +45,8 @@ export interface DashboardStack {
   readonly approver: Person;
   /** Recent output of the processes, for a failing test's message. */
   logs(): string;
+  /** A process the test started beside the stack (a worker): stopped with it, its output in `logs()`. */
+  adopt(running: RunningProcess): void;
   stop(): Promise<void>;
 }
 
@@ -104,7 +116,12 @@ async function buildDashboardIfStale(): Promise<void> {
   });
 }
 
-function startDashboard(name: string, port: number, apiUrl: string): Promise<RunningProcess> {
+function startDashboard(
+  name: string,
+  port: number,
+  apiUrl: string,
+  gatewayUrl?: string,
+): Promise<RunningProcess> {
   return startProcess({
     name,
     command: join(REPOSITORY_ROOT, 'node_modules', '.bin', 'next'),
@@ -117,12 +134,16 @@ function startDashboard(name: string, port: number, apiUrl: string): Promise<Run
       '127.0.0.1',
     ],
     cwd: REPOSITORY_ROOT,
-    env: baseEnv({ NEXT_TELEMETRY_DISABLED: '1', API_URL: apiUrl }),
+    env: baseEnv({
+      NEXT_TELEMETRY_DISABLED: '1',
+      API_URL: apiUrl,
+      ...(gatewayUrl ? { GATEWAY_URL: gatewayUrl } : {}),
+    }),
     ready: /Ready in/,
   });
 }
 
-export async function startDashboardStack(): Promise<DashboardStack> {
+export async function startDashboardStack(options: DashboardStackOptions = {}): Promise<DashboardStack> {
   const suffix = randomBytes(3).toString('hex');
   const tenant = { slug: `acme-${suffix}`, name: 'Acme Robotics' };
   const password = `pw-${randomBytes(12).toString('base64url')}`;
@@ -131,6 +152,7 @@ export async function startDashboardStack(): Promise<DashboardStack> {
   const approver: Person = { email: `ada-${suffix}@acme.test`, password, name: 'Ada Approver' };
   // The operator ceiling (WORKER_POOLS): one pool open to every tenant, running `npx -y …` and nothing else.
   const workerPools = JSON.stringify({
+    ...options.pools,
     default: {
       tenants: '*',
       stdio: true,
@@ -171,6 +193,8 @@ export async function startDashboardStack(): Promise<DashboardStack> {
       freePort(),
     ]);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const redisKeyPrefix = createTestRedisPrefix();
+    const queuePrefix = `gh-e2e-${suffix}`;
     const settled = await Promise.allSettled([
       startProcess({
         name: 'api',
@@ -182,17 +206,20 @@ export async function startDashboardStack(): Promise<DashboardStack> {
           LOG_LEVEL: 'info',
           DATABASE_URL: db.appUrl,
           REDIS_URL: testRedisUrl(),
-          REDIS_KEY_PREFIX: createTestRedisPrefix(),
+          REDIS_KEY_PREFIX: redisKeyPrefix,
+          QUEUE_PREFIX: queuePrefix,
           API_HOST: '127.0.0.1',
           API_PORT: String(apiPort),
           PUBLIC_URL: apiUrl,
+          // The OAuth callback hands a dashboard browser's sign-in on to the dashboard (decision 0089).
+          DASHBOARD_URL: `http://127.0.0.1:${dashboardPort}`,
           // The dashboard's server is the API's trusted proxy: its X-Forwarded-For names the browser.
           TRUSTED_PROXIES: '127.0.0.1',
           WORKER_POOLS: workerPools,
         }),
         ready: /api listening/,
       }),
-      startDashboard('dashboard', dashboardPort, apiUrl),
+      startDashboard('dashboard', dashboardPort, apiUrl, options.gatewayUrl),
       startDashboard('dashboard (API down)', downPort, `http://127.0.0.1:${closedPort}`),
     ]);
     for (const result of settled) if (result.status === 'fulfilled') processes.push(result.value);
@@ -200,12 +227,15 @@ export async function startDashboardStack(): Promise<DashboardStack> {
     if (failed) throw failed.reason;
     return {
       apiUrl,
+      redisKeyPrefix,
+      queuePrefix,
       dashboardUrl: `http://127.0.0.1:${dashboardPort}`,
       apiDownDashboardUrl: `http://127.0.0.1:${downPort}`,
       tenant,
       owner,
       member,
       approver,
+      adopt: (running) => processes.push(running),
       logs: () =>
         processes.map((running) => `--- ${running.name}\n${running.output().slice(-3000)}`).join('\n'),
       stop,

@@ -3,7 +3,9 @@
 // command input) that runs `oauth.signIn.complete` on the whole redirect through the one command path
 // (caller kinds, scope, validation, output schema): accepted once, by the session or token that started it.
 // With a dashboard URL configured (DASHBOARD_URL), the browser is sent on (303) to the dashboard's Connections
-// page with the outcome as ids and words only (`?signedIn=<credential id>` or `?signInError=<problem code>`);
+// page with the outcome as ids and words only (`?signedIn=<credential id>` or `?signInError=<problem code>`), and a
+// browser that brings no API session (the dashboard's own) on to the dashboard's `/connections/finish` with the
+// redirect's query, for the dashboard to finish with its session (decision 0089);
 // without one the answer is the credential view (state `signed_in`) or a problem+json with a stable code. Never
 // a token, and the URL the code came in is neither stored, logged, forwarded as a Referer, nor cached.
 import { completeOAuthSignIn, type CommandOutput } from '@gatehouse/commands';
@@ -28,6 +30,9 @@ export interface OAuthCallbackRouteDeps {
   readonly logger: Logger;
 }
 
+/** Under the Connections page: the dashboard's route that finishes a sign-in with the dashboard session. */
+export const DASHBOARD_FINISH_PATH = '/finish';
+
 function queryOf(url: string): string {
   const at = url.indexOf('?');
   return at < 0 ? '' : url.slice(at);
@@ -45,10 +50,18 @@ export function registerOAuthCallbackRoute(app: FastifyInstance, deps: OAuthCall
     });
 
     scope.get(OAUTH_CALLBACK_PATH, async (request, reply) => {
+      const principal = await deps.resolvePrincipal(request);
+      // A browser signed in to the dashboard carries the dashboard's session, never the API's (decision 0089):
+      // the redirect goes on, as it came, to the dashboard, which finishes it with that session. Nothing is
+      // spent here, so the state stays bound to the session that started the sign-in.
+      if (principal === null && deps.connectionsUrl !== null) {
+        void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        return reply.redirect(`${deps.connectionsUrl}${DASHBOARD_FINISH_PATH}${queryOf(request.url)}`, 303);
+      }
       const output = await runCommand({
         command: completeOAuthSignIn,
         handler: deps.complete,
-        principal: await deps.resolvePrincipal(request),
+        principal,
         rawInput: { redirectUrl: `${deps.redirectUri}${queryOf(request.url)}` },
         workerPools: deps.workerPools,
       });

@@ -402,4 +402,24 @@ describe('the callback with a dashboard URL configured', () => {
       for (const leaked of [redirect.searchParams.get('code')!, redirect.searchParams.get('state')!])
         expect(String(location)).not.toContain(leaked);
   });
+
+  it('sends a browser with no API session on to the dashboard, which finishes the sign-in with its own session', async () => {
+    const started = await rest('other', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, {
+      serverName: 'personal',
+    });
+    expect(started.status).toBe(201);
+    const redirect = new URL(await followSignIn(started.body.authorizationUrl as string, REDIRECT_URI));
+    // The dashboard's browser: no bearer, no gh_session.
+    const handedOn = await app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}` });
+    expect(handedOn.statusCode).toBe(303);
+    expect(handedOn.headers['cache-control']).toBe('no-store');
+    expect(handedOn.headers['referrer-policy']).toBe('no-referrer');
+    expect(handedOn.headers.location).toBe(`http://127.0.0.1:3000/connections/finish${redirect.search}`);
+    // Nothing was spent: the session that started it finishes it once (what the dashboard's route does).
+    const finished = await rest('other', 'POST', '/v1/oauth/sign-in/complete', {
+      redirectUrl: redirect.href,
+    });
+    expect(finished.status).toBe(200);
+    expect(finished.body.state).toBe('signed_in');
+  });
 });

@@ -23,6 +23,12 @@ export const dashboardConfigSchema = z.object({
     .url()
     .default('http://127.0.0.1:4000')
     .describe('Base URL of the API as the dashboard server reaches it.'),
+  API_PUBLIC_URL: z
+    .url()
+    .optional()
+    .describe(
+      "The API's PUBLIC_URL, where authorization servers send the browser back after an OAuth sign-in (default: API_URL). The dashboard finishes a sign-in the API's callback hands on to it on this address.",
+    ),
   GATEWAY_URL: z
     .url()
     .optional()

@@ -79,10 +79,12 @@ export async function signOutAction(_previous: ActionState, form: FormData): Pro
     path: `/v1/oauth/credentials/${encodeURIComponent(credentialId)}/sign-out`,
   });
   if (!result.ok) return failure(result.problem);
-  refresh();
-  return success(
-    result.data.revokedAtIssuer
-      ? 'Signed out. The authorization server revoked the tokens too.'
-      : 'Signed out. The tokens are deleted here; the authorization server could not be asked to revoke them.',
-  );
+  // The form that asked is gone once the credential is (its row has nothing left to sign out of): the outcome
+  // travels as a word in the address of the page the browser is sent back to.
+  const workspaceId = idField(form, 'workspaceId');
+  const outcome = new URLSearchParams({
+    ...(workspaceId ? { workspace: workspaceId } : {}),
+    signedOut: result.data.revokedAtIssuer ? 'revoked' : 'deleted',
+  });
+  redirect(`/connections?${outcome.toString()}`);
 }

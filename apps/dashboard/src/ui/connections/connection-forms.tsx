@@ -33,19 +33,27 @@ export function SignInForm({
 }
 
 /** Deletes the credential first, then asks the issuer to revoke it; reversible only by signing in again. */
-export function SignOutForm({ credentialId, label }: { credentialId: string; label: string }) {
+export function SignOutForm({
+  credentialId,
+  label,
+  workspaceId,
+}: {
+  credentialId: string;
+  label: string;
+  /** The workspace the page shows, to come back to it. */
+  workspaceId?: string;
+}) {
   const [state, action] = useActionState(signOutAction, IDLE);
   return (
     <div className="stack-sm">
       <ActionFeedback state={state} context="Signing out failed" />
-      {state.status === 'success' ? null : (
-        <form action={action}>
-          <input type="hidden" name="credentialId" value={credentialId} />
-          <SubmitButton variant="dangerOutline" size="small" pendingLabel="Signing out…">
-            {label}
-          </SubmitButton>
-        </form>
-      )}
+      <form action={action}>
+        <input type="hidden" name="credentialId" value={credentialId} />
+        {workspaceId ? <input type="hidden" name="workspaceId" value={workspaceId} /> : null}
+        <SubmitButton variant="dangerOutline" size="small" pendingLabel="Signing out…">
+          {label}
+        </SubmitButton>
+      </form>
     </div>
   );
 }

@@ -4,11 +4,13 @@ import { listWorkspaces } from '../../../server/api-queries';
 import { listOAuthCredentials } from '../../../server/catalog-queries';
 import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
 import { getEffectiveDefinitions } from '../../../server/definition-queries';
+import type { ApiProblem } from '../../../server/api-problem';
+import { isProblemCode } from '@gatehouse/contracts';
 import { SIGN_IN_WORDS, serverSignIn } from '../../../server/sign-in-state';
 import { AccessFailure } from '../../../ui/access-states';
 import { CompleteSignInForm, SignInForm, SignOutForm } from '../../../ui/connections/connection-forms';
 import { DataTable } from '../../../ui/data-table';
-import { Badge, EmptyState, Panel, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
+import { Badge, Callout, EmptyState, Panel, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
 import { PageHeader } from '../../../ui/page-header';
 import { firstParam, type SearchParams } from '../../../ui/paging';
 import styles from '../../../ui/servers/servers.module.css';
@@ -44,6 +46,19 @@ function Word({ state }: { state: SignInWord }) {
   return <Badge tone={WORD_TONES[state]}>{SIGN_IN_WORDS[state]}</Badge>;
 }
 
+/** The outcome the OAuth callback (or the dashboard's finish route) sent the browser back with: an id or a code. */
+function signInErrorOf(code: string | undefined): ApiProblem | null {
+  if (code === undefined) return null;
+  return {
+    code: isProblemCode(code) ? code : 'dashboard_error',
+    title: 'The sign-in was not finished',
+    status: null,
+    detail: null,
+    errors: [],
+    tenants: [],
+  };
+}
+
 // Next.js requires a page as the module's default export.
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const access = await pageAccess('readWorkspaces');
@@ -55,7 +70,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   ]);
   if (!workspaces.ok) redirectIfSessionEnded(workspaces.problem);
   if (credentials && !credentials.ok) redirectIfSessionEnded(credentials.problem);
-  const asked = firstParam(await searchParams, 'workspace');
+  const params = await searchParams;
+  const asked = firstParam(params, 'workspace');
+  const signedInId = firstParam(params, 'signedIn');
+  const signInError = signInErrorOf(firstParam(params, 'signInError'));
+  const signedOut = firstParam(params, 'signedOut');
   const items = workspaces.ok ? workspaces.data.items : [];
   const workspace = items.find((candidate) => candidate.id === asked) ?? items[0];
   const effective =
@@ -71,6 +90,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         })
       : [];
   const workspaceNames = new Map(items.map((item) => [item.id, item.name]));
+  const justSignedIn = credentialItems.find((credential) => credential.id === signedInId);
 
   return (
     <div className="stack">
@@ -78,6 +98,23 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         title="Connections"
         description="Your sign-ins to servers that use OAuth. Tokens are stored encrypted and never shown: you see a state word, the issuer and when the access token expires."
       />
+      {justSignedIn ? (
+        <Callout tone="success" title="Signed in" live>
+          <p>
+            Signed in at {justSignedIn.issuer} for {justSignedIn.resource}.
+          </p>
+        </Callout>
+      ) : null}
+      {signInError ? <ProblemCallout problem={signInError} /> : null}
+      {signedOut === 'revoked' || signedOut === 'deleted' ? (
+        <Callout tone="success" title="Signed out" live>
+          <p>
+            {signedOut === 'revoked'
+              ? 'Signed out. The authorization server revoked the tokens too.'
+              : 'Signed out. The tokens are deleted here; the authorization server could not be asked to revoke them.'}
+          </p>
+        </Callout>
+      ) : null}
       {!workspaces.ok ? (
         <ProblemCallout problem={workspaces.problem} context="The workspaces could not be loaded" />
       ) : workspace === undefined ? (
@@ -164,7 +201,11 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                           />
                         ) : null}
                         {can.signInToServers && signIn.own ? (
-                          <SignOutForm credentialId={signIn.own.id} label={`Sign out of ${entry.name}`} />
+                          <SignOutForm
+                            credentialId={signIn.own.id}
+                            label={`Sign out of ${entry.name}`}
+                            workspaceId={workspace.id}
+                          />
                         ) : null}
                       </span>,
                     ],

@@ -1,0 +1,494 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoopbackDocuments, OidcProviderProcess } from '@gatehouse/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
+import {
+  REPOSITORY_ROOT,
+  startDashboardStack,
+  type DashboardStack,
+  type Person,
+} from './dashboard-stack.harness';
+import { startWorker } from './worker-process.harness';
+
+// The catalog, the Connections page and the Gateway panel (issues 14, 15 and 16, dashboard items), in a real
+// browser against real processes: the built API and worker, Postgres, Redis, @modelcontextprotocol/server-everything
+// discovered by the worker after an approval and again after "Refresh now", and an OAuth sign-in through a real
+// authorization server (oidc-provider on loopback) in front of a protected-resource document. Every page is
+// checked with axe and at 390 px for horizontal overflow, with screenshots.
+
+const SETUP_TIMEOUT_MS = 300_000;
+const FLOW_TIMEOUT_MS = 180_000;
+const PHONE = { width: 390, height: 844 };
+const EVERYTHING = join(REPOSITORY_ROOT, 'node_modules', '.bin', 'mcp-server-everything');
+const POOL = 'catalog';
+const GATEWAY_URL = 'http://127.0.0.1:4200';
+
+let stack: DashboardStack;
+let provider: OidcProviderProcess;
+let resource: LoopbackDocuments;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let mobile: Page;
+let api: ApiSession;
+let workspaceId = '';
+const roots = mkdtempSync(join(tmpdir(), 'gh-e2e-worker-'));
+
+interface ApiSession {
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown; etag: string | null }>;
+}
+
+async function apiSession(person: Person): Promise<ApiSession> {
+  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: person.email, password: person.password }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
+    ';',
+  )[0];
+  const { csrfToken } = (await login.json()) as { csrfToken: string };
+  return {
+    async call(method, path, body, headers = {}) {
+      const response = await fetch(`${stack.apiUrl}${path}`, {
+        method,
+        headers: {
+          cookie: cookie ?? '',
+          'x-csrf-token': csrfToken,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        body: text === '' ? null : (JSON.parse(text) as unknown),
+        etag: response.headers.get('etag'),
+      };
+    },
+  };
+}
+
+async function expectStatus<T = Record<string, unknown>>(
+  pending: Promise<{ status: number; body: unknown }>,
+  status: number,
+): Promise<T> {
+  const answer = await pending;
+  expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
+  return answer.body as T;
+}
+
+async function approve(serverName: string): Promise<void> {
+  const opened = await expectStatus<{ id: string; identity: { key: string; definitionFingerprint: string } }>(
+    api.call('POST', `/v1/workspaces/${workspaceId}/approval-requests`, { serverName, view: 'workspace' }),
+    201,
+  );
+  await expectStatus(
+    api.call('POST', `/v1/approval-requests/${opened.id}/decision`, {
+      decision: 'approve',
+      seenFingerprint: opened.identity.definitionFingerprint,
+      seenIdentityKey: opened.identity.key,
+    }),
+    201,
+  );
+}
+
+interface CatalogServer {
+  name: string;
+  state: string;
+  fetchedAt: string | null;
+}
+
+/** Long-polls the owner's catalog (ETag + ?wait=) until `done` holds: the API answers early on any change. */
+async function awaitCatalog(done: (servers: CatalogServer[]) => boolean): Promise<CatalogServer[]> {
+  let etag: string | null = null;
+  let servers: CatalogServer[] = [];
+  for (let round = 0; round < 12; round += 1) {
+    const answer = await api.call(
+      'GET',
+      `/v1/workspaces/${workspaceId}/catalog${etag === null ? '' : '?wait=20'}`,
+      undefined,
+      etag === null ? {} : { 'if-none-match': etag },
+    );
+    if (answer.status === 200) {
+      servers = (answer.body as { servers: CatalogServer[] }).servers;
+      etag = answer.etag;
+      if (done(servers)) return servers;
+    } else {
+      expect(answer.status).toBe(304);
+    }
+  }
+  throw new Error(`the catalog never got there: ${JSON.stringify(servers)}\n${stack.logs()}`);
+}
+
+const discovered = (name: string) => (servers: CatalogServer[]) =>
+  servers.some((server) => server.name === name && server.state === 'discovered');
+
+/**
+ * A workspace with server-everything (stdio, run by the worker of a pool that allows exactly it), a server no
+ * pool may run (approved, so it waits for discovery forever), and an OAuth-protected HTTP server whose resource
+ * document names the authorization server.
+ */
+async function setTheScene(): Promise<void> {
+  api = await apiSession(stack.owner);
+  const created = await expectStatus<{ id: string }>(
+    api.call('POST', '/v1/workspaces', {
+      name: 'catalog-space',
+      repositoryIdentity: 'github.com/acme/catalog',
+    }),
+    201,
+  );
+  workspaceId = created.id;
+  await expectStatus(
+    api.call('PUT', '/v1/host-policy', {
+      stdioCommands: [[EVERYTHING, 'stdio']],
+      headerHelpers: [],
+      privateCidrs: [],
+      traceContextOrigins: [],
+      fourEyes: false,
+    }),
+    200,
+  );
+  const serverUrl = `${resource.origin}/mcp`;
+  resource.json('/.well-known/oauth-protected-resource/mcp', {
+    resource: serverUrl,
+    authorization_servers: [provider.issuer],
+  });
+  await expectStatus(
+    api.call('PUT', '/v1/definition-sources', {
+      tier: 'managed',
+      name: 'catalog',
+      document: {
+        mcpServers: {
+          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+          notes: { type: 'stdio', command: 'node', args: ['/opt/notes/index.js'] },
+          signin: { type: 'http', url: serverUrl, oauth: { scopes: ['openid'] } },
+        },
+      },
+    }),
+    200,
+  );
+  const worker = await expectStatus<{ secret: string }>(
+    api.call('POST', '/v1/tokens', {
+      name: 'worker discovery',
+      kind: 'worker',
+      scopes: ['catalog:read', 'leases:write', 'snapshots:write', 'revocations:read'],
+      pool: POOL,
+    }),
+    201,
+  );
+  await startWorker(stack, { token: worker.secret, pool: POOL });
+  await approve('everything');
+  await approve('notes');
+  await awaitCatalog(discovered('everything'));
+}
+
+async function signIn(target: Page, person: Person): Promise<void> {
+  await target.goto(`${stack.dashboardUrl}/sign-in`);
+  await target.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  await target.getByLabel('Email').fill(person.email);
+  await target.getByLabel('Password').fill(person.password);
+  await target.getByRole('button', { name: 'Sign in' }).click();
+  await target.waitForURL((address) => address.pathname !== '/sign-in');
+}
+
+beforeAll(async () => {
+  [provider, resource] = await Promise.all([
+    OidcProviderProcess.start({ clients: [] }),
+    LoopbackDocuments.start(),
+  ]);
+  stack = await startDashboardStack({
+    gatewayUrl: GATEWAY_URL,
+    pools: {
+      // Sorts before `default`: the OAuth egress and the catalog routing take the first pool (by name) that fits.
+      [POOL]: {
+        tenants: '*',
+        stdio: true,
+        commandCeiling: [[EVERYTHING]],
+        allowedRoots: [roots],
+        allowInsecureLoopback: true,
+      },
+    },
+  });
+  await setTheScene();
+  browser = await launchBrowser();
+  context = await newTestContext(browser);
+  page = await context.newPage();
+  await signIn(page, stack.owner);
+  const phone = await newTestContext(browser, PHONE);
+  mobile = await phone.newPage();
+  await signIn(mobile, stack.owner);
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await Promise.all([provider?.stop(), resource?.stop()]);
+  rmSync(roots, { recursive: true, force: true });
+}, 60_000);
+
+async function open(target: Page, path: string): Promise<void> {
+  await target.goto(`${stack.dashboardUrl}${path}`);
+  await target.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
+async function expectAccessible(target: Page, label: string): Promise<void> {
+  const violations = await seriousA11yViolations(target);
+  expect({ page: label, violations }).toEqual({ page: label, violations: [] });
+}
+
+async function expectNoHorizontalOverflow(target: Page, label: string): Promise<void> {
+  const measured = await target.evaluate(() => {
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    const widest =
+      overflow <= 0
+        ? []
+        : [...document.querySelectorAll('body *')]
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(-5)
+            .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 40)}`);
+    return { overflow: Math.max(0, overflow), widest };
+  });
+  expect({ page: label, ...measured }).toEqual({ page: label, overflow: 0, widest: [] });
+}
+
+const serverPage = (name: string) => `/servers/${workspaceId}/server/${name}?view=principal`;
+
+describe('the catalog in the dashboard', () => {
+  it(
+    'shows what the worker discovered: tools with their axes, prompts, resources, and when',
+    async () => {
+      await open(page, serverPage('everything'));
+      const panel = page.locator('#server-catalog');
+      await panel.getByText('Up to date').first().waitFor();
+      await panel.getByText('mcp__everything__echo', { exact: true }).waitFor();
+      const echo = panel.getByRole('row').filter({ hasText: 'mcp__everything__echo' });
+      await expect(echo.getByText(/Writes \(the safe default\)|Reads only/).count()).resolves.toBeGreaterThan(
+        0,
+      );
+      await panel.getByRole('heading', { name: 'Prompts' }).waitFor();
+      await panel.getByRole('heading', { name: 'Resources' }).waitFor();
+      await expect(
+        panel.getByRole('list', { name: 'Prompts of everything' }).locator('li').count(),
+      ).resolves.toBeGreaterThan(0);
+      await expect(
+        panel.getByRole('list', { name: 'Resources of everything' }).locator('li').count(),
+      ).resolves.toBeGreaterThan(0);
+      await expect(panel.locator('time').first().getAttribute('datetime')).resolves.toMatch(/^\d{4}-/);
+      await expectAccessible(page, 'server catalog');
+      await screenshot(page, 'server-catalog');
+
+      await open(mobile, serverPage('everything'));
+      await mobile.locator('#server-catalog').getByText('mcp__everything__echo', { exact: true }).waitFor();
+      await expectNoHorizontalOverflow(mobile, 'server catalog at 390 px');
+      await expectAccessible(mobile, 'server catalog at 390 px');
+      await screenshot(mobile, 'mobile-server-catalog');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    '"Refresh now" queues a discovery the worker runs: the last refresh moves on',
+    async () => {
+      const before = (await awaitCatalog(discovered('everything'))).find(
+        (server) => server.name === 'everything',
+      );
+      await open(page, serverPage('everything'));
+      await page.locator('#server-catalog').getByRole('button', { name: 'Refresh now' }).click();
+      await page
+        .getByText(/A refresh of everything (is queued for a worker of pool catalog|was already waiting)/)
+        .waitFor();
+      const after = await awaitCatalog((servers) =>
+        servers.some(
+          (server) =>
+            server.name === 'everything' &&
+            server.fetchedAt !== null &&
+            server.fetchedAt !== before?.fetchedAt,
+        ),
+      );
+      const fetchedAt = after.find((server) => server.name === 'everything')?.fetchedAt ?? '';
+      await open(page, serverPage('everything'));
+      await expect(page.locator('#server-catalog time').first().getAttribute('datetime')).resolves.toBe(
+        fetchedAt,
+      );
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'marks a server no pool may run as not discovered, on its page, on the servers list and on the overview',
+    async () => {
+      await open(page, serverPage('notes'));
+      await page.locator('#server-catalog').getByText('Not discovered yet').first().waitFor();
+      await expect(
+        page.locator('#server-catalog').getByRole('button', { name: 'Refresh now' }).count(),
+      ).resolves.toBe(1);
+
+      await open(page, `/servers/${workspaceId}`);
+      const row = page.getByRole('row').filter({ hasText: 'notes' }).first();
+      await row.getByText('Not discovered yet').waitFor();
+      await expectAccessible(page, 'servers list with catalog marks');
+
+      await open(page, '/overview');
+      const attention = page.locator('#needs-attention');
+      await attention.getByText('notes in catalog-space: not discovered yet').waitFor();
+      await expect(attention.getByText(/everything in catalog-space/).count()).resolves.toBe(0);
+      await attention.getByRole('link', { name: 'Open notes' }).click();
+      await page.waitForURL((address) => address.pathname === `/servers/${workspaceId}/server/notes`);
+      await open(page, '/overview');
+      await expectAccessible(page, 'overview with servers in trouble');
+      await screenshot(page, 'overview-servers-in-trouble');
+      await open(mobile, '/overview');
+      await expectNoHorizontalOverflow(mobile, 'overview at 390 px');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
+
+describe('the Connections page', () => {
+  it(
+    'signs in through the authorization server, shows the state word, issuer and expiry, and signs out',
+    async () => {
+      // Before: the servers list says the OAuth server needs a sign-in.
+      await open(page, `/servers/${workspaceId}`);
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'signin' })
+        .first()
+        .getByRole('link', { name: 'Needs sign-in' })
+        .click();
+      await page.waitForURL((address) => address.pathname === '/connections');
+      const servers = page.locator('#connections-servers');
+      const row = servers.getByRole('row').filter({ hasText: 'signin' });
+      await row.getByText('Signed out').waitFor();
+      await expectAccessible(page, 'connections, signed out');
+      await screenshot(page, 'connections-signed-out');
+
+      // Sign in: the browser goes to oidc-provider, which sends it back to the API's callback; that hands the
+      // redirect on to the dashboard, which finishes it with its own session and lands on Connections.
+      const callback = `${stack.apiUrl}/v1/oauth/callback`;
+      const seen: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().startsWith(callback)) seen.push(request.url());
+      });
+      await row.getByRole('button', { name: 'Sign in to signin' }).click();
+      const refused = row.locator('[data-problem-code]');
+      await Promise.race([
+        page.waitForURL(
+          (address) => address.pathname === '/connections' && address.searchParams.has('signedIn'),
+          {
+            timeout: 60_000,
+          },
+        ),
+        refused.waitFor({ timeout: 60_000 }).then(async () => {
+          throw new Error(`the sign-in did not start: ${await refused.textContent()}`);
+        }),
+      ]).catch(async (error: unknown) => {
+        throw new Error(
+          `${String(error)}\nat ${page.url()}\n${(await page.content()).slice(0, 2000)}\n${stack.logs()}`,
+        );
+      });
+      expect(seen).toHaveLength(1);
+      const redirect = new URL(seen[0] ?? '');
+      expect(redirect.searchParams.get('code')).toBeTruthy();
+      expect(redirect.searchParams.get('iss')).toBe(provider.issuer);
+      expect(page.url()).not.toContain(redirect.searchParams.get('code') ?? 'no code');
+      await page.getByText(`Signed in at ${provider.issuer} for ${resource.origin}/mcp.`).waitFor();
+      await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+      const signedIn = page.locator('#connections-servers').getByRole('row').filter({ hasText: 'signin' });
+      await signedIn.getByText('Signed in', { exact: true }).waitFor();
+      await signedIn.getByText(provider.issuer).waitFor();
+      await signedIn.getByText('Yours').waitFor();
+      await expect(signedIn.locator('time').getAttribute('datetime')).resolves.toMatch(/^\d{4}-/);
+      const held = page.locator('#connections-credentials');
+      await held.getByText(`${resource.origin}/mcp`, { exact: true }).waitFor();
+      expect(await page.content()).not.toContain(redirect.searchParams.get('code') ?? 'no code');
+      await expectAccessible(page, 'connections, signed in');
+      await screenshot(page, 'connections-signed-in');
+      await open(mobile, `/connections?workspace=${workspaceId}`);
+      await mobile.locator('#connections-servers').getByText('Signed in', { exact: true }).waitFor();
+      await expectNoHorizontalOverflow(mobile, 'connections at 390 px');
+      await expectAccessible(mobile, 'connections at 390 px');
+      await screenshot(mobile, 'mobile-connections');
+
+      // The same redirect pasted into the form is refused: a redirect is accepted once.
+      await open(page, `/connections?workspace=${workspaceId}`);
+      await page.getByLabel('Address you were sent back to').fill(redirect.href);
+      await page.getByRole('button', { name: 'Finish sign-in' }).click();
+      await page.locator('#connections-finish [data-problem-code]').waitFor();
+      await expectAccessible(page, 'connections, a refused redirect');
+
+      // The servers list no longer asks for a sign-in.
+      await open(page, `/servers/${workspaceId}`);
+      await expect(
+        page
+          .getByRole('row')
+          .filter({ hasText: 'signin' })
+          .first()
+          .getByRole('link', { name: 'Needs sign-in' })
+          .count(),
+      ).resolves.toBe(0);
+
+      // Sign out.
+      await open(page, `/connections?workspace=${workspaceId}`);
+      await page.locator('#connections-servers').getByRole('button', { name: 'Sign out of signin' }).click();
+      await page.waitForURL((address) => address.searchParams.has('signedOut'));
+      await page.getByText(/^Signed out\. The authorization server revoked the tokens too\./).waitFor();
+      await open(page, `/connections?workspace=${workspaceId}`);
+      await page
+        .locator('#connections-servers')
+        .getByRole('row')
+        .filter({ hasText: 'signin' })
+        .getByText('Signed out')
+        .waitFor();
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
+
+describe('the Gateway panel', () => {
+  it(
+    "shows the workspace's endpoint and client configuration to copy, with no token in it",
+    async () => {
+      const endpoint = `${GATEWAY_URL}/mcp/w/${workspaceId}`;
+      await open(page, `/workspaces/${workspaceId}`);
+      const panel = page.locator('#workspace-gateway');
+      await panel.getByText(endpoint, { exact: true }).waitFor();
+      const snippets = await panel.locator('pre').allTextContents();
+      const mcpJson = JSON.parse(snippets[1] ?? '{}') as {
+        mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+      };
+      expect(mcpJson.mcpServers['gatehouse-catalog-space']).toEqual({
+        type: 'http',
+        url: endpoint,
+        headers: { Authorization: 'Bearer ${GATEHOUSE_TOKEN}' },
+      });
+      expect(snippets[2]).toContain(`claude mcp add --transport http gatehouse-catalog-space ${endpoint}`);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.dashboardUrl });
+      await panel.getByRole('button', { name: 'Copy .mcp.json' }).click();
+      await panel.getByText('Copied to the clipboard.').waitFor();
+      await expectAccessible(page, 'workspace gateway panel');
+      await screenshot(page, 'workspace-gateway');
+
+      await open(page, '/gateway');
+      await page.getByRole('link', { name: 'catalog-space' }).waitFor();
+      await page.getByText(endpoint).first().waitFor();
+      await expectAccessible(page, 'gateway page');
+
+      await open(mobile, `/workspaces/${workspaceId}`);
+      await mobile.locator('#workspace-gateway').getByText(endpoint, { exact: true }).waitFor();
+      await expectNoHorizontalOverflow(mobile, 'workspace gateway panel at 390 px');
+      await screenshot(mobile, 'mobile-workspace-gateway');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
