@@ -52,6 +52,8 @@ function document() {
       pending: { type: 'http', url: 'https://mcp.public.example/pending' },
       bypassed: { type: 'http', url: 'https://mcp.public.example/bypassed' },
       contended: { type: 'http', url: 'https://mcp.public.example/contended' },
+      'raced-grant': { type: 'http', url: 'https://mcp.public.example/raced-grant' },
+      'raced-revoke': { type: 'http', url: 'https://mcp.public.example/raced-revoke' },
       expiring: { type: 'http', url: 'https://mcp.public.example/expiring' },
       private: { type: 'http', url: 'https://internal.example/mcp' },
       signin: { type: 'http', url: 'https://mcp.public.example/oauth', oauth: { scopes: ['read'] } },
@@ -231,7 +233,16 @@ beforeAll(async () => {
     document: document(),
   });
   if (source.status !== 200) throw new Error(`source refused: ${JSON.stringify(source.body)}`);
-  for (const serverName of ['public', 'private', 'signin', 'everything', 'bypassed', 'contended'])
+  for (const serverName of [
+    'public',
+    'private',
+    'signin',
+    'everything',
+    'bypassed',
+    'contended',
+    'raced-grant',
+    'raced-revoke',
+  ])
     await approve(serverName);
 }, TEST_DATABASE_TIMEOUT_MS);
 
@@ -724,6 +735,71 @@ describe('leases.renew and leases.release', () => {
       leaseState: 'revoked',
       reason: 'overlay_changed',
     });
+  });
+
+  /**
+   * A revoke racing an issuance, forced in both orders by a transaction of the test that holds the tenant's audit
+   * head (the lock both take before they write): each waits on it, in the order they are started, which Postgres
+   * shows as lock waiters. Whatever the order, no live lease may rest on a revoked approval.
+   */
+  async function raceRevokeAndIssue(serverName: string, first: 'issue' | 'revoke') {
+    const warm = await lease('localWorker', serverName);
+    expect(warm.status).toBe(201);
+    const approvalId = (warm.body as unknown as LeaseBody).approvalId;
+    let issued: Promise<Awaited<ReturnType<typeof rest>>> | undefined;
+    let revoked: Promise<Awaited<ReturnType<typeof rest>>> | undefined;
+    const revoke = () => rest('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, { reason: 'raced' });
+    await db.withTenant(acme.id, async (tx) => {
+      await appendAuditEvent(tx, {
+        actor: { type: 'system', id: null, tokenKind: null },
+        action: 'test.raced',
+        target: { type: 'approval', id: approvalId },
+        outcome: 'success',
+      });
+      if (first === 'issue') {
+        // The issuance has read an approval in force and waits to write; the revoke then changes the approval
+        // (uncommitted) and waits behind it.
+        issued = lease('localWorker', serverName);
+        await waitForLockWaiters(1);
+        revoked = revoke();
+        await waitForLockWaiters(2);
+      } else {
+        // The revoke has changed the approval (uncommitted) and waits to end leases; the issuance reads the
+        // approval as still in force and waits behind it.
+        revoked = revoke();
+        await waitForLockWaiters(1);
+        issued = lease('localWorker', serverName);
+        await waitForLockWaiters(2);
+      }
+    });
+    const [issuedAnswer, revokedAnswer] = await Promise.all([issued, revoked]);
+    expect(revokedAnswer?.status).toBe(200);
+    const live = await db.withTenant(acme.id, (tx) =>
+      tx.lease.findMany({ where: { approvalId, revokedAt: null } }),
+    );
+    expect(live).toEqual([]);
+    return issuedAnswer;
+  }
+
+  it('never leaves a live lease on an approval revoked while it was issued (issuance first)', async () => {
+    const answer = await raceRevokeAndIssue('raced-grant', 'issue');
+    // Issued before the revoke could end anything, then ended by it with the others.
+    expect(answer?.status).toBe(201);
+    const row = await db.withTenant(acme.id, (tx) =>
+      tx.lease.findUnique({ where: { id: (answer?.body as unknown as LeaseBody).id } }),
+    );
+    expect(row?.revokedReason).toBe('approval_revoked');
+  });
+
+  it('never leaves a live lease on an approval revoked while it was issued (revoke first)', async () => {
+    const answer = await raceRevokeAndIssue('raced-revoke', 'revoke');
+    // Decided on an approval in force, refused when the write saw it revoked: typed and audited.
+    expect(answer?.status).toBe(403);
+    expect(answer?.body).toMatchObject({ code: 'not_approved', activationState: 'revoked' });
+    const refusals = await auditEvents('leases.refused');
+    expect(
+      refusals.some((event) => event.data.serverName === 'raced-revoke' && event.data.reason === 'revoked'),
+    ).toBe(true);
   });
 
   it('refuses renewing an expired lease', async () => {
