@@ -26,6 +26,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  ToolListChangedNotificationSchema,
   isInitializeRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -80,6 +81,9 @@ interface InProcessUpstream {
   readonly close: () => Promise<void>;
 }
 
+/** Set by the `grow` tool: the in-process server lists one more tool from then on. */
+let grown = false;
+
 function upstreamServer(): Server {
   const server = new Server(
     { name: 'inproc', version: '1.0.0' },
@@ -96,6 +100,10 @@ function upstreamServer(): Server {
         inputSchema: { type: 'object' as const },
       },
       { name: 'secret_op', description: 'Outside allowTools', inputSchema: { type: 'object' as const } },
+      { name: 'grow', description: 'Adds a tool and says so', inputSchema: { type: 'object' as const } },
+      ...(grown
+        ? [{ name: 'grown', description: 'Listed after grow', inputSchema: { type: 'object' as const } }]
+        : []),
     ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -113,6 +121,10 @@ function upstreamServer(): Server {
         return { content: [{ type: 'text', text: 'done' }] };
       case 'secret_op':
         return { content: [{ type: 'text', text: 'secret ran' }] };
+      case 'grow':
+        grown = true;
+        await server.sendToolListChanged();
+        return { content: [{ type: 'text', text: 'grown' }] };
       default:
         throw new McpError(ErrorCode.InvalidParams, 'unknown tool');
     }
@@ -350,7 +362,7 @@ beforeAll(async () => {
   approvals.everything = await approve('everything');
   approvals.inproc = await approve('inproc');
   await discoverAndSubmit('everything');
-  await discoverAndSubmit('inproc', ['echo', 'fail', 'chatty']);
+  await discoverAndSubmit('inproc', ['echo', 'fail', 'chatty', 'grow']);
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -437,6 +449,39 @@ describe('the workspace gateway through a real SDK client', () => {
       ).rejects.toMatchObject({
         code: ErrorCode.InvalidParams,
       });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('relays the progress of the call in flight, under the caller’s own progress token', async () => {
+    const client = await connect(gateway.url, tokens.agent);
+    try {
+      const progress: { progress: number; total?: number }[] = [];
+      const done = await client.callTool(
+        { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+        undefined,
+        { onprogress: ({ progress: step, total }) => progress.push({ progress: step, total }) },
+      );
+      expect(JSON.stringify(done.content)).toContain('Long running operation completed');
+      expect(progress).toEqual([
+        { progress: 1, total: 3 },
+        { progress: 2, total: 3 },
+        { progress: 3, total: 3 },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('relays an upstream’s list_changed to the workspace’s sessions', async () => {
+    const client = await connect(gateway.url, tokens.agent);
+    try {
+      const changed = new Promise<void>((done) => {
+        client.setNotificationHandler(ToolListChangedNotificationSchema, async () => done());
+      });
+      await client.callTool({ name: 'mcp__inproc__grow', arguments: {} });
+      await changed;
     } finally {
       await client.close();
     }
