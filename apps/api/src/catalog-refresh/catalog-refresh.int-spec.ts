@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import {
+  ApiQueueName,
   catalogRefreshJobKey,
   catalogRefreshQueueOf,
   type CatalogRefreshPayloadV2,
@@ -31,7 +32,7 @@ import { workerConfigSchema } from '../../../worker/src/config/worker.config.js'
 import { createWorkerApp, type WorkerApp } from '../../../worker/src/create-worker-app.js';
 import { mintApiToken } from '../auth/mint-api-token';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
-import { apiConfigSchema } from '../config/api.config';
+import { apiConfigSchema, type ApiConfig } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 import { CatalogRefreshProducer } from './catalog-refresh.producer';
 import { StaleCatalogsSweep } from './stale-catalogs.sweep';
@@ -56,6 +57,7 @@ let testDb: TestDatabase;
 let db: Database;
 let api: NestFastifyApplication;
 let apiUrl: string;
+let apiConfig: ApiConfig;
 let acme: TestTenant;
 let workspaceId: string;
 let root: string;
@@ -65,7 +67,7 @@ const tokens = { admin: '', approver: '', member: '', worker: '' };
 
 async function rest(
   who: keyof typeof tokens,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: unknown,
 ) {
@@ -176,6 +178,8 @@ beforeAll(async () => {
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
     QUEUE_PREFIX: PREFIX,
+    // The sweep's scheduler runs (its ticks an hour apart); the tests call the sweep's tick themselves.
+    CATALOG_SWEEP_EVERY_MS: '3600000',
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
     WORKER_POOLS: JSON.stringify({
@@ -184,6 +188,7 @@ beforeAll(async () => {
     }),
   });
   if (!parsed.ok) throw new Error(parsed.message);
+  apiConfig = parsed.config;
   api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });
   apiUrl = await api.getUrl();
@@ -322,6 +327,61 @@ describe('the API produces catalog refresh jobs', () => {
     expect(await api.get(StaleCatalogsSweep, { strict: false }).run()).toMatchObject({ due: 0, enqueued: 0 });
   });
 
+  it('enqueues again once a variable set, an overlay cleared or trust given commits, the server still approved', async () => {
+    const events = new QueueEvents(catalogRefreshQueueOf('local'), {
+      connection: { url: testRedisUrl() },
+      prefix: PREFIX,
+    });
+    await events.waitUntilReady();
+    const jobId = catalogRefreshJobKey({
+      workspaceId,
+      serverName: 'everything',
+      definitionFingerprint: fingerprint,
+      principalUserId: null,
+    });
+    // The job of this key was consumed and removed: each trigger below adds it anew (BullMQ's `added` event),
+    // and the next trigger waits for it to finish (else it would collapse into it and add nothing).
+    const cycle = async (trigger: () => Promise<unknown>) => {
+      const seen = { added: false };
+      const finished = new Promise<void>((done) => {
+        const onAdded = (event: { jobId: string }) => {
+          if (event.jobId === jobId) seen.added = true;
+        };
+        const onFinished = (event: { jobId: string }) => {
+          if (event.jobId !== jobId || !seen.added) return;
+          events.off('added', onAdded);
+          events.off('completed', onFinished);
+          events.off('failed', onFinished);
+          done();
+        };
+        events.on('added', onAdded);
+        events.on('completed', onFinished);
+        events.on('failed', onFinished);
+      });
+      await trigger();
+      await finished;
+      await settled();
+    };
+    try {
+      await cycle(() =>
+        expectOk(
+          rest('admin', 'PUT', '/v1/definition-variables/ROTATED_KEY', { scope: 'tenant', value: 'v2' }),
+        ),
+      );
+      const overlay = `/v1/workspaces/${workspaceId}/disabled-servers/everything`;
+      await expectOk(rest('admin', 'PUT', overlay, { scope: 'workspace' }));
+      await settled();
+      await cycle(() => expectOk(rest('admin', 'DELETE', `${overlay}?scope=workspace`)));
+      await expectOk(rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/trust`, { trusted: false }));
+      await settled();
+      await cycle(() =>
+        expectOk(rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/trust`, { trusted: true })),
+      );
+    } finally {
+      await events.close();
+    }
+  });
+
   it('lets a lease holder report a list_changed for the lease it holds, and nothing else', async () => {
     const lease = await expectOk(
       rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'everything' }),
@@ -397,5 +457,21 @@ describe('a stdio server no open pool may run', () => {
       status: 403,
       code: 'forbidden_scope',
     });
+  });
+});
+
+describe('the sweep scheduler', () => {
+  it('is one BullMQ job scheduler however many API processes upsert it', async () => {
+    const sweepQueue = new Queue(ApiQueueName.CatalogSweep, { connection: producerRedis, prefix: PREFIX });
+    // A second API process of the same deployment upserts the same scheduler.
+    const second = await createApiApp(apiConfig, { logger: silent });
+    try {
+      const schedulers = await sweepQueue.getJobSchedulers();
+      expect(schedulers).toEqual([expect.objectContaining({ key: 'catalog-sweep', every: 3_600_000 })]);
+    } finally {
+      await second.close();
+      await sweepQueue.obliterate({ force: true });
+      await sweepQueue.close();
+    }
   });
 });
