@@ -19,6 +19,7 @@ import { catalogChangeFeed } from '../catalog/catalog-change.feed.js';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { API_CONFIG, DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens.js';
+import { RetryingRevocationHolder } from './retrying-revocation.holder.js';
 import { RevocationRelay } from './revocation.relay.js';
 import { readRevocationsPage } from './revocations-page.reader.js';
 import { evictAllTokens, evictTokensFor } from './token-cache.revocation-holder.js';
@@ -30,8 +31,9 @@ export function revocationNamespaceOf(config: Pick<ApiConfig, 'REDIS_KEY_PREFIX'
 
 /**
  * Runs, in every API process, the ledger's relay and the holder that keeps the bearer-token cache honest. They
- * start stopping when shutdown begins, without holding up the HTTP drain. Neither can stop the boot: a relay pass that fails is retried on the next tick, and a holder that cannot start leaves
- * the cache on its TTL (logged).
+ * start stopping when shutdown begins, without holding up the HTTP drain. Neither can stop the boot: a relay pass
+ * that fails is retried on the next tick, and a holder that cannot start is started again with backoff (the cache
+ * is on its TTL meanwhile, and dropped once it starts late).
  */
 @Injectable()
 export class RevocationsLifecycle
@@ -40,8 +42,7 @@ export class RevocationsLifecycle
   private relay: RevocationRelay | null = null;
   private subscriberConnection: Redis | null = null;
   private subscriptions: RedisChannelMultiplexer | null = null;
-  private holder: RevocationSubscriber | null = null;
-  private starting: Promise<void> | null = null;
+  private holder: RetryingRevocationHolder | null = null;
   private stopping: Promise<void> | null = null;
 
   constructor(
@@ -70,22 +71,24 @@ export class RevocationsLifecycle
       logger: this.logger,
     });
     this.subscriptions = new RedisChannelMultiplexer(this.subscriberConnection, this.logger);
-    const holder = new RevocationSubscriber({
-      subscriptions: this.subscriptions,
-      namespace,
-      stream: { stream: 'platform' },
-      readSince: (since, limit) => readRevocationsPage(this.database, { stream: 'platform' }, since, limit),
-      onEvent: evictTokensFor,
+    const subscriptions = this.subscriptions;
+    // A boot read that fails (Postgres or Redis not reachable yet) is retried with backoff, never given up on.
+    this.holder = new RetryingRevocationHolder({
+      create: () =>
+        new RevocationSubscriber({
+          subscriptions,
+          namespace,
+          stream: { stream: 'platform' },
+          readSince: (since, limit) =>
+            readRevocationsPage(this.database, { stream: 'platform' }, since, limit),
+          onEvent: evictTokensFor,
+          revalidateAll: evictAllTokens,
+          logger: this.logger,
+        }),
       revalidateAll: evictAllTokens,
       logger: this.logger,
     });
-    this.holder = holder;
-    this.starting = holder.start().catch((error: unknown) => {
-      this.logger.warn(
-        { err: error instanceof Error ? error.message : 'non-error thrown' },
-        'revocation holder did not start: the token cache relies on its TTL',
-      );
-    });
+    this.holder.start();
   }
 
   // Not awaited here: Nest closes the HTTP server after this hook, and draining requests must not wait for us.

@@ -1,0 +1,112 @@
+import type { RevocationSubscriber } from '@gatehouse/coordination';
+import type { Logger } from '@gatehouse/platform';
+
+export interface RetryingRevocationHolderOptions {
+  /** A fresh subscriber per attempt: one whose start() failed has closed itself and cannot start again. */
+  readonly create: () => RevocationSubscriber;
+  /**
+   * Drop everything held: called when an attempt succeeds after a failed one, since a holder that positions at
+   * the head when it finally starts cannot know what was revoked while it could not read the ledger.
+   */
+  readonly revalidateAll: () => Promise<void> | void;
+  /** First retry delay (default 500 ms); doubled after each failure up to maxDelayMs (default 30 s). */
+  readonly initialDelayMs?: number;
+  readonly maxDelayMs?: number;
+  /** Called after each failed attempt with its number (1 is the first): tests and metrics. */
+  readonly onAttemptFailed?: (attempt: number, error: unknown) => void;
+  readonly logger?: Pick<Logger, 'warn' | 'info'>;
+}
+
+const DEFAULT_INITIAL_DELAY_MS = 500;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+
+/**
+ * Starts a revocation holder and keeps starting it, with capped exponential backoff and jitter, until one attempt
+ * has its position in the ledger. A holder that gave up after a failed boot read (Postgres or Redis unreachable
+ * for a moment) would leave the process on its caches' TTLs for the rest of its life.
+ */
+export class RetryingRevocationHolder {
+  private holder: RevocationSubscriber | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private failures = 0;
+  private readonly initialDelayMs: number;
+  private readonly maxDelayMs: number;
+  private resolveStarted: () => void = () => undefined;
+  private rejectStarted: (error: Error) => void = () => undefined;
+  private readonly startedPromise: Promise<void>;
+  private attempting = false;
+
+  constructor(private readonly options: RetryingRevocationHolderOptions) {
+    this.initialDelayMs = options.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
+    this.maxDelayMs = Math.max(this.initialDelayMs, options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
+    this.startedPromise = new Promise<void>((resolve, reject) => {
+      this.resolveStarted = resolve;
+      this.rejectStarted = reject;
+    });
+    // Nobody may be waiting (the lifecycle does not await it): a close before starting is no unhandled rejection.
+    this.startedPromise.catch(() => undefined);
+  }
+
+  /** Begins the first attempt; never throws, never waits. */
+  start(): void {
+    if (this.attempting || this.closed) return;
+    this.attempting = true;
+    void this.attempt();
+  }
+
+  /** Resolves once an attempt has started the holder; rejects if it was closed before. */
+  started(): Promise<void> {
+    return this.startedPromise;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.rejectStarted(new Error('revocation holder closed before it started'));
+    // The holder started, or the one still starting: its close() ends a start() in flight too.
+    const holder = this.holder;
+    this.holder = null;
+    await holder?.close();
+  }
+
+  private async attempt(): Promise<void> {
+    const holder = this.options.create();
+    this.holder = holder;
+    try {
+      await holder.start();
+    } catch (error) {
+      if (this.holder === holder) this.holder = null;
+      this.failures += 1;
+      this.options.onAttemptFailed?.(this.failures, error);
+      if (this.closed) return;
+      const delayMs = this.delayAfter(this.failures);
+      this.options.logger?.warn(
+        { err: error instanceof Error ? error.message : 'non-error thrown', attempt: this.failures, delayMs },
+        'revocation holder did not start: retrying (the token cache relies on its TTL meanwhile)',
+      );
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        if (!this.closed) void this.attempt();
+      }, delayMs);
+      this.timer.unref();
+      return;
+    }
+    if (this.closed) {
+      await holder.close();
+      return;
+    }
+    if (this.failures > 0) {
+      await this.options.revalidateAll();
+      this.options.logger?.info({ attempts: this.failures + 1 }, 'revocation holder started after retrying');
+    }
+    this.resolveStarted();
+  }
+
+  /** Capped doubling with equal jitter: replicas that failed together do not retry in step. */
+  private delayAfter(failures: number): number {
+    const ceiling = Math.min(this.maxDelayMs, this.initialDelayMs * 2 ** Math.min(failures - 1, 20));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+}
