@@ -3,6 +3,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import type { Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
@@ -373,6 +374,15 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 }, TEST_DATABASE_TIMEOUT_MS);
 
+/** Everything the gateways of this file logged, at debug (no redaction: the canary proves nothing is logged). */
+let logged = '';
+const logSink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logged += chunk.toString('utf8');
+    done();
+  },
+});
+
 async function startGateway(env: Record<string, string> = {}) {
   const parsed = parseConfig(gatewayConfigSchema, {
     LOG_LEVEL: 'silent',
@@ -384,7 +394,9 @@ async function startGateway(env: Record<string, string> = {}) {
     ...env,
   });
   if (!parsed.ok) throw new Error(parsed.message);
-  const app = await createGatewayApp(parsed.config, { logger: silent });
+  const app = await createGatewayApp(parsed.config, {
+    logger: createLogger({ name: 'gateway', level: 'debug', destination: logSink }),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url: await app.getUrl(), runtime: app.get(GatewayRuntime) };
 }
@@ -581,6 +593,16 @@ describe('the workspace gateway through a real SDK client', () => {
       });
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('secrets', () => {
+  it('no caller token and not the gateway token in anything the gateways logged', () => {
+    expect(logged).toContain('gateway upstream connected');
+    for (const secret of [tokens.agent, tokens.user, tokens.globexUser, tokens.gateway]) {
+      expect(logged).not.toContain(secret);
+      expect(logged).not.toContain(secret.slice(4));
     }
   });
 });
