@@ -34,6 +34,7 @@ const RUNTIME_EXPORTS = [
   'classifyFailure',
   'connectAdmitted',
   'createHeaderHelperAuthenticator',
+  'createLeaseTokenAuthenticator',
   'discoverCatalog',
   'isMcpTransportError',
   'measureResultChars',

@@ -25,6 +25,9 @@ describe('apiConfigSchema', () => {
         DATABASE_URL: base.DATABASE_URL,
         REDIS_URL: 'redis://127.0.0.1:6379',
         PUBLIC_URL: 'http://127.0.0.1:4000',
+        OAUTH_REFRESH_LOCK_TTL_MS: 10_000,
+        OAUTH_REFRESH_GRANT_TIMEOUT_MS: 5_000,
+        OAUTH_REFRESH_LEASE_MARGIN_MS: 1_000,
         TRUSTED_PROXIES: [],
         QUEUE_PREFIX: 'gatehouse',
         CATALOG_REFRESH_MAX_AGE_MS: 21_600_000,
@@ -90,6 +93,24 @@ describe('apiConfigSchema', () => {
     expect(parseConfig(apiConfigSchema, { ...base, ...keys, NODE_ENV: 'production' }).ok).toBe(true);
   });
 
+  it('refuses a plain-http DASHBOARD_URL in production unless loopback (the callback sends browsers there)', () => {
+    const production = {
+      ...base,
+      GATEHOUSE_KEYS: `k1:${key()}`,
+      GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+      NODE_ENV: 'production',
+    };
+    const plain = parseConfig(apiConfigSchema, { ...production, DASHBOARD_URL: 'http://dash.example.com' });
+    expect(plain.ok).toBe(false);
+    if (!plain.ok) expect(plain.message).toContain('DASHBOARD_URL');
+    expect(
+      parseConfig(apiConfigSchema, { ...production, DASHBOARD_URL: 'https://dash.example.com' }).ok,
+    ).toBe(true);
+    expect(parseConfig(apiConfigSchema, { ...production, DASHBOARD_URL: 'http://127.0.0.1:3000' }).ok).toBe(
+      true,
+    );
+  });
+
   it('describes every variable and flags the secrets', () => {
     const rows = describeConfig(apiConfigSchema);
     for (const row of rows) expect(row.description).not.toBe('');
@@ -104,6 +125,10 @@ describe('apiConfigSchema', () => {
       'GATEHOUSE_KEYS',
       'GATEHOUSE_ACTIVE_KEY_ID',
       'PUBLIC_URL',
+      'DASHBOARD_URL',
+      'OAUTH_REFRESH_LOCK_TTL_MS',
+      'OAUTH_REFRESH_GRANT_TIMEOUT_MS',
+      'OAUTH_REFRESH_LEASE_MARGIN_MS',
       'WORKER_POOLS',
       'SESSION_IDLE_MINUTES',
       'SESSION_ABSOLUTE_HOURS',
