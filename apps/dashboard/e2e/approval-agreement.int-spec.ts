@@ -166,9 +166,9 @@ describe('statuses that agree, requests without duplicates, reasons on decisions
         .getByText('Approved but not admissible: its command is not in the host policy’s allowed commands')
         .waitFor();
       const paused = row('paused');
-      await paused.getByText('Disabled', { exact: true }).first().waitFor();
+      await paused.getByText('Disabled', { exact: true }).waitFor();
       await paused.getByText('Approved', { exact: true }).waitFor();
-      await paused.getByText('Disabled for the workspace: “Paused for the security audit”').waitFor();
+      await paused.getByText('Why disabled: “Paused for the security audit”').waitFor();
       await expect(paused.getByText('Nothing exact to approve').count()).resolves.toBe(0);
       await expectAccessible('servers with statuses that agree');
       await screenshot(page, 'servers-statuses-agree');

@@ -133,6 +133,7 @@ export async function openApprovalRequests(
     for (const item of evaluated.entries) {
       if (!concerned(item.entry.name)) continue;
       if (item.identity !== null) current.add(item.identity.key);
+      if (item.beneathIdentityKey !== null) current.add(item.beneathIdentityKey);
       if (item.identity === null || !needsReview(item, args.trigger)) continue;
       const seenKey = `${view.workspace.id}/${item.identity.key}`;
       if (seen.has(seenKey)) continue;

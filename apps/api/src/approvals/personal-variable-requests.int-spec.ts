@@ -144,4 +144,16 @@ describe('a personal variable', () => {
       closeReason: 'identity_gone',
     });
   });
+
+  it('disabling a server pauses it: its open request stays, and enabling it again opens no second one', async () => {
+    const w = await world({ repo: REPO });
+    await setVariable(w, 'owner', 'workspace', 'REPO_DIR', '/srv/shared');
+    const before = await openRequestsOf(w);
+    expect(before).toHaveLength(1);
+    const overlay = { workspaceId: w.workspaceId, serverName: 'repo', scope: 'workspace' };
+    await run(w, 'alice', 'definitions.overlays.set', { ...overlay, reason: 'paused' });
+    expect(await openRequestsOf(w)).toEqual(before);
+    await run(w, 'alice', 'definitions.overlays.clear', overlay);
+    expect(await openRequestsOf(w)).toEqual(before);
+  });
 });

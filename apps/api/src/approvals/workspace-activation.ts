@@ -32,6 +32,11 @@ export interface EvaluatedEntry {
    * force, say), to show beside "disabled". Never a reason to lease: the entry itself stays unusable.
    */
   readonly beneathOverlay: ActivationDecision | null;
+  /**
+   * The identity beneath the overlay of a disabled entry that resolves: still the server's identity (disabling it
+   * pauses it, and enabling it again gives it back unchanged), so its open request stays.
+   */
+  readonly beneathIdentityKey: string | null;
 }
 
 export interface EvaluatedView {
@@ -119,16 +124,14 @@ export class ActivationContext {
       const decision = decideActivation(activationEntry, workspace, view, approvals, now);
       const identityResult = approvalIdentityOf(activationEntry, workspace, view);
       const identity = identityResult.ok ? identityResult.identity : null;
-      const beneathOverlay =
+      const beneathEntry =
         entry.status === 'disabled' && entry.entry.status === 'resolved'
-          ? decideActivation(
-              activationEntryOf(entry.entry, twins.get(entry.name)),
-              workspace,
-              view,
-              approvals,
-              now,
-            )
+          ? activationEntryOf(entry.entry, twins.get(entry.name))
           : null;
+      const beneathOverlay =
+        beneathEntry === null ? null : decideActivation(beneathEntry, workspace, view, approvals, now);
+      const beneathIdentity =
+        beneathEntry === null ? null : approvalIdentityOf(beneathEntry, workspace, view);
       return {
         entry,
         activationEntry,
@@ -136,6 +139,7 @@ export class ActivationContext {
         identity,
         openRequest: identity === null ? null : (openByKey.get(identity.key) ?? null),
         beneathOverlay,
+        beneathIdentityKey: beneathIdentity?.ok === true ? beneathIdentity.identity.key : null,
       };
     });
     return { workspace, userId, result, entries };

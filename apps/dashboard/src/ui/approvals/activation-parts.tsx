@@ -30,9 +30,8 @@ export function ActivationBadge({ activation }: { activation: ActivationView }) 
 function agreement(entry: EffectiveEntryView): { activation: ActivationView; lines: string[] } {
   const lines: string[] = [];
   if (entry.status === 'disabled') {
-    const by = entry.overlay?.scope === 'user' ? 'by you' : 'for the workspace';
-    const why = entry.overlay?.reason ? `: “${entry.overlay.reason}”` : '';
-    lines.push(`Disabled ${by}${why}`);
+    // Who disabled it is the Status column's; the overlay's own words are said here, beside the approval.
+    if (entry.overlay?.reason) lines.push(`Why disabled: “${entry.overlay.reason}”`);
     if (entry.beneathOverlay !== null) return { activation: entry.beneathOverlay, lines };
     return { activation: entry.activation, lines };
   }
@@ -85,8 +84,7 @@ export function ActivationCell({ entry, target }: { entry: EffectiveEntryView; t
       data-admissible={entry.admission === null ? undefined : String(entry.admission.admissible)}
     >
       {/* Its own line, at its own width (a flex column would stretch the badge). */}
-      <span className="row">
-        {entry.status === 'disabled' ? <Badge tone="neutral">Disabled</Badge> : null}
+      <span>
         <ActivationBadge activation={shown} />
       </span>
       {lines.map((text) => (
