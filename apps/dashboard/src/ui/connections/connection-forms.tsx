@@ -11,11 +11,12 @@ import { SubmitButton } from '../submit-button';
 export function SignInForm({
   workspaceId,
   serverName,
-  label,
+  again = false,
 }: {
   workspaceId: string;
   serverName: string;
-  label: string;
+  /** Already signed in: the same sign-in replaces the credential. */
+  again?: boolean;
 }) {
   const [state, action] = useActionState(startSignInAction, IDLE);
   return (
@@ -24,8 +25,9 @@ export function SignInForm({
       <form action={action}>
         <input type="hidden" name="workspaceId" value={workspaceId} />
         <input type="hidden" name="serverName" value={serverName} />
-        <SubmitButton size="small" pendingLabel="Opening…">
-          {label}
+        <SubmitButton size="small" variant={again ? 'secondary' : 'primary'} pendingLabel="Opening…">
+          {again ? 'Sign in again' : 'Sign in'}
+          <span className="visually-hidden"> to {serverName}</span>
         </SubmitButton>
       </form>
     </div>
@@ -35,11 +37,12 @@ export function SignInForm({
 /** Deletes the credential first, then asks the issuer to revoke it; reversible only by signing in again. */
 export function SignOutForm({
   credentialId,
-  label,
+  target,
   workspaceId,
 }: {
   credentialId: string;
-  label: string;
+  /** What it signs out of, for the button's accessible name. */
+  target: string;
   /** The workspace the page shows, to come back to it. */
   workspaceId?: string;
 }) {
@@ -51,7 +54,7 @@ export function SignOutForm({
         <input type="hidden" name="credentialId" value={credentialId} />
         {workspaceId ? <input type="hidden" name="workspaceId" value={workspaceId} /> : null}
         <SubmitButton variant="dangerOutline" size="small" pendingLabel="Signing out…">
-          {label}
+          Sign out<span className="visually-hidden"> of {target}</span>
         </SubmitButton>
       </form>
     </div>

@@ -13,6 +13,7 @@ import { DataTable } from '../../../ui/data-table';
 import { Badge, Callout, EmptyState, Panel, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
 import { PageHeader } from '../../../ui/page-header';
 import { firstParam, type SearchParams } from '../../../ui/paging';
+import catalogStyles from '../../../ui/catalog/catalog.module.css';
 import styles from '../../../ui/servers/servers.module.css';
 import type { SignInWord } from '../../../server/sign-in-state';
 
@@ -184,7 +185,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                             ? 'Yours'
                             : 'Workspace service credential'}
                       </span>,
-                      <code key="issuer" className={styles.codeBlock}>
+                      <code key="issuer" className={catalogStyles.name}>
                         {serving?.issuer ?? '—'}
                       </code>,
                       <span key="expires">{expiry(serving?.accessTokenExpiresAt)}</span>,
@@ -193,17 +194,13 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                           <SignInForm
                             workspaceId={workspace.id}
                             serverName={entry.name}
-                            label={
-                              signIn.own?.state === 'signed_in'
-                                ? `Sign in to ${entry.name} again`
-                                : `Sign in to ${entry.name}`
-                            }
+                            again={signIn.own?.state === 'signed_in'}
                           />
                         ) : null}
                         {can.signInToServers && signIn.own ? (
                           <SignOutForm
                             credentialId={signIn.own.id}
-                            label={`Sign out of ${entry.name}`}
+                            target={entry.name}
                             workspaceId={workspace.id}
                           />
                         ) : null}
@@ -257,7 +254,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
               rows={credentialItems.map((credential) => ({
                 id: credential.id,
                 cells: [
-                  <code key="resource" className={styles.codeBlock}>
+                  <code key="resource" className={catalogStyles.name}>
                     {credential.resource}
                   </code>,
                   <Word key="state" state={credential.state} />,
@@ -266,16 +263,12 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                       ? 'Yours'
                       : `Service credential of ${workspaceNames.get(credential.workspaceId ?? '') ?? 'a workspace'}`}
                   </span>,
-                  <code key="issuer" className={styles.codeBlock}>
+                  <code key="issuer" className={catalogStyles.name}>
                     {credential.issuer}
                   </code>,
                   <span key="expires">{expiry(credential.accessTokenExpiresAt)}</span>,
                   credential.subject === 'user' ? (
-                    <SignOutForm
-                      key="actions"
-                      credentialId={credential.id}
-                      label={`Sign out of ${credential.resource}`}
-                    />
+                    <SignOutForm key="actions" credentialId={credential.id} target={credential.resource} />
                   ) : (
                     <span key="actions" className="muted">
                       An admin changes it
