@@ -16,6 +16,9 @@ import { CALLER_KEY } from './workspace-mcp.server.js';
 
 interface Session {
   readonly id: string;
+  /** Requests being served (an open GET stream counts while it is open). */
+  inFlight: number;
+  lastSeen: number;
   readonly workspaceId: string;
   readonly tokenId: string;
   readonly principal: string | null;
@@ -28,7 +31,12 @@ export interface McpSessionsOptions {
   readonly createServer: () => Server;
   readonly onSessionCount?: (count: number) => void;
   readonly onSessionNotFound?: () => void;
+  /** A session with no request for this long is closed (its client re-initializes). Default 30 minutes. */
+  readonly idleCloseMs?: number;
+  readonly now?: () => number;
 }
+
+const DEFAULT_IDLE_CLOSE_MS = 30 * 60_000;
 
 /** The JSON-RPC error the transport itself answers for an unknown session (HTTP 404). */
 const SESSION_NOT_FOUND = JSON.stringify({
@@ -39,8 +47,17 @@ const SESSION_NOT_FOUND = JSON.stringify({
 
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly idleCloseMs: number;
+  private readonly now: () => number;
 
-  constructor(private readonly options: McpSessionsOptions) {}
+  constructor(private readonly options: McpSessionsOptions) {
+    this.idleCloseMs = options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS;
+    this.now = options.now ?? (() => Date.now());
+    // A client that goes away without DELETE leaves its session behind: swept once it has been idle long enough.
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, this.idleCloseMs / 4));
+    this.sweeper.unref();
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -69,6 +86,12 @@ export class McpSessions {
         response.writeHead(404, { 'content-type': 'application/json' }).end(SESSION_NOT_FOUND);
         return;
       }
+      session.inFlight += 1;
+      session.lastSeen = this.now();
+      response.once('close', () => {
+        session.inFlight -= 1;
+        session.lastSeen = this.now();
+      });
       await session.transport.handleRequest(withAuth, response, body);
       return;
     }
@@ -99,7 +122,17 @@ export class McpSessions {
     await Promise.all(closing.map((session) => this.closeSession(session)));
   }
 
+  /** Closes the sessions idle past the bound (nothing in flight, no request since). */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    const idle = [...this.sessions.values()].filter(
+      (s) => s.inFlight === 0 && now - s.lastSeen >= this.idleCloseMs,
+    );
+    await Promise.all(idle.map((session) => this.closeSession(session)));
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
   }
 
@@ -115,6 +148,8 @@ export class McpSessions {
       onsessioninitialized: (id) => {
         this.sessions.set(id, {
           id,
+          inFlight: 0,
+          lastSeen: this.now(),
           workspaceId: caller.workspaceId,
           tokenId: caller.tokenId,
           principal: caller.userId,

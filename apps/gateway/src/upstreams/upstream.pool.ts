@@ -40,6 +40,8 @@ export interface UpstreamPoolOptions {
   readonly closeGraceMs: number;
   readonly defaultStartupTimeoutMs: number;
   readonly callTimeoutMs: number;
+  /** An upstream unused this long is closed (and its lease released) when its renewal comes, not renewed. */
+  readonly idleCloseMs?: number;
   /** An upstream's lists changed (list_changed seen and re-listed): its workspace's sessions are told. */
   readonly onListChanged?: (key: UpstreamKey) => void;
   /** An upstream notification that was dropped, by method (metrics). */
@@ -51,10 +53,12 @@ export interface UpstreamPoolOptions {
 const RENEW_AT_SHARE = 2 / 3;
 const RENEW_MARGIN_MS = 5_000;
 const RENEW_RETRY_MS = 1_000;
+const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
 
 class Upstream {
   private renewTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private lastUsed: number;
 
   constructor(
     readonly key: UpstreamKey,
@@ -63,7 +67,18 @@ class Upstream {
     readonly supervisor: ConnectionSupervisor,
     private readonly pool: UpstreamPool,
     private readonly options: UpstreamPoolOptions,
-  ) {}
+  ) {
+    this.lastUsed = this.now();
+  }
+
+  /** Called for every call that uses it: an upstream nobody uses is let go at its next renewal. */
+  touch(): void {
+    this.lastUsed = this.now();
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
 
   scheduleRenewal(expiresAt: string): void {
     if (this.closed) return;
@@ -86,6 +101,11 @@ class Upstream {
 
   private async renew(expiresAt: string): Promise<void> {
     if (this.closed || !this.held.live) return;
+    if (this.now() - this.lastUsed >= (this.options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS)) {
+      // Idle: closing costs the next caller one lease and one connection; renewing would hold a child forever.
+      this.pool.retire(this.key, this);
+      return;
+    }
     try {
       const renewed = await this.options.leases.renew(this.lease.id);
       if (renewed.ok) return this.scheduleRenewal(renewed.expiresAt);
@@ -119,8 +139,10 @@ export class UpstreamPool {
     let entry = this.upstreams.get(id);
     if (entry !== undefined) {
       const current = await entry;
-      if (current instanceof Upstream && current.held.live && current.supervisor.state.status !== 'closed')
+      if (current instanceof Upstream && current.held.live && current.supervisor.state.status !== 'closed') {
+        current.touch();
         return { ok: true, supervisor: current.supervisor, held: current.held };
+      }
       if (this.upstreams.get(id) === entry) this.upstreams.delete(id);
     }
     entry = this.upstreams.get(id);
@@ -133,6 +155,11 @@ export class UpstreamPool {
     // A failure is not kept: the next call asks again.
     if (this.upstreams.get(id) === entry) this.upstreams.delete(id);
     return settled;
+  }
+
+  /** Closes an idle upstream and forgets it (the next call leases again). */
+  retire(key: UpstreamKey, upstream: Upstream): void {
+    void this.forget(keyOf(key), upstream);
   }
 
   /** Drops one held lease (renewal refused): the registry's drop closes its connection. */
