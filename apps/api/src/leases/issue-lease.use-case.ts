@@ -113,7 +113,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       principalUserId: userId,
     };
 
-    const verdict = await this.judge(caller, read, userId, input.serverName);
+    const verdict = await this.judge(caller, read, userId, input.serverName, input.refusedAccessTokenSha256);
     if (!verdict.ok) throw await this.refuse(caller, read.workspace, subject, verdict);
     return this.grant(caller, read.workspace, subject, verdict, now);
   }
@@ -124,6 +124,8 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     read: LeaseRead,
     userId: string | null,
     serverName: string,
+    /** The holder's server refused the token with this digest (OAuth): refreshed first if still stored. */
+    refusedAccessTokenSha256: string | undefined,
   ): Promise<Granted | Refused> {
     const { entry, decision, identity } = read.activation;
     if (entry === null || decision === null) {
@@ -182,6 +184,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       serverIdentity: identity.securityIdentity,
       serverUrl: admitted.transport.url,
       allowSharedCredential: admitted.oauth.allowSharedCredential,
+      ...(refusedAccessTokenSha256 === undefined ? {} : { refusedAccessTokenSha256 }),
     });
     const audit = { definitionFingerprint: identity.definitionFingerprint, approvalIdentity: identity.key };
     if (!token.ok) {

@@ -2,6 +2,7 @@
 // only holder of refresh tokens: an expired access token is refreshed here, once per credential across every API
 // process (RefreshCoordinator: a Redis FencingLock plus the version compare-and-swap of PostgresTokenStore), and
 // only the access token leaves, in the lease.
+import { createHash } from 'node:crypto';
 import { FencingLock } from '@gatehouse/coordination';
 import { listOAuthCredentialsOfSubject, type Database, type OAuthSubjectRef } from '@gatehouse/db';
 import {
@@ -33,6 +34,8 @@ export interface LeaseAccessTokenRequest {
   readonly serverUrl: string;
   /** The definition allows a workspace service credential (shared use). */
   readonly allowSharedCredential: boolean;
+  /** SHA-256 (base64url) of an access token the server refused: refreshed first if it is still the stored one. */
+  readonly refusedAccessTokenSha256?: string;
 }
 
 /** Why no token: only a (new) sign-in helps, or a refresh could not be made now (retry later). */
@@ -112,7 +115,12 @@ export class LeaseAccessTokens {
     let unavailable = false;
     try {
       for (const { key, kind } of keys) {
-        const token = await this.coordinator.getAccessToken(key, egress ? { fetch: egress.fetch } : {});
+        const via = egress ? { fetch: egress.fetch } : {};
+        let token = await this.coordinator.getAccessToken(key, via);
+        // The holder's server refused exactly this token: one refresh, shared with everyone refused together
+        // (a token someone replaced meanwhile is returned as it is, without a refresh).
+        if (token.ok && request.refusedAccessTokenSha256 === sha256(token.accessToken))
+          token = await this.coordinator.refresh(key, { ...via, rejectedAccessToken: token.accessToken });
         if (token.ok)
           return { ok: true, accessToken: token.accessToken, expiresAt: token.expiresAt, subject: kind };
         unavailable ||= isRetryable(token.reason);
@@ -126,6 +134,10 @@ export class LeaseAccessTokens {
     }
     return { ok: false, reason: unavailable ? 'refresh_unavailable' : 'needs_sign_in' };
   }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64url');
 }
 
 function isRetryable(reason: AccessTokenRefusal): boolean {

@@ -2,7 +2,7 @@
 // against oidc-provider on loopback: the lease carries the principal's own access token (refreshed in the API
 // when expired, once), then the workspace's service credential where the definition allows shared use; never a
 // refresh token; it ends no later than the token; no credential is a typed refusal by name.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
@@ -76,11 +76,16 @@ interface LeasedOAuth {
   readonly tokenExpiresAt: string | null;
 }
 
-async function lease(serverName: string, principalUserId?: string): Promise<LeasedOAuth> {
+async function lease(
+  serverName: string,
+  principalUserId?: string,
+  refusedAccessTokenSha256?: string,
+): Promise<LeasedOAuth> {
   const answer = await rest('worker', 'POST', '/v1/leases', {
     workspaceId,
     serverName,
     ...(principalUserId ? { principalUserId } : {}),
+    ...(refusedAccessTokenSha256 ? { refusedAccessTokenSha256 } : {}),
   });
   const transport = (answer.body.transport as { transport?: Record<string, unknown> } | undefined)?.transport;
   const oauth = transport?.oauth as { accessToken: string; expiresAt: string | null } | undefined;
@@ -193,6 +198,8 @@ async function signIn(who: Who, serverName: string): Promise<Record<string, unkn
   return done.body;
 }
 
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('base64url');
+
 function cipher(): OAuthCipher {
   const ring = KeyRing.parse({ keys: `k1:${KEY}`, activeKeyId: 'k1' });
   if (!ring.ok) throw new Error('key ring');
@@ -289,6 +296,29 @@ describe('leases of a server that declares OAuth', () => {
       expect(JSON.stringify(answer.body)).not.toContain(after!.refreshToken!);
       expect(Date.parse(answer.body.expiresAt as string)).toBeGreaterThan(Date.now());
     }
+  });
+});
+
+describe('a lease after the server refused its token', () => {
+  it('refreshes a refused token that is still stored, once for everyone refused together; any other digest changes nothing', async () => {
+    const [before] = await storedTokens({ kind: 'user', userId: users.member.id });
+    const grants = (await provider.stats()).refreshGrants;
+    const other = await lease('personal', users.member.id, sha256('not the stored token'));
+    expect(other.accessToken).toBe(before!.accessToken);
+    expect((await provider.stats()).refreshGrants).toBe(grants);
+
+    const refused = sha256(before!.accessToken!);
+    const again = await Promise.all(
+      Array.from({ length: 6 }, () => lease('personal', users.member.id, refused)),
+    );
+    expect(again.map((answer) => answer.status)).toEqual(Array(6).fill(201));
+    expect((await provider.stats()).refreshGrants - grants).toBe(1);
+    const [after] = await storedTokens({ kind: 'user', userId: users.member.id });
+    expect(after!.accessToken).not.toBe(before!.accessToken);
+    expect(new Set(again.map((answer) => answer.accessToken))).toEqual(new Set([after!.accessToken]));
+    // The same refusal reported late (the token was replaced meanwhile): no second refresh.
+    expect((await lease('personal', users.member.id, refused)).accessToken).toBe(after!.accessToken);
+    expect((await provider.stats()).refreshGrants - grants).toBe(1);
   });
 });
 

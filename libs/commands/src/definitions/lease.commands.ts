@@ -71,6 +71,15 @@ export const issueLease = defineCommand({
     serverName: definitionServerName,
     /** Lease for this user (per-user entries, the gateway's caller); omitted: for the workspace alone. */
     principalUserId: uuid.optional(),
+    /**
+     * For a server that declares OAuth: the SHA-256 (base64url) of the access token the server just refused
+     * (401), never the token. If it is still the stored one, the API refreshes it (once across its processes)
+     * before leasing; a token someone already replaced is leased as it is.
+     */
+    refusedAccessTokenSha256: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url SHA-256')
+      .optional(),
   }),
   output: leaseView,
   http: { method: 'POST', path: '/v1/leases', successStatus: 201 },
