@@ -722,7 +722,7 @@ describe('dashboard in a browser', () => {
     );
 
     it(
-      'lets an owner revoke a decision: the server shows revoked, with "Ask for review"',
+      'lets an owner revoke a decision with a reason: the server shows revoked, with a way to ask again',
       async () => {
         await open(ownerPage, '/approvals?show=decisions');
         const decisions = ownerPage.getByRole('table', { name: 'Decisions' });
@@ -730,20 +730,27 @@ describe('dashboard in a browser', () => {
         await newest.getByRole('button', { name: 'Revoke' }).click();
         const dialog = ownerPage.getByRole('alertdialog');
         await expect(dialog.textContent()).resolves.toContain('no longer holds for docs in platform-core');
+        // A revocation says why (issue 18 item 4): without a reason the form does not submit.
+        await dialog.getByRole('button', { name: 'Revoke' }).click();
+        await expect(
+          dialog
+            .getByLabel('Why revoke it? (required)')
+            .evaluate((field) => (field as HTMLTextAreaElement).validity.valueMissing),
+        ).resolves.toBe(true);
+        await dialog.getByLabel('Why revoke it? (required)').fill('The docs vendor contract ended.');
+        await expectAccessible(ownerPage, 'revoke dialog with a reason', '[role="alertdialog"]');
         await dialog.getByRole('button', { name: 'Revoke' }).click();
         await dialog.waitFor({ state: 'hidden' });
-        await decisions
-          .locator('tbody tr', { hasText: 'docs' })
-          .first()
-          .getByText('Revoked', { exact: true })
-          .first()
-          .waitFor();
+        const revokedRow = decisions.locator('tbody tr', { hasText: 'docs' }).first();
+        await revokedRow.getByText('Revoked', { exact: true }).first().waitFor();
+        await revokedRow.getByText('The docs vendor contract ended.').waitFor();
         await capture(ownerPage, '/approvals?show=decisions', 'approvals-decisions');
 
         await open(ownerPage, servers());
         const docs = serverRow(ownerPage, 'docs');
         await docs.locator('[data-activation="revoked"]').getByText('Its approval was revoked').waitFor();
-        await docs.getByRole('button', { name: 'Ask for review for docs' }).waitFor();
+        // Named for what it does after a revocation.
+        await docs.getByRole('button', { name: 'Ask approvers to approve it again for docs' }).waitFor();
       },
       FLOW_TIMEOUT_MS,
     );
@@ -888,7 +895,7 @@ describe('dashboard in a browser', () => {
         await open(page, servers);
         const docs = serverRow(page, 'docs');
         await docs.locator('[data-activation="revoked"]').getByText('Revoked', { exact: true }).waitFor();
-        await docs.getByRole('button', { name: 'Ask for review for docs' }).click();
+        await docs.getByRole('button', { name: 'Ask approvers to approve it again for docs' }).click();
         await docs.getByText('Review requested for docs: approvers see it in their queue.').waitFor();
         // A member cannot open the queue: the row says a request is open, without a link to it.
         await docs.getByText('A request is open: an approver will review it.').waitFor();
