@@ -1,12 +1,8 @@
 import { ApiQueueName } from '@gatehouse/contracts';
 import type { Logger } from '@gatehouse/platform';
-import {
-  Inject,
-  Injectable,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../config/api.config';
 import { API_CONFIG, LOGGER } from '../infrastructure/infrastructure.tokens';
 import { CatalogRefreshQueues } from './catalog-refresh.queues';
@@ -23,9 +19,10 @@ const SCHEDULER_ID = 'catalog-sweep';
  * it fails.
  */
 @Injectable()
-export class CatalogSweepScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class CatalogSweepScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private queue: Queue | null = null;
   private worker: Worker | null = null;
+  private connection: Redis | null = null;
 
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
@@ -37,7 +34,8 @@ export class CatalogSweepScheduler implements OnApplicationBootstrap, BeforeAppl
   onApplicationBootstrap(): void {
     const every = catalogSweepEveryMs(this.config);
     if (every === 0) return;
-    const options = { connection: this.queues.bullmqConnection(), prefix: this.queues.prefix };
+    const connection = this.queues.bullmqConnection();
+    const options = { connection, prefix: this.queues.prefix };
     const queue = new Queue(ApiQueueName.CatalogSweep, options);
     queue.on('error', (error) => this.logger.warn({ err: error }, 'catalog sweep queue error'));
     queue
@@ -55,13 +53,20 @@ export class CatalogSweepScheduler implements OnApplicationBootstrap, BeforeAppl
     worker.on('error', (error) => this.logger.warn({ err: error }, 'catalog sweep worker error'));
     this.queue = queue;
     this.worker = worker;
+    this.connection = connection;
     this.logger.info({ everyMs: every }, 'catalog sweep scheduled');
   }
 
-  /** Before the producer settles and the shared connection closes (onApplicationShutdown). */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+  /**
+   * After HTTP has drained (a before-shutdown hook would hold the drain back while BullMQ closes). BullMQ's
+   * graceful close waits for Redis forever when it is unreachable, and CatalogRefreshQueues may already have
+   * closed the shared connection: on a connection that is not ready the worker is closed at once. A tick
+   * abandoned that way is a stalled job BullMQ hands out again; the sweep is idempotent.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close(this.connection?.status !== 'ready');
     await this.queue?.close();
+    this.connection = null;
     this.worker = null;
     this.queue = null;
   }
