@@ -81,7 +81,7 @@ export type { Authenticator } from './auth/authenticator';
 export { createHeaderHelperAuthenticator } from './auth/header-helper.authenticator';
 export type { HeaderHelperOptions } from './auth/header-helper.authenticator';
 export { createLeaseTokenAuthenticator } from './auth/lease-token.authenticator';
-export type { LeaseTokenAuthenticatorOptions } from './auth/lease-token.authenticator';
+export type { FreshAccessToken, LeaseTokenAuthenticatorOptions } from './auth/lease-token.authenticator';
 export { parseHeaderHelperOutput, MAX_HELPER_HEADERS } from './auth/header-helper-output.parser';
 export type { HeaderHelperOutput, HeaderHelperOutputRefusal } from './auth/header-helper-output.parser';
 export type { OutgoingRequest, RequestHeaderHook } from './transport/mcp-fetch';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -111,12 +112,14 @@ describe('a lease that carries an access token', () => {
   it('after a refusal asks for a fresh lease once, however many requests were refused, and never a second time', async () => {
     const { server, port, accepted, seen } = await gatedServer();
     const asked: string[] = [];
+    const digests: string[] = [];
     const fresh = ['token-2', 'token-3'];
     try {
       const connected = await connectAdmitted(
         leased(port, 'token-1'),
         options({
-          freshAccessToken: () => {
+          freshAccessToken: ({ accessTokenSha256 }) => {
+            digests.push(accessTokenSha256);
             const next = fresh.shift() ?? null;
             asked.push(String(next));
             return Promise.resolve(next);
@@ -131,6 +134,8 @@ describe('a lease that carries an access token', () => {
       );
       expect(answers.map(textOf)).toEqual(['a', 'b', 'c']);
       expect(asked).toEqual(['token-2']);
+      // The holder is told which token was refused by its digest only (leases.issue refusedAccessTokenSha256).
+      expect(digests).toEqual([createHash('sha256').update('token-1').digest('base64url')]);
       // Refused again later on this connection: no second fresh lease; the refusal stands, typed.
       accepted.token = 'token-3';
       await expect(session.callTool('echo', { message: 'no' })).rejects.toMatchObject({

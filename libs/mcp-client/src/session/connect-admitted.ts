@@ -18,7 +18,7 @@ import {
   DEFAULT_HELPER_MAX_OUTPUT_BYTES,
   DEFAULT_HELPER_TIMEOUT_MS,
 } from '../auth/header-helper.authenticator.js';
-import { createLeaseTokenAuthenticator } from '../auth/lease-token.authenticator.js';
+import { createLeaseTokenAuthenticator, type FreshAccessToken } from '../auth/lease-token.authenticator.js';
 import { childEnvironment } from '../stdio/child-environment.js';
 import {
   ProcessGroupStdioTransport,
@@ -83,9 +83,10 @@ export interface ConnectOptions {
   readonly authenticator?: Authenticator | null;
   /**
    * For a lease that carries an access token: a fresh lease's token after the server refused this one (401),
-   * asked at most once per connection; null when none may be had. Absent: the refusal stands.
+   * asked at most once per connection with the refused token's digest; null when none may be had. Absent: the
+   * refusal stands.
    */
-  readonly freshAccessToken?: (() => Promise<string | null>) | null;
+  readonly freshAccessToken?: FreshAccessToken | null;
   /** Per-request headers decided from each request's body (trace context). */
   readonly requestHeaders?: RequestHeaderHook | null;
   /** Bytes one received message may have before anything parses it (default 8 MiB). */
