@@ -44,6 +44,8 @@ export interface Database {
    * paths of this lib's typed readers (reads/); everything else, and every write, goes through withTenant.
    */
   readInTenant<R>(tenantId: string, query: TenantReadQuery): Promise<R[]>;
+  /** Like readInTenant for several statements: one READ ONLY transaction, one round trip, answers in order. */
+  readManyInTenant(tenantId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   /**
    * A transaction with no tenant: every tenant table is empty. For definer calls that must share a transaction
    * with something else; a single definer call is cheaper through `lookup`.
@@ -82,7 +84,12 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
   // set_config(..., true) is transaction-local, so a pooled connection never carries a tenant into the next
   // unit of work. Both settings are always written, so an empty string explicitly means "none".
   // After-commit hooks (tenancy/after-commit.ts) run once $transaction has resolved, i.e. after COMMIT.
-  async function run<T>(tenantId: string, userId: string, fn: UnitOfWork<T>, opts?: UnitOfWorkOptions): Promise<T> {
+  async function run<T>(
+    tenantId: string,
+    userId: string,
+    fn: UnitOfWork<T>,
+    opts?: UnitOfWorkOptions,
+  ): Promise<T> {
     let unit: TenantTx | undefined;
     let committed = false;
     try {
@@ -112,6 +119,8 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
       run(contextId('tenantId', tenantId), contextId('userId', userId), fn, opts),
     withoutTenant: async (fn, opts) => run('', '', fn, opts),
     readInTenant: async (tenantId, query) => pipeline.read(contextId('tenantId', tenantId), '', query),
+    readManyInTenant: async (tenantId, queries) =>
+      pipeline.readMany(contextId('tenantId', tenantId), '', queries),
     lookup: async (fn) => fn(query),
     onRevocationsAppended: (listener) => addRevocationAppendListener(listener),
     ping: async () => {

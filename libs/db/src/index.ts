@@ -6,6 +6,15 @@ export type { TenantReadQuery } from './tenancy/tenant-read.pipeline';
 export { findWorkspacePage } from './reads/workspace.reads';
 export type { WorkspacePageQuery } from './reads/workspace.reads';
 export { readCatalogInputVersions } from './reads/catalog-input.reads';
+export { readLeaseIssuanceInputs } from './reads/lease-issuance.reads';
+export type {
+  ViewAuthorRow,
+  LeaseHostPolicyRow,
+  LeaseIssuanceInputs,
+  ViewOverlayRow,
+  ViewSourceRow,
+  ViewVariableRow,
+} from './reads/lease-issuance.reads';
 export type { CatalogInputVersions } from './reads/catalog-input.reads';
 export { findCatalogSnapshotVersions, loadCatalogSnapshotContents } from './reads/catalog-snapshot.reads';
 export type { CatalogSnapshotContent, CatalogSnapshotVersion } from './reads/catalog-snapshot.reads';

@@ -1,4 +1,4 @@
-import type { TenantTx } from '@gatehouse/db';
+import type { ViewOverlayRow, ViewSourceRow, ViewVariableRow, TenantTx } from '@gatehouse/db';
 import type {
   DefinitionSourceInput,
   DisableOverlay,
@@ -176,7 +176,7 @@ export async function loadDefinitionSnapshot(
 ): Promise<DefinitionSnapshot> {
   const workspaceIds = [...new Set(args.workspaceIds)];
   const userIds = [...new Set(args.userIds)];
-  const sourceRows = await tx.definitionSource.findMany({
+  const sources = await tx.definitionSource.findMany({
     where: {
       OR: [
         { tier: { in: ['managed', 'plugin'] } },
@@ -187,7 +187,44 @@ export async function loadDefinitionSnapshot(
     },
     orderBy: { origin: 'asc' },
   });
-  const sources = sourceRows.map((row): SourceRow => {
+  const holders = [
+    'tenant',
+    ...workspaceIds.map((id) => `workspace:${id}`),
+    ...userIds.map((id) => `user:${id}`),
+  ];
+  const variables = await tx.definitionVariable.findMany({ where: { holder: { in: holders } } });
+  const overlays = await tx.disableOverlay.findMany({
+    where: {
+      workspaceId: { in: workspaceIds },
+      holder: { in: ['workspace', ...userIds.map((id) => `user:${id}`)] },
+    },
+  });
+  const authorOrigins = [
+    ...sources.map((row) => row.origin),
+    ...holders.map((holder) => `variable:${holder}`),
+  ];
+  const authors = await tx.definitionEntryAuthor.findMany({
+    where: { origin: { in: authorOrigins } },
+    select: { origin: true, entryName: true, userId: true, changedAt: true },
+  });
+  return definitionSnapshotOf(cipher, args.tenantId, { sources, variables, overlays, authors });
+}
+
+/**
+ * The snapshot of rows already read (through Prisma above, or in one round trip by a hot path such as lease
+ * issuance, libs/db readLeaseIssuanceInputs), decrypted once. The rows must be those the views' filters select.
+ */
+export function definitionSnapshotOf(
+  cipher: DefinitionCipher,
+  tenantId: string,
+  rows: {
+    readonly sources: readonly ViewSourceRow[];
+    readonly variables: readonly ViewVariableRow[];
+    readonly overlays: readonly ViewOverlayRow[];
+    readonly authors: readonly AuthorRow[];
+  },
+): DefinitionSnapshot {
+  const sources = rows.sources.map((row): SourceRow => {
     const text = cipher.openDocument(row, row.documentCt);
     const ref = sourceRefOf(row);
     return {
@@ -201,47 +238,25 @@ export async function loadDefinitionSnapshot(
       updatedBy: row.updatedBy,
     };
   });
-
-  const holders = [
-    'tenant',
-    ...workspaceIds.map((id) => `workspace:${id}`),
-    ...userIds.map((id) => `user:${id}`),
-  ];
-  const variableRows = await tx.definitionVariable.findMany({ where: { holder: { in: holders } } });
-  const variables = variableRows.map((row): VariableRow => ({
+  const variables = rows.variables.map((row): VariableRow => ({
     scope: row.scope,
     workspaceId: row.workspaceId,
     userId: row.userId,
     name: row.name,
-    value: cipher.openValue({ id: row.id, tenantId: args.tenantId }, row.valueCt),
+    value: cipher.openValue({ id: row.id, tenantId }, row.valueCt),
     updatedBy: row.updatedBy,
   }));
-
-  const overlayRows = await tx.disableOverlay.findMany({
-    where: {
-      workspaceId: { in: workspaceIds },
-      holder: { in: ['workspace', ...userIds.map((id) => `user:${id}`)] },
-    },
-  });
-  const overlays = overlayRows.map((row): OverlayRow => ({
+  const overlays = rows.overlays.map((row): OverlayRow => ({
     workspaceId: row.workspaceId,
     userId: row.userId,
     serverName: row.serverName,
     reason: row.reason,
   }));
-  const authorOrigins = [
-    ...sourceRows.map((row) => row.origin),
-    ...holders.map((holder) => `variable:${holder}`),
-  ];
-  const authors = await tx.definitionEntryAuthor.findMany({
-    where: { origin: { in: authorOrigins } },
-    select: { origin: true, entryName: true, userId: true, changedAt: true },
-  });
   return new DefinitionSnapshot(
     sources,
     variables,
     overlays,
-    authors,
-    cipher.fingerprintKeyFor(args.tenantId),
+    rows.authors,
+    cipher.fingerprintKeyFor(tenantId),
   );
 }

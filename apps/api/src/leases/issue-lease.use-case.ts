@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActivationDecision, ApprovalIdentity } from '@gatehouse/activation';
 import { issueLease, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import type { ProcessAuthority, AdmittedTransportDescription } from '@gatehouse/contracts';
-import type { Database, TenantTx, Workspace } from '@gatehouse/db';
+import { readLeaseIssuanceInputs, type Database, type Workspace } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
@@ -14,12 +14,13 @@ import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { notFound, poolNotOpen } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DefinitionCipher } from '../definitions/definition-cipher';
+import { definitionSnapshotOf } from '../definitions/definition-snapshot.loader';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
-import { decideLeaseActivation, type LeaseActivation } from './lease-activation';
+import { leaseActivationOf, type LeaseActivation } from './lease-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
 import {
@@ -38,7 +39,7 @@ type Input = CommandInput<typeof issueLease>;
 type Output = CommandOutput<typeof issueLease>;
 type AuditValue = string | number | boolean | null;
 
-/** What was read in the tenant's transaction, before any DNS lookup (which must not hold a connection). */
+/** What the read phase decided from, before any DNS lookup (which must not hold a connection). */
 interface LeaseRead {
   readonly workspace: Workspace;
   readonly activation: LeaseActivation;
@@ -93,20 +94,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     const caller = await leaseCallerForWorkspace(this.db, this.pools, principal, input.workspaceId);
     const userId = input.principalUserId?.toLowerCase() ?? null;
     const now = this.clock();
-    const read = await this.db.withTenant(caller.tenantId, async (tx): Promise<LeaseRead> => {
-      const workspace = await tx.workspace.findUnique({ where: { id: input.workspaceId } });
-      if (workspace === null) throw notFound('workspace');
-      if (userId !== null) await assertTenantMember(tx, caller.tenantId, userId);
-      const activation = await decideLeaseActivation(tx, this.cipher, {
-        tenantId: caller.tenantId,
-        workspace,
-        userId,
-        serverName: input.serverName,
-        now,
-      });
-      const hostPolicy = await tx.hostPolicy.findUnique({ where: { tenantId: caller.tenantId } });
-      return { workspace, activation, tenantPolicy: hostPolicyOfRow(hostPolicy) };
-    });
+    const read = await this.readPhase(caller.tenantId, input.workspaceId, userId, input.serverName, now);
     const subject: LeaseAuditSubject = {
       workspaceId: read.workspace.id,
       serverName: input.serverName,
@@ -116,6 +104,32 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     const verdict = await this.judge(caller, read, userId, input.serverName, input.refusedAccessTokenSha256);
     if (!verdict.ok) throw await this.refuse(caller, read.workspace, subject, verdict);
     return this.grant(caller, read.workspace, subject, verdict, now);
+  }
+
+  /**
+   * Everything the decision needs in ONE round trip (one READ ONLY transaction, row-level security as in
+   * withTenant), decided in memory. What it read may change before the write: the grant re-reads the approval
+   * under the audit head's lock, and every other change ends the lease through its ledger event (decision 0093).
+   */
+  private async readPhase(
+    tenantId: string,
+    workspaceId: string,
+    userId: string | null,
+    serverName: string,
+    now: Date,
+  ): Promise<LeaseRead> {
+    const inputs = await readLeaseIssuanceInputs(this.db, tenantId, {
+      workspaceId,
+      principalUserId: userId,
+      serverName,
+    });
+    const { workspace } = inputs;
+    if (workspace === null) throw notFound('workspace');
+    // Leasing for a user means a member of this tenant; anyone else reads like an id that does not exist.
+    if (!inputs.member) throw notFound('member');
+    const snapshot = definitionSnapshotOf(this.cipher, tenantId, inputs);
+    const activation = leaseActivationOf(snapshot, inputs.approvals, { workspace, userId, serverName, now });
+    return { workspace, activation, tenantPolicy: hostPolicyOfRow(inputs.hostPolicy) };
   }
 
   /** Activation, then the asking pool's authority over the transport, in that order. */
@@ -373,13 +387,4 @@ function transportRefusal(refusal: LeaseTransportRefusal, pool: string, identity
       throw new Error(`unknown lease refusal ${String(unreachable)}`);
     }
   }
-}
-
-/** Leasing for a user means a member of this tenant; anyone else reads like an id that does not exist. */
-async function assertTenantMember(tx: TenantTx, tenantId: string, userId: string): Promise<void> {
-  const membership = await tx.membership.findUnique({
-    where: { tenantId_userId: { tenantId, userId } },
-    select: { id: true },
-  });
-  if (membership === null) throw notFound('member');
 }

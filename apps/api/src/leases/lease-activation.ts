@@ -4,7 +4,7 @@ import {
   type ActivationDecision,
   type ApprovalIdentity,
 } from '@gatehouse/activation';
-import type { TenantTx, Workspace } from '@gatehouse/db';
+import type { Approval, TenantTx, Workspace } from '@gatehouse/db';
 import { resolveDefinitions, type EffectiveEntry } from '@gatehouse/definitions';
 import {
   activationEntryOf,
@@ -13,7 +13,7 @@ import {
   approvalRecordOf,
 } from '../approvals/activation-inputs';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
-import { loadDefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+import { loadDefinitionSnapshot, type DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
 import { workspaceTwinsOf } from '../approvals/workspace-twins';
 
 /** Activation re-decided for the one server a lease is asked for. */
@@ -48,10 +48,6 @@ export async function decideLeaseActivation(
     workspaceIds: [workspace.id],
     userIds: userId === null ? [] : [userId],
   });
-  const resolved = resolveDefinitions(snapshot.inputFor(workspace.id, userId));
-  const entry = resolved.entries.find((candidate) => candidate.name === args.serverName) ?? null;
-  if (entry === null) return { entry: null, decision: null, identity: null };
-
   const approvals = await tx.approval.findMany({
     where: {
       workspaceId: workspace.id,
@@ -59,6 +55,27 @@ export async function decideLeaseActivation(
       OR: [{ principalUserId: null }, ...(userId === null ? [] : [{ principalUserId: userId }])],
     },
   });
+  return leaseActivationOf(snapshot, approvals, args);
+}
+
+/**
+ * The same decision from what was already read: the view's snapshot and this server's approvals in the view
+ * (the workspace's and the principal's own). Pure: lease issuance reads both in one round trip.
+ */
+export function leaseActivationOf(
+  snapshot: DefinitionSnapshot,
+  approvals: readonly Approval[],
+  args: {
+    readonly workspace: Workspace;
+    readonly userId: string | null;
+    readonly serverName: string;
+    readonly now: Date;
+  },
+): LeaseActivation {
+  const { workspace, userId } = args;
+  const resolved = resolveDefinitions(snapshot.inputFor(workspace.id, userId));
+  const entry = resolved.entries.find((candidate) => candidate.name === args.serverName) ?? null;
+  if (entry === null) return { entry: null, decision: null, identity: null };
   // Decided as the Servers page decides it: a per-user entry that resolves like the workspace's is the workspace's.
   const twins = workspaceTwinsOf(snapshot, workspace.id, userId, resolved);
   const activationEntry = activationEntryOf(entry, twins.get(entry.name));

@@ -88,6 +88,28 @@ describe('readInTenant', () => {
   });
 });
 
+describe('readManyInTenant', () => {
+  it('answers several statements in order, in the tenant only, and a failed one fails all, leaving no context', async () => {
+    const workspaces = { text: 'SELECT name FROM workspaces ORDER BY name', values: [] };
+    const [alphaRows, context, count] = await single.readMany(alpha, '', [
+      workspaces,
+      tenantOf,
+      { text: 'SELECT count(*)::int AS n FROM workspaces WHERE tenant_id = $1', values: [bravo] },
+    ]);
+    expect(alphaRows).toHaveLength(7);
+    expect(context).toEqual([{ tenant: alpha }]);
+    expect(count).toEqual([{ n: 0 }]);
+    await expect(
+      single.readMany(alpha, '', [tenantOf, { text: 'SELECT 1/0', values: [] }, workspaces]),
+    ).rejects.toMatchObject({ code: '22012' });
+    await expect(
+      single.readMany(alpha, '', [{ text: "UPDATE workspaces SET name = 'y' RETURNING id", values: [] }]),
+    ).rejects.toMatchObject({ code: '25006' });
+    expect(await single.read(bravo, '', tenantOf)).toEqual([{ tenant: bravo }]);
+    expect(await db.readManyInTenant(bravo, [workspaces])).toEqual([[{ name: 'bravo-0' }]]);
+  });
+});
+
 describe('findWorkspacePage', () => {
   async function viaPrisma(
     tenantId: string,

@@ -20,6 +20,12 @@ export interface TenantReadPipeline {
    * withTenant: the settings are transaction-local and end with the COMMIT; a write is refused by Postgres.
    */
   read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]>;
+  /**
+   * Several read-only statements in ONE READ ONLY transaction and one round trip, as `read` does for one: they
+   * see one snapshot only as far as READ COMMITTED gives one (each statement its own), which a decision that
+   * re-reads what it writes on (lease issuance) accounts for. Answers in the order given.
+   */
+  readMany(tenantId: string, userId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -37,25 +43,37 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
   pool.on('error', (error) => options.onPoolError?.(error));
   let closing: Promise<void> | undefined;
 
-  async function read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]> {
+  async function readMany(
+    tenantId: string,
+    userId: string,
+    queries: readonly TenantReadQuery[],
+  ): Promise<unknown[][]> {
     const client: PoolClient = await pool.connect();
     const settled = await Promise.allSettled([
       client.query(BEGIN),
       client.query(SET_CONTEXT, [tenantId, userId]),
-      client.query(query.text, [...query.values]),
+      ...queries.map((query) => client.query(query.text, [...query.values])),
       client.query(COMMIT),
     ]);
     // Only an idle connection goes back to the pool: one left inside a transaction (a failed COMMIT, a broken
     // socket) is closed, so no tenant context can outlive its unit of work.
     client.release(client.getTransactionStatus() !== 'I');
     for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
-    const rows = settled[2];
-    if (rows?.status !== 'fulfilled') throw new Error('tenant read: the query was not answered');
-    return rows.value.rows as R[];
+    return settled.slice(2, 2 + queries.length).map((outcome) => {
+      if (outcome.status !== 'fulfilled') throw new Error('tenant read: a query was not answered');
+      return outcome.value.rows as unknown[];
+    });
+  }
+
+  async function read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]> {
+    const [rows] = await readMany(tenantId, userId, [query]);
+    if (rows === undefined) throw new Error('tenant read: the query was not answered');
+    return rows as R[];
   }
 
   return {
     read,
+    readMany,
     close: () => {
       closing ??= pool.end();
       return closing;

@@ -1,0 +1,135 @@
+import type { Database } from '../database';
+import type { Approval, Workspace } from '../generated/client';
+
+// The read phase of lease issuance (decision 0093) as ONE round trip through Database.readManyInTenant: the
+// workspace, whether the principal is a member, the view's definition sources, variables, disable overlays and
+// entry authors (the rows apps/api definition-snapshot.loader reads through Prisma), the approvals of the one
+// server asked for, and the tenant's HostPolicy. Row-level security decides what is visible, as in withTenant.
+// Columns are aliased to the Prisma model's field names, so each row reads like the model the rest expects.
+
+export interface ViewSourceRow {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly tier: string;
+  readonly origin: string;
+  readonly workspaceId: string | null;
+  readonly ownerUserId: string | null;
+  readonly documentCt: Uint8Array;
+  readonly updatedBy: string | null;
+}
+
+export interface ViewVariableRow {
+  readonly id: string;
+  readonly scope: 'tenant' | 'workspace' | 'user';
+  readonly workspaceId: string | null;
+  readonly userId: string | null;
+  readonly name: string;
+  readonly valueCt: Uint8Array;
+  readonly updatedBy: string | null;
+}
+
+export interface ViewOverlayRow {
+  readonly workspaceId: string;
+  readonly userId: string | null;
+  readonly serverName: string;
+  readonly reason: string | null;
+}
+
+export interface ViewAuthorRow {
+  readonly origin: string;
+  readonly entryName: string;
+  readonly userId: string;
+  readonly changedAt: Date;
+}
+
+export interface LeaseHostPolicyRow {
+  readonly stdioCommands: unknown;
+  readonly headerHelpers: unknown;
+  readonly privateCidrs: readonly string[];
+  readonly traceContextOrigins: readonly string[];
+  readonly fourEyes: boolean;
+  readonly updatedAt: Date;
+}
+
+export interface LeaseIssuanceInputs {
+  /** Null when the workspace is not visible in the tenant (then nothing else is meaningful). */
+  readonly workspace: Workspace | null;
+  /** Whether the principal asked for is a member of the tenant (true when there is none). */
+  readonly member: boolean;
+  readonly sources: readonly ViewSourceRow[];
+  readonly variables: readonly ViewVariableRow[];
+  readonly overlays: readonly ViewOverlayRow[];
+  readonly authors: readonly ViewAuthorRow[];
+  /** The decisions bearing on this server in the view: the workspace's and the principal's own. */
+  readonly approvals: readonly Approval[];
+  readonly hostPolicy: LeaseHostPolicyRow | null;
+}
+
+// $1 workspace id, $2 the principal's user id ('' for the workspace alone). Same filters as the Prisma loader.
+const SOURCES_IN_VIEW = `tier IN ('managed', 'plugin') OR (tier = 'project' AND workspace_id = $1::uuid)
+  OR ($2 <> '' AND tier = 'user' AND owner_user_id = NULLIF($2, '')::uuid)
+  OR ($2 <> '' AND tier = 'local' AND workspace_id = $1::uuid AND owner_user_id = NULLIF($2, '')::uuid)`;
+const HOLDERS = `ARRAY['tenant', 'workspace:' || $1] || CASE WHEN $2 <> '' THEN ARRAY['user:' || $2] ELSE ARRAY[]::text[] END`;
+
+const WORKSPACE = `SELECT id, tenant_id AS "tenantId", name, repository_identity AS "repositoryIdentity", generation,
+  trusted, created_at AS "createdAt", updated_at AS "updatedAt" FROM workspaces WHERE id = $1::uuid`;
+const MEMBER = `SELECT ($1 = '' OR EXISTS (SELECT 1 FROM memberships WHERE user_id = NULLIF($1, '')::uuid)) AS member`;
+const SOURCES = `SELECT id, tenant_id AS "tenantId", tier::text AS tier, origin, workspace_id AS "workspaceId",
+  owner_user_id AS "ownerUserId", document_ct AS "documentCt", updated_by AS "updatedBy"
+  FROM definition_sources WHERE ${SOURCES_IN_VIEW} ORDER BY origin ASC`;
+const VARIABLES = `SELECT id, scope::text AS scope, workspace_id AS "workspaceId", user_id AS "userId", name,
+  value_ct AS "valueCt", updated_by AS "updatedBy" FROM definition_variables WHERE holder = ANY(${HOLDERS})`;
+const OVERLAYS = `SELECT workspace_id AS "workspaceId", user_id AS "userId", server_name AS "serverName", reason
+  FROM disable_overlays WHERE workspace_id = $1::uuid
+  AND holder = ANY(ARRAY['workspace'] || CASE WHEN $2 <> '' THEN ARRAY['user:' || $2] ELSE ARRAY[]::text[] END)`;
+const AUTHORS = `SELECT origin, entry_name AS "entryName", user_id AS "userId", changed_at AS "changedAt"
+  FROM definition_entry_authors
+  WHERE origin IN (SELECT origin FROM definition_sources WHERE ${SOURCES_IN_VIEW})
+     OR origin = ANY(ARRAY(SELECT 'variable:' || h FROM unnest(${HOLDERS}) AS h))`;
+// $1 workspace id, $2 the principal's user id ('' for none), $3 the server's name.
+const APPROVALS = `SELECT id, tenant_id AS "tenantId", workspace_id AS "workspaceId", request_id AS "requestId",
+  identity_key AS "identityKey", server_name AS "serverName", source_tier::text AS "sourceTier",
+  source_origin AS "sourceOrigin", definition_fingerprint AS "definitionFingerprint",
+  security_identity AS "securityIdentity", principal_user_id AS "principalUserId",
+  repository_identity AS "repositoryIdentity", workspace_generation AS "workspaceGeneration", projection,
+  decision::text AS decision, decided_by AS "decidedBy", decided_at AS "decidedAt",
+  decision_reason AS "decisionReason", expires_at AS "expiresAt", revoked_at AS "revokedAt",
+  revoked_by AS "revokedBy", revoke_reason AS "revokeReason", expiry_recorded_at AS "expiryRecordedAt"
+  FROM approvals WHERE workspace_id = $1::uuid AND server_name = $3
+  AND (principal_user_id IS NULL OR principal_user_id = NULLIF($2, '')::uuid)`;
+const HOST_POLICY = `SELECT stdio_commands AS "stdioCommands", header_helpers AS "headerHelpers",
+  private_cidrs AS "privateCidrs", trace_context_origins AS "traceContextOrigins", four_eyes AS "fourEyes",
+  updated_at AS "updatedAt" FROM host_policies WHERE tenant_id = $1::uuid`;
+
+export async function readLeaseIssuanceInputs(
+  db: Pick<Database, 'readManyInTenant'>,
+  tenantId: string,
+  args: {
+    readonly workspaceId: string;
+    readonly principalUserId: string | null;
+    readonly serverName: string;
+  },
+): Promise<LeaseIssuanceInputs> {
+  const view = [args.workspaceId, args.principalUserId ?? ''];
+  const [workspace, member, sources, variables, overlays, authors, approvals, hostPolicy] =
+    await db.readManyInTenant(tenantId, [
+      { text: WORKSPACE, values: [args.workspaceId] },
+      { text: MEMBER, values: [args.principalUserId ?? ''] },
+      { text: SOURCES, values: view },
+      { text: VARIABLES, values: view },
+      { text: OVERLAYS, values: view },
+      { text: AUTHORS, values: view },
+      { text: APPROVALS, values: [...view, args.serverName] },
+      { text: HOST_POLICY, values: [tenantId] },
+    ]);
+  return {
+    workspace: (workspace?.[0] as Workspace | undefined) ?? null,
+    member: (member?.[0] as { member: boolean } | undefined)?.member ?? false,
+    sources: (sources ?? []) as ViewSourceRow[],
+    variables: (variables ?? []) as ViewVariableRow[],
+    overlays: (overlays ?? []) as ViewOverlayRow[],
+    authors: (authors ?? []) as ViewAuthorRow[],
+    approvals: (approvals ?? []) as Approval[],
+    hostPolicy: (hostPolicy?.[0] as LeaseHostPolicyRow | undefined) ?? null,
+  };
+}
