@@ -77,7 +77,7 @@ export type {
 } from './session/connect-admitted';
 export { AdmittedSession } from './session/admitted-session';
 export type { RequestBounds, SessionIdentity } from './session/admitted-session';
-export type { Authenticator } from './auth/authenticator';
+export type { AuthRefusal, Authenticator } from './auth/authenticator';
 export { createHeaderHelperAuthenticator } from './auth/header-helper.authenticator';
 export type { HeaderHelperOptions } from './auth/header-helper.authenticator';
 export { createLeaseTokenAuthenticator } from './auth/lease-token.authenticator';

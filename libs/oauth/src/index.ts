@@ -13,7 +13,7 @@ export {
 } from './discovery/authorization-discovery';
 export { canonicalResourceUri } from './discovery/canonical-resource';
 export { isAcceptableEndpoint, type EndpointSecurityOptions } from './discovery/endpoint-security.policy';
-export { resourceMetadataLink } from './discovery/www-authenticate';
+export { challengeScope, resourceMetadataLink } from './discovery/www-authenticate';
 
 export type { ClientRegistrationStore } from './clients/client-registration.port';
 export {

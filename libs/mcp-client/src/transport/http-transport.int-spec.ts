@@ -153,6 +153,8 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
     await rm(root, { recursive: true, force: true });
   });
 
+  const GATE_CHALLENGE = 'Bearer resource_metadata="http://127.0.0.1/prm", scope="mcp:basic"';
+
   /** A stateless SDK server behind a gate that accepts one bearer token at a time and records every request. */
   async function gatedServer(): Promise<{
     server: Server;
@@ -169,7 +171,9 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
           typeof body === 'object' && body !== null && 'method' in body ? String(body.method) : null;
         if (req.headers.authorization !== `Bearer ${accepted.token}`) {
           seen.push({ method: req.method ?? '', rpc, headers: req.headers, status: 401 });
-          res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
+          res
+            .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': GATE_CHALLENGE })
+            .end('{"error":"invalid_token"}');
           return;
         }
         seen.push({ method: req.method ?? '', rpc, headers: req.headers, status: 200 });
@@ -229,6 +233,28 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
           .filter((request) => request.rpc !== 'tools/call')
           .every((r) => r.headers.traceparent === undefined),
       ).toBe(true);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('tells the authenticator what the refusing 401 challenged (its WWW-Authenticate), once', async () => {
+    const { server, port } = await gatedServer();
+    const challenges: (string | null)[] = [];
+    let token = 'not-yet';
+    const authenticator = {
+      headers: () => Promise.resolve({ authorization: `Bearer ${token}` }),
+      refresh: (refusal?: { readonly challenge: string | null }) => {
+        challenges.push(refusal?.challenge ?? null);
+        token = 'token-1';
+        return Promise.resolve(true);
+      },
+    };
+    try {
+      const session = await connected(http(port), { authenticator });
+      await session.callTool('echo', { message: 'x' });
+      await session.close();
+      expect(challenges).toEqual([GATE_CHALLENGE]);
     } finally {
       await stop(server);
     }

@@ -1,7 +1,7 @@
 import { maySetHeader, headerOwnerOf } from '@gatehouse/catalog';
 import { isEgressError } from '@gatehouse/egress';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Authenticator } from '../auth/authenticator.js';
+import type { AuthRefusal, Authenticator } from '../auth/authenticator.js';
 import { McpTransportError } from './transport.error.js';
 
 // The fetch the SDK's Streamable HTTP transport is given: every request goes through the pinned, redirect-refusing
@@ -52,13 +52,13 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
   let refreshedGeneration = -1;
 
   /** One fresh-headers attempt per refused generation, shared by every request that generation refused. */
-  const refreshAfter = (refused: number): Promise<boolean> => {
+  const refreshAfter = (refused: number, refusal: AuthRefusal): Promise<boolean> => {
     const authenticator = options.authenticator;
     if (authenticator === null) return Promise.resolve(false);
     if (refused < generation) return Promise.resolve(true);
     if (refreshedGeneration === refused && refreshing !== null) return refreshing;
     refreshedGeneration = refused;
-    refreshing = authenticator.refresh().then(
+    refreshing = authenticator.refresh(refusal).then(
       (fresh) => {
         if (fresh) generation += 1;
         return fresh;
@@ -143,8 +143,9 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
     const first = await attempt();
     if (first.response.status !== UNAUTHORIZED || options.authenticator === null)
       return capped(first.response);
+    const refusal = { challenge: first.response.headers.get('www-authenticate') };
     await first.response.body?.cancel().catch(() => undefined);
-    if (!(await refreshAfter(first.sentWith))) throw new McpTransportError('auth_refused', origin);
+    if (!(await refreshAfter(first.sentWith, refusal))) throw new McpTransportError('auth_refused', origin);
     const second = await attempt();
     if (second.response.status === UNAUTHORIZED) {
       await second.response.body?.cancel().catch(() => undefined);

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { PinnedFetch } from '@gatehouse/egress';
 import { LoopbackDocuments, loopbackPinnedFetch, OidcProviderProcess } from '@gatehouse/testing';
 import { discoverAuthorization, type DiscoveryResult } from './authorization-discovery';
@@ -130,5 +132,59 @@ describe('discoverAuthorization refuses, one rule at a time', () => {
       authorization_servers: [`${fakeAuthorizationServer.origin}/nothing-here`],
     });
     expect(await discover()).toEqual({ ok: false, reason: 'authorization_server_metadata_not_found' });
+  });
+});
+
+describe('discoverAuthorization moves past a location that has no document', () => {
+  // A web framework's 404 page (HTML, not JSON) at a well-known location says "not here", like an empty 404:
+  // the next candidate is tried (the conformance suite's auth/metadata-var1 and var2 serve exactly this).
+  let pages: Server;
+  let origin: string;
+  let documents: Map<string, unknown>;
+
+  beforeAll(async () => {
+    documents = new Map();
+    pages = createServer((request, response) => {
+      const document = documents.get(new URL(request.url ?? '/', 'http://x').pathname);
+      if (document === undefined) {
+        response.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><pre>Cannot GET</pre>');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    pages.closeAllConnections();
+    await new Promise<void>((resolve) => pages.close(() => resolve()));
+  });
+
+  it('resource metadata at the root well-known location, issuer metadata at the OIDC location', async () => {
+    const issuer = `${origin}/tenant1`;
+    documents.set('/.well-known/oauth-protected-resource', {
+      resource: `${origin}/mcp`,
+      authorization_servers: [issuer],
+      scopes_supported: ['mcp:basic'],
+    });
+    documents.set('/tenant1/.well-known/openid-configuration', {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      code_challenge_methods_supported: ['S256'],
+    });
+    const result = await discoverAuthorization(
+      { serverUrl: `${origin}/mcp`, challenge: 'Bearer error="invalid_token"' },
+      { fetch, allowInsecureLoopback: true },
+    );
+    expect(result).toEqual({
+      ok: true,
+      discovered: expect.objectContaining({
+        issuer,
+        tokenEndpoint: `${issuer}/token`,
+        resourceScopesSupported: ['mcp:basic'],
+      }),
+    });
   });
 });

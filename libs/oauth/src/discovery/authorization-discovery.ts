@@ -57,6 +57,8 @@ export interface DiscoveredAuthorization {
   readonly clientIdMetadataDocumentSupported: boolean;
   readonly tokenEndpointAuthMethods: readonly string[];
   readonly scopesSupported: readonly string[];
+  /** The protected-resource metadata's scopes_supported (MCP's scope choice when a challenge names none). */
+  readonly resourceScopesSupported: readonly string[];
 }
 
 export type DiscoveryResult =
@@ -170,13 +172,14 @@ export async function discoverAuthorization(
   }
   const parsed = authorizationServerMetadataSchema.safeParse(asDocument.body);
   if (!parsed.success) return refuse('authorization_server_metadata_invalid');
-  return checkAuthorizationServer(resource, issuer, parsed.data, deps);
+  return checkAuthorizationServer(resource, issuer, parsed.data, prm.data.scopes_supported ?? [], deps);
 }
 
 function checkAuthorizationServer(
   resource: string,
   issuer: string,
   metadata: AuthorizationServerMetadata,
+  resourceScopesSupported: readonly string[],
   options: EndpointSecurityOptions,
 ): DiscoveryResult {
   // RFC 8414 §3.3: identical, character for character (no normalization: a trailing slash is another issuer).
@@ -206,6 +209,7 @@ function checkAuthorizationServer(
       clientIdMetadataDocumentSupported: metadata.client_id_metadata_document_supported === true,
       tokenEndpointAuthMethods: metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
       scopesSupported: metadata.scopes_supported ?? [],
+      resourceScopesSupported,
     },
   };
 }

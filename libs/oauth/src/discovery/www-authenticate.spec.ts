@@ -1,6 +1,6 @@
 import { canonicalResourceUri } from './canonical-resource';
 import { isAcceptableEndpoint } from './endpoint-security.policy';
-import { resourceMetadataLink } from './www-authenticate';
+import { challengeScope, resourceMetadataLink } from './www-authenticate';
 
 describe('resourceMetadataLink', () => {
   it('reads the parameter of a Bearer challenge, quoted or not, among others', () => {
@@ -37,5 +37,16 @@ describe('canonicalResourceUri and isAcceptableEndpoint', () => {
     expect(isAcceptableEndpoint('http://[::1]:9/token', { allowInsecureLoopback: true })).toBe(true);
     expect(isAcceptableEndpoint('http://a.example/token', { allowInsecureLoopback: true })).toBe(false);
     expect(isAcceptableEndpoint('https://a.example/token#x', { allowInsecureLoopback: false })).toBe(false);
+  });
+});
+
+describe('challengeScope', () => {
+  it('reads the scope a Bearer challenge asks for, and nothing from another scheme or an empty one', () => {
+    expect(challengeScope('Bearer error="insufficient_scope", scope="mcp:basic mcp:write"')).toBe(
+      'mcp:basic mcp:write',
+    );
+    expect(challengeScope('Basic scope="a"')).toBeNull();
+    expect(challengeScope('Bearer scope=""')).toBeNull();
+    expect(challengeScope('Bearer realm="mcp"')).toBeNull();
   });
 });

@@ -1,10 +1,11 @@
-// Reads the `resource_metadata` parameter of a Bearer challenge (RFC 9728 §5.1) from a WWW-Authenticate
-// value. Only that parameter of a Bearer challenge is read; anything unparsable yields null (no link), which
-// discovery treats as "look at the well-known location", never as a guess.
+// Reads one parameter of a Bearer challenge from a WWW-Authenticate value: `resource_metadata` (RFC 9728 §5.1)
+// and `scope` (RFC 6750 §3; MCP's scope selection). Only a Bearer challenge's parameters are read; anything
+// unparsable yields null (no link, no scope), which discovery treats as "look at the well-known location",
+// never as a guess.
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
 
-export function resourceMetadataLink(header: string | null | undefined): string | null {
+function bearerParameter(header: string | null | undefined, parameter: string): string | null {
   if (!header) return null;
   let rest = header;
   let inBearer = false;
@@ -33,11 +34,21 @@ export function resourceMetadataLink(header: string | null | undefined): string 
         value = token;
         rest = rest.slice(token.length);
       }
-      if (inBearer && name.toLowerCase() === 'resource_metadata') return value;
+      if (inBearer && name.toLowerCase() === parameter) return value;
     } else {
       // A new challenge: its scheme name.
       inBearer = name.toLowerCase() === 'bearer';
     }
   }
   return null;
+}
+
+export function resourceMetadataLink(header: string | null | undefined): string | null {
+  return bearerParameter(header, 'resource_metadata');
+}
+
+/** The scope a Bearer challenge asks for (space-separated, as sent), or null when it names none. */
+export function challengeScope(header: string | null | undefined): string | null {
+  const scope = bearerParameter(header, 'scope');
+  return scope === null || scope.trim() === '' ? null : scope;
 }

@@ -8,7 +8,7 @@ export type OAuthHttpFailure =
   | 'unreachable'
   /** The caller's deadline or the lock's loss aborted the exchange. */
   | 'aborted'
-  /** A 2xx/4xx body that was not a JSON object. */
+  /** A 2xx body that was not a JSON object (an error status without one is that status with no body). */
   | 'not_json';
 
 export type OAuthHttpResult =
@@ -48,13 +48,20 @@ async function exchange(
     throw error;
   }
   if (text.trim() === '') return { ok: true, status: response.status, body: null };
+  // An error status with a body that is no JSON object (a framework's HTML 404 page) is that status without a
+  // document: a well-known location that says "not here", a token error with nothing to read.
+  const isError = response.status >= 300;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
+    if (isError) return { ok: true, status: response.status, body: null };
     return { ok: false, reason: 'not_json', egressReason: null };
   }
-  if (!isJsonObject(parsed)) return { ok: false, reason: 'not_json', egressReason: null };
+  if (!isJsonObject(parsed)) {
+    if (isError) return { ok: true, status: response.status, body: null };
+    return { ok: false, reason: 'not_json', egressReason: null };
+  }
   return { ok: true, status: response.status, body: parsed };
 }
 
