@@ -18,6 +18,7 @@ import { admissionLogOf } from './admission/admission.log.js';
 import { AppModule } from './app.module.js';
 import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
 import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
+import { registerAuditExportRoute } from './audit/audit-export.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { identitySettingsOf } from './auth/identity.config.js';
 import { IdentityAuthModule } from './auth/identity-auth.module.js';
@@ -193,6 +194,12 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
       connectionsUrl: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).connectionsUrl,
       logger,
     });
+  registerAuditExportRoute(fastify, {
+    db: identity.auth.db,
+    resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
+    workerPools: settings.workerPools,
+    logger,
+  });
   await registerAdminSurfaces(fastify, {
     commands,
     handlers,

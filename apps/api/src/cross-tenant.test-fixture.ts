@@ -129,7 +129,9 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
         readability: 'readable',
       },
     });
-    await tx.hostPolicy.create({ data: { tenantId, traceContextOrigins: [hostPolicyOrigin], fourEyes: true } });
+    await tx.hostPolicy.create({
+      data: { tenantId, traceContextOrigins: [hostPolicyOrigin], fourEyes: true },
+    });
     const identity = {
       serverName: 'github',
       sourceTier: 'managed' as const,
@@ -210,7 +212,11 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     // A ledger event naming the tenant's ids: revocations.list must never hand it to another tenant.
     await appendRevocationEvent(tx, {
       kind: 'approval_revoked',
-      subject: { workspaceId: workspace.id, approvalId: approval.id, tokenIds: [worker.token.id, minted.token.id] },
+      subject: {
+        workspaceId: workspace.id,
+        approvalId: approval.id,
+        tokenIds: [worker.token.id, minted.token.id],
+      },
     });
     return { ...minted, link: appended, worker: { id: worker.token.id, secret: worker.secret } };
   });
@@ -429,6 +435,16 @@ export function routeCases(
     },
     { route: 'GET /v1/audit-events/head', url: '/v1/audit-events/head', expect: 'no_victim_data' },
     { route: 'GET /v1/audit-events/verify', url: '/v1/audit-events/verify', expect: 'no_victim_data' },
+    {
+      route: 'GET /v1/audit-events/export',
+      url: `/v1/audit-events/export?format=jsonl&targetId=${a.workspace.id}`,
+      expect: 'no_victim_data',
+    },
+    {
+      route: 'GET /v1/audit-events/export',
+      url: '/v1/audit-events/export?format=csv&targetKind=workspace',
+      expect: 'no_victim_data',
+    },
     { route: 'GET /v1/definition-sources', url: '/v1/definition-sources', expect: 'no_victim_data' },
     {
       route: 'GET /v1/definition-sources',
@@ -615,7 +631,13 @@ export function routeCases(
     {
       route: 'POST /v1/leases/:leaseId/probe',
       url: `/v1/leases/${a.lease.id}/probe`,
-      payload: { state: 'ready', failureClass: null, reason: null, protocolVersion: null, serverVersion: null },
+      payload: {
+        state: 'ready',
+        failureClass: null,
+        reason: null,
+        protocolVersion: null,
+        serverVersion: null,
+      },
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
@@ -730,7 +752,11 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       'mutation',
     ),
     visible('members', 'members', '{ items { userId email displayName role } nextCursor }'),
-    visible('invitations', 'invitations(input: { status: "all" })', '{ items { id email role status } nextCursor }'),
+    visible(
+      'invitations',
+      'invitations(input: { status: "all" })',
+      '{ items { id email role status } nextCursor }',
+    ),
     visible(
       'createInvitation',
       `createInvitation(input: { email: "${world.outsiders[1]}", role: "member" })`,
@@ -774,7 +800,11 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
     ),
     visible('auditHead', 'auditHead', '{ tenantId seq hash at }'),
     visible('definitionSources', 'definitionSources', '{ items { id tier origin workspaceId ownerUserId } }'),
-    notFound('definitionSource', `definitionSource(input: { sourceId: "${a.definitionSource.id}" })`, 'query'),
+    notFound(
+      'definitionSource',
+      `definitionSource(input: { sourceId: "${a.definitionSource.id}" })`,
+      'query',
+    ),
     notFound(
       'putDefinitionSource',
       `putDefinitionSource(input: { tier: "project", ${wsInput}, document: { mcpServers: {} } })`,
@@ -783,7 +813,10 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       'importDefinitionSource',
       `importDefinitionSource(input: { tier: "local", ${wsInput}, content: "{}" })`,
     ),
-    notFound('deleteDefinitionSource', `deleteDefinitionSource(input: { sourceId: "${a.definitionSource.id}" })`),
+    notFound(
+      'deleteDefinitionSource',
+      `deleteDefinitionSource(input: { sourceId: "${a.definitionSource.id}" })`,
+    ),
     notFound(
       'previewDefinitionSource',
       `previewDefinitionSource(input: { tier: "project", ${wsInput}, document: { mcpServers: {} } })`,
@@ -799,7 +832,11 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       `definitionSourceVersion(input: { sourceId: "${a.definitionSource.id}", version: 1 })`,
       'query',
     ),
-    notFound('definitionVariables', `definitionVariables(input: { scope: "workspace", ${wsInput} })`, 'query'),
+    notFound(
+      'definitionVariables',
+      `definitionVariables(input: { scope: "workspace", ${wsInput} })`,
+      'query',
+    ),
     notFound(
       'setDefinitionVariable',
       `setDefinitionVariable(input: { scope: "workspace", ${wsInput}, name: "API_TOKEN", value: "x" })`,
@@ -808,7 +845,10 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       'unsetDefinitionVariable',
       `unsetDefinitionVariable(input: { scope: "workspace", ${wsInput}, name: "API_TOKEN" })`,
     ),
-    notFound('setDisableOverlay', `setDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "user" })`),
+    notFound(
+      'setDisableOverlay',
+      `setDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "user" })`,
+    ),
     notFound(
       'clearDisableOverlay',
       `clearDisableOverlay(input: { ${wsInput}, serverName: "github", scope: "workspace" })`,
@@ -836,12 +876,22 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
     ),
     notFound('admissionCheck', `admissionCheck(input: { ${wsInput}, serverName: "github" })`, 'query'),
     {
-      ...notFound('introspectToken', `introspectToken(input: { token: "${b.token.secret}", ${wsInput} })`, 'query'),
+      ...notFound(
+        'introspectToken',
+        `introspectToken(input: { token: "${b.token.secret}", ${wsInput} })`,
+        'query',
+      ),
       credentials: { authorization: `Bearer ${gatewaySecret}` },
     },
-    { ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`), credentials: bWorker },
+    {
+      ...notFound('issueLease', `issueLease(input: { ${wsInput}, serverName: "github" })`),
+      credentials: bWorker,
+    },
     { ...notFound('renewLease', `renewLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
-    { ...notFound('releaseLease', `releaseLease(input: { leaseId: "${a.lease.id}" })`), credentials: bWorker },
+    {
+      ...notFound('releaseLease', `releaseLease(input: { leaseId: "${a.lease.id}" })`),
+      credentials: bWorker,
+    },
     {
       ...notFound(
         'submitCatalogSnapshot',
@@ -863,11 +913,19 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
     },
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),
     {
-      ...notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github", leaseId: "${a.lease.id}" })`),
+      ...notFound(
+        'refreshCatalog',
+        `refreshCatalog(input: { ${wsInput}, serverName: "github", leaseId: "${a.lease.id}" })`,
+      ),
       credentials: bWorker,
     },
     notFound('startOAuthSignIn', `startOAuthSignIn(input: { ${wsInput}, serverName: "github" })`),
-    visible('oauthCredentials', 'oauthCredentials(input: {})', '{ items { id issuer resource securityIdentity } nextCursor }', 'query'),
+    visible(
+      'oauthCredentials',
+      'oauthCredentials(input: {})',
+      '{ items { id issuer resource securityIdentity } nextCursor }',
+      'query',
+    ),
     notFound(
       'completeOAuthSignIn',
       `completeOAuthSignIn(input: { redirectUrl: "http://localhost:3000/v1/oauth/callback?state=${'s'.repeat(43)}&code=c" })`,
@@ -877,7 +935,11 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       'chooseOAuthServiceCredential',
       `chooseOAuthServiceCredential(input: { ${wsInput}, credentialId: "${a.oauthCredential.id}" })`,
     ),
-    visible('revocations', 'revocations(input: { since: 0, limit: 1000 })', '{ stream events next head hasMore }'),
+    visible(
+      'revocations',
+      'revocations(input: { since: 0, limit: 1000 })',
+      '{ stream events next head hasMore }',
+    ),
     visible(
       'hostPolicy',
       'hostPolicy',

@@ -201,6 +201,9 @@ export {
 } from './api/token.schema';
 export {
   AUDIT_CHAIN_PROBLEMS,
+  AUDIT_EXPORT_FORMATS,
+  AUDIT_EXPORT_PATH,
+  exportAuditEventsInput,
   auditEventPage,
   auditEventView,
   auditHeadView,
@@ -209,6 +212,16 @@ export {
   listAuditEventsInput,
   verifyAuditChainInput,
 } from './api/audit.schema';
+export {
+  AUDIT_ACTION_LABELS,
+  AUDIT_TARGET_KINDS,
+  AUDIT_TARGET_KIND_NAMES,
+  auditActionLabel,
+  isAuditAction,
+  isInAuditFamily,
+  type AuditAction,
+  type AuditTargetKind,
+} from './api/audit-actions';
 export {
   ENTRY_CHANGES,
   definitionSourcePreview,

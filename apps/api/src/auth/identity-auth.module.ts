@@ -42,11 +42,17 @@ export class IdentityAuthModule {
         },
         {
           provide: SIGN_IN_DEPS,
-          inject: [DATABASE, PasswordHasher, LoginThrottle],
-          useFactory: (db: Database, hasher: PasswordHasher, throttle: LoginThrottle): SignInDeps => ({
+          inject: [DATABASE, PasswordHasher, LoginThrottle, LOGGER],
+          useFactory: (
+            db: Database,
+            hasher: PasswordHasher,
+            throttle: LoginThrottle,
+            logger: Logger,
+          ): SignInDeps => ({
             db,
             hasher,
             throttle,
+            logger,
             sessionPolicy: settings.sessionPolicy ?? DEFAULT_SESSION_POLICY,
             ...(settings.now ? { now: settings.now } : {}),
           }),

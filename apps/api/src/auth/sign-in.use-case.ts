@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MembershipRole } from '@gatehouse/commands';
 import { findLoginByEmail, type Database, type LoginLookup } from '@gatehouse/db';
-import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from '@gatehouse/platform';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { normalizeEmail } from '../identity/email-address';
 import { SIGN_IN_DEPS } from './identity.tokens';
@@ -15,6 +16,8 @@ export interface SignInDeps {
   readonly hasher: PasswordHasher;
   readonly throttle: LoginThrottle;
   readonly sessionPolicy: SessionPolicy;
+  /** Where a failed sign-in that could not be audited is reported. */
+  readonly logger: Logger;
   readonly now?: () => Date;
 }
 
@@ -55,8 +58,28 @@ export type SignInResult =
 
 /** Email + password → a dashboard session in one of the user's tenants. A provider of IdentityAuthModule. */
 @Injectable()
-export class SignInUseCase {
+export class SignInUseCase implements BeforeApplicationShutdown {
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(@Inject(SIGN_IN_DEPS) private readonly deps: SignInDeps) {}
+
+  /** Resolves once every failed sign-in answered so far is in the audit log (or its write failed and was logged). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  /** Before the database closes (InfrastructureLifecycle closes it on onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.drain();
+  }
+
+  private track(write: Promise<void>): void {
+    const settled = write.catch((error: unknown) =>
+      this.deps.logger.error({ err: error }, 'a failed sign-in could not be audited'),
+    );
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
+  }
 
   async execute(input: SignInInput): Promise<SignInResult> {
     const email = normalizeEmail(input.email);
@@ -66,6 +89,9 @@ export class SignInUseCase {
 
     const login = await findLoginByEmail(this.deps.db, email);
     if (!(await this.passwordMatches(login, input.password)) || login === null || login.disabledAt !== null) {
+      // Not awaited: the answer for a known account must take as long as for an unknown one (which writes
+      // nothing), so the audit row is written after it; drain() waits for such writes (shutdown, tests).
+      if (login !== null) this.track(this.recordFailure(login, input));
       return { ok: false, reason: 'invalid_credentials' };
     }
     await this.deps.throttle.succeeded({ email, ip: input.ip });
@@ -84,6 +110,30 @@ export class SignInUseCase {
         : { ok: false, reason: 'tenant_not_member', tenants };
     }
     return this.startSession(login.userId, membership, input.ip);
+  }
+
+  /**
+   * A failed sign-in of a known account goes into the audit log of each tenant it was aimed at (the one named, or
+   * every tenant of the account). Bounded by the throttle, which counted the attempt before the password was
+   * checked: an attempt it refused never gets here, so one account's rows grow at most at its failure budget
+   * (DEFAULT_LOGIN_THROTTLE_LIMITS: 50 per 15 minutes across addresses, 5 per address). An unknown email has no
+   * tenant and writes nothing. The row carries the address and why, never the email typed or the password.
+   */
+  private async recordFailure(login: LoginLookup, input: SignInInput): Promise<void> {
+    const tenants = login.memberships.filter(
+      (m) => input.tenant === undefined || m.tenantSlug === input.tenant,
+    );
+    for (const membership of tenants) {
+      await this.deps.db.withTenant(membership.tenantId, (tx) =>
+        appendAuditEvent(tx, {
+          actor: { type: 'user', id: login.userId, tokenKind: null },
+          action: 'auth.login_failed',
+          target: { type: 'user', id: login.userId },
+          outcome: 'denied',
+          data: { ip: input.ip, reason: login.disabledAt !== null ? 'account_disabled' : 'wrong_password' },
+        }),
+      );
+    }
   }
 
   /** Always does one argon2 verification, also for an unknown email, so timing does not reveal accounts. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUDIT_TARGET_KIND_NAMES } from './audit-actions';
 import { isoDateTime, page, pageInput, uuid } from './common.schema';
 
 const hashHex = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest');
@@ -45,15 +46,35 @@ export const auditVerificationView = z
   })
   .meta({ title: 'AuditVerification' });
 
+// Dot-separated words, so a family is matched at a dot boundary and no LIKE wildcard can be smuggled in.
+const auditActionFamily = z
+  .string()
+  .max(100)
+  .regex(
+    /^[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)*$/,
+    'an action or action family, like approvals.requests',
+  );
+
 export const listAuditEventsInput = z.strictObject({
   ...pageInput,
   actorId: z.string().max(100).optional(),
-  action: z.string().max(100).optional(),
+  /** An action or its family: 'approvals' covers 'approvals.revoked' and 'approvals.requests.opened'. */
+  action: auditActionFamily.optional(),
+  /** The stored target type, exactly ('approval_request', 'workspace'). */
   targetType: z.string().max(100).optional(),
+  /** What the row is about, as the dashboard names it (an overlay's row targets its workspace). */
+  targetKind: z.enum(AUDIT_TARGET_KIND_NAMES).optional(),
   targetId: z.string().max(100).optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
 });
+/** `GET /v1/audit-events/export`: the list's filters (no paging: the whole filtered log, streamed). */
+export const AUDIT_EXPORT_FORMATS = ['jsonl', 'csv'] as const;
+export const exportAuditEventsInput = listAuditEventsInput
+  .omit({ cursor: true, limit: true })
+  .extend({ format: z.enum(AUDIT_EXPORT_FORMATS).default('jsonl') });
+export const AUDIT_EXPORT_PATH = '/v1/audit-events/export';
+
 export const getAuditHeadInput = z.strictObject({});
 export const verifyAuditChainInput = z.strictObject({
   checkpointSeq: seq.optional(),
