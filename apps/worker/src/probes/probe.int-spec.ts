@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -268,6 +270,75 @@ function probeFinished(serverName: string, fingerprint: string): Promise<ProbeOu
   });
 }
 
+interface LeaseAnswerGate {
+  readonly url: string;
+  /** Resolves once the API answered the first POST /v1/leases (the lease is committed; its answer held). */
+  readonly leaseAnswered: Promise<void>;
+  open(): void;
+  close(): Promise<void>;
+}
+
+/** An HTTP relay of the test's own in front of the API that holds the answer of the first lease until opened. */
+async function startLeaseAnswerGate(apiUrl: string): Promise<LeaseAnswerGate> {
+  let open!: () => void;
+  const opened = new Promise<void>((done) => (open = done));
+  let answered!: () => void;
+  const leaseAnswered = new Promise<void>((done) => (answered = done));
+  let held = false;
+  const target = new URL(apiUrl);
+  const server = createServer((request, response) => {
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
+      (answer) => {
+        const gated = !held && request.method === 'POST' && request.url === '/v1/leases';
+        if (gated) held = true;
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          if (gated) answered();
+          void (gated ? opened : Promise.resolve()).then(() => {
+            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            response.end(Buffer.concat(chunks));
+          });
+        });
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    leaseAnswered,
+    open,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** Waits until the revocation of this approval has its ledger position (the relay sequenced it after commit). */
+async function sequenced(owner: Client, approvalId: string): Promise<void> {
+  for (let waited = 0; waited < 20_000; waited += 20) {
+    const { rows } = await owner.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM revocation_events WHERE kind = 'approval_revoked' AND subject->>'approvalId' = $1 AND tenant_seq IS NOT NULL",
+      [approvalId],
+    );
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  throw new Error('the revocation was never sequenced');
+}
+
 describe('the probe queue', () => {
   it('the sweep probes every approved server; the worker records ready, or the failure class', async () => {
     const everything = await approve('everything');
@@ -328,5 +399,83 @@ describe('the probe queue', () => {
     expect({ status: ended.status, code: ended.body.code }).toEqual({ status: 409, code: 'lease_ended' });
     const user = await rest('admin', 'POST', `/v1/leases/${leaseId}/probe`, ready);
     expect(user.status).toBe(403);
+  });
+
+  it("drops its lease when the approval is revoked between the lease and the worker's first watch of the tenant", async () => {
+    // A worker of its own on a queue prefix of its own, which has watched no tenant yet (as after a restart), and
+    // reaches the API through a gate of the test's that holds the lease's answer back: the revocation commits and
+    // is sequenced in the ledger before the worker has its lease, so before it can watch the tenant.
+    const gate = await startLeaseAnswerGate(await api.getUrl());
+    const prefix = `gh-test-${randomBytes(6).toString('hex')}`;
+    const config = parseConfig(workerConfigSchema, {
+      LOG_LEVEL: 'silent',
+      REDIS_URL: testRedisUrl(),
+      API_URL: gate.url,
+      QUEUE_PREFIX: prefix,
+      WORKER_TOKEN: tokens.worker2,
+      WORKER_POOL: POOL,
+      CHILD_PATH,
+      CHILD_CLOSE_GRACE_MS: '500',
+      DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
+    });
+    if (!config.ok) throw new Error(config.message);
+    const freshQueue = new Queue(probeQueueOf(POOL), { connection: producerRedis, prefix });
+    const freshEvents = new QueueEvents(probeQueueOf(POOL), { connection: { url: testRedisUrl() }, prefix });
+    await freshEvents.waitUntilReady();
+    const fresh = await createWorkerApp(config.config, { logger: silent });
+    const owner = new Client({ connectionString: testDb.adminUrl });
+    await owner.connect();
+    try {
+      const [approval] = (
+        await owner.query<{ id: string; definition_fingerprint: string }>(
+          "SELECT id, definition_fingerprint FROM approvals WHERE workspace_id = $1 AND server_name = 'everything' AND revoked_at IS NULL",
+          [workspaceId],
+        )
+      ).rows;
+      if (approval === undefined) throw new Error('no live approval of everything');
+      const payload = {
+        v: 1,
+        tenantId: acme.id,
+        workspaceId,
+        serverName: 'everything',
+        definitionFingerprint: approval.definition_fingerprint,
+        principalUserId: null,
+        pool: POOL,
+        reason: 'manual',
+        requestedAt: new Date().toISOString(),
+      } as const;
+      const jobId = probeJobKey(payload);
+      const finished = new Promise<ProbeOutcome>((done, fail) => {
+        freshEvents.on('completed', (event) => {
+          if (event.jobId === jobId)
+            done(
+              (typeof event.returnvalue === 'string'
+                ? JSON.parse(event.returnvalue)
+                : event.returnvalue) as ProbeOutcome,
+            );
+        });
+        freshEvents.on('failed', (event) => {
+          if (event.jobId === jobId) fail(new Error(`probe job failed: ${event.failedReason}`));
+        });
+      });
+      await freshQueue.add('probe', payload, { jobId });
+      await gate.leaseAnswered;
+      expect(
+        (await rest('admin', 'POST', `/v1/approvals/${approval.id}/revoke`, { reason: 'window' })).status,
+      ).toBe(200);
+      await sequenced(owner, approval.id);
+      gate.open();
+      // Never probed on a revoked approval: the worker reads the ledger from the position it took before asking
+      // for the lease, and drops the lease (closing its connection) instead of reporting.
+      await expect(finished).resolves.toEqual({ outcome: 'dropped', reason: 'revoked' });
+    } finally {
+      gate.open();
+      await owner.end();
+      await fresh.close();
+      await freshEvents.close();
+      await freshQueue.obliterate({ force: true });
+      await freshQueue.close();
+      await gate.close();
+    }
   });
 });

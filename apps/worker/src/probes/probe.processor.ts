@@ -51,6 +51,9 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
     if (payload.pool !== this.config.WORKER_POOL) return { outcome: 'skipped', reason: 'other_pool' };
     if (this.leases === null) return { outcome: 'skipped', reason: 'no_worker_token' };
     const api = this.leases;
+    // Taken before the lease (decision 0073): a revocation committed between its issuance and the first watch of
+    // the tenant below still reaches it, read from the ledger.
+    const since = await this.revocations.positionBeforeLease();
     const issued = await api.issue({
       workspaceId: payload.workspaceId,
       serverName: payload.serverName,
@@ -67,7 +70,7 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
       principalUserId: lease.principalUserId,
     });
     try {
-      await this.revocations.watch(lease.tenantId);
+      await this.revocations.watch(lease.tenantId, since);
       const report = await this.probe(lease, held);
       const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
