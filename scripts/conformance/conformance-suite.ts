@@ -1,0 +1,63 @@
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against our conformance client.
+// The suite needs Node 22 (it uses fs.globSync): the `node` devDependency puts one in node_modules/node/bin.
+// Our client runs on this process's Node. Expected failures come from one file the suite itself checks both
+// ways (a listed scenario that passes is a failure too). Results land in a temporary directory.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '..', '..');
+
+export const NODE_22 = join(root, 'node_modules', 'node', 'bin', 'node');
+export const EXPECTED_FAILURES = join(root, 'scripts', 'conformance', 'expected-failures.yml');
+/** The built client (`node scripts/build.mjs`, which `npm test` runs first). */
+export const CLIENT = join(root, 'dist', 'scripts', 'conformance', 'conformance-client.js');
+
+/** The two suite versions installed side by side (package.json pins both exactly). */
+export const SUITES = {
+  '0.1.16': join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
+  '0.2.0-alpha.12': join(root, 'node_modules', 'mcp-conformance-next', 'dist', 'index.js'),
+} as const;
+
+export type SuiteVersion = keyof typeof SUITES;
+
+export interface SuiteRun {
+  readonly exitCode: number | null;
+  /** The suite's own report (stderr and stdout), for the failure message. */
+  readonly output: string;
+}
+
+export function missingPrerequisites(): string[] {
+  return [NODE_22, CLIENT, ...Object.values(SUITES)].filter((path) => !existsSync(path));
+}
+
+/** `conformance client --command <our client> <selection...> --expected-failures <file>`. */
+export async function runClientSuite(version: SuiteVersion, selection: readonly string[]): Promise<SuiteRun> {
+  const cwd = await mkdtemp(join(tmpdir(), 'gh-conformance-'));
+  const args = [
+    SUITES[version],
+    'client',
+    '--command',
+    `${process.execPath} ${CLIENT}`,
+    ...selection,
+    '--expected-failures',
+    EXPECTED_FAILURES,
+  ];
+  return new Promise((done, fail) => {
+    const child = spawn(NODE_22, args, {
+      cwd,
+      env: {
+        ...process.env,
+        PATH: `${join(root, 'node_modules', 'node', 'bin')}:${process.env['PATH'] ?? ''}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (exitCode) => done({ exitCode, output }));
+  });
+}
