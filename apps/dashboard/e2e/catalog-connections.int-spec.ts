@@ -163,6 +163,10 @@ async function setTheScene(): Promise<void> {
     resource: serverUrl,
     authorization_servers: [provider.issuer],
   });
+  resource.json('/.well-known/oauth-protected-resource/shared', {
+    resource: `${resource.origin}/shared`,
+    authorization_servers: [provider.issuer],
+  });
   await expectStatus(
     api.call('PUT', '/v1/definition-sources', {
       tier: 'managed',
@@ -172,6 +176,11 @@ async function setTheScene(): Promise<void> {
           everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
           notes: { type: 'stdio', command: 'node', args: ['/opt/notes/index.js'] },
           signin: { type: 'http', url: serverUrl, oauth: { scopes: ['openid'] } },
+          shared: {
+            type: 'http',
+            url: `${resource.origin}/shared`,
+            oauth: { scopes: ['mcp:tools'], allowSharedCredential: true },
+          },
         },
       },
     }),
@@ -259,6 +268,21 @@ async function expectNoHorizontalOverflow(target: Page, label: string): Promise<
     return { overflow: Math.max(0, overflow), widest };
   });
   expect({ page: label, ...measured }).toEqual({ page: label, overflow: 0, widest: [] });
+}
+
+/** Waits for `locator`; a timeout names the page the browser is on, what it says, and the processes' logs. */
+async function waitOrExplain(target: Page, locator: ReturnType<Page['locator']>): Promise<void> {
+  try {
+    await locator.waitFor();
+  } catch (error) {
+    const text = await target
+      .locator('main')
+      .innerText()
+      .catch(() => '(no main)');
+    throw new Error(
+      `${String(error)}\nat ${target.url()}\n${text.slice(0, 3000)}\n${stack.logs().slice(-6000)}`,
+    );
+  }
 }
 
 const serverPage = (name: string) => `/servers/${workspaceId}/server/${name}?view=principal`;
@@ -455,6 +479,39 @@ describe('the Connections page', () => {
   );
 });
 
+describe('a workspace service credential', () => {
+  it(
+    'lets an owner share their sign-in with the workspace: it moves to the workspace',
+    async () => {
+      await open(page, `/connections?workspace=${workspaceId}`);
+      const row = () => page.locator('#connections-servers').getByRole('row').filter({ hasText: 'shared' });
+      await row().getByRole('button', { name: 'Sign in to shared' }).click();
+      await page.waitForURL(
+        (address) => address.pathname === '/connections' && address.searchParams.has('signedIn'),
+        { timeout: 60_000 },
+      );
+      await page.getByText(`Signed in at ${provider.issuer} for ${resource.origin}/shared.`).waitFor();
+      await open(page, `/connections?workspace=${workspaceId}`);
+      await row().getByText('Yours').waitFor();
+      await row().getByRole('button', { name: 'Share with the workspace (shared)' }).click();
+      await waitOrExplain(page, page.getByText('Shared with the workspace', { exact: true }));
+      // It moved: the owner holds no sign-in of their own for it any more.
+      await row().getByText('Signed out').waitFor();
+      await expect(
+        page
+          .locator('#connections-credentials')
+          .getByText(`${resource.origin}/shared`, { exact: true })
+          .count(),
+      ).resolves.toBe(0);
+      // The pointer rests where "Share" was, over the "Sign in" that took its place: measured at rest.
+      await page.mouse.move(0, 0);
+      await expectAccessible(page, 'connections with a service credential');
+      await screenshot(page, 'connections-service-credential');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
+
 describe('the Gateway panel', () => {
   it(
     "shows the workspace's endpoint and client configuration to copy, with no token in it",
@@ -485,7 +542,7 @@ describe('the Gateway panel', () => {
       await expectAccessible(page, 'gateway page');
 
       await open(mobile, `/workspaces/${workspaceId}`);
-      await mobile.locator('#workspace-gateway').getByText(endpoint, { exact: true }).waitFor();
+      await waitOrExplain(mobile, mobile.locator('#workspace-gateway').getByText(endpoint, { exact: true }));
       await expectNoHorizontalOverflow(mobile, 'workspace gateway panel at 390 px');
       await screenshot(mobile, 'mobile-workspace-gateway');
     },

@@ -88,3 +88,31 @@ export async function signOutAction(_previous: ActionState, form: FormData): Pro
   });
   redirect(`/connections?${outcome.toString()}`);
 }
+
+/**
+ * Owners and admins: one of their own sign-ins becomes the workspace's service credential for a server whose
+ * definition allows shared use. It moves (decision 0082): they are signed out of it themselves.
+ */
+export async function chooseServiceCredentialAction(
+  _previous: ActionState,
+  form: FormData,
+): Promise<ActionState> {
+  const refusal = await refuseUnless('manageWorkspaces');
+  if (refusal) return failure(refusal);
+  const workspaceId = idField(form, 'workspaceId');
+  const credentialId = idField(form, 'credentialId');
+  if (workspaceId === undefined || credentialId === undefined) {
+    return invalid('credentialId', 'No sign-in was named.');
+  }
+  const result = await callApi({
+    answer: oauthCredentialView,
+    method: 'POST',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/oauth/service-credential`,
+    body: { credentialId },
+  });
+  if (!result.ok) return failure(result.problem);
+  // The person's own row is gone with the move, and the form with it: the outcome travels in the address.
+  redirect(
+    `/connections?${new URLSearchParams({ workspace: workspaceId, shared: result.data.id }).toString()}`,
+  );
+}

@@ -2,7 +2,12 @@
 
 import { useActionState } from 'react';
 import { fieldError, IDLE } from '../../server/action-state';
-import { completeSignInAction, signOutAction, startSignInAction } from '../../server/actions/oauth.actions';
+import {
+  chooseServiceCredentialAction,
+  completeSignInAction,
+  signOutAction,
+  startSignInAction,
+} from '../../server/actions/oauth.actions';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';
@@ -79,6 +84,31 @@ export function CompleteSignInForm() {
           error={fieldError(state, 'redirectUrl')}
         />
         <SubmitButton pendingLabel="Finishing…">Finish sign-in</SubmitButton>
+      </form>
+    </div>
+  );
+}
+
+/** Owners and admins: their own sign-in becomes the workspace's, for everyone without one of their own. */
+export function ShareSignInForm({
+  workspaceId,
+  credentialId,
+  serverName,
+}: {
+  workspaceId: string;
+  credentialId: string;
+  serverName: string;
+}) {
+  const [state, action] = useActionState(chooseServiceCredentialAction, IDLE);
+  return (
+    <div className="stack-sm">
+      <ActionFeedback state={state} context="The service credential was not changed" />
+      <form action={action}>
+        <input type="hidden" name="workspaceId" value={workspaceId} />
+        <input type="hidden" name="credentialId" value={credentialId} />
+        <SubmitButton variant="secondary" size="small" pendingLabel="Sharing…">
+          Share with the workspace<span className="visually-hidden"> ({serverName})</span>
+        </SubmitButton>
       </form>
     </div>
   );

@@ -8,7 +8,12 @@ import type { ApiProblem } from '../../../server/api-problem';
 import { isProblemCode } from '@gatehouse/contracts';
 import { SIGN_IN_WORDS, serverSignIn } from '../../../server/sign-in-state';
 import { AccessFailure } from '../../../ui/access-states';
-import { CompleteSignInForm, SignInForm, SignOutForm } from '../../../ui/connections/connection-forms';
+import {
+  CompleteSignInForm,
+  ShareSignInForm,
+  SignInForm,
+  SignOutForm,
+} from '../../../ui/connections/connection-forms';
 import { DataTable } from '../../../ui/data-table';
 import { Badge, Callout, EmptyState, Panel, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
 import { PageHeader } from '../../../ui/page-header';
@@ -16,6 +21,7 @@ import { firstParam, type SearchParams } from '../../../ui/paging';
 import catalogStyles from '../../../ui/catalog/catalog.module.css';
 import styles from '../../../ui/servers/servers.module.css';
 import type { SignInWord } from '../../../server/sign-in-state';
+import type { EffectiveEntryView } from '../../../views/definition-views';
 
 export const metadata: Metadata = { title: 'Connections' };
 
@@ -41,6 +47,12 @@ function expiry(iso: string | null | undefined) {
     timeZone: 'UTC',
   });
   return <time dateTime={iso}>{text} UTC</time>;
+}
+
+/** The definition lets the workspace's service credential serve it (decision 0082). */
+function sharedUse(entry: EffectiveEntryView): boolean {
+  const transport = entry.projection?.transport;
+  return transport?.kind === 'http' && transport.oauth?.allowSharedCredential === true;
 }
 
 function Word({ state }: { state: SignInWord }) {
@@ -76,6 +88,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const signedInId = firstParam(params, 'signedIn');
   const signInError = signInErrorOf(firstParam(params, 'signInError'));
   const signedOut = firstParam(params, 'signedOut');
+  const sharedId = firstParam(params, 'shared');
   const items = workspaces.ok ? workspaces.data.items : [];
   const workspace = items.find((candidate) => candidate.id === asked) ?? items[0];
   const effective =
@@ -92,6 +105,8 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
       : [];
   const workspaceNames = new Map(items.map((item) => [item.id, item.name]));
   const justSignedIn = credentialItems.find((credential) => credential.id === signedInId);
+  // oauth.credentials.list lists the person's own credentials: the shared one is named by id only.
+  const justShared = sharedId !== undefined && UUID.test(sharedId);
 
   return (
     <div className="stack">
@@ -107,6 +122,14 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         </Callout>
       ) : null}
       {signInError ? <ProblemCallout problem={signInError} /> : null}
+      {justShared ? (
+        <Callout tone="success" title="Shared with the workspace" live>
+          <p>
+            Your sign-in is now the workspace’s service credential for that server: it serves everyone without
+            a sign-in of their own. It moved, so you are signed out of it yourself.
+          </p>
+        </Callout>
+      ) : null}
       {signedOut === 'revoked' || signedOut === 'deleted' ? (
         <Callout tone="success" title="Signed out" live>
           <p>
@@ -195,6 +218,13 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                             workspaceId={workspace.id}
                             serverName={entry.name}
                             again={signIn.own?.state === 'signed_in'}
+                          />
+                        ) : null}
+                        {can.manageWorkspaces && signIn.own?.state === 'signed_in' && sharedUse(entry) ? (
+                          <ShareSignInForm
+                            workspaceId={workspace.id}
+                            credentialId={signIn.own.id}
+                            serverName={entry.name}
                           />
                         ) : null}
                         {can.signInToServers && signIn.own ? (

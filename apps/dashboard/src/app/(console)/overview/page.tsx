@@ -26,8 +26,8 @@ import { StatCard } from '../../../ui/stat-card';
 export const metadata: Metadata = { title: 'Overview' };
 
 const COUNT_LIMIT = 200;
-/** The catalogs read for "servers in trouble": one call per workspace, so a bounded few. */
-const TROUBLE_WORKSPACES = 20;
+/** The catalogs read for "servers in trouble": one whole catalog per workspace (no summary read yet), so few. */
+const TROUBLE_WORKSPACES = 10;
 
 function countOf<T>(
   result: ApiResult<{ items: readonly T[]; nextCursor: string | null }> | undefined,
