@@ -88,6 +88,8 @@ export interface AuditFilters {
   readonly actorId?: string | undefined;
   readonly action?: string | undefined;
   readonly targetType?: string | undefined;
+  /** One of AUDIT_TARGET_KINDS: what the row is about (an overlay, a member), as action families. */
+  readonly targetKind?: string | undefined;
   readonly targetId?: string | undefined;
   readonly from?: string | undefined;
   readonly to?: string | undefined;

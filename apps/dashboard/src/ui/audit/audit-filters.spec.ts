@@ -1,16 +1,16 @@
-import { hasFilters, readAuditFilters, toApiFilters } from './audit-filters';
+import { exportHref, hasFilters, readAuditFilters, toApiFilters } from './audit-filters';
 
 describe('audit filters', () => {
   it('turns URL parameters into the API query, times as UTC', () => {
     const values = readAuditFilters({
-      action: 'workspaces.create',
+      action: 'approvals',
       from: '2026-11-01T08:30',
-      targetType: 'workspace',
+      targetKind: 'overlay',
     });
     expect(toApiFilters(values)).toEqual({
       actorId: undefined,
-      action: 'workspaces.create',
-      targetType: 'workspace',
+      action: 'approvals',
+      targetKind: 'overlay',
       targetId: undefined,
       from: '2026-11-01T08:30:00Z',
       to: undefined,
@@ -20,7 +20,20 @@ describe('audit filters', () => {
   });
 
   it('drops values that are not of the expected shape', () => {
-    const values = readAuditFilters({ action: 'x"><script>', from: 'yesterday', actor: ['a', 'b'] });
-    expect(values).toMatchObject({ action: '', from: '', actor: 'a' });
+    const values = readAuditFilters({
+      action: 'x"><script>',
+      from: 'yesterday',
+      actor: ['a', 'b'],
+      targetKind: 'everything',
+    });
+    expect(values).toMatchObject({ action: '', from: '', actor: 'a', targetKind: '' });
+    expect(readAuditFilters({ action: 'approvals%' }).action).toBe('');
+    expect(readAuditFilters({ action: 'a..b' }).action).toBe('');
+  });
+
+  it('exports the same filters', () => {
+    expect(exportHref(readAuditFilters({ action: 'tokens', targetKind: 'token' }), 'csv')).toBe(
+      '/audit/export?format=csv&action=tokens&targetKind=token',
+    );
   });
 });

@@ -3,7 +3,14 @@ import { actorDirectory } from '../../../server/actor-directory';
 import { getAuditHead, listAuditEvents, verifyAuditChain } from '../../../server/api-queries';
 import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
 import { AccessFailure } from '../../../ui/access-states';
-import { filtersAsParams, hasFilters, readAuditFilters, toApiFilters } from '../../../ui/audit/audit-filters';
+import {
+  TARGET_KIND_OPTIONS,
+  exportHref,
+  filtersAsParams,
+  hasFilters,
+  readAuditFilters,
+  toApiFilters,
+} from '../../../ui/audit/audit-filters';
 import { AuditTable } from '../../../ui/audit/audit-table';
 import { ButtonLink, buttonClassName } from '../../../ui/button';
 import { DateTime } from '../../../ui/date-time';
@@ -12,18 +19,15 @@ import { SelectField, TextField, formStyles } from '../../../ui/form-fields';
 import styles from '../../../ui/overview.module.css';
 import { PageHeader } from '../../../ui/page-header';
 import { Pager } from '../../../ui/pager';
-import { DEFAULT_PAGE_SIZE, readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
+import {
+  DEFAULT_PAGE_SIZE,
+  firstParam,
+  readPageCursor,
+  readPageSize,
+  type SearchParams,
+} from '../../../ui/paging';
 
 export const metadata: Metadata = { title: 'Audit log' };
-
-const TARGET_TYPES = [
-  { value: '', label: 'Any' },
-  { value: 'workspace', label: 'Workspace' },
-  { value: 'api_token', label: 'API token' },
-  { value: 'user', label: 'User or member' },
-  { value: 'session', label: 'Session' },
-  { value: 'tenant', label: 'Tenant' },
-];
 
 const PROBLEM_TEXT: Readonly<Record<string, string>> = {
   hash_mismatch: 'its contents do not match its hash (the row was changed)',
@@ -42,6 +46,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const current = readPageCursor(params);
   const pageSize = readPageSize(params);
   const filters = readAuditFilters(params);
+  const exportError = firstParam(params, 'exportError');
 
   const [events, head, verification, directory] = await Promise.all([
     listAuditEvents({ cursor: current.cursor, limit: pageSize, ...toApiFilters(filters) }),
@@ -58,6 +63,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         title="Audit log"
         description="Every change in this tenant, append-only. Each row carries the hash of the one before it, so a changed or removed row breaks the chain."
       />
+
+      {exportError !== undefined && /^[a-z_0-9]{1,64}$/.test(exportError) ? (
+        <div role="alert">
+          <Callout tone="warning" title="The export could not be made">
+            <p>
+              The API refused it ({exportError}). Sign in again if your session ended, or check that you may
+              read the audit log.
+            </p>
+          </Callout>
+        </div>
+      ) : null}
 
       <Panel
         id="chain-status"
@@ -128,15 +144,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               id="filter-action"
               name="action"
               label="Action"
-              placeholder="workspaces.create"
+              hint="Or a family: approvals covers every approvals action."
+              placeholder="approvals"
               defaultValue={filters.action}
             />
             <SelectField
-              id="filter-target-type"
-              name="targetType"
+              id="filter-target-kind"
+              name="targetKind"
               label="Target type"
-              options={TARGET_TYPES}
-              defaultValue={filters.targetType}
+              options={TARGET_KIND_OPTIONS}
+              defaultValue={filters.targetKind}
             />
             <TextField
               id="filter-target-id"
@@ -164,6 +181,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             ) : null}
             {hasFilters(filters) ? <Badge tone="accent">Filtered</Badge> : null}
           </div>
+          <p className="muted" id="audit-export">
+            Export {hasFilters(filters) ? 'these filtered events' : 'every event'}:{' '}
+            <a href={exportHref(filters, 'jsonl')} download>
+              JSON lines
+            </a>{' '}
+            ·{' '}
+            <a href={exportHref(filters, 'csv')} download>
+              CSV
+            </a>
+          </p>
         </form>
       </Panel>
 
