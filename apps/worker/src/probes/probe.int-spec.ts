@@ -278,8 +278,14 @@ interface LeaseAnswerGate {
   close(): Promise<void>;
 }
 
-/** An HTTP relay of the test's own in front of the API that holds the answer of the first lease until opened. */
-async function startLeaseAnswerGate(apiUrl: string): Promise<LeaseAnswerGate> {
+/**
+ * An HTTP relay of the test's own in front of the API that holds the answer of the first lease until opened; with
+ * `refuseRevocations` it answers every read of the revocation ledger 503 itself (the ledger unreadable).
+ */
+async function startLeaseAnswerGate(
+  apiUrl: string,
+  options: { refuseRevocations?: boolean } = {},
+): Promise<LeaseAnswerGate> {
   let open!: () => void;
   const opened = new Promise<void>((done) => (open = done));
   let answered!: () => void;
@@ -287,6 +293,12 @@ async function startLeaseAnswerGate(apiUrl: string): Promise<LeaseAnswerGate> {
   let held = false;
   const target = new URL(apiUrl);
   const server = createServer((request, response) => {
+    if (options.refuseRevocations === true && request.url?.startsWith('/v1/revocations') === true) {
+      request.resume();
+      response.writeHead(503, { 'content-type': 'application/problem+json' });
+      response.end(JSON.stringify({ status: 503, code: 'unavailable', title: 'Unavailable' }));
+      return;
+    }
     const upstream = httpRequest(
       {
         host: target.hostname,
@@ -471,6 +483,65 @@ describe('the probe queue', () => {
     } finally {
       gate.open();
       await owner.end();
+      await fresh.close();
+      await freshEvents.close();
+      await freshQueue.obliterate({ force: true });
+      await freshQueue.close();
+      await gate.close();
+    }
+  });
+
+  it('drops a lease it cannot watch: with the ledger unreadable it neither connects nor reports', async () => {
+    const gate = await startLeaseAnswerGate(await api.getUrl(), { refuseRevocations: true });
+    gate.open();
+    const prefix = `gh-test-${randomBytes(6).toString('hex')}`;
+    const config = parseConfig(workerConfigSchema, {
+      LOG_LEVEL: 'silent',
+      REDIS_URL: testRedisUrl(),
+      API_URL: gate.url,
+      QUEUE_PREFIX: prefix,
+      WORKER_TOKEN: tokens.worker2,
+      WORKER_POOL: POOL,
+      CHILD_PATH,
+      CHILD_CLOSE_GRACE_MS: '500',
+      DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
+    });
+    if (!config.ok) throw new Error(config.message);
+    const freshQueue = new Queue(probeQueueOf(POOL), { connection: producerRedis, prefix });
+    const freshEvents = new QueueEvents(probeQueueOf(POOL), { connection: { url: testRedisUrl() }, prefix });
+    await freshEvents.waitUntilReady();
+    const fresh = await createWorkerApp(config.config, { logger: silent });
+    try {
+      const fingerprint = await approve('everything');
+      const payload = {
+        v: 1,
+        tenantId: acme.id,
+        workspaceId,
+        serverName: 'everything',
+        definitionFingerprint: fingerprint,
+        principalUserId: null,
+        pool: POOL,
+        reason: 'manual',
+        requestedAt: new Date().toISOString(),
+      } as const;
+      const jobId = probeJobKey(payload);
+      const finished = new Promise<ProbeOutcome>((done, fail) => {
+        freshEvents.on('completed', (event) => {
+          if (event.jobId === jobId)
+            done(
+              (typeof event.returnvalue === 'string'
+                ? JSON.parse(event.returnvalue)
+                : event.returnvalue) as ProbeOutcome,
+            );
+        });
+        freshEvents.on('failed', (event) => {
+          if (event.jobId === jobId) fail(new Error(`probe job failed: ${event.failedReason}`));
+        });
+      });
+      await freshQueue.add('probe', payload, { jobId });
+      // What it cannot hear revoked it cannot vouch for: revalidated (dropped), never used on its TTL alone.
+      await expect(finished).resolves.toEqual({ outcome: 'dropped', reason: 'revalidate' });
+    } finally {
       await fresh.close();
       await freshEvents.close();
       await freshQueue.obliterate({ force: true });

@@ -71,8 +71,8 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
   /**
    * Watches a tenant's stream (idempotent), from `since` when given (`positionBeforeLease`), else from now.
    * Resolves once subscribed and positioned, every event after `since` handled, so a revocation committed since
-   * then has dropped what it concerns; false when it could not start (logged: the lease then rests on its short
-   * TTL).
+   * then has dropped what it concerns; false when it could not start (logged), having dropped the tenant's held
+   * leases as a revalidation does.
    */
   async watch(tenantId: string, since?: number): Promise<boolean> {
     const token = this.config.WORKER_TOKEN;
@@ -86,6 +86,9 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     const watch = await starting;
     if (watch === null) {
       this.subscribers.delete(tenantId);
+      // Unwatched, nothing it holds of the tenant can be vouched for (decision 0094): revalidate rather than run
+      // on the TTL. Every watcher of this failed start gets the same null, and a later job tries the start anew.
+      if (created) this.revalidateAll(tenantId, 'unreadable_page');
       return false;
     }
     // Already watching from a later position than this lease's: what lies between is read once from the ledger.
@@ -149,7 +152,7 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     } catch (error) {
       this.logger.warn(
         { tenantId, err: error instanceof Error ? error.message : 'non-error thrown' },
-        'revocation holder did not start: held leases rest on their TTL',
+        'revocation holder did not start: the tenant’s held leases are dropped',
       );
       return null;
     }
