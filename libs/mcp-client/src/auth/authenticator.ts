@@ -11,7 +11,7 @@ export interface Authenticator {
   /** Headers for the next request. Thrown errors fail that request as `authenticator_failed`. */
   headers(): Promise<Readonly<Record<string, string>>>;
   /**
-   * The server refused the current headers (401). Resolve true once fresh headers are ready and the refused
+   * The server refused the current headers (401, or 403 insufficient_scope: step-up). Resolve true once fresh headers are ready and the refused
    * requests may be sent once more; false when no fresh credential may be had (the refusal then stands). The
    * transport calls this at most once per refused generation of headers, however many requests it refused.
    * `refusal.challenge` is the refusing response's WWW-Authenticate (where its resource metadata and scope are

@@ -154,9 +154,10 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
   });
 
   const GATE_CHALLENGE = 'Bearer resource_metadata="http://127.0.0.1/prm", scope="mcp:basic"';
+  const STEP_UP_CHALLENGE = 'Bearer error="insufficient_scope", scope="mcp:basic mcp:write"';
 
   /** A stateless SDK server behind a gate that accepts one bearer token at a time and records every request. */
-  async function gatedServer(): Promise<{
+  async function gatedServer(options: { readonly insufficientScopeFor?: string } = {}): Promise<{
     server: Server;
     port: number;
     accepted: { token: string };
@@ -174,6 +175,13 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
           res
             .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': GATE_CHALLENGE })
             .end('{"error":"invalid_token"}');
+          return;
+        }
+        if (rpc === 'tools/call' && req.headers.authorization === `Bearer ${options.insufficientScopeFor}`) {
+          seen.push({ method: req.method ?? '', rpc, headers: req.headers, status: 403 });
+          res
+            .writeHead(403, { 'content-type': 'application/json', 'www-authenticate': STEP_UP_CHALLENGE })
+            .end('{"error":"insufficient_scope"}');
           return;
         }
         seen.push({ method: req.method ?? '', rpc, headers: req.headers, status: 200 });
@@ -255,6 +263,30 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
       await session.callTool('echo', { message: 'x' });
       await session.close();
       expect(challenges).toEqual([GATE_CHALLENGE]);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('asks the authenticator again on a 403 insufficient_scope (step-up), with its challenge, once', async () => {
+    const { server, port, accepted } = await gatedServer({ insufficientScopeFor: 'token-1' });
+    const challenges: (string | null)[] = [];
+    let token = 'token-1';
+    const authenticator = {
+      headers: () => Promise.resolve({ authorization: `Bearer ${token}` }),
+      refresh: (refusal?: { readonly challenge: string | null }) => {
+        challenges.push(refusal?.challenge ?? null);
+        token = 'token-2';
+        accepted.token = 'token-2';
+        return Promise.resolve(true);
+      },
+    };
+    try {
+      const session = await connected(http(port), { authenticator });
+      const result = await session.callTool('echo', { message: 'x' });
+      await session.close();
+      expect(result.content).toEqual([{ type: 'text', text: 'x' }]);
+      expect(challenges).toEqual([STEP_UP_CHALLENGE]);
     } finally {
       await stop(server);
     }

@@ -9,8 +9,9 @@ import { McpTransportError } from './transport.error.js';
 // here, per request, in one order: the SDK's own (session, protocol version, accept, content type), the
 // definition's static headers, the principal header, the per-request hook's headers (trace context, decided from
 // this request's JSON-RPC body), then the authenticator's, which override a static header of the same name.
-// A 401 asks the authenticator once for fresh headers per refused generation, however many requests it
-// refused together, and sends each refused request once more; a second refusal stands. The receive cap is the
+// A 401 (or a 403 insufficient_scope: step-up) asks the authenticator once for fresh headers per refused
+// generation, however many requests it refused together, and sends each refused request once more; a second
+// refusal stands. The receive cap is the
 // pinned fetch's (a JSON body whole, an event stream per event: decision 0041), applied before the SDK reads any
 // of it. Errors name the origin only.
 
@@ -44,6 +45,19 @@ export interface McpFetchOptions {
 }
 
 const UNAUTHORIZED = 401;
+const FORBIDDEN = 403;
+const INSUFFICIENT_SCOPE = /(?:^|[\s,])error\s*=\s*"?insufficient_scope"?(?:[\s,]|$)/i;
+
+/**
+ * A refusal of the credential: 401, or 403 with a Bearer challenge saying `insufficient_scope` (MCP's step-up:
+ * the server names the wider scope it wants). Any other 403 is the server's answer, passed on.
+ */
+function refusesCredential(response: Response): boolean {
+  if (response.status === UNAUTHORIZED) return true;
+  if (response.status !== FORBIDDEN) return false;
+  const challenge = response.headers.get('www-authenticate') ?? '';
+  return /^\s*bearer\b/i.test(challenge) && INSUFFICIENT_SCOPE.test(challenge);
+}
 
 export function createMcpFetch(options: McpFetchOptions): FetchLike {
   const { origin } = options;
@@ -141,13 +155,12 @@ export function createMcpFetch(options: McpFetchOptions): FetchLike {
       }
     };
     const first = await attempt();
-    if (first.response.status !== UNAUTHORIZED || options.authenticator === null)
-      return capped(first.response);
+    if (!refusesCredential(first.response) || options.authenticator === null) return capped(first.response);
     const refusal = { challenge: first.response.headers.get('www-authenticate') };
     await first.response.body?.cancel().catch(() => undefined);
     if (!(await refreshAfter(first.sentWith, refusal))) throw new McpTransportError('auth_refused', origin);
     const second = await attempt();
-    if (second.response.status === UNAUTHORIZED) {
+    if (refusesCredential(second.response)) {
       await second.response.body?.cancel().catch(() => undefined);
       throw new McpTransportError('auth_refused', origin);
     }
