@@ -85,3 +85,9 @@ export {
   type HeldLeaseFacts,
 } from './lease-holder/held-leases.registry';
 export { leaseConcernedBy } from './lease-holder/lease-revocation.match';
+export {
+  freshLeaseTokens,
+  type FreshLeaseRefusal,
+  type FreshLeaseTokens,
+  type FreshLeaseTokensOptions,
+} from './lease-holder/fresh-lease-tokens.source';

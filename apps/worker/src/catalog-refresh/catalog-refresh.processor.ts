@@ -1,5 +1,6 @@
 import type { CatalogRefreshPayload, CatalogRefreshPayloadV2, QueueName } from '@gatehouse/contracts';
 import { catalogDocumentOf, superviseAdmitted, type ConnectionSupervisor } from '@gatehouse/mcp-client';
+import { freshLeaseTokens, type FreshLeaseTokens } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerConfig } from '../config/worker.config.js';
@@ -92,11 +93,12 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
   ): Promise<CatalogRefreshOutcome> {
     // Taken before the lease: a revocation committed between its issuance and the watch below still reaches it.
     const since = await this.revocations.positionBeforeLease();
-    const issued = await api.issue({
+    const input = {
       workspaceId: payload.workspaceId,
       serverName: payload.serverName,
       principalUserId: payload.principalUserId,
-    });
+    };
+    const issued = await api.issue(input);
     if (!issued.ok) {
       this.logger.info(
         { ...ids, status: issued.status, code: issued.code },
@@ -114,11 +116,26 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
       principalUserId: lease.principalUserId,
     });
     const logIds = { ...ids, leaseId: lease.id, serverName: lease.serverName };
+    // An upstream 401 is retried once with a fresh lease's token (decision 0082); a second is `auth_refused`.
+    const fresh = freshLeaseTokens({
+      api,
+      leases: this.held,
+      input,
+      lease,
+      held,
+      onRefused: (refusal) => this.logger.info({ ...logIds, ...refusal }, 'catalog refresh: no fresh lease'),
+    });
     try {
       // Subscribed before connecting: a revocation since the lease was asked for drops it and closes its connection.
       await this.revocations.watch(lease.tenantId, since);
-      return await this.discoverAndSubmit(api, lease, held, logIds);
+      return await this.discoverAndSubmit(api, lease, held, fresh, logIds);
     } finally {
+      await fresh.release().catch((error: unknown) => {
+        this.logger.warn(
+          { ...logIds, err: error },
+          'catalog refresh: fresh lease release failed; it expires',
+        );
+      });
       this.held.forget(lease.id);
       // Released even after a drop (idempotent at the API); a failure to release leaves it to expire.
       await api.release(lease.id).catch((error: unknown) => {
@@ -131,6 +148,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     api: LeaseApiClient,
     lease: IssuedLease,
     held: HeldLease,
+    fresh: FreshLeaseTokens,
     logIds: Record<string, unknown>,
   ): Promise<CatalogRefreshOutcome> {
     const supervisor = superviseAdmitted(lease.transport.transport, {
@@ -142,6 +160,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
         searchPath: this.config.CHILD_PATH,
         closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
         stillAdmitted: () => held.live,
+        freshAccessToken: fresh.freshAccessToken,
         processGroups: this.reaper,
       },
       // One attempt per job: the queue's retries and backoff govern reruns, not a supervisor inside a job.

@@ -1,5 +1,6 @@
 import type { ProbePayload, ProbeReport, QueueName } from '@gatehouse/contracts';
 import { classifyFailure, connectAdmitted } from '@gatehouse/mcp-client';
+import { freshLeaseTokens, type FreshLeaseTokens } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerConfig } from '../config/worker.config.js';
@@ -54,11 +55,12 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
     // Taken before the lease (decision 0073): a revocation committed between its issuance and the first watch of
     // the tenant below still reaches it, read from the ledger.
     const since = await this.revocations.positionBeforeLease();
-    const issued = await api.issue({
+    const input = {
       workspaceId: payload.workspaceId,
       serverName: payload.serverName,
       principalUserId: payload.principalUserId,
-    });
+    };
+    const issued = await api.issue(input);
     if (!issued.ok) return { outcome: 'refused', step: 'lease', code: issued.code };
     const lease = issued.lease;
     const held = this.held.hold({
@@ -69,9 +71,19 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
       approvalId: lease.approvalId,
       principalUserId: lease.principalUserId,
     });
+    // An upstream 401 is retried once with a fresh lease's token (decision 0082); a second is `auth_refused`.
+    const fresh = freshLeaseTokens({
+      api,
+      leases: this.held,
+      input,
+      lease,
+      held,
+      onRefused: (refusal) =>
+        this.logger.info({ ...ids, leaseId: lease.id, ...refusal }, 'probe: no fresh lease'),
+    });
     try {
       await this.revocations.watch(lease.tenantId, since);
-      const report = await this.probe(lease, held);
+      const report = await this.probe(lease, held, fresh);
       const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
       const submitted = await api.submitProbe(lease.id, report, held.signal);
@@ -97,6 +109,9 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
       if (dropped !== null) return dropped;
       throw error;
     } finally {
+      await fresh.release().catch((error: unknown) => {
+        this.logger.warn({ ...ids, err: error }, 'probe: fresh lease release failed; it expires');
+      });
       this.held.forget(lease.id);
       await api.release(lease.id).catch((error: unknown) => {
         this.logger.warn(
@@ -108,7 +123,7 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
   }
 
   /** Connects and pings; whatever happens, the connection (and a stdio child's group) is closed before it returns. */
-  private async probe(lease: IssuedLease, held: HeldLease): Promise<ProbeReport> {
+  private async probe(lease: IssuedLease, held: HeldLease, fresh: FreshLeaseTokens): Promise<ProbeReport> {
     const connected = await connectAdmitted(lease.transport.transport, {
       serverName: lease.serverName,
       clientInfo: CLIENT_INFO,
@@ -116,6 +131,7 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
       searchPath: this.config.CHILD_PATH,
       closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
       stillAdmitted: () => held.live,
+      freshAccessToken: fresh.freshAccessToken,
     });
     if (!connected.ok) return failed(connected.failureClass, connected.reason, null);
     const { session } = connected;

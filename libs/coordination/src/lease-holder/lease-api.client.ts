@@ -48,6 +48,8 @@ export type IssueLeaseInput = {
   readonly workspaceId: string;
   readonly serverName: string;
   readonly principalUserId: string | null;
+  /** After an upstream 401: the refused access token's SHA-256 (base64url), never the token (decision 0082). */
+  readonly refusedAccessTokenSha256?: string;
 };
 
 /** An infrastructure failure talking to the API: retried by the queue. Names the route and status only. */
@@ -78,6 +80,9 @@ export class LeaseApiClient {
       workspaceId: input.workspaceId,
       serverName: input.serverName,
       ...(input.principalUserId === null ? {} : { principalUserId: input.principalUserId }),
+      ...(input.refusedAccessTokenSha256 === undefined
+        ? {}
+        : { refusedAccessTokenSha256: input.refusedAccessTokenSha256 }),
     };
     const answer = await this.post('issue', '/v1/leases', body, signal);
     if (!answer.ok) return answer;

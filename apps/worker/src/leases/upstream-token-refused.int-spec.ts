@@ -1,0 +1,437 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import {
+  catalogRefreshJobKey,
+  catalogRefreshQueueOf,
+  probeJobKey,
+  probeQueueOf,
+  type CatalogRefreshPayloadV2,
+  type ProbePayload,
+} from '@gatehouse/contracts';
+import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { createDatabase, type Database } from '@gatehouse/db';
+import { createFixedResolver } from '@gatehouse/egress';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestTenant,
+  createTestWorkspace,
+  followSignIn,
+  OidcProviderProcess,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type TestDatabase,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+// The processors' peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching
+// for its real peer is the one place an app imports another.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh.producer.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { apiConfigSchema } from '../../../api/src/config/api.config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createApiApp } from '../../../api/src/create-api-app.js';
+import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.processor.js';
+import { workerConfigSchema } from '../config/worker.config.js';
+import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
+import type { ProbeOutcome } from '../probes/probe.processor.js';
+
+// An upstream 401 on a lease that carries an access token (issue 15, decision 0082), through the worker's real
+// processors: the member signs in through the API against oidc-provider on loopback; the upstream MCP server (an
+// in-process SDK server) takes a bearer unless the test has had it refuse that token (as an issuer that revoked
+// it). The worker retries once with a fresh lease asked with the refused token's digest (the API refreshes it,
+// one grant), and a second 401 is `auth_refused`, typed and content-free. Both leases are released.
+
+jest.setTimeout(120_000);
+
+const PUBLIC_URL = 'http://127.0.0.1:4000';
+const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
+const POOL = 'local';
+const PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+const SERVER = 'signed';
+
+let testDb: TestDatabase;
+let db: Database;
+let api: NestFastifyApplication;
+let provider: OidcProviderProcess;
+let upstream: Upstream;
+let acme: TestTenant;
+let workspaceId: string;
+let member: TestUser;
+let fingerprint: string;
+let worker: WorkerApp;
+let producerRedis: Redis;
+const queues: Queue[] = [];
+const events: QueueEvents[] = [];
+const tokens = { admin: '', approver: '', member: '', worker: '' };
+
+interface Upstream {
+  readonly server: Server;
+  readonly origin: string;
+  /** Digests of the tokens it refuses (the test's stand-in for an issuer that revoked them). */
+  readonly refused: Set<string>;
+  /** Refuses every token (the credential's refreshed token too). */
+  readonly refuseAll: { value: boolean };
+  /** Every request's bearer digest (null: none) and the answer's status. */
+  readonly seen: { digest: string | null; status: number }[];
+}
+
+const digestOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
+
+async function startUpstream(issuer: string): Promise<Upstream> {
+  const refused = new Set<string>();
+  const refuseAll = { value: false };
+  const seen: Upstream['seen'] = [];
+  let origin = '';
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/.well-known/oauth-protected-resource/mcp') {
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [issuer] }));
+        return;
+      }
+      const body = await bodyOf(req);
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
+      const digest = bearer === null ? null : digestOf(bearer);
+      if (digest === null || refuseAll.value || refused.has(digest)) {
+        seen.push({ digest, status: 401 });
+        res
+          .writeHead(401, {
+            'content-type': 'application/json',
+            'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+          })
+          .end('{"error":"invalid_token"}');
+        return;
+      }
+      seen.push({ digest, status: 200 });
+      const mcp = new McpServer({ name: 'signed', version: '1.0.0' });
+      mcp.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
+        content: [{ type: 'text', text: message }],
+      }));
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await mcp.connect(transport);
+      res.on('close', () => void transport.close());
+      await transport.handleRequest(req, res, body);
+    })();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, origin, refused, refuseAll, seen };
+}
+
+async function bodyOf(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+async function rest(who: keyof typeof tokens, method: 'POST' | 'PUT', url: string, payload?: unknown) {
+  const response = await api.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
+}
+
+async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status = 200) {
+  const { status: got, body } = await answer;
+  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The member's current access token, as a lease carries it (the lease released at once). */
+async function currentToken(): Promise<string> {
+  const lease = await expectOk(
+    rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: SERVER, principalUserId: member.id }),
+    201,
+  );
+  await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id as string}/release`));
+  const transport = (lease.transport as { transport: { oauth?: { accessToken: string } } }).transport;
+  if (transport.oauth === undefined) throw new Error('the lease carries no access token');
+  return transport.oauth.accessToken;
+}
+
+type LeaseRow = { released: boolean; revoked: boolean };
+
+/** The server's leases since `since`, as the database superuser reads them. */
+async function leasesSince(since: Date): Promise<LeaseRow[]> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    const result = await owner.query<LeaseRow>(
+      `SELECT released_at IS NOT NULL AS released, revoked_at IS NOT NULL AS revoked FROM leases
+        WHERE workspace_id = $1 AND server_name = $2 AND issued_at >= $3 ORDER BY issued_at`,
+      [workspaceId, SERVER, since],
+    );
+    return result.rows;
+  } finally {
+    await owner.end();
+  }
+}
+
+function finished<T>(queueEvents: QueueEvents, jobId: string): Promise<T> {
+  return new Promise((done, fail) => {
+    const onCompleted = (event: { jobId: string; returnvalue: unknown }) => {
+      if (event.jobId !== jobId) return;
+      queueEvents.off('completed', onCompleted);
+      done((typeof event.returnvalue === 'string' ? JSON.parse(event.returnvalue) : event.returnvalue) as T);
+    };
+    queueEvents.on('completed', onCompleted);
+    queueEvents.on('failed', (event: { jobId: string; failedReason: string }) => {
+      if (event.jobId === jobId) fail(new Error(`job failed: ${event.failedReason}`));
+    });
+  });
+}
+
+async function runProbe(): Promise<ProbeOutcome> {
+  const payload: ProbePayload = {
+    v: 1,
+    tenantId: acme.id,
+    workspaceId,
+    serverName: SERVER,
+    definitionFingerprint: fingerprint,
+    principalUserId: member.id,
+    pool: POOL,
+    reason: 'manual',
+    requestedAt: new Date().toISOString(),
+  };
+  const jobId = `${probeJobKey(payload)}.${randomUUID()}`;
+  const outcome = finished<ProbeOutcome>(events[0]!, jobId);
+  await queues[0]!.add('probe', payload, { jobId });
+  return outcome;
+}
+
+async function runCatalogRefresh(): Promise<CatalogRefreshOutcome> {
+  const payload: CatalogRefreshPayloadV2 = {
+    v: 2,
+    tenantId: acme.id,
+    workspaceId,
+    serverName: SERVER,
+    definitionFingerprint: fingerprint,
+    principalUserId: member.id,
+    pool: POOL,
+    reason: 'manual',
+    requestedAt: new Date().toISOString(),
+  };
+  const jobId = `${catalogRefreshJobKey(payload)}.${randomUUID()}`;
+  const outcome = finished<CatalogRefreshOutcome>(events[1]!, jobId);
+  await queues[1]!.add('refresh', payload, { jobId });
+  return outcome;
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
+  provider = await OidcProviderProcess.start({ clients: [] });
+  upstream = await startUpstream(provider.issuer);
+  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  const admin = await createMember(db, acme, 'admin');
+  const approver = await createMember(db, acme, 'approver');
+  member = await createMember(db, acme, 'member');
+  workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
+  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.member = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
+  tokens.worker = await db.withTenant(acme.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: acme.id,
+      createdById: admin.id,
+      name: 'worker local',
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
+        workspaceIds: [],
+        pool: POOL,
+      },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: PREFIX,
+    PUBLIC_URL,
+    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  api = await createApiApp(parsed.config, {
+    logger: createLogger({ name: 'upstream-401-test-api', level: 'silent' }),
+    egressResolver: createFixedResolver({}),
+  });
+  await api.listen({ host: '127.0.0.1', port: 0 });
+  await expectOk(
+    rest('admin', 'PUT', '/v1/definition-sources', {
+      tier: 'managed',
+      name: 'oauth',
+      document: {
+        mcpServers: {
+          [SERVER]: { type: 'http', url: `${upstream.origin}/mcp`, oauth: { scopes: ['mcp:tools'] } },
+        },
+      },
+    }),
+  );
+  const opened = await expectOk(
+    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
+      serverName: SERVER,
+      view: 'workspace',
+    }),
+    201,
+  );
+  const identity = opened.identity as { key: string; definitionFingerprint: string };
+  fingerprint = identity.definitionFingerprint;
+  await expectOk(
+    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
+      decision: 'approve',
+      seenFingerprint: identity.definitionFingerprint,
+      seenIdentityKey: identity.key,
+    }),
+    201,
+  );
+  const started = await expectOk(
+    rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName: SERVER }),
+    201,
+  );
+  const redirectUrl = await followSignIn(started.authorizationUrl as string, REDIRECT_URI);
+  await expectOk(rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl }));
+
+  producerRedis = createRedisConnection({
+    url: testRedisUrl(),
+    name: 'upstream-401-test',
+    purpose: 'bullmq',
+  });
+  for (const name of [probeQueueOf(POOL), catalogRefreshQueueOf(POOL)]) {
+    const queue = new Queue(name, { connection: producerRedis, prefix: PREFIX });
+    // The approval's own refresh (for the workspace alone: needs sign-in) is not this test's.
+    await api.get(CatalogRefreshProducer, { strict: false }).settled();
+    await queue.obliterate({ force: true });
+    queues.push(queue);
+    const queueEvents = new QueueEvents(name, { connection: { url: testRedisUrl() }, prefix: PREFIX });
+    await queueEvents.waitUntilReady();
+    events.push(queueEvents);
+  }
+  const config = parseConfig(workerConfigSchema, {
+    LOG_LEVEL: 'silent',
+    REDIS_URL: testRedisUrl(),
+    API_URL: await api.getUrl(),
+    QUEUE_PREFIX: PREFIX,
+    WORKER_TOKEN: tokens.worker,
+    WORKER_POOL: POOL,
+    CHILD_PATH: '/usr/bin:/bin',
+    DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
+  });
+  if (!config.ok) throw new Error(config.message);
+  worker = await createWorkerApp(config.config, {
+    logger: createLogger({ name: 'upstream-401-test-worker', level: 'silent' }),
+  });
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await worker?.close();
+  for (const queueEvents of events) await queueEvents.close();
+  for (const queue of queues) {
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+  if (producerRedis) await closeRedis(producerRedis);
+  await api?.close();
+  if (upstream) {
+    upstream.server.closeAllConnections();
+    await new Promise<void>((done) => upstream.server.close(() => done()));
+  }
+  await provider?.stop();
+  await db?.close();
+  await testDb?.drop();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+beforeEach(async () => {
+  upstream.refused.clear();
+  upstream.refuseAll.value = false;
+  upstream.seen.length = 0;
+  await provider.configure({ resetStats: true });
+});
+
+describe('an upstream 401 on a lease that carries an access token', () => {
+  it('a probe retries once with a fresh lease, whose token the API refreshed (one grant), and reports ready', async () => {
+    const before = await currentToken();
+    upstream.refused.add(digestOf(before));
+    const since = new Date();
+
+    await expect(runProbe()).resolves.toMatchObject({
+      outcome: 'reported',
+      state: 'ready',
+      failureClass: null,
+    });
+
+    expect((await provider.stats()).refreshGrants).toBe(1);
+    const after = await currentToken();
+    expect(after).not.toBe(before);
+    // The refused token once, then only the refreshed one; never a request without a bearer.
+    expect(upstream.seen[0]).toEqual({ digest: digestOf(before), status: 401 });
+    expect(upstream.seen.slice(1).every((s) => s.digest === digestOf(after) && s.status === 200)).toBe(true);
+    expect(upstream.seen.length).toBeGreaterThan(1);
+    // The job's lease and its fresh lease, both released (and the test's own lease of `currentToken`).
+    const rows = await leasesSince(since);
+    expect(rows.length).toBe(3);
+    expect(rows.every((row) => row.released && !row.revoked)).toBe(true);
+  });
+
+  it('a catalog refresh refused again after the fresh lease ends auth_refused: one retry, one grant', async () => {
+    const first = await currentToken();
+    // The refreshed token is refused too: the upstream takes none of this credential's tokens.
+    upstream.refuseAll.value = true;
+    const since = new Date();
+
+    await expect(runCatalogRefresh()).resolves.toEqual({
+      outcome: 'unreachable',
+      failureClass: 'auth',
+      reason: 'auth_refused',
+    });
+
+    expect((await provider.stats()).refreshGrants).toBe(1);
+    const second = await currentToken();
+    expect(second).not.toBe(first);
+    // Exactly two attempts: the lease's token, then the fresh lease's; both refused; never unauthenticated.
+    expect(upstream.seen).toEqual([
+      { digest: digestOf(first), status: 401 },
+      { digest: digestOf(second), status: 401 },
+    ]);
+    const rows = await leasesSince(since);
+    expect(rows.length).toBe(3);
+    expect(rows.every((row) => row.released && !row.revoked)).toBe(true);
+  });
+});
