@@ -5,11 +5,13 @@ import { z } from 'zod';
 // that cannot read an event (a newer producer, a damaged message) knows it, and revalidates everything it holds
 // instead of guessing.
 
-/** Every kind of change a lease depends on. `oauth_signed_out` is declared before OAuth sign-out exists. */
+/**
+ * The kinds of event a change a lease depends on writes. An approval going stale has no kind of its own: the
+ * write that makes it stale (a definition, variable or generation change) writes its kind (decision 0095).
+ */
 export const REVOCATION_KINDS = [
   'approval_revoked',
   'approval_expired',
-  'approval_stale',
   'definition_changed',
   'variable_changed',
   'overlay_changed',
