@@ -14,11 +14,13 @@ import {
 } from '@gatehouse/platform';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Redis } from 'ioredis';
 import { admissionLogOf } from './admission/admission.log.js';
 import { AppModule } from './app.module.js';
 import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
 import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
 import { registerAuditExportRoute } from './audit/audit-export.routes.js';
+import { withRefusedWritesAudited } from './audit/refused-writes.handlers.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { identitySettingsOf } from './auth/identity.config.js';
 import { IdentityAuthModule } from './auth/identity-auth.module.js';
@@ -137,7 +139,7 @@ export async function createApiApp(
         installHostHeaderRequirement(fastify);
       },
       beforeInit: (app) =>
-        registerIdentityAndCommands(app, { config, logger, commands: deps.commands ?? COMMANDS }),
+        registerIdentityAndCommands(app, { config, logger, redis, commands: deps.commands ?? COMMANDS }),
     });
   } catch (error) {
     await release();
@@ -162,6 +164,7 @@ function roleCheckRefusal(error: unknown): BootRefusedError {
 type SurfaceDeps = {
   config: ApiConfig;
   logger: Logger;
+  redis: Redis;
   commands: readonly CommandDefinition[];
 };
 
@@ -171,7 +174,7 @@ type SurfaceDeps = {
  * before init, so routes collected through onRoute (the cross-tenant harness) see them all.
  */
 async function registerIdentityAndCommands(app: NestFastifyApplication, deps: SurfaceDeps): Promise<void> {
-  const { config, logger, commands } = deps;
+  const { config, logger, redis, commands } = deps;
   const settings = identitySettingsOf(config);
   // Sign-in and sign-out are IdentityAuthModule's providers; the routes take what it assembled.
   const identity = app.get<IdentityDeps>(IDENTITY_DEPS, { strict: false });
@@ -181,7 +184,12 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   // The use cases are the feature modules' providers, discovered by their @HandlesCommand mark; a command
   // without exactly one handler, or a handler without a command, stops the boot here.
   const handlers = withAuditCheckpoints(
-    app.get(CommandHandlerRegistry).handlersFor(commands),
+    withRefusedWritesAudited(app.get(CommandHandlerRegistry).handlersFor(commands), {
+      db: identity.auth.db,
+      redis,
+      logger,
+      keyPrefix: config.REDIS_KEY_PREFIX ?? 'gatehouse:',
+    }),
     new AuditCheckpointLogger(logger),
   );
   const complete = handlers['oauth.signIn.complete'];

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
@@ -195,6 +197,44 @@ describe('audit export', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ code: 'validation_failed' });
+  });
+});
+
+describe('refused writes', () => {
+  it('records a typed refusal once per window, folds the rest, and keeps the input out', async () => {
+    const missing = randomUUID();
+    const revoke = () => app.inject({ method: 'DELETE', url: `/v1/tokens/${missing}`, headers: bearer() });
+    for (let i = 0; i < 3; i += 1) expect((await revoke()).statusCode).toBe(404);
+    const refused = await list('action=commands.refused');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({
+      outcome: 'denied',
+      actorId: world.a.owner.id,
+      targetType: 'command',
+      data: { command: 'tokens.revoke', code: 'not_found', status: 404, foldedBefore: 0 },
+    });
+    expect(JSON.stringify(refused)).not.toContain(missing);
+
+    // The window's end, without waiting for it: its key expiring is what ends it.
+    const key = `gatehouse:audit-refusal:${world.a.tenantId}:${world.a.owner.id}:tokens.revoke:not_found`;
+    const redis = new Redis(testRedisUrl());
+    try {
+      expect(await redis.get(`${key}:folded`)).toBe('2');
+      await redis.del(`${key}:window`);
+    } finally {
+      redis.disconnect();
+    }
+    expect((await revoke()).statusCode).toBe(404);
+    const after = await list('targetKind=refusal');
+    expect(after).toHaveLength(2);
+    expect(after[0]?.data).toMatchObject({ foldedBefore: 2 });
+  });
+
+  it('records nothing for an anonymous caller', async () => {
+    const before = (await list('action=commands.refused')).length;
+    const anonymous = await app.inject({ method: 'DELETE', url: `/v1/tokens/${randomUUID()}` });
+    expect(anonymous.statusCode).toBe(401);
+    expect(await list('action=commands.refused')).toHaveLength(before);
   });
 });
 

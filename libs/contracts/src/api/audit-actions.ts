@@ -51,6 +51,7 @@ export const AUDIT_ACTION_LABELS = {
   'oauth.signed_in': 'Signed in to a server',
   'oauth.signed_out': 'Signed out of a server',
   'oauth.service_credential_chosen': 'Chose a workspace service credential',
+  'commands.refused': 'Was refused a change',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
@@ -83,6 +84,7 @@ export const AUDIT_TARGET_KINDS = {
   oauth: { label: 'OAuth sign-in', actionPrefixes: ['oauth'] },
   session: { label: 'Dashboard sign-in', actionPrefixes: ['auth'] },
   tenant: { label: 'Tenant and host policy', actionPrefixes: ['tenant', 'hostPolicy'] },
+  refusal: { label: 'Refused change', actionPrefixes: ['commands.refused'] },
 } as const satisfies Readonly<Record<string, { label: string; actionPrefixes: readonly string[] }>>;
 
 export type AuditTargetKind = keyof typeof AUDIT_TARGET_KINDS;

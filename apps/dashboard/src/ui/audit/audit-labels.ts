@@ -22,6 +22,7 @@ export function actorLabel(event: AuditEventView, directory: ActorDirectory): st
 
 const TARGET_LABELS: Readonly<Record<string, string>> = {
   api_token: 'API token',
+  command: 'command',
   approval: 'approval',
   approval_request: 'approval request',
   definition_source: 'definition source',
