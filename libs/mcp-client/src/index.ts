@@ -59,6 +59,7 @@ export type {
   SupervisorStatus,
   ToolCallOutcome,
 } from './supervisor/connection.supervisor';
+export type { CallProgress } from './supervisor/call-progress.relay';
 export { classifyFailure, FAILURE_CLASSES } from './supervisor/failure-class';
 export type { ClassifiedFailure, FailureClass, SelfClassifiedError } from './supervisor/failure-class';
 export { backoffDelayMs, DEFAULT_BACKOFF } from './supervisor/backoff.policy';

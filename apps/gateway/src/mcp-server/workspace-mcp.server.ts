@@ -68,6 +68,9 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;
+    // Every relayed progress is written before the result: the result ends the call's stream, and a progress
+    // after it is lost to the client (the upstream's order is kept by libs/mcp-client; this keeps ours).
+    const relayed: Promise<void>[] = [];
     const answer = await options.tools.call(
       callerOf(extra),
       request.params.name,
@@ -78,16 +81,20 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
         ...(progressToken === undefined
           ? {}
           : {
-              onProgress: (progress) =>
-                void extra
-                  .sendNotification({
-                    method: 'notifications/progress',
-                    params: { progressToken, ...progress },
-                  })
-                  .catch(() => undefined),
+              onProgress: (progress) => {
+                relayed.push(
+                  extra
+                    .sendNotification({
+                      method: 'notifications/progress',
+                      params: { progressToken, ...progress },
+                    })
+                    .catch(() => undefined),
+                );
+              },
             }),
       },
     );
+    await Promise.all(relayed);
     options.onToolCall?.(answer.ok ? (answer.result.isError === true ? 'tool_error' : 'ok') : answer.reason);
     if (answer.ok) return answer.result;
     switch (answer.reason) {

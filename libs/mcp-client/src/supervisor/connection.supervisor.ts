@@ -16,6 +16,7 @@ import { admitToolResult, withheldResult } from '../results/result-cap.policy';
 import { checkArguments, type ArgumentProblem } from '../schema/narrowed-schema.check';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.policy';
 import { sameIdentity, type CatalogIdentity } from './catalog-identity';
+import { CallProgressRelay, type CallProgress } from './call-progress.relay';
 import { classifyFailure, type ClassifiedFailure } from './failure-class';
 
 // One upstream server's connection and catalog lifecycle. Connects through the connector it is given (the
@@ -27,7 +28,7 @@ import { classifyFailure, type ClassifiedFailure } from './failure-class';
 
 /** The part of a connected SDK client the supervisor uses. */
 export type SupervisedClient = ListingClient &
-  Pick<Client, 'callTool' | 'setNotificationHandler' | 'getServerVersion'> & {
+  Pick<Client, 'callTool' | 'setNotificationHandler' | 'getServerVersion' | 'transport'> & {
     onclose?: () => void;
     fallbackNotificationHandler?: Client['fallbackNotificationHandler'];
   };
@@ -98,22 +99,6 @@ export type ToolCallOutcome =
     }
   | { readonly ok: false; readonly reason: 'call_failed'; readonly failure: ClassifiedFailure };
 
-/** A progress notification of one call, as the protocol carries it (numbers and the server's message only). */
-export interface CallProgress {
-  readonly progress: number;
-  readonly total?: number;
-  readonly message?: string;
-}
-
-function progressRelay(onProgress: (progress: CallProgress) => void) {
-  return (progress: { progress: number; total?: number; message?: string }) =>
-    onProgress({
-      progress: progress.progress,
-      ...(typeof progress.total === 'number' ? { total: progress.total } : {}),
-      ...(typeof progress.message === 'string' ? { message: progress.message } : {}),
-    });
-}
-
 export interface SupervisorOptions {
   /** Gatehouse's id of the server (part of the catalog identity). */
   readonly serverId: string;
@@ -163,6 +148,7 @@ export class ConnectionSupervisor {
   private status: SupervisorStatus = 'idle';
   private failure: SupervisorFailure | undefined;
   private current: SupervisedConnection | undefined;
+  private progress: CallProgressRelay | undefined;
   private catalogNow: SupervisedCatalog | undefined;
   private toolsByName = new Map<string, DiscoveredTool>();
   private generation = 0;
@@ -207,20 +193,35 @@ export class ConnectionSupervisor {
     if (tool === undefined) return { ok: false, reason: 'unknown_tool' };
     const check = checkArguments(tool.inputSchema, args);
     if (!check.ok) return { ok: false, reason: 'invalid_arguments', problem: check.reason, path: check.path };
+    // Our own progress token, read ahead of the SDK (call-progress.relay): the SDK's onprogress can lose the last
+    // progress to the result it arrived with.
+    const tracked =
+      bounds.onProgress === undefined || this.progress === undefined
+        ? undefined
+        : this.progress.track(bounds.onProgress);
     let result: CallToolResult;
     try {
       // Made once: whatever happens to it is reported, and a reconnect never sends it again.
       const request = () =>
-        connection.client.callTool({ name, arguments: args }, undefined, {
-          timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-          ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
-          ...(bounds.onProgress === undefined ? {} : { onprogress: progressRelay(bounds.onProgress) }),
-        });
+        connection.client.callTool(
+          {
+            name,
+            arguments: args,
+            ...(tracked === undefined ? {} : { _meta: { progressToken: tracked.token } }),
+          },
+          undefined,
+          {
+            timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+            ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+          },
+        );
       result = (await (connection.guard === undefined
         ? request()
         : connection.guard(request, bounds.signal))) as CallToolResult;
     } catch (error) {
       return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
+    } finally {
+      tracked?.end();
     }
     const admission = admitToolResult(result, tool.resultCap);
     if (!admission.ok) {
@@ -345,6 +346,8 @@ export class ConnectionSupervisor {
   private attach(connection: SupervisedConnection): void {
     this.current = connection;
     const client = connection.client;
+    const transport = client.transport;
+    this.progress = transport === undefined ? undefined : new CallProgressRelay(transport);
     const refresh = () => this.scheduleRefresh(connection);
     // Only the protocol's own list_changed notifications do anything; every other notification is dropped.
     client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
