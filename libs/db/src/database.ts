@@ -4,6 +4,7 @@ import { closeAfterCommit, openAfterCommit } from './tenancy/after-commit';
 import { createPrismaClient, type TenantTx } from './tenancy/prisma-client';
 import { contextId } from './tenancy/tenant-context';
 import { createTenantReadPipeline, type TenantReadQuery } from './tenancy/tenant-read.pipeline';
+import type { TenantWritePlan } from './tenancy/tenant-write.unit';
 
 export interface CreateDatabaseOptions {
   /** The app role's URL (DATABASE_URL): gatehouse_app, never the owner or a superuser. */
@@ -46,6 +47,13 @@ export interface Database {
   readInTenant<R>(tenantId: string, query: TenantReadQuery): Promise<R[]>;
   /** Like readInTenant for several statements: one READ ONLY transaction, one round trip, answers in order. */
   readManyInTenant(tenantId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
+  /**
+   * A short read-write transaction in the tenant in TWO round trips (tenancy/tenant-write.unit.ts): the plan's
+   * reads pipelined behind BEGIN and set_config, then the writes it returns pipelined with COMMIT. For a hot path
+   * whose writes are decided by one step of reads (lease issuance); everything else goes through withTenant.
+   * No after-commit hooks: a unit that appends to the revocation ledger must use withTenant.
+   */
+  writeInTenant<T>(tenantId: string, plan: TenantWritePlan<T>): Promise<T>;
   /**
    * A transaction with no tenant: every tenant table is empty. For definer calls that must share a transaction
    * with something else; a single definer call is cheaper through `lookup`.
@@ -121,6 +129,7 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
     readInTenant: async (tenantId, query) => pipeline.read(contextId('tenantId', tenantId), '', query),
     readManyInTenant: async (tenantId, queries) =>
       pipeline.readMany(contextId('tenantId', tenantId), '', queries),
+    writeInTenant: async (tenantId, plan) => pipeline.write(contextId('tenantId', tenantId), '', plan),
     lookup: async (fn) => fn(query),
     onRevocationsAppended: (listener) => addRevocationAppendListener(listener),
     ping: async () => {

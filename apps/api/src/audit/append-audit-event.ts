@@ -11,7 +11,7 @@ import { noteAuditLink } from './audit-checkpoint.logger';
 import type { AuditEventInput, AuditLink } from './audit-event';
 import { assertAuditEventSafe } from './audit-event.guard';
 
-interface LockedHead {
+export interface LockedHead {
   tenant_id: string;
   seq: bigint;
   hash: Uint8Array;
@@ -19,7 +19,7 @@ interface LockedHead {
 }
 
 /** What the hash covers for one event appended at `seq` under the locked head. */
-function hashFieldsOf(head: LockedHead, seq: bigint, event: AuditEventInput): AuditHashFields {
+export function hashFieldsOf(head: LockedHead, seq: bigint, event: AuditEventInput): AuditHashFields {
   return {
     tenantId: head.tenant_id,
     seq,

@@ -7,7 +7,8 @@ import type { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { openApprovalRequests } from '../approvals/approval-requests.opener';
-import { appendAuditEvent, lockAuditChain } from '../audit/append-audit-event';
+import { appendAuditEvent } from '../audit/append-audit-event';
+import { AUDIT_HEAD, auditAppendStatement, lockedHeadOf } from '../audit/audit-append.statements';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -38,6 +39,7 @@ import { leaseAuditEvent, type LeaseAuditSubject } from './lease.audit';
 type Input = CommandInput<typeof issueLease>;
 type Output = CommandOutput<typeof issueLease>;
 type AuditValue = string | number | boolean | null;
+type RawHeadRow = Parameters<typeof lockedHeadOf>[0][number];
 
 /** What the read phase decided from, before any DNS lookup (which must not hold a connection). */
 interface LeaseRead {
@@ -277,55 +279,74 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       // Whose OAuth credential the lease carries a token of (never the token).
       oauthSubject: granted.credential?.subject ?? null,
     };
-    const issued = await this.db.withTenant(caller.tenantId, async (tx) => {
-      // The audit head first (the lock order of lease writers, decision 0071): a revocation committed before it
-      // is read below; one after it waits, then ends this lease with the others.
-      await lockAuditChain(tx);
-      const approval = await tx.approval.findUnique({
-        where: { id: granted.approvalId },
-        select: { revokedAt: true },
-      });
-      if (approval === null || approval.revokedAt !== null) {
-        await appendAuditEvent(
-          tx,
+    // Two round trips (decision 0093): the audit head first (the lock order of lease writers, decision 0071),
+    // then the approval re-read under it: a revoke committed before the lock is seen here; one after it waits
+    // for this commit, then ends this lease with the others. Then the lease and its audit row, with COMMIT.
+    const issued = await this.db.writeInTenant(caller.tenantId, async (statement) => {
+      const lockThenReread = () =>
+        Promise.all([
+          statement<RawHeadRow>(AUDIT_HEAD.lock),
+          statement<{ live: boolean }>({
+            text: 'SELECT revoked_at IS NULL AS live FROM approvals WHERE id = $1::uuid',
+            values: [granted.approvalId],
+          }),
+        ]);
+      let [headRows, approvalRows] = await lockThenReread();
+      let head = lockedHeadOf(headRows);
+      if (head === null) {
+        // The tenant's first audit event: create its head, then lock it and read the approval under it.
+        await statement(AUDIT_HEAD.create);
+        [headRows, approvalRows] = await lockThenReread();
+        head = lockedHeadOf(headRows);
+        if (head === null) throw new Error('the audit head needs a transaction with a tenant set');
+      }
+      if (approvalRows[0]?.live !== true) {
+        const refusal = auditAppendStatement(
+          head,
           leaseAuditEvent(caller, 'leases.refused', null, subject, {
             ...identityAudit,
             code: 'not_approved',
             reason: 'revoked',
           }),
         );
-        return false;
+        return { value: { issued: false, note: refusal.note }, writes: [refusal.query] };
       }
-      await tx.lease.create({
-        data: {
-          id,
-          tenantId: caller.tenantId,
-          workspaceId: workspace.id,
-          tokenId: caller.tokenId,
-          tokenKind: caller.tokenKind,
-          pool: caller.pool,
-          principalUserId: subject.principalUserId,
-          serverName: identity.serverName,
-          sourceTier: identity.source.tier,
-          sourceOrigin: identity.source.origin,
-          definitionFingerprint: identity.definitionFingerprint,
-          securityIdentity: identity.securityIdentity,
-          approvalId: granted.approvalId,
-          transport: granted.transport.kind,
-          issuedAt: now,
-          expiresAt,
-        },
-      });
-      await appendAuditEvent(
-        tx,
+      const audit = auditAppendStatement(
+        head,
         leaseAuditEvent(caller, 'leases.issued', id, subject, {
           ...identityAudit,
           expiresAt: expiresAt.toISOString(),
         }),
       );
-      return true;
+      const lease = {
+        text: `INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, principal_user_id,
+            server_name, source_tier, source_origin, definition_fingerprint, security_identity, approval_id,
+            transport, issued_at, expires_at)
+          VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::token_kind, $6, $7::uuid, $8, $9::definition_tier,
+            $10, $11, $12, $13::uuid, $14, $15, $16)`,
+        values: [
+          id,
+          caller.tenantId,
+          workspace.id,
+          caller.tokenId,
+          caller.tokenKind,
+          caller.pool,
+          subject.principalUserId,
+          identity.serverName,
+          identity.source.tier,
+          identity.source.origin,
+          identity.definitionFingerprint,
+          identity.securityIdentity,
+          granted.approvalId,
+          granted.transport.kind,
+          now,
+          expiresAt,
+        ],
+      };
+      return { value: { issued: true, note: audit.note }, writes: [lease, audit.query] };
     });
-    if (!issued) {
+    issued.note();
+    if (!issued.issued) {
       throw notApproved({ activationState: 'revoked', reasons: [], approvalRequestId: null });
     }
     return {

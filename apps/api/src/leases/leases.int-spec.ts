@@ -831,6 +831,13 @@ describe('leases.renew and leases.release', () => {
 });
 
 describe('the secret canary', () => {
+  it('leaves an audit chain that verifies: issued and refused rows appended by the two-round-trip unit', async () => {
+    expect((await auditEvents('leases.issued')).length).toBeGreaterThan(0);
+    expect((await auditEvents('leases.refused')).length).toBeGreaterThan(0);
+    const verified = await rest('admin', 'GET', '/v1/audit-events/verify');
+    expect(verified).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
   it('reaches the lease holder in the lease response and nowhere else: logs, audit, other responses, columns', async () => {
     expect(leaseBodies.length).toBeGreaterThan(3);
     expect(leaseBodies.filter((body) => body.includes(CANARY)).length).toBeGreaterThan(3);

@@ -1,4 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
+import { runTenantWrite, type TenantWritePlan } from './tenant-write.unit';
 
 /** One parameterized, read-only SQL statement (values always bound, never spliced). */
 export interface TenantReadQuery {
@@ -26,6 +27,11 @@ export interface TenantReadPipeline {
    * re-reads what it writes on (lease issuance) accounts for. Answers in the order given.
    */
   readMany(tenantId: string, userId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
+  /**
+   * A read-write transaction in TWO round trips (tenant-write.unit.ts): BEGIN, set_config and the plan's reads
+   * pipelined together, then the writes it returns pipelined with COMMIT. Row-level security as in withTenant.
+   */
+  write<T>(tenantId: string, userId: string, plan: TenantWritePlan<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -71,9 +77,20 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
     return rows as R[];
   }
 
+  async function write<T>(tenantId: string, userId: string, plan: TenantWritePlan<T>): Promise<T> {
+    const client: PoolClient = await pool.connect();
+    try {
+      return await runTenantWrite(client, tenantId, userId, plan);
+    } finally {
+      // As for reads: a connection not back to idle (a failed ROLLBACK, a broken socket) is closed.
+      client.release(client.getTransactionStatus() !== 'I');
+    }
+  }
+
   return {
     read,
     readMany,
+    write,
     close: () => {
       closing ??= pool.end();
       return closing;
