@@ -641,6 +641,12 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    // servers.status: B's owner reads the connection state and lease holders of a server of A's workspace.
+    {
+      route: 'GET /v1/workspaces/:workspaceId/servers/:serverName/status',
+      url: `${ws}/servers/github/status`,
+      expect: 'not_found',
+    },
     // catalog.refresh: B's owner at A's workspace, and B's worker reporting a list_changed on A's lease.
     {
       route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
@@ -911,6 +917,7 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       ),
       credentials: bWorker,
     },
+    notFound('serverStatus', `serverStatus(input: { ${wsInput}, serverName: "github" })`, 'query'),
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),
     {
       ...notFound(

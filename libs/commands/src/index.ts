@@ -127,6 +127,7 @@ export {
 } from './definitions/catalog.commands';
 export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.commands';
 export { probeView, submitProbe } from './definitions/probe.commands';
+export { getServerStatus, serverStatusView } from './definitions/server-status.commands';
 export {
   OAUTH_CREDENTIAL_STATES,
   chooseOAuthServiceCredential,

@@ -31,6 +31,7 @@ import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands
 import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalog.commands';
 import { refreshCatalog } from './definitions/catalog-refresh.commands';
 import { submitProbe } from './definitions/probe.commands';
+import { getServerStatus } from './definitions/server-status.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
 import {
@@ -120,6 +121,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   getWorkspaceCatalog,
   refreshCatalog,
   submitProbe,
+  getServerStatus,
   startOAuthSignIn,
   completeOAuthSignIn,
   listOAuthCredentials,

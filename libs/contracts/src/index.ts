@@ -338,3 +338,9 @@ export {
   type OAuthCredentialState,
 } from './api/oauth.schema';
 export { catalogRefreshView } from './api/catalog-refresh.schema';
+export {
+  leaseHolderView,
+  serverProbeStatus,
+  serverStatusInput,
+  serverStatusView,
+} from './api/server-status.schema';

@@ -1979,6 +1979,43 @@ const CASES: readonly CommandCase[] = [
     ],
   },
   {
+    command: 'servers.status',
+    happy: async () => {
+      const held = await freshLease();
+      const { workspaceId } = await leaseSetup();
+      return {
+        token: tokens.member,
+        input: { workspaceId, serverName: 'leased', limit: 200 },
+        verify: (out) => {
+          expect(out).toMatchObject({ workspaceId, serverName: 'leased', probes: [] });
+          const holders = (out.leaseHolders as { items: { leaseId: string; token: { kind: string } }[] })
+            .items;
+          expect(holders.find((holder) => holder.leaseId === held.id)).toMatchObject({
+            token: { kind: 'worker', name: 'test worker' },
+            pool: 'default',
+            principal: null,
+          });
+          // Never the admitted transport: that is the holder's alone.
+          expect(JSON.stringify(out)).not.toContain('93.184.216.34');
+        },
+      };
+    },
+    refusals: [
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { workspaceId: globexWorkspaceId, serverName: 'leased' },
+      })),
+      refusal('an agent token (people only)', 403, 'forbidden_caller', async () => ({
+        token: tokens.agent,
+        input: { workspaceId: (await leaseSetup()).workspaceId, serverName: 'leased' },
+      })),
+      refusal('a cursor it did not hand out', 400, 'bad_cursor', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await leaseSetup()).workspaceId, serverName: 'leased', cursor: 'nope' },
+      })),
+    ],
+  },
+  {
     command: 'catalog.get',
     happy: async () => {
       const { workspaceId } = await leaseSetup();

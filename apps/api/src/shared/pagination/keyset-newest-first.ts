@@ -1,11 +1,12 @@
 import type { KeysetPosition } from './keyset-cursor';
 
-// Keyset pagination NEWEST first over (a timestamp column, id), for the approval queue and history: the
-// descending twin of keyset-page.ts's afterPosition/keysetOrder. The cursor is the same opaque one
-// (`positionAfter` refuses a bad one with 400, `toPage` hands out the next); only the direction differs.
+// Keyset pagination NEWEST first over (a timestamp column, id), for the approval queue and history and the lease
+// holders of servers.status: the descending twin of keyset-page.ts's afterPosition/keysetOrder. The cursor is the
+// same opaque one (`positionAfter` refuses a bad one with 400, `toPage` hands out the next); only the direction
+// differs.
 
 /** The Prisma `where` fragment for "strictly older than this position" in (at desc, id desc) order. */
-export function olderThan<F extends 'openedAt' | 'decidedAt'>(
+export function olderThan<F extends 'openedAt' | 'decidedAt' | 'issuedAt'>(
   position: KeysetPosition | null,
   field: F,
 ): { OR: (Record<F, { lt: Date }> | (Record<F, Date> & { id: { lt: string } }))[] } | object {
@@ -16,7 +17,7 @@ export function olderThan<F extends 'openedAt' | 'decidedAt'>(
 }
 
 /** Descending order by (field, id), matching olderThan. */
-export function newestFirst<F extends 'openedAt' | 'decidedAt'>(
+export function newestFirst<F extends 'openedAt' | 'decidedAt' | 'issuedAt'>(
   field: F,
 ): [Record<F, 'desc'>, { id: 'desc' }] {
   return [{ [field]: 'desc' } as Record<F, 'desc'>, { id: 'desc' }];
