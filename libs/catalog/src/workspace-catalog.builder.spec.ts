@@ -76,6 +76,29 @@ describe('buildWorkspaceCatalog', () => {
     });
   });
 
+  it("mounts only the definition's allowTools, whatever tools the snapshot carries", () => {
+    const catalog = buildWorkspaceCatalog({
+      workspaceId: WORKSPACE,
+      principalUserId: null,
+      servers: [
+        {
+          server: { ...approved('gh'), allowTools: ['get_issue', 'close_issue'] },
+          snapshot: chosen(serverCatalog('gh', ['get_issue', 'delete_repo'])),
+        },
+      ],
+    });
+    expect(workspaceCatalog.parse(catalog)).toEqual(catalog);
+    const [server] = catalog.document.servers;
+    expect(server?.tools.map((tool) => [tool.name, tool.remoteName])).toEqual([
+      ['mcp__gh__get_issue', 'get_issue'],
+    ]);
+    expect(server?.diagnostics).toContainEqual({
+      code: 'allow_tools_unlisted',
+      server: 'gh',
+      tool: 'close_issue',
+    });
+  });
+
   it("carries the API's source, not the one the snapshot reported", () => {
     const catalog = buildWorkspaceCatalog({
       workspaceId: WORKSPACE,

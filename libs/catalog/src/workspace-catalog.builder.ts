@@ -13,6 +13,8 @@ export interface ApprovedCatalogServer {
   readonly name: string;
   readonly source: CatalogSource;
   readonly definitionFingerprint: string;
+  /** The definition's `allowTools` (absent: every tool): applied here, whatever the snapshot carries. */
+  readonly allowTools?: readonly string[];
 }
 
 /**
@@ -65,7 +67,8 @@ export function buildWorkspaceCatalog(input: WorkspaceCatalogInput): WorkspaceCa
         fetchedAt: null,
       };
     }
-    if (snapshot.catalog !== null) included.push(withSource(snapshot.catalog, approvedAs.source));
+    if (snapshot.catalog !== null)
+      included.push(withinAllowTools(withSource(snapshot.catalog, approvedAs.source), server.allowTools));
     return {
       ...approvedAs,
       state: snapshot.catalog !== null ? 'discovered' : 'omitted',
@@ -95,6 +98,36 @@ function withSource(catalog: ServerCatalogV1, source: CatalogSource): ServerCata
     prompts: catalog.prompts.map((prompt) => ({ ...prompt, source })),
     resources: catalog.resources.map((resource) => ({ ...resource, source })),
     resourceTemplates: catalog.resourceTemplates.map((template) => ({ ...template, source })),
+  };
+}
+
+/**
+ * Only the tools the definition allows (decision 0096): a snapshot is posted by a worker, which may not have
+ * applied them (or be another version), and the catalog is what tools/list shows and tools/call accepts. A member
+ * the snapshot does not list is reported as the builder reports it.
+ */
+function withinAllowTools(
+  catalog: ServerCatalogV1,
+  allowTools: readonly string[] | undefined,
+): ServerCatalogV1 {
+  if (allowTools === undefined) return catalog;
+  const allowed = new Set(allowTools);
+  const listed = new Set(catalog.tools.map((tool) => tool.remoteName));
+  const reported = new Set(
+    catalog.diagnostics.flatMap((d) => (d.code === 'allow_tools_unlisted' ? [d.tool] : [])),
+  );
+  const unlisted = allowTools.filter((name) => !listed.has(name) && !reported.has(name));
+  return {
+    ...catalog,
+    tools: catalog.tools.filter((tool) => allowed.has(tool.remoteName)),
+    diagnostics: [
+      ...catalog.diagnostics,
+      ...unlisted.map((tool) => ({
+        code: 'allow_tools_unlisted' as const,
+        server: catalog.identity.server,
+        tool,
+      })),
+    ],
   };
 }
 

@@ -14,15 +14,18 @@ export interface ApprovedServer extends ApprovedCatalogServer {
 /** Every entry of the view that is approved now (activation re-decided by the caller: the effective view's). */
 export function approvedServersOf(view: EvaluatedView): ApprovedServer[] {
   const approved: ApprovedServer[] = [];
-  for (const { activationEntry, decision } of view.entries) {
+  for (const { entry, activationEntry, decision } of view.entries) {
     if (decision.state !== 'approved' || !activationEntry.usable) continue;
     const tier = activationEntry.source.tier;
+    // The approved definition's allowTools (its redacted projection: options hold no secret).
+    const allowTools = entry.status === 'resolved' ? entry.projection.options.allowTools : undefined;
     approved.push({
       name: activationEntry.name,
       source: { tier, origin: activationEntry.source.origin },
       definitionFingerprint: activationEntry.fingerprint,
       // Activation treats user and local tiers as per user whatever the entry says (fail closed); so do we.
       perUser: activationEntry.perUser || tier === 'user' || tier === 'local',
+      ...(allowTools === undefined ? {} : { allowTools }),
     });
   }
   return approved;

@@ -50,8 +50,9 @@ import { GatewayRuntime } from './gateway.runtime.js';
 // The workspace gateway end to end (issue 16; decisions 0079-0081): the real API on a loopback port (Postgres,
 // Redis), the gateway app on another, and two upstreams behind it: @modelcontextprotocol/server-everything over
 // stdio (on a pool whose ceiling allows exactly it) and an in-process SDK server over Streamable HTTP. Their
-// catalogs are discovered through libs/mcp-client and posted with catalog.submit, as the worker does (the in-process
-// server's with allowTools, so one of its tools is not mounted). A real SDK client then talks to /mcp/w/:id.
+// catalogs are discovered through libs/mcp-client and posted with catalog.submit, as the worker does: every tool
+// the server lists. The in-process server's definition declares allowTools, which the API applies to the catalog
+// it leases, so one of its tools is never mounted. A real SDK client then talks to /mcp/w/:id.
 
 jest.setTimeout(120_000);
 
@@ -226,7 +227,7 @@ async function approve(serverName: string): Promise<string> {
 }
 
 /** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-async function discoverAndSubmit(serverName: string, allowTools?: string[]): Promise<void> {
+async function discoverAndSubmit(serverName: string): Promise<void> {
   const lease = (await expectOk(rest('worker', 'POST', '/v1/leases', { workspaceId, serverName }), 201)) as {
     id: string;
     transport: { transport: unknown };
@@ -250,7 +251,6 @@ async function discoverAndSubmit(serverName: string, allowTools?: string[]): Pro
     const document = catalogDocumentOf(supervisor.catalog, {
       source: lease.source,
       fetchedAt: new Date().toISOString(),
-      ...(allowTools === undefined ? {} : { options: { allowTools } }),
     });
     await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
   } finally {
@@ -305,7 +305,7 @@ beforeAll(async () => {
       grant: {
         kind: 'worker',
         userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
+        scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:read'],
         workspaceIds: [],
         pool: POOL,
       },
@@ -354,7 +354,7 @@ beforeAll(async () => {
       document: {
         mcpServers: {
           everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
-          inproc: { type: 'http', url: upstream.url },
+          inproc: { type: 'http', url: upstream.url, allowTools: ['echo', 'fail', 'chatty', 'grow'] },
         },
       },
     }),
@@ -363,7 +363,7 @@ beforeAll(async () => {
   approvals.everything = await approve('everything');
   approvals.inproc = await approve('inproc');
   await discoverAndSubmit('everything');
-  await discoverAndSubmit('inproc', ['echo', 'fail', 'chatty', 'grow']);
+  await discoverAndSubmit('inproc');
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -430,6 +430,14 @@ describe('the workspace gateway through a real SDK client', () => {
         expect.arrayContaining(['mcp__everything__echo', 'mcp__inproc__echo', 'mcp__inproc__fail']),
       );
       expect(names).not.toContain('mcp__inproc__secret_op');
+      // The catalog lease itself carries only what allowTools admits, whatever the snapshot listed.
+      const catalog = await rest('worker', 'GET', `/v1/workspaces/${workspaceId}/catalog`);
+      expect(catalog.status).toBe(200);
+      const { servers } = catalog.body.document as {
+        servers: { identity: { server: string }; tools: { remoteName: string }[] }[];
+      };
+      const inproc = servers.find((server) => server.identity.server === 'inproc');
+      expect(inproc?.tools.map((tool) => tool.remoteName)).toEqual(['echo', 'fail', 'chatty', 'grow']);
       expect(listed._meta?.['dev.gatehouse/catalog']).toMatchObject({ complete: true, stale: false });
     } finally {
       await client.close();
