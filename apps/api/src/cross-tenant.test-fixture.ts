@@ -44,6 +44,8 @@ export interface TenantWorld {
   readonly lease: { readonly id: string };
   /** An upstream OAuth sign-in of the owner (needs sign-in: no token to seal); B must not sign it out. */
   readonly oauthCredential: { readonly id: string };
+  /** The workspace's service credential (needs sign-in); B must neither list nor sign it out. */
+  readonly serviceCredential: { readonly id: string };
 }
 
 export interface CrossTenantWorld {
@@ -89,6 +91,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
   };
   const lease = { id: randomUUID() };
   const oauthCredential = { id: randomUUID() };
+  const serviceCredential = { id: randomUUID() };
   const { token, secret, link, worker } = await db.withTenant(tenantId, async (tx) => {
     await tx.invitation.create({
       data: {
@@ -191,6 +194,21 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
         clientId: `client-${label}-${unique}`,
       },
     });
+    await tx.oAuthCredential.create({
+      data: {
+        id: serviceCredential.id,
+        tenantId,
+        subjectKind: 'workspace',
+        subject: `workspace:${workspace.id}`,
+        subjectWorkspaceId: workspace.id,
+        serverIdentity: `sid:v1:${randomBytes(32).toString('hex')}`,
+        resource: `https://mcp-shared-${label}-${unique}.example.com/mcp`,
+        issuer: `https://auth-${label}-${unique}.example.com`,
+        status: 'needs_sign_in',
+        tokenEndpoint: `https://auth-${label}-${unique}.example.com/token`,
+        clientId: `client-${label}-${unique}`,
+      },
+    });
     await tx.lease.create({
       data: {
         id: lease.id,
@@ -237,6 +255,7 @@ async function seedTenant(db: Database, label: string): Promise<TenantWorld> {
     worker,
     lease,
     oauthCredential,
+    serviceCredential,
   };
 }
 
@@ -305,6 +324,7 @@ export function victimMarkers(a: TenantWorld): string[] {
     a.invitation.secret,
     a.worker.id,
     a.oauthCredential.id,
+    a.serviceCredential.id,
     a.worker.secret,
     a.lease.id,
   ];
@@ -694,6 +714,24 @@ export function routeCases(
       payload: { credentialId: a.oauthCredential.id },
       expect: 'not_found',
     },
+    // B's owner lists A's workspace's service credentials and signs one out, at A's workspace or B's own.
+    {
+      route: 'GET /v1/workspaces/:workspaceId/oauth/service-credentials',
+      url: `${ws}/oauth/service-credentials`,
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/workspaces/:workspaceId/oauth/service-credentials/:credentialId/sign-out',
+      url: `${ws}/oauth/service-credentials/${a.serviceCredential.id}/sign-out`,
+      payload: {},
+      expect: 'not_found',
+    },
+    {
+      route: 'POST /v1/workspaces/:workspaceId/oauth/service-credentials/:credentialId/sign-out',
+      url: `/v1/workspaces/${b.workspace.id}/oauth/service-credentials/${a.serviceCredential.id}/sign-out`,
+      payload: {},
+      expect: 'not_found',
+    },
     // The revocation ledger: B's owner reads B's stream from the start, never an event of A's.
     { route: 'GET /v1/revocations', url: '/v1/revocations?since=0&limit=1000', expect: 'no_victim_data' },
     {
@@ -941,6 +979,11 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
     notFound(
       'chooseOAuthServiceCredential',
       `chooseOAuthServiceCredential(input: { ${wsInput}, credentialId: "${a.oauthCredential.id}" })`,
+    ),
+    notFound('oauthServiceCredentials', `oauthServiceCredentials(input: { ${wsInput} })`, 'query'),
+    notFound(
+      'signOutOAuthServiceCredential',
+      `signOutOAuthServiceCredential(input: { ${wsInput}, credentialId: "${a.serviceCredential.id}" })`,
     ),
     visible(
       'revocations',

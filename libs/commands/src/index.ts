@@ -133,8 +133,10 @@ export {
   chooseOAuthServiceCredential,
   completeOAuthSignIn,
   listOAuthCredentials,
+  listOAuthServiceCredentials,
   oauthCredentialView,
   signOutOAuth,
+  signOutOAuthServiceCredential,
   startOAuthSignIn,
 } from './definitions/oauth.commands';
 export { REVOCATIONS_PAGE_DEFAULT, listRevocations } from './definitions/revocation.commands';

@@ -38,7 +38,9 @@ import {
   chooseOAuthServiceCredential,
   completeOAuthSignIn,
   listOAuthCredentials,
+  listOAuthServiceCredentials,
   signOutOAuth,
+  signOutOAuthServiceCredential,
   startOAuthSignIn,
 } from './definitions/oauth.commands';
 import { listRevocations } from './definitions/revocation.commands';
@@ -127,5 +129,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   listOAuthCredentials,
   signOutOAuth,
   chooseOAuthServiceCredential,
+  listOAuthServiceCredentials,
+  signOutOAuthServiceCredential,
   listRevocations,
 ] as CommandDefinition[]);

@@ -120,6 +120,29 @@ function refusal(label: string, status: number, code: string, setup: Refusal['se
   return { label, status, code, setup };
 }
 
+/** A workspace service credential that needs sign-in (no tokens, no revocation endpoint), as a row. */
+async function serviceCredentialIn(workspaceId: string): Promise<string> {
+  const id = randomUUID();
+  await h.db.withTenant(acme.id, (tx) =>
+    tx.oAuthCredential.create({
+      data: {
+        id,
+        tenantId: acme.id,
+        subjectKind: 'workspace',
+        subject: `workspace:${workspaceId}`,
+        subjectWorkspaceId: workspaceId,
+        serverIdentity: `sid:v1:${randomUUID().replace(/-/g, '')}`,
+        resource: 'https://mcp.example.com/mcp',
+        issuer: 'https://auth.example.com',
+        status: 'needs_sign_in',
+        tokenEndpoint: 'https://auth.example.com/token',
+        clientId: 'gatehouse',
+      },
+    }),
+  );
+  return id;
+}
+
 /** Rows the definition cases need, written through the API itself (documents and values are sealed on the way). */
 async function seed(command: string, input: Input, token = tokens.admin): Promise<Input> {
   const result = await callCommand('rest', h.app, command, input, token);
@@ -2046,6 +2069,83 @@ const CASES: readonly CommandCase[] = [
       refusal('another tenant’s workspace', 404, 'not_found', async () => ({
         token: tokens.member,
         input: { workspaceId: globexWorkspaceId },
+      })),
+    ],
+  },
+  {
+    command: 'oauth.serviceCredentials.list',
+    happy: async () => {
+      const workspaceId = (await workspace()).id;
+      const id = await serviceCredentialIn(workspaceId);
+      return {
+        token: tokens.admin,
+        input: { workspaceId },
+        verify: (out) =>
+          expect(out).toEqual({
+            items: [
+              expect.objectContaining({
+                id,
+                subject: 'workspace',
+                workspaceId,
+                state: 'needs_sign_in',
+                accessTokenExpiresAt: null,
+              }),
+            ],
+            nextCursor: null,
+          }),
+      };
+    },
+    refusals: [
+      refusal('a member (owners and admins)', 403, 'forbidden_scope', async () => ({
+        token: tokens.member,
+        input: { workspaceId: (await workspace()).id },
+      })),
+      refusal('an agent token', 403, 'forbidden_caller', async () => ({
+        token: tokens.agent,
+        input: { workspaceId: (await workspace()).id },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+    ],
+  },
+  {
+    command: 'oauth.serviceCredential.signOut',
+    happy: async () => {
+      const workspaceId = (await workspace()).id;
+      const credentialId = await serviceCredentialIn(workspaceId);
+      return {
+        token: tokens.admin,
+        input: { workspaceId, credentialId },
+        verify: async (out) => {
+          // No token to revoke and no revocation endpoint: signed out here, the issuer not asked.
+          expect(out).toEqual({ id: credentialId, state: 'signed_out', revokedAtIssuer: false });
+          const left = await h.db.withTenant(acme.id, (tx) =>
+            tx.oAuthCredential.count({ where: { id: credentialId } }),
+          );
+          expect(left).toBe(0);
+        },
+      };
+    },
+    refusals: [
+      refusal('a member (owners and admins)', 403, 'forbidden_scope', async () => {
+        const workspaceId = (await workspace()).id;
+        return {
+          token: tokens.member,
+          input: { workspaceId, credentialId: await serviceCredentialIn(workspaceId) },
+        };
+      }),
+      refusal('another workspace’s service credential', 404, 'not_found', async () => ({
+        token: tokens.admin,
+        input: {
+          workspaceId: (await workspace()).id,
+          credentialId: await serviceCredentialIn((await workspace()).id),
+        },
+      })),
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.owner,
+        input: { workspaceId: globexWorkspaceId, credentialId: randomUUID() },
       })),
     ],
   },

@@ -28,6 +28,7 @@ import { createMember, mintTestToken } from '../commands/testing/surfaces-harnes
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 import { OAuthCipher } from './oauth-cipher';
+import { PostgresClientRegistrationStore } from './postgres-client-registration.store';
 
 jest.setTimeout(120_000);
 
@@ -234,6 +235,50 @@ async function setExpiry(credentialId: string, expiresAt: Date): Promise<void> {
   }
 }
 
+interface IssuerClient {
+  readonly clientId: string;
+  readonly issuer: string;
+  readonly tokenEndpoint: string;
+  readonly resource: string;
+}
+
+/** Where and as which client a credential refreshes, read as the database's superuser. */
+async function issuerClientOf(credentialId: string): Promise<IssuerClient> {
+  const owner = new Client({ connectionString: testDb.adminUrl });
+  await owner.connect();
+  try {
+    const { rows } = await owner.query<IssuerClient>(
+      `SELECT client_id AS "clientId", issuer, token_endpoint AS "tokenEndpoint", resource
+         FROM oauth_credentials WHERE id = $1`,
+      [credentialId],
+    );
+    return rows[0]!;
+  } finally {
+    await owner.end();
+  }
+}
+
+/** The OAuth error the issuer answers a refresh grant with this refresh token, as its registered client. */
+async function refreshErrorAtIssuer(at: IssuerClient, refreshToken: string): Promise<string | undefined> {
+  const client = await new PostgresClientRegistrationStore(db, cipher(), acme.id).byClientId(
+    at.issuer,
+    at.clientId,
+  );
+  const form = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    resource: at.resource,
+    client_id: at.clientId,
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (client?.clientSecret && client.tokenEndpointAuthMethod === 'client_secret_basic') {
+    const pair = `${encodeURIComponent(at.clientId)}:${encodeURIComponent(client.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+  } else if (client?.clientSecret) form.set('client_secret', client.clientSecret);
+  const answer = await fetch(at.tokenEndpoint, { method: 'POST', headers, body: form });
+  return ((await answer.json()) as { error?: string }).error;
+}
+
 async function auditData(action: string): Promise<Record<string, unknown>[]> {
   const page = await rest('admin', 'GET', `/v1/audit-events?action=${action}&limit=200`);
   expect(page.status).toBe(200);
@@ -322,7 +367,7 @@ describe('a lease after the server refused its token', () => {
   });
 });
 
-describe('workspace service credentials (oauth.serviceCredential.choose)', () => {
+describe('workspace service credentials (oauth.serviceCredential.choose, oauth.serviceCredentials.list, oauth.serviceCredential.signOut)', () => {
   it('is refused for a member, for a server that does not allow shared use, and for another person’s credential', async () => {
     const personal = (await storedTokens({ kind: 'user', userId: users.member.id }))[0]!;
     const byMember = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/service-credential`, {
@@ -381,6 +426,85 @@ describe('workspace service credentials (oauth.serviceCredential.choose)', () =>
     expect(await auditData('oauth.service_credential_chosen')).toEqual([
       expect.objectContaining({ workspaceId, serverName: 'shared', movedFrom: adminShared.id }),
     ]);
+  });
+
+  it('admins list the workspace service credentials (words, never a token); members and other ids are refused', async () => {
+    const [service] = await storedTokens({ kind: 'workspace', workspaceId });
+    const listed = await rest('admin', 'GET', `/v1/workspaces/${workspaceId}/oauth/service-credentials`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      items: [
+        expect.objectContaining({
+          id: service!.id,
+          subject: 'workspace',
+          workspaceId,
+          state: 'signed_in',
+          issuer: provider.issuer,
+          resource: `${resource.origin}/shared`,
+          accessTokenExpiresAt: expect.any(String),
+        }),
+      ],
+      nextCursor: null,
+    });
+    for (const secret of [service!.accessToken!, service!.refreshToken!])
+      expect(JSON.stringify(listed.body)).not.toContain(secret);
+    // A page of one past the end, and a cursor that is not ours.
+    const paged = await rest(
+      'admin',
+      'GET',
+      `/v1/workspaces/${workspaceId}/oauth/service-credentials?limit=1`,
+    );
+    expect(paged.body.nextCursor).toBeNull();
+    const badCursor = await rest(
+      'admin',
+      'GET',
+      `/v1/workspaces/${workspaceId}/oauth/service-credentials?cursor=x`,
+    );
+    expect({ status: badCursor.status, code: badCursor.body.code }).toEqual({
+      status: 400,
+      code: 'bad_cursor',
+    });
+    // Owners and admins only (workspaces:write), as choosing one is.
+    const byMember = await rest('member', 'GET', `/v1/workspaces/${workspaceId}/oauth/service-credentials`);
+    expect({ status: byMember.status, code: byMember.body.code }).toEqual({
+      status: 403,
+      code: 'forbidden_scope',
+    });
+    const unknown = await rest('admin', 'GET', `/v1/workspaces/${randomUUID()}/oauth/service-credentials`);
+    expect(unknown.status).toBe(404);
+  });
+
+  it('oauth.serviceCredential.signOut: deleted first, its leases ended through the ledger, revoked at the issuer, audited', async () => {
+    const [service] = await storedTokens({ kind: 'workspace', workspaceId });
+    const live = await lease('shared');
+    expect(live.status).toBe(201);
+    const signOutUrl = (id: string) =>
+      `/v1/workspaces/${workspaceId}/oauth/service-credentials/${id}/sign-out`;
+    // A person's credential is not the workspace's: not found, and still signed in.
+    const [memberOwn] = await storedTokens({ kind: 'user', userId: users.member.id });
+    expect((await rest('admin', 'POST', signOutUrl(memberOwn!.id), {})).status).toBe(404);
+    expect((await storedTokens({ kind: 'user', userId: users.member.id })).map((row) => row.id)).toContain(
+      memberOwn!.id,
+    );
+    expect((await rest('member', 'POST', signOutUrl(service!.id), {})).status).toBe(403);
+    const issuerClient = await issuerClientOf(service!.id);
+
+    const signedOut = await rest('admin', 'POST', signOutUrl(service!.id), {});
+    expect(signedOut).toEqual({
+      status: 200,
+      body: { id: service!.id, state: 'signed_out', revokedAtIssuer: true },
+    });
+    expect(await storedTokens({ kind: 'workspace', workspaceId })).toEqual([]);
+    // The lease that carried it ended in the same transaction (renew refuses it), and no new one is had.
+    const renewed = await rest('worker', 'POST', `/v1/leases/${live.body.id as string}/renew`, {});
+    expect({ status: renewed.status, code: renewed.body.code }).toEqual({ status: 409, code: 'lease_ended' });
+    expect((await lease('shared')).body.code).toBe('needs_sign_in');
+    // The issuer revoked the refresh token: a grant with it is refused there.
+    expect(await refreshErrorAtIssuer(issuerClient, service!.refreshToken!)).toBe('invalid_grant');
+    expect(await auditData('oauth.service_credential_signed_out')).toEqual([
+      expect.objectContaining({ workspaceId, issuer: provider.issuer }),
+    ]);
+    expect((await rest('admin', 'POST', signOutUrl(service!.id), {})).status).toBe(404);
   });
 
   it('keeps every refresh token out of logs, responses, audit rows and leases; access tokens only in leases', async () => {

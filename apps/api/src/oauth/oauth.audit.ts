@@ -6,7 +6,8 @@ export type OAuthAuditAction =
   | 'oauth.sign_in_refused'
   | 'oauth.signed_in'
   | 'oauth.signed_out'
-  | 'oauth.service_credential_chosen';
+  | 'oauth.service_credential_chosen'
+  | 'oauth.service_credential_signed_out';
 
 type AuditValue = string | number | boolean | null;
 

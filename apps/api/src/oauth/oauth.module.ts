@@ -12,7 +12,9 @@ import { ChooseServiceCredentialUseCase } from './choose-service-credential.use-
 import { LeaseAccessTokens } from './lease-access-tokens';
 import { CompleteOAuthSignInUseCase } from './complete-oauth-sign-in.use-case';
 import { ListOAuthCredentialsUseCase } from './list-oauth-credentials.use-case';
+import { ListServiceCredentialsUseCase } from './list-service-credentials.use-case';
 import { SignOutOAuthUseCase } from './sign-out-oauth.use-case';
+import { SignOutServiceCredentialUseCase } from './sign-out-service-credential.use-case';
 import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
 
 /** Upstream OAuth sign-in (issue 15, decision 0062): the commands and what they are built with. */
@@ -35,6 +37,8 @@ import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
     ListOAuthCredentialsUseCase,
     SignOutOAuthUseCase,
     ChooseServiceCredentialUseCase,
+    ListServiceCredentialsUseCase,
+    SignOutServiceCredentialUseCase,
     LeaseAccessTokens,
   ],
   exports: [OAUTH_RUNTIME, LeaseAccessTokens],

@@ -1,11 +1,5 @@
 import { signOutOAuth, type CommandInput, type CommandOutput } from '@gatehouse/commands';
-import {
-  deleteOAuthCredential,
-  listOAuthCredentialsOfSubject,
-  type Database,
-  type OAuthCredentialRow,
-} from '@gatehouse/db';
-import { revokeToken } from '@gatehouse/oauth';
+import { deleteOAuthCredential, listOAuthCredentialsOfSubject, type Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
@@ -16,26 +10,12 @@ import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { appendLeaseChange } from '../revocations/lease-change.event';
 import { oauthAuditEvent } from './oauth.audit';
+import { heldTokensOf, revokeAtIssuer } from './issuer-revocation';
 import { signedInUserOf } from './oauth-caller';
-import type { OAuthCipher } from './oauth-cipher';
-import { registeredClientFor, tenantHostPolicyOf } from './oauth-client.lookup';
 import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
 
 type Input = CommandInput<typeof signOutOAuth>;
 type Output = CommandOutput<typeof signOutOAuth>;
-
-interface HeldTokens {
-  readonly refreshToken: string | null;
-  readonly accessToken: string | null;
-}
-
-/** The row's tokens, opened in memory only for the revocation after commit (a ciphertext that fails: none). */
-function heldTokensOf(cipher: OAuthCipher, row: OAuthCredentialRow): HeldTokens {
-  return {
-    refreshToken: row.refreshTokenCt && (cipher.open('refreshToken', row, row.refreshTokenCt) ?? null),
-    accessToken: row.accessTokenCt && (cipher.open('accessToken', row, row.accessTokenCt) ?? null),
-  };
-}
 
 /**
  * `oauth.signOut`: the caller's own credential deleted first, with the `oauth_signed_out` ledger event (every
@@ -70,52 +50,13 @@ export class SignOutOAuthUseCase implements UseCase<Input, Output> {
       );
       return { row: gone, tokens: heldTokensOf(this.runtime.cipher, gone) };
     });
-    const revokedAtIssuer = await this.revokeAtIssuer(principal, deleted.row, deleted.tokens, signal);
+    const revokedAtIssuer = await revokeAtIssuer(
+      { db: this.db, runtime: this.runtime },
+      principal,
+      deleted.row,
+      deleted.tokens,
+      signal,
+    );
     return { id: deleted.row.id, state: 'signed_out', revokedAtIssuer };
-  }
-
-  /** True only when the issuer confirmed every token it was sent (refresh token first: it outlives the other). */
-  private async revokeAtIssuer(
-    principal: TenantPrincipal,
-    row: OAuthCredentialRow,
-    tokens: HeldTokens,
-    signal: AbortSignal | undefined,
-  ): Promise<boolean> {
-    const endpoint = row.revocationEndpoint;
-    const toRevoke = [
-      { token: tokens.refreshToken, tokenTypeHint: 'refresh_token' as const },
-      { token: tokens.accessToken, tokenTypeHint: 'access_token' as const },
-    ].filter(
-      (entry): entry is { token: string; tokenTypeHint: typeof entry.tokenTypeHint } => entry.token !== null,
-    );
-    if (endpoint === null || toRevoke.length === 0) return false;
-    const egress = this.runtime.egressFor(
-      principal.tenantSlug,
-      await tenantHostPolicyOf(this.db, principal.tenantId),
-    );
-    if (egress === null) return false;
-    try {
-      const client = await registeredClientFor(
-        this.db,
-        this.runtime.cipher,
-        principal.tenantId,
-        row.identity.issuer,
-        row.clientId,
-      );
-      let all = true;
-      for (const { token, tokenTypeHint } of toRevoke) {
-        const revoked = await revokeToken(egress.fetch, {
-          revocationEndpoint: endpoint,
-          client,
-          token,
-          tokenTypeHint,
-          ...(signal ? { signal } : {}),
-        });
-        all &&= revoked.ok;
-      }
-      return all;
-    } finally {
-      await egress.fetch.close();
-    }
   }
 }

@@ -98,3 +98,40 @@ export const chooseOAuthServiceCredential = defineCommand({
   problems: ['not_found', 'shared_use_not_allowed'],
   callers: SIGN_IN_CALLERS,
 });
+
+// Decision 0098: a workspace's service credentials, for owners and admins (`workspaces:write`) only, as the
+// choice is; people only, never over admin MCP.
+
+export const listOAuthServiceCredentials = defineCommand({
+  name: 'oauth.serviceCredentials.list',
+  summary:
+    "The workspace's service credentials: the state word, the issuer, the server's identity and when the " +
+    'access token expires; never a token',
+  scope: 'workspaces:write',
+  kind: 'query',
+  input: z.strictObject({ workspaceId: uuid, ...pageInput }),
+  output: oauthCredentialPage,
+  http: { method: 'GET', path: '/v1/workspaces/:workspaceId/oauth/service-credentials' },
+  graphql: { field: 'oauthServiceCredentials' },
+  problems: ['not_found', 'bad_cursor'],
+  callers: SIGN_IN_CALLERS,
+});
+
+export const signOutOAuthServiceCredential = defineCommand({
+  name: 'oauth.serviceCredential.signOut',
+  summary:
+    'Sign the workspace out of one service credential: deleted first (its leases end through the ledger), ' +
+    'then revoked at the issuer; an issuer that is down keeps nobody signed in',
+  scope: 'workspaces:write',
+  kind: 'mutation',
+  input: z.strictObject({ workspaceId: uuid, credentialId: uuid }),
+  output: oauthSignedOut,
+  http: {
+    method: 'POST',
+    path: '/v1/workspaces/:workspaceId/oauth/service-credentials/:credentialId/sign-out',
+  },
+  graphql: { field: 'signOutOAuthServiceCredential' },
+  // not_found: no workspace, or no service credential of this workspace with this id.
+  problems: ['not_found'],
+  callers: SIGN_IN_CALLERS,
+});

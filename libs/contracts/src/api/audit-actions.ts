@@ -51,6 +51,7 @@ export const AUDIT_ACTION_LABELS = {
   'oauth.signed_in': 'Signed in to a server',
   'oauth.signed_out': 'Signed out of a server',
   'oauth.service_credential_chosen': 'Chose a workspace service credential',
+  'oauth.service_credential_signed_out': 'Signed a workspace out of a service credential',
   'commands.refused': 'Was refused a change',
 } as const satisfies Readonly<Record<string, string>>;
 
