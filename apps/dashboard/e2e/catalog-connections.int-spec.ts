@@ -34,6 +34,8 @@ let page: Page;
 let mobile: Page;
 let api: ApiSession;
 let workspaceId = '';
+/** The discovery worker's token: the connections case leases and probes with it as that worker would. */
+let workerSecret = '';
 const roots = mkdtempSync(join(tmpdir(), 'gh-e2e-worker-'));
 
 interface ApiSession {
@@ -195,6 +197,7 @@ async function setTheScene(): Promise<void> {
     }),
     201,
   );
+  workerSecret = worker.secret;
   await startWorker(stack, { token: worker.secret, pool: POOL });
   await approve('everything');
   await approve('notes');
@@ -373,6 +376,66 @@ describe('the catalog in the dashboard', () => {
       await screenshot(page, 'overview-servers-in-trouble');
       await open(mobile, '/overview');
       await expectNoHorizontalOverflow(mobile, 'overview at 390 px');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
+
+describe('the connections of a server', () => {
+  /** A call as the discovery worker (its token, not a session): what a worker's lease and probe report send. */
+  async function asWorker(path: string, body: unknown): Promise<Record<string, unknown>> {
+    const response = await fetch(`${stack.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workerSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+    return answer;
+  }
+
+  const report = (leaseId: unknown, outcome: Record<string, unknown>) =>
+    asWorker(`/v1/leases/${String(leaseId)}/probe`, {
+      failureClass: null,
+      reason: null,
+      protocolVersion: null,
+      serverVersion: null,
+      ...outcome,
+    });
+
+  it(
+    'shows the connection state with its failure class and who holds a live lease, and drops a released one',
+    async () => {
+      // The sweep that schedules probes is off under NODE_ENV=test: the test holds a lease with the discovery
+      // worker's token and reports what a probe found, through the same commands the worker's probe job calls.
+      const lease = await asWorker('/v1/leases', { workspaceId, serverName: 'everything' });
+      await report(lease.id, { state: 'failed', failureClass: 'transient', reason: 'startup_timeout' });
+
+      await open(page, serverPage('everything'));
+      const panel = page.locator('#server-connections');
+      await waitOrExplain(page, panel.getByText('Failed', { exact: true }));
+      await panel.getByText('Transient', { exact: true }).waitFor();
+      await panel.getByText(/the next probe tries again\. \(startup timeout\)/).waitFor();
+      const holder = panel.getByRole('row').filter({ hasText: 'worker discovery' });
+      await holder.getByText('Worker token').waitFor();
+      await holder.getByText(POOL, { exact: true }).waitFor();
+      await holder.getByText('The workspace').waitFor();
+      await expectAccessible(page, 'server connections, failed');
+      await screenshot(page, 'server-connections');
+
+      await open(mobile, serverPage('everything'));
+      await mobile.locator('#server-connections').getByText('worker discovery').waitFor();
+      await expectNoHorizontalOverflow(mobile, 'server connections at 390 px');
+      await expectAccessible(mobile, 'server connections at 390 px');
+      await screenshot(mobile, 'mobile-server-connections');
+
+      // The next report replaces it; a released lease holds nothing.
+      await report(lease.id, { state: 'ready', protocolVersion: '2025-11-25', serverVersion: '2.0.0' });
+      await asWorker(`/v1/leases/${String(lease.id)}/release`, {});
+      await open(page, serverPage('everything'));
+      await panel.getByText('Connected', { exact: true }).waitFor();
+      await panel.getByText('No live leases').waitFor();
+      await expect(panel.getByText('Failed', { exact: true }).count()).resolves.toBe(0);
     },
     FLOW_TIMEOUT_MS,
   );

@@ -1,6 +1,6 @@
-import { oauthCredentialPage, workspaceCatalogV1 } from '@gatehouse/contracts';
+import { oauthCredentialPage, serverStatusView, workspaceCatalogV1 } from '@gatehouse/contracts';
 import type { Page } from '../views/api-views';
-import type { OAuthCredentialView, WorkspaceCatalogView } from '../views/catalog-views';
+import type { OAuthCredentialView, ServerStatusView, WorkspaceCatalogView } from '../views/catalog-views';
 import { callApi, type ApiResult } from './api-client';
 
 // The reads of the catalog and Connections views, one function per API command, each answer parsed with its
@@ -27,5 +27,22 @@ export function listOAuthCredentials(
     path: '/v1/oauth/credentials',
     query: { cursor: args.cursor, limit: args.limit ?? 200 },
     answer: oauthCredentialPage,
+  });
+}
+
+/**
+ * `servers.status`: the connection state workers last reported for the workspace and for the person, and the
+ * first page of live lease holders (owners and admins: every principal's). Never a transport.
+ */
+export function getServerStatus(
+  workspaceId: string,
+  serverName: string,
+  args: { cursor?: string | undefined; limit?: number } = {},
+): Promise<ApiResult<ServerStatusView>> {
+  return callApi({
+    method: 'GET',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/servers/${encodeURIComponent(serverName)}/status`,
+    query: { cursor: args.cursor, limit: args.limit ?? 50 },
+    answer: serverStatusView,
   });
 }

@@ -3,6 +3,7 @@ import type {
   oauthCredentialView,
   oauthSignInStarted,
   oauthSignedOut,
+  serverStatusView,
   workspaceCatalogV1,
 } from '@gatehouse/contracts';
 import type { z } from 'zod';
@@ -21,3 +22,6 @@ export type CatalogRefreshView = ReadView<z.output<typeof catalogRefreshView>>;
 export type OAuthCredentialView = ReadView<z.output<typeof oauthCredentialView>>;
 export type OAuthSignInStartedView = ReadView<z.output<typeof oauthSignInStarted>>;
 export type OAuthSignedOutView = ReadView<z.output<typeof oauthSignedOut>>;
+export type ServerStatusView = ReadView<z.output<typeof serverStatusView>>;
+export type ServerProbeStatusView = ServerStatusView['probes'][number];
+export type LeaseHolderView = ServerStatusView['leaseHolders']['items'][number];

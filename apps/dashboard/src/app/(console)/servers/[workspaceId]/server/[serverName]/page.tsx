@@ -3,11 +3,16 @@ import { originInWords, sourceNames } from '../../../../../../ui/approvals/revie
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '../../../../../../server/current-session';
-import { getWorkspaceCatalog, listOAuthCredentials } from '../../../../../../server/catalog-queries';
+import {
+  getServerStatus,
+  getWorkspaceCatalog,
+  listOAuthCredentials,
+} from '../../../../../../server/catalog-queries';
 import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
 import { SIGN_IN_WORDS, serverSignIn } from '../../../../../../server/sign-in-state';
 import { RefreshCatalogForm } from '../../../../../../ui/catalog/refresh-catalog-form';
 import { CatalogMarks, ServerCatalog } from '../../../../../../ui/catalog/server-catalog';
+import { ServerConnections } from '../../../../../../ui/catalog/server-connections';
 import { serversPageContext } from '../../../../../../server/servers-page-context';
 import { ServersContextFailure } from '../../../../../../ui/servers/servers-context-failure';
 import { PageProblem } from '../../../../../../ui/access-states';
@@ -32,7 +37,7 @@ export const metadata: Metadata = { title: 'Server' };
 
 // One server of the effective view: its approval state (with the way to its review), its redacted projection
 // (command line, args, cwd or URL; env and header KEYS only), fingerprint, security identity, what it shadows,
-// its problems, and the disable overlay.
+// its problems, its connections (the last probe and the live lease holders) and the disable overlay.
 
 // Next.js requires a page as the module's default export.
 export default async function ServerDetailPage({
@@ -50,12 +55,14 @@ export default async function ServerDetailPage({
   const { workspace, permissions, can } = context;
   const view: EffectiveViewKind =
     firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
-  const [effective, catalog, credentials] = await Promise.all([
+  const [effective, catalog, credentials, status] = await Promise.all([
     getEffectiveDefinitions(workspace.id, view),
     can.readCatalog ? getWorkspaceCatalog(workspace.id) : undefined,
     can.signInToServers ? listOAuthCredentials() : undefined,
+    can.readCatalog ? getServerStatus(workspace.id, serverName) : undefined,
   ]);
   if (catalog && !catalog.ok) redirectIfSessionEnded(catalog.problem);
+  if (status && !status.ok) redirectIfSessionEnded(status.problem);
   if (!effective.ok) {
     redirectIfSessionEnded(effective.problem);
     return <PageProblem problem={effective.problem} title="This server could not be loaded" />;
@@ -157,6 +164,20 @@ export default async function ServerDetailPage({
             </p>
           ) : (
             <ServerCatalog server={catalogServer} catalog={serverCatalog} />
+          )}
+        </Panel>
+      ) : null}
+
+      {status ? (
+        <Panel
+          id="server-connections"
+          title="Connections"
+          description="What workers found when they last probed it, and who holds a live lease on it now."
+        >
+          {status.ok ? (
+            <ServerConnections status={status.data} fingerprint={entry.fingerprint ?? null} />
+          ) : (
+            <ProblemCallout problem={status.problem} context="The connection state could not be loaded" />
           )}
         </Panel>
       ) : null}

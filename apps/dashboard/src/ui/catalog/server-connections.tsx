@@ -1,0 +1,145 @@
+import { Fragment } from 'react';
+import type { LeaseHolderView, ServerStatusView } from '../../views/catalog-views';
+import { DataTable } from '../data-table';
+import { Badge, EmptyState } from '../feedback';
+import styles from '../overview.module.css';
+import {
+  CONNECTION_STATE_WORDS,
+  FAILURE_CLASS_WORDS,
+  probeSubject,
+  reasonInWords,
+} from './connection-labels';
+import catalogStyles from './catalog.module.css';
+
+// The server's connections as the API may tell a person (servers.status): the state a worker last found it in
+// (for the workspace alone, and for the reader where approved per user) with the failure class and reason, and
+// who holds a live lease now, named by token and pool. Nothing of a lease's transport ever reaches this page.
+
+function formatTime(iso: string): string {
+  return (
+    new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) +
+    ' UTC'
+  );
+}
+
+const TOKEN_KIND_WORDS: Readonly<Record<LeaseHolderView['token']['kind'], string>> = {
+  worker: 'Worker token',
+  gateway: 'Gatehouse gateway',
+  agent: 'Agent token',
+  user: 'User token',
+};
+
+export function ServerConnections({
+  status,
+  fingerprint,
+}: {
+  status: ServerStatusView;
+  /** The definition's fingerprint now, to tell a report about an earlier definition. */
+  fingerprint: string | null;
+}) {
+  const holders = status.leaseHolders.items;
+  return (
+    <div className="stack">
+      <h3>Connection state</h3>
+      {status.probes.length === 0 ? (
+        <p className="muted">No worker has probed it yet: the state shows after the next probe.</p>
+      ) : (
+        <dl className={styles.definition}>
+          {status.probes.map((probe) => {
+            const failure = probe.failureClass ? FAILURE_CLASS_WORDS[probe.failureClass] : null;
+            return (
+              <Fragment key={probe.principalUserId ?? 'workspace'}>
+                <dt>{probeSubject(probe)}</dt>
+                <dd>
+                  <span className="cell-stack">
+                    <span className="row">
+                      <Badge tone={probe.state === 'ready' ? 'positive' : 'negative'}>
+                        {CONNECTION_STATE_WORDS[probe.state]}
+                      </Badge>
+                      {failure ? <Badge tone="caution">{failure.label}</Badge> : null}
+                    </span>
+                    {failure ? (
+                      <span>
+                        {failure.detail}
+                        {probe.reason ? ` (${reasonInWords(probe.reason)})` : null}
+                      </span>
+                    ) : probe.serverVersion ? (
+                      <span className="muted">
+                        Server {probe.serverVersion}
+                        {probe.protocolVersion ? `, protocol ${probe.protocolVersion}` : null}
+                      </span>
+                    ) : null}
+                    <span className="muted">
+                      Probed <time dateTime={probe.probedAt}>{formatTime(probe.probedAt)}</time>
+                      {fingerprint !== null && probe.definitionFingerprint !== fingerprint
+                        ? ', for an earlier definition'
+                        : null}
+                    </span>
+                  </span>
+                </dd>
+              </Fragment>
+            );
+          })}
+        </dl>
+      )}
+      <h3>Lease holders</h3>
+      {holders.length === 0 ? (
+        <EmptyState title="No live leases">
+          Nothing holds a connection to it now: workers lease it while they discover or probe, the gateway
+          while agents use it.
+        </EmptyState>
+      ) : (
+        <DataTable
+          caption={`Live leases of ${status.serverName}`}
+          filterable={holders.length > 10}
+          filterLabel="Filter lease holders"
+          initialSort={{ column: 'issued', direction: 'descending' }}
+          columns={[
+            { id: 'holder', label: 'Holder', sortable: true },
+            { id: 'pool', label: 'Pool', sortable: true },
+            { id: 'principal', label: 'For' },
+            { id: 'issued', label: 'Issued', sortable: true },
+            { id: 'expires', label: 'Expires', sortable: true },
+          ]}
+          rows={holders.map((holder) => ({
+            id: holder.leaseId,
+            cells: [
+              <span key="holder" className="cell-stack">
+                <span>{holder.token.name ?? TOKEN_KIND_WORDS[holder.token.kind]}</span>
+                <span className="muted">{TOKEN_KIND_WORDS[holder.token.kind]}</span>
+              </span>,
+              <code key="pool" className={catalogStyles.name}>
+                {holder.pool}
+              </code>,
+              <span key="principal">
+                {holder.principal === null
+                  ? 'The workspace'
+                  : (holder.principal.displayName ?? holder.principal.userId)}
+              </span>,
+              <time key="issued" dateTime={holder.issuedAt}>
+                {formatTime(holder.renewedAt ?? holder.issuedAt)}
+                {holder.renewedAt ? ' (renewed)' : null}
+              </time>,
+              <time key="expires" dateTime={holder.expiresAt}>
+                {formatTime(holder.expiresAt)}
+              </time>,
+            ],
+            sort: [
+              holder.token.name ?? holder.token.kind,
+              holder.pool,
+              null,
+              holder.issuedAt,
+              holder.expiresAt,
+            ],
+            search: `${holder.token.name ?? ''} ${holder.token.kind} ${holder.pool} ${holder.principal?.displayName ?? ''}`,
+          }))}
+          footer={
+            status.leaseHolders.nextCursor ? (
+              <p className="muted">Showing the {holders.length} newest leases.</p>
+            ) : undefined
+          }
+        />
+      )}
+    </div>
+  );
+}
