@@ -410,6 +410,35 @@ describe('an upstream 401 on a lease that carries an access token', () => {
     expect(rows.every((row) => row.released && !row.revoked)).toBe(true);
   });
 
+  it('a probe refused again after the fresh lease reports failed, auth_refused: one retry, one grant', async () => {
+    const first = await currentToken();
+    upstream.refuseAll.value = true;
+
+    await expect(runProbe()).resolves.toMatchObject({
+      outcome: 'reported',
+      state: 'failed',
+      failureClass: 'auth',
+    });
+
+    expect((await provider.stats()).refreshGrants).toBe(1);
+    const second = await currentToken();
+    expect(upstream.seen).toEqual([
+      { digest: digestOf(first), status: 401 },
+      { digest: digestOf(second), status: 401 },
+    ]);
+    const owner = new Client({ connectionString: testDb.adminUrl });
+    await owner.connect();
+    try {
+      const { rows } = await owner.query<{ reason: string }>(
+        'SELECT reason FROM server_probes WHERE workspace_id = $1 AND server_name = $2',
+        [workspaceId, SERVER],
+      );
+      expect(rows).toEqual([{ reason: 'auth_refused' }]);
+    } finally {
+      await owner.end();
+    }
+  });
+
   it('a catalog refresh refused again after the fresh lease ends auth_refused: one retry, one grant', async () => {
     const first = await currentToken();
     // The refreshed token is refused too: the upstream takes none of this credential's tokens.
