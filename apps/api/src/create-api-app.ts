@@ -20,7 +20,7 @@ import { AppModule } from './app.module.js';
 import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
 import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
 import { registerAuditExportRoute } from './audit/audit-export.routes.js';
-import { withRefusedWritesAudited } from './audit/refused-writes.handlers.js';
+import { refusedWritesRecorder } from './audit/refused-writes.recorder.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { identitySettingsOf } from './auth/identity.config.js';
 import { IdentityAuthModule } from './auth/identity-auth.module.js';
@@ -184,14 +184,16 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   // The use cases are the feature modules' providers, discovered by their @HandlesCommand mark; a command
   // without exactly one handler, or a handler without a command, stops the boot here.
   const handlers = withAuditCheckpoints(
-    withRefusedWritesAudited(app.get(CommandHandlerRegistry).handlersFor(commands), {
-      db: identity.auth.db,
-      redis,
-      logger,
-      keyPrefix: config.REDIS_KEY_PREFIX ?? 'gatehouse:',
-    }),
+    app.get(CommandHandlerRegistry).handlersFor(commands),
     new AuditCheckpointLogger(logger),
   );
+  // Every surface's refused writes, the runner's checks and the use cases' alike (decision 0092).
+  const onRefused = refusedWritesRecorder({
+    db: identity.auth.db,
+    redis,
+    logger,
+    keyPrefix: config.REDIS_KEY_PREFIX ?? 'gatehouse:',
+  });
   const complete = handlers['oauth.signIn.complete'];
   if (complete !== undefined)
     registerOAuthCallbackRoute(fastify, {
@@ -211,6 +213,7 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
   await registerAdminSurfaces(fastify, {
     commands,
     handlers,
+    onRefused,
     resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
     logger,
     workerPools: settings.workerPools,

@@ -10,6 +10,7 @@ import {
   type TestDatabase,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mintApiToken } from '../auth/mint-api-token';
 import { SignInUseCase } from '../auth/sign-in.use-case';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
@@ -228,6 +229,133 @@ describe('refused writes', () => {
     const after = await list('targetKind=refusal');
     expect(after).toHaveLength(2);
     expect(after[0]?.data).toMatchObject({ foldedBefore: 2 });
+  });
+
+  describe("refused before the use case runs (the runner's checks)", () => {
+    // The tenant's member (the fixture's maintainer) with a read-only token: every write is a 403 for it.
+    let memberSecret: string;
+    beforeAll(async () => {
+      memberSecret = (
+        await db.withTenant(world.a.tenantId, (tx) =>
+          mintApiToken(tx, {
+            tenantId: world.a.tenantId,
+            createdById: world.a.owner.id,
+            name: `member-read-only-${randomUUID().slice(0, 8)}`,
+            grant: {
+              kind: 'user',
+              userId: world.a.maintainer.id,
+              scopes: ['workspaces:read', 'tokens:read'],
+              workspaceIds: [],
+              pool: null,
+            },
+            expiresAt: null,
+          }),
+        )
+      ).secret;
+    });
+    const asMember = () => ({ authorization: `Bearer ${memberSecret}` });
+    const refusalsOf = async (command: string) =>
+      (await list('action=commands.refused')).filter((row) => row.data.command === command);
+    const graphql = (query: string, headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: JSON.stringify({ query }),
+      });
+
+    it("records a member's 403 on a write, once, with who and which scope's refusal", async () => {
+      const created = await app.inject({
+        method: 'POST',
+        url: '/v1/workspaces',
+        headers: asMember(),
+        payload: { name: 'never-created' },
+      });
+      expect(created.statusCode).toBe(403);
+      const rows = await refusalsOf('workspaces.create');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        outcome: 'denied',
+        actorId: world.a.maintainer.id,
+        targetType: 'command',
+        data: { command: 'workspaces.create', code: 'forbidden_scope', status: 403, foldedBefore: 0 },
+      });
+      expect(JSON.stringify(rows)).not.toContain('never-created');
+      expect(JSON.stringify(rows)).not.toContain(memberSecret);
+    });
+
+    it('records a 400 on a write without its input; ten in a row fold into one row', async () => {
+      const rename = () =>
+        app.inject({
+          method: 'PATCH',
+          url: `/v1/workspaces/${world.a.workspace.id}`,
+          headers: bearer(),
+          payload: { name: '', secretish: 'input-marker-xyz' },
+        });
+      for (let i = 0; i < 10; i += 1) expect((await rename()).statusCode).toBe(400);
+      const rows = await refusalsOf('workspaces.rename');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        actorId: world.a.owner.id,
+        data: { code: 'validation_failed', status: 400, foldedBefore: 0 },
+      });
+      expect(JSON.stringify(rows)).not.toContain('input-marker-xyz');
+
+      const key = `gatehouse:audit-refusal:${world.a.tenantId}:${world.a.owner.id}:workspaces.rename:validation_failed`;
+      const redis = new Redis(testRedisUrl());
+      try {
+        expect(await redis.get(`${key}:folded`)).toBe('9');
+        await redis.del(`${key}:window`);
+      } finally {
+        redis.disconnect();
+      }
+      expect((await rename()).statusCode).toBe(400);
+      const after = await refusalsOf('workspaces.rename');
+      expect(after).toHaveLength(2);
+      expect(after[0]?.data).toMatchObject({ foldedBefore: 9 });
+    });
+
+    it('records nothing for a refused read (REST or GraphQL)', async () => {
+      const before = (await list('action=commands.refused')).length;
+      expect(
+        (await app.inject({ method: 'GET', url: '/v1/workspaces/not-a-uuid', headers: bearer() })).statusCode,
+      ).toBe(400);
+      expect(
+        (await app.inject({ method: 'GET', url: '/v1/audit-events', headers: asMember() })).statusCode,
+      ).toBe(403);
+      expect((await graphql('{ auditEvents { items { seq } } }', asMember())).body).toContain(
+        'forbidden_scope',
+      );
+      expect(await list('action=commands.refused')).toHaveLength(before);
+    });
+
+    it('records GraphQL refusals the same as REST', async () => {
+      const forbidden = await graphql(
+        `mutation { bumpWorkspaceGeneration(input: { workspaceId: "${world.a.workspace.id}" }) { id } }`,
+        asMember(),
+      );
+      expect(forbidden.body).toContain('forbidden_scope');
+      const invalid = await graphql(
+        `
+          mutation {
+            setWorkspaceTrust(input: { workspaceId: "not-a-uuid", trusted: true }) {
+              id
+            }
+          }
+        `,
+        bearer(),
+      );
+      expect(invalid.body).toContain('validation_failed');
+      const bumped = await refusalsOf('workspaces.bumpGeneration');
+      expect(bumped).toHaveLength(1);
+      expect(bumped[0]).toMatchObject({
+        actorId: world.a.maintainer.id,
+        data: { code: 'forbidden_scope', status: 403 },
+      });
+      const trust = await refusalsOf('workspaces.setTrust');
+      expect(trust).toHaveLength(1);
+      expect(trust[0]).toMatchObject({ actorId: world.a.owner.id, data: { code: 'validation_failed' } });
+    });
   });
 
   it('records nothing for an anonymous caller', async () => {

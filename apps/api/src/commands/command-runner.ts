@@ -38,7 +38,23 @@ export interface RunCommandOptions {
    * clients rely on). The problem is still answered as it is.
    */
   readonly onUndeclaredProblem?: (commandName: string, code: string) => void;
+  /** Told of every typed refusal (4xx) of an authenticated caller, awaited before it is answered. */
+  readonly onRefused?: RefusalObserver;
 }
+
+/**
+ * A typed refusal (4xx problem) the runner answered to an authenticated caller: by its own checks (kind, pool,
+ * scope, input, a unique violation it mapped to 409) or by the use case. Observers must not throw.
+ */
+export interface CommandRefusal {
+  readonly command: CommandDefinition;
+  readonly principal: Principal;
+  readonly problem: ProblemError;
+  /** True when the use case itself answered the problem (it ran and may have recorded the refusal itself). */
+  readonly byUseCase: boolean;
+}
+
+export type RefusalObserver = (refusal: CommandRefusal) => Promise<void>;
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -90,6 +106,31 @@ export async function runCommand(options: RunCommandOptions): Promise<unknown> {
  * from it without the output being built, parsed or hashed.
  */
 export async function runCommandForResult(options: RunCommandOptions): Promise<CommandResult> {
+  const refusal = { byUseCase: false };
+  try {
+    return await checkedRun(options, refusal);
+  } catch (error) {
+    if (
+      options.onRefused !== undefined &&
+      options.principal !== null &&
+      error instanceof ProblemError &&
+      error.status >= 400 &&
+      error.status < 500
+    )
+      await options.onRefused({
+        command: options.command,
+        principal: options.principal,
+        problem: error,
+        byUseCase: refusal.byUseCase,
+      });
+    throw error;
+  }
+}
+
+async function checkedRun(
+  options: RunCommandOptions,
+  refusal: { byUseCase: boolean },
+): Promise<CommandResult> {
   const { command, handler } = options;
   const principal = authorize(command, options.principal, options.workerPools);
 
@@ -110,6 +151,7 @@ export async function runCommandForResult(options: RunCommandOptions): Promise<C
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw uniqueViolationProblem();
+    refusal.byUseCase = true;
     // A declaration that lists its codes is held to them (one without a list yet gets the surfaces' only).
     if (
       error instanceof ProblemError &&

@@ -4,7 +4,7 @@ import type { CommandDefinition } from '@gatehouse/commands';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { CommandHandler } from '../commands/command-handler';
-import { runCommand } from '../commands/command-runner';
+import { runCommand, type RefusalObserver } from '../commands/command-runner';
 import { GraphQLTypeFactory, pascalCase, unwrapNullable, type JsonSchema } from './json-schema-graphql-types';
 
 /** What every resolver gets: the caller, resolved once per request (null: no credential). */
@@ -50,6 +50,7 @@ export function buildCommandSchema(
   // No pools by default: worker and gateway tokens are then refused (the schema-only specs never execute).
   workerPools: WorkerPools = {},
   onUndeclaredProblem?: (commandName: string, code: string) => void,
+  onRefused?: RefusalObserver,
 ): GraphQLSchema {
   const types = new GraphQLTypeFactory();
   const query: GraphQLFieldConfigMap<unknown, CommandGraphQLContext> = {};
@@ -89,6 +90,7 @@ export function buildCommandSchema(
           rawInput: graphqlArgsToInput(fieldArgs.input, inputSchema),
           workerPools,
           ...(onUndeclaredProblem !== undefined ? { onUndeclaredProblem } : {}),
+          ...(onRefused !== undefined ? { onRefused } : {}),
         });
       },
     };

@@ -46,6 +46,7 @@ export async function registerGraphQL(
     ),
     options.workerPools,
     undeclaredProblemReporter(options),
+    options.onRefused,
   );
   const resolved = new WeakMap<FastifyRequest, Resolution>();
 

@@ -4,7 +4,7 @@ import type { Logger } from '@gatehouse/platform';
 import type { WorkerPools } from '../../auth/pool-config';
 import type { Principal } from '../../auth/principal';
 import type { CommandHandler, CommandHandlers } from '../command-handler';
-import { authorize, runCommandForResult } from '../command-runner';
+import { runCommandForResult, type RefusalObserver } from '../command-runner';
 import type { LongPollWait } from '../long-poll/await-change';
 import { entityTagOf, ifNoneMatchHits } from '../long-poll/entity-tag';
 import { waitSecondsOf } from '../long-poll/wait-query';
@@ -34,6 +34,8 @@ export interface CommandSurfaceOptions {
    * is still answered). The integration harness makes it fail the test.
    */
   readonly onUndeclaredProblem?: (commandName: string, code: string) => void;
+  /** Told of every typed refusal of an authenticated caller (the runner's checks and the use case's). */
+  readonly onRefused?: RefusalObserver;
 }
 
 /** The runner's report of an undeclared problem code, as the surfaces log it by default. */
@@ -119,8 +121,8 @@ export async function registerCommandRoutes(
           // The request's shape first, like body parsing: a body that is no object is a 400 for anyone.
           const rawInput = commandRequestInput(command, request);
           const waitSeconds = waitSecondsOf(command, request.query);
+          // The runner authorizes before anything else reads the input (and reports a refusal once).
           const principal = await options.resolvePrincipal(request);
-          authorize(command, principal, options.workerPools);
           const ifNoneMatch = command.read !== undefined ? ifNoneMatchOf(request) : undefined;
           const clientHasTag =
             ifNoneMatch !== undefined ? (tag: string) => ifNoneMatchHits(ifNoneMatch, tag) : undefined;
@@ -142,6 +144,7 @@ export async function registerCommandRoutes(
             ...(wait !== undefined ? { wait } : {}),
             ...(clientHasTag !== undefined ? { clientHasTag } : {}),
             onUndeclaredProblem,
+            ...(options.onRefused !== undefined ? { onRefused: options.onRefused } : {}),
           });
           if (command.revealsSecret) reply.header('cache-control', 'no-store');
           if (command.read !== undefined) {

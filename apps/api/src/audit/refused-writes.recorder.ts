@@ -1,18 +1,18 @@
 import { COMMANDS } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { ProblemError, type Logger } from '@gatehouse/platform';
+import type { Logger, ProblemError } from '@gatehouse/platform';
 import type { Redis } from 'ioredis';
 import type { Principal } from '../auth/principal';
-import type { CommandHandler, CommandHandlers } from '../commands/command-handler';
+import type { RefusalObserver } from '../commands/command-runner';
 import { auditActorOf } from '../shared/audit-actor';
 import { appendAuditEvent } from './append-audit-event';
 
-// Refused writes in the audit log (decision 0092): a mutation whose use case answers a typed problem (4xx) is
-// recorded as `commands.refused` with the command's name, the problem's code and status, never its input. Only
-// for an authenticated tenant caller: an anonymous one is refused (401) before any tenant is known, so it cannot
-// write to anyone's log. Aggregated so a loop of refusals cannot fill the log: the first refusal of a (tenant,
-// actor, command, code) in a window is written, the rest of that window are counted in Redis and the count is
-// carried by the next row written for the same key (`foldedBefore`).
+// Refused writes in the audit log (decision 0092): a write refused with a typed problem (4xx), by the runner's
+// checks or by its use case, is recorded as `commands.refused` with the command's name, the problem's code and
+// status, never its input. Only for an authenticated tenant caller: an anonymous one is refused (401) before any
+// tenant is known, so it cannot write to anyone's log. Aggregated so a loop of refusals cannot fill the log: the
+// first refusal of a (tenant, actor, command, code) in a window is written, the rest of that window are counted
+// in Redis and the count is carried by the next row written for the same key (`foldedBefore`).
 
 /** Use cases that record their own refusals (decision_refused, leases.refused, submit_refused, sign_in_refused). */
 const SELF_AUDITED = new Set([
@@ -69,36 +69,18 @@ async function recordRefusal(
 }
 
 /**
- * Wraps every mutation's handler (except those that audit their own refusals) so a typed refusal is recorded
- * before it is answered. Recording never changes the answer: a failure to record is logged and the problem
- * still thrown.
+ * The runner's refusal observer (RunCommandOptions.onRefused) for the audit log: every surface's typed refusal of
+ * a write reaches it, whether the runner's own checks answered it (kind, pool, scope, input, a unique violation
+ * mapped to 409) or the use case did. Reads are never recorded; a use case that records its own refusals is not
+ * recorded twice (its checks before it ran are). Recording never changes the answer: a failure to record is
+ * logged and the problem still answered.
  */
-export function withRefusedWritesAudited(
-  handlers: CommandHandlers,
-  deps: RefusedWritesDeps,
-): CommandHandlers {
-  const wrapped: Record<string, CommandHandler> = {};
-  for (const [name, handler] of Object.entries(handlers)) {
-    wrapped[name] =
-      !MUTATION_NAMES.has(name) || SELF_AUDITED.has(name)
-        ? handler
-        : {
-            execute: async (args) => {
-              try {
-                return await handler.execute(args);
-              } catch (error) {
-                if (error instanceof ProblemError && error.status >= 400 && error.status < 500)
-                  await recordRefusal(deps, args.principal as Principal, name, error).catch(
-                    (cause: unknown) =>
-                      deps.logger.error(
-                        { err: cause, command: name },
-                        'a refused write could not be audited',
-                      ),
-                  );
-                throw error;
-              }
-            },
-          };
-  }
-  return Object.freeze(wrapped);
+export function refusedWritesRecorder(deps: RefusedWritesDeps): RefusalObserver {
+  return async ({ command, principal, problem, byUseCase }) => {
+    if (!MUTATION_NAMES.has(command.name)) return;
+    if (byUseCase && SELF_AUDITED.has(command.name)) return;
+    await recordRefusal(deps, principal, command.name, problem).catch((cause: unknown) =>
+      deps.logger.error({ err: cause, command: command.name }, 'a refused write could not be audited'),
+    );
+  };
 }
