@@ -40,11 +40,11 @@ export class GetServerStatusUseCase implements UseCaseFor<typeof getServerStatus
       const rows = await tx.lease.findMany({
         where: {
           ...where,
-          ...principalsSeenBy(principal),
           releasedAt: null,
           revokedAt: null,
           expiresAt: { gt: now },
-          ...olderThan(position, 'issuedAt'),
+          // Both are OR lists: under AND, so the page position never replaces whose leases one may see.
+          AND: [principalsSeenBy(principal), olderThan(position, 'issuedAt')],
         },
         orderBy: newestFirst('issuedAt'),
         take: input.limit + 1,

@@ -179,12 +179,14 @@ it('shows owners every principal’s leases and a member only the workspace’s 
 
 it('pages the holders newest issued first and refuses a cursor it did not hand out', async () => {
   const older = await lease();
+  // Between them, a lease the member may not see: the next page keeps the member's filter.
+  await lease(owner.id);
   const newer = await lease();
-  const first = await status(tokens.owner, { limit: 1 });
+  const first = await status(tokens.member, { limit: 1 });
   expect(holdersOf(first).map((h) => h.leaseId)).toEqual([newer.id]);
   const nextCursor = (first.leaseHolders as { nextCursor: string | null }).nextCursor;
   expect(nextCursor).toEqual(expect.any(String));
-  const second = await status(tokens.owner, { limit: 1, cursor: nextCursor });
+  const second = await status(tokens.member, { limit: 1, cursor: nextCursor });
   expect(holdersOf(second).map((h) => h.leaseId)).toEqual([older.id]);
 
   const bad = await callCommand(
