@@ -203,6 +203,7 @@ async function registerIdentityAndCommands(app: NestFastifyApplication, deps: Su
       redirectUri: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).redirectUri,
       connectionsUrl: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).connectionsUrl,
       logger,
+      onRefused,
     });
   registerAuditExportRoute(fastify, {
     db: identity.auth.db,

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { WorkerPools } from '../auth/pool-config';
 import type { CommandHandler } from '../commands/command-handler';
-import { runCommand } from '../commands/command-runner';
+import { runCommand, type RefusalObserver } from '../commands/command-runner';
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
 import { OAUTH_CALLBACK_PATH } from './oauth-runtime';
 
@@ -28,6 +28,8 @@ export interface OAuthCallbackRouteDeps {
   /** The dashboard's Connections page; null: answer JSON. */
   readonly connectionsUrl: string | null;
   readonly logger: Logger;
+  /** The surfaces' refusal observer, so a refused callback is recorded like the command's other calls. */
+  readonly onRefused?: RefusalObserver;
 }
 
 /** Under the Connections page: the dashboard's route that finishes a sign-in with the dashboard session. */
@@ -64,6 +66,7 @@ export function registerOAuthCallbackRoute(app: FastifyInstance, deps: OAuthCall
         principal,
         rawInput: { redirectUrl: `${deps.redirectUri}${queryOf(request.url)}` },
         workerPools: deps.workerPools,
+        ...(deps.onRefused !== undefined ? { onRefused: deps.onRefused } : {}),
       });
       void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       if (deps.connectionsUrl !== null)
