@@ -5,7 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
-import type { Scope } from '@gatehouse/contracts';
+import { catalogRefreshQueueOf, type Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig } from '@gatehouse/platform';
@@ -19,6 +19,7 @@ import {
   type TestTenant,
 } from '@gatehouse/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Queue, QueueEvents } from 'bullmq';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -60,6 +61,8 @@ const ROOT_DIR = resolve(__dirname, '../../../..');
 const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
 const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 const POOL = 'local';
+/** This file's own BullMQ namespace: the catalog-refresh jobs the API enqueues are this file's alone. */
+const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
 const silent = createLogger({ name: 'gateway-endpoint-test', level: 'silent' });
 
 let testDb: TestDatabase;
@@ -264,7 +267,13 @@ async function gatewayToken(): Promise<string> {
   await insertGatewayToken({
     ownerUrl: testDb.ownerUrl,
     name: 'gateway local',
-    scopes: ['tokens:introspect', 'leases:write', 'catalog:read', 'revocations:read'] satisfies Scope[],
+    scopes: [
+      'tokens:introspect',
+      'leases:write',
+      'catalog:read',
+      'revocations:read',
+      'catalog:refresh',
+    ] satisfies Scope[],
     pool: POOL,
     secretHash: minted.secretHash,
     prefix: minted.prefix,
@@ -321,6 +330,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX,
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
     WORKER_POOLS: JSON.stringify({
@@ -494,16 +504,39 @@ describe('the workspace gateway through a real SDK client', () => {
     }
   });
 
-  it('relays an upstream’s list_changed to the workspace’s sessions', async () => {
+  it('relays an upstream’s list_changed to the workspace’s sessions and asks the API for a catalog refresh', async () => {
+    const queue = new Queue(catalogRefreshQueueOf(POOL), {
+      connection: { url: testRedisUrl() },
+      prefix: QUEUE_PREFIX,
+    });
+    const events = new QueueEvents(catalogRefreshQueueOf(POOL), {
+      connection: { url: testRedisUrl() },
+      prefix: QUEUE_PREFIX,
+    });
     const client = await connect(gateway.url, tokens.agent);
     try {
+      // The approval's own discovery job still waits (no worker here): gone, so the report is a new job.
+      await queue.drain();
+      await events.waitUntilReady();
+      const enqueued = new Promise<string>((done) => {
+        events.on('waiting', ({ jobId }) => done(jobId));
+      });
       const changed = new Promise<void>((done) => {
         client.setNotificationHandler(ToolListChangedNotificationSchema, async () => done());
       });
       await client.callTool({ name: 'mcp__inproc__grow', arguments: {} });
       await changed;
+      const job = await queue.getJob(await enqueued);
+      expect(job?.data).toMatchObject({
+        serverName: 'inproc',
+        reason: 'list_changed',
+        principalUserId: null,
+      });
     } finally {
       await client.close();
+      await events.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
     }
   });
 

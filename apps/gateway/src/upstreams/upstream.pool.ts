@@ -14,7 +14,8 @@ import type { Logger } from '@gatehouse/platform';
 // pool's authority), connected and supervised by libs/mcp-client, and held in the shared HeldLeases registry:
 // a revocation event that concerns the lease drops it, which closes the connection (and the child's process
 // group) at once. Leases are renewed before they expire (a refused renewal drops the connection); an upstream
-// that goes away is leased again on the next call, which the API may refuse.
+// that goes away is leased again on the next call, which the API may refuse. An upstream's list_changed is reported
+// to the API on its lease (catalog.refresh), which enqueues the server's rediscovery.
 
 export interface UpstreamKey {
   readonly tenantId: string;
@@ -42,7 +43,10 @@ export interface UpstreamPoolOptions {
   readonly callTimeoutMs: number;
   /** An upstream unused this long is closed (and its lease released) when its renewal comes, not renewed. */
   readonly idleCloseMs?: number;
-  /** An upstream's lists changed (list_changed seen and re-listed): its workspace's sessions are told. */
+  /**
+   * An upstream's lists changed (list_changed seen and re-listed): its workspace's sessions are told. The pool
+   * itself reports it to the API (catalog.refresh for the lease), so the catalog is discovered again.
+   */
   readonly onListChanged?: (key: UpstreamKey) => void;
   /** An upstream notification that was dropped, by method (metrics). */
   readonly onDroppedNotification?: (method: string) => void;
@@ -217,7 +221,9 @@ export class UpstreamPool {
       },
       callTimeoutMs: this.options.callTimeoutMs,
       onEvent: (event) => {
-        if (event.type === 'catalog' && event.change === 'refreshed') this.options.onListChanged?.(key);
+        if (event.type !== 'catalog' || event.change !== 'refreshed') return;
+        this.options.onListChanged?.(key);
+        void this.reportListChanged(lease, held);
       },
       ...(this.options.onDroppedNotification === undefined
         ? {}
@@ -244,6 +250,28 @@ export class UpstreamPool {
       'gateway upstream connected',
     );
     return upstream;
+  }
+
+  /** Asks the API to rediscover the server (catalog.refresh on the lease); a failure waits for the sweep. */
+  private async reportListChanged(lease: IssuedLease, held: HeldLease): Promise<void> {
+    if (!held.live) return;
+    const ids = { leaseId: lease.id, workspaceId: lease.workspaceId, serverName: lease.serverName };
+    try {
+      const reported = await this.options.leases.reportListChanged(
+        { id: lease.id, workspaceId: lease.workspaceId, serverName: lease.serverName },
+        held.signal,
+      );
+      if (!reported.ok)
+        this.options.logger.info(
+          { ...ids, code: reported.code },
+          'gateway upstream: list_changed report refused',
+        );
+    } catch {
+      this.options.logger.warn(
+        ids,
+        'gateway upstream: list_changed report failed, left to the periodic refresh',
+      );
+    }
   }
 
   private async forget(id: string, upstream: Upstream): Promise<void> {

@@ -136,6 +136,23 @@ export class LeaseApiClient {
     return answer.ok ? { ok: true } : answer;
   }
 
+  /**
+   * `catalog.refresh` as a lease holder: the server told us its lists changed on this lease (list_changed), so the
+   * API enqueues its rediscovery (collapsed into a waiting job). The lease names the principal.
+   */
+  async reportListChanged(
+    lease: { readonly id: string; readonly workspaceId: string; readonly serverName: string },
+    signal?: AbortSignal,
+  ): Promise<LeaseCallResult> {
+    const answer = await this.post(
+      'refresh',
+      `/v1/workspaces/${encodeURIComponent(lease.workspaceId)}/catalog/refresh`,
+      { serverName: lease.serverName, leaseId: lease.id },
+      signal,
+    );
+    return answer.ok ? { ok: true } : answer;
+  }
+
   private async post(
     route: string,
     path: string,
