@@ -544,7 +544,7 @@ describe('the Connections page', () => {
 
 describe('a workspace service credential', () => {
   it(
-    'lets an owner share their sign-in with the workspace: it moves to the workspace',
+    'lets an owner share their sign-in with the workspace, see it serve the server and listed, and sign it out',
     async () => {
       await open(page, `/connections?workspace=${workspaceId}`);
       const row = () => page.locator('#connections-servers').getByRole('row').filter({ hasText: 'shared' });
@@ -558,18 +558,58 @@ describe('a workspace service credential', () => {
       await row().getByText('Yours').waitFor();
       await row().getByRole('button', { name: 'Share with the workspace (shared)' }).click();
       await waitOrExplain(page, page.getByText('Shared with the workspace', { exact: true }));
-      // It moved: the owner holds no sign-in of their own for it any more.
-      await row().getByText('Signed out').waitFor();
+      // It moved: the owner holds no sign-in of their own for it any more, and the workspace's serves it.
+      await row().getByText('Signed in (workspace credential)', { exact: true }).waitFor();
+      await row().getByText('Workspace service credential', { exact: true }).waitFor();
+      await row().getByText(provider.issuer).waitFor();
       await expect(
         page
           .locator('#connections-credentials')
           .getByText(`${resource.origin}/shared`, { exact: true })
           .count(),
       ).resolves.toBe(0);
+      // The owner sees it listed among the workspace's service credentials, with its word, issuer and expiry.
+      const services = page.locator('#connections-service-credentials');
+      const listed = services.getByRole('row').filter({ hasText: `${resource.origin}/shared` });
+      await listed.getByText('Signed in', { exact: true }).waitFor();
+      await listed.getByText(provider.issuer).waitFor();
+      await expect(listed.locator('time').getAttribute('datetime')).resolves.toMatch(/^\d{4}-/);
+      // The servers list agrees: nothing asks for a sign-in the workspace's credential already gives.
+      await open(page, `/servers/${workspaceId}`);
+      await expect(
+        page
+          .getByRole('row')
+          .filter({ hasText: 'shared' })
+          .first()
+          .getByRole('link', { name: 'Needs sign-in' })
+          .count(),
+      ).resolves.toBe(0);
+      await open(page, `/connections?workspace=${workspaceId}`);
+      await listed.waitFor();
       // The pointer rests where "Share" was, over the "Sign in" that took its place: measured at rest.
       await page.mouse.move(0, 0);
       await expectAccessible(page, 'connections with a service credential');
       await screenshot(page, 'connections-service-credential');
+      await open(mobile, `/connections?workspace=${workspaceId}`);
+      await mobile
+        .locator('#connections-service-credentials')
+        .getByText(`${resource.origin}/shared`)
+        .waitFor();
+      await expectNoHorizontalOverflow(mobile, 'connections with a service credential at 390 px');
+      await expectAccessible(mobile, 'connections with a service credential at 390 px');
+      await screenshot(mobile, 'mobile-connections-service-credential');
+
+      // Signed out: deleted, revoked at the issuer, no longer listed, and the server reads signed out.
+      await listed
+        .getByRole('button', { name: `Sign out the workspace credential for ${resource.origin}/shared` })
+        .click();
+      await page.waitForURL((address) => address.searchParams.has('signedOut'));
+      await page.getByText(/^Signed out\. The authorization server revoked the tokens too\./).waitFor();
+      await open(page, `/connections?workspace=${workspaceId}`);
+      await row().getByText('Signed out', { exact: true }).waitFor();
+      await expect(listed.count()).resolves.toBe(0);
+      await page.getByText('No service credentials', { exact: true }).waitFor();
+      await expectAccessible(page, 'connections after the service credential is signed out');
     },
     FLOW_TIMEOUT_MS,
   );

@@ -18,13 +18,30 @@ export function getWorkspaceCatalog(workspaceId: string): Promise<ApiResult<Work
   });
 }
 
-/** `oauth.credentials.list`: the person's own sign-ins (and the workspace service credentials they may see). */
+/** `oauth.credentials.list`: the person's own sign-ins (never a workspace's service credential). */
 export function listOAuthCredentials(
   args: { cursor?: string | undefined; limit?: number } = {},
 ): Promise<ApiResult<Page<OAuthCredentialView>>> {
   return callApi({
     method: 'GET',
     path: '/v1/oauth/credentials',
+    query: { cursor: args.cursor, limit: args.limit ?? 200 },
+    answer: oauthCredentialPage,
+  });
+}
+
+/**
+ * `oauth.serviceCredentials.list` (owners and admins only): the workspace's service credentials, the same view a
+ * person gets of their own. `oauth.credentials.list` never carries them, so without this a server the workspace's
+ * credential serves reads as signed out to the admin who shared it.
+ */
+export function listServiceCredentials(
+  workspaceId: string,
+  args: { cursor?: string | undefined; limit?: number } = {},
+): Promise<ApiResult<Page<OAuthCredentialView>>> {
+  return callApi({
+    method: 'GET',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/oauth/service-credentials`,
     query: { cursor: args.cursor, limit: args.limit ?? 200 },
     answer: oauthCredentialPage,
   });

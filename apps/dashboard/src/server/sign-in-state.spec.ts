@@ -1,6 +1,6 @@
 import type { OAuthCredentialView } from '../views/catalog-views';
 import type { EffectiveEntryView } from '../views/definition-views';
-import { declaresOAuth, needsSignIn, serverSignIn } from './sign-in-state';
+import { declaresOAuth, needsSignIn, serverSignIn, signInLabel } from './sign-in-state';
 
 const WORKSPACE = '11111111-1111-4111-8111-111111111111';
 const OTHER_WORKSPACE = '22222222-2222-4222-8222-222222222222';
@@ -73,5 +73,31 @@ describe('serverSignIn', () => {
 
   it('keeps the fixed word of a credential that is not signed in', () => {
     expect(serverSignIn(entry(true), WORKSPACE, [credential({ state: 'refused' })])?.state).toBe('refused');
+  });
+});
+
+describe('signInLabel', () => {
+  const shared = credential({
+    id: '44444444-4444-4444-8444-444444444444',
+    subject: 'workspace',
+    workspaceId: WORKSPACE,
+  });
+
+  it("says the workspace's credential serves a server the person has no sign-in of their own for", () => {
+    const signIn = serverSignIn(entry(true), WORKSPACE, [shared]);
+    expect(signIn && signInLabel(signIn)).toBe('Signed in (workspace credential)');
+    expect(needsSignIn(signIn)).toBe(false);
+  });
+
+  it("says so too when the person's own sign-in is not signed in", () => {
+    const signIn = serverSignIn(entry(true), WORKSPACE, [credential({ state: 'refused' }), shared]);
+    expect(signIn && signInLabel(signIn)).toBe('Signed in (workspace credential)');
+  });
+
+  it("is the plain word when the person's own sign-in serves it, or nothing does", () => {
+    const own = serverSignIn(entry(true), WORKSPACE, [credential({}), shared]);
+    expect(own && signInLabel(own)).toBe('Signed in');
+    const none = serverSignIn(entry(true), WORKSPACE, []);
+    expect(none && signInLabel(none)).toBe('Signed out');
   });
 });

@@ -51,6 +51,15 @@ export function serverSignIn(
   return { state, own, workspace };
 }
 
+/**
+ * The state as shown for one server: "Signed in" alone would hide that someone else's sign-in serves it (the
+ * person's own may be missing or refused), so a server served only by the workspace's credential says so.
+ */
+export function signInLabel(signIn: ServerSignIn): string {
+  const servedByWorkspace = signIn.own?.state !== 'signed_in' && signIn.workspace?.state === 'signed_in';
+  return servedByWorkspace ? 'Signed in (workspace credential)' : SIGN_IN_WORDS[signIn.state];
+}
+
 /** A server that cannot run for this person until someone signs in. */
 export function needsSignIn(signIn: ServerSignIn | null): boolean {
   return signIn !== null && signIn.state !== 'signed_in';

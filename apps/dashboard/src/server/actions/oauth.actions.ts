@@ -9,7 +9,8 @@ import { callApi } from '../api-client';
 import { invalidInputProblem } from '../api-problem';
 import { idField, textField } from '../form-data';
 
-// The Connections page's writes (oauth.signIn.start / .complete, oauth.signOut; decisions 0062 and 0066). Only
+// The Connections page's writes (oauth.signIn.start / .complete, oauth.signOut, the service credential's choice
+// and sign-out; decisions 0062, 0066, 0082 and 0098). Only
 // people sign in, for themselves; the API binds the sign-in to this session, so a redirect that comes back to
 // another session is refused there. No action hands back a token: the answers are a state word and an issuer.
 
@@ -115,4 +116,33 @@ export async function chooseServiceCredentialAction(
   redirect(
     `/connections?${new URLSearchParams({ workspace: workspaceId, shared: result.data.id }).toString()}`,
   );
+}
+
+/**
+ * Owners and admins: the workspace is signed out of one of its service credentials (decision 0098), with the
+ * person's sign-out semantics: deleted first, its leases ended, then revoked at the issuer.
+ */
+export async function signOutServiceCredentialAction(
+  _previous: ActionState,
+  form: FormData,
+): Promise<ActionState> {
+  const refusal = await refuseUnless('manageWorkspaces');
+  if (refusal) return failure(refusal);
+  const workspaceId = idField(form, 'workspaceId');
+  const credentialId = idField(form, 'credentialId');
+  if (workspaceId === undefined || credentialId === undefined) {
+    return invalid('credentialId', 'No service credential was named.');
+  }
+  const result = await callApi({
+    answer: oauthSignedOut,
+    method: 'POST',
+    path: `/v1/workspaces/${encodeURIComponent(workspaceId)}/oauth/service-credentials/${encodeURIComponent(credentialId)}/sign-out`,
+  });
+  if (!result.ok) return failure(result.problem);
+  // As for a person's sign-out: the row and its form are gone, so the outcome travels in the address.
+  const outcome = new URLSearchParams({
+    workspace: workspaceId,
+    signedOut: result.data.revokedAtIssuer ? 'revoked' : 'deleted',
+  });
+  redirect(`/connections?${outcome.toString()}`);
 }

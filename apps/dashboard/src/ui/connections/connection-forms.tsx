@@ -6,6 +6,7 @@ import {
   chooseServiceCredentialAction,
   completeSignInAction,
   signOutAction,
+  signOutServiceCredentialAction,
   startSignInAction,
 } from '../../server/actions/oauth.actions';
 import { ActionFeedback } from '../action-feedback';
@@ -108,6 +109,32 @@ export function ShareSignInForm({
         <input type="hidden" name="credentialId" value={credentialId} />
         <SubmitButton variant="secondary" size="small" pendingLabel="Sharing…">
           Share with the workspace<span className="visually-hidden"> ({serverName})</span>
+        </SubmitButton>
+      </form>
+    </div>
+  );
+}
+
+/** Owners and admins: signs the workspace out of its service credential; everyone it served needs a sign-in. */
+export function ServiceSignOutForm({
+  workspaceId,
+  credentialId,
+  target,
+}: {
+  workspaceId: string;
+  credentialId: string;
+  /** The server address it serves, for the button's accessible name. */
+  target: string;
+}) {
+  const [state, action] = useActionState(signOutServiceCredentialAction, IDLE);
+  return (
+    <div className="stack-sm">
+      <ActionFeedback state={state} context="Signing the workspace out failed" />
+      <form action={action}>
+        <input type="hidden" name="workspaceId" value={workspaceId} />
+        <input type="hidden" name="credentialId" value={credentialId} />
+        <SubmitButton variant="dangerOutline" size="small" pendingLabel="Signing out…">
+          Sign out<span className="visually-hidden"> the workspace credential for {target}</span>
         </SubmitButton>
       </form>
     </div>

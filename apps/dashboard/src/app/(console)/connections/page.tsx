@@ -1,15 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listWorkspaces } from '../../../server/api-queries';
-import { listOAuthCredentials } from '../../../server/catalog-queries';
+import { listOAuthCredentials, listServiceCredentials } from '../../../server/catalog-queries';
 import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
 import { getEffectiveDefinitions } from '../../../server/definition-queries';
 import type { ApiProblem } from '../../../server/api-problem';
 import { isProblemCode } from '@gatehouse/contracts';
-import { SIGN_IN_WORDS, serverSignIn } from '../../../server/sign-in-state';
+import { SIGN_IN_WORDS, serverSignIn, signInLabel } from '../../../server/sign-in-state';
 import { AccessFailure } from '../../../ui/access-states';
 import {
   CompleteSignInForm,
+  ServiceSignOutForm,
   ShareSignInForm,
   SignInForm,
   SignOutForm,
@@ -27,8 +28,10 @@ export const metadata: Metadata = { title: 'Connections' };
 
 // The OAuth sign-ins of the person (issue 15 item 5): per server of a workspace that declares OAuth, the state
 // word (signed in, signed out, needs sign-in, refused), the issuer, when the access token expires, and whose
-// credential serves it (their own first, then the workspace's service credential); sign in and out. Below, every
-// sign-in they hold in the tenant, and the form that finishes a sign-in from the address it came back to.
+// credential serves it (their own first, then the workspace's service credential); sign in and out. Owners and
+// admins also see the workspace's service credentials (decision 0098) and sign the workspace out of one; for
+// them a server only that credential serves reads "Signed in (workspace credential)". Below, every sign-in the
+// person holds in the tenant, and the form that finishes a sign-in from the address it came back to.
 
 const WORD_TONES: Readonly<Record<SignInWord, BadgeTone>> = {
   signed_in: 'positive',
@@ -55,8 +58,8 @@ function sharedUse(entry: EffectiveEntryView): boolean {
   return transport?.kind === 'http' && transport.oauth?.allowSharedCredential === true;
 }
 
-function Word({ state }: { state: SignInWord }) {
-  return <Badge tone={WORD_TONES[state]}>{SIGN_IN_WORDS[state]}</Badge>;
+function Word({ state, label }: { state: SignInWord; label?: string }) {
+  return <Badge tone={WORD_TONES[state]}>{label ?? SIGN_IN_WORDS[state]}</Badge>;
 }
 
 /** The outcome the OAuth callback (or the dashboard's finish route) sent the browser back with: an id or a code. */
@@ -91,15 +94,19 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const sharedId = firstParam(params, 'shared');
   const items = workspaces.ok ? workspaces.data.items : [];
   const workspace = items.find((candidate) => candidate.id === asked) ?? items[0];
-  const effective =
-    workspace && (asked === undefined || UUID.test(asked))
-      ? await getEffectiveDefinitions(workspace.id, 'principal')
-      : undefined;
+  const known = workspace && (asked === undefined || UUID.test(asked)) ? workspace : undefined;
+  // Members cannot read the workspace's service credentials (workspaces:write): their page shows their own.
+  const [effective, services] = await Promise.all([
+    known ? getEffectiveDefinitions(known.id, 'principal') : undefined,
+    known && can.manageWorkspaces ? listServiceCredentials(known.id) : undefined,
+  ]);
+  if (services && !services.ok) redirectIfSessionEnded(services.problem);
   const credentialItems = credentials?.ok ? credentials.data.items : [];
+  const serviceItems = services?.ok ? services.data.items : [];
   const oauthServers =
     effective?.ok && workspace
       ? effective.data.entries.flatMap((entry) => {
-          const signIn = serverSignIn(entry, workspace.id, credentialItems);
+          const signIn = serverSignIn(entry, workspace.id, [...credentialItems, ...serviceItems]);
           return signIn === null ? [] : [{ entry, signIn }];
         })
       : [];
@@ -200,7 +207,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                       >
                         {entry.name}
                       </Link>,
-                      <Word key="state" state={signIn.state} />,
+                      <Word key="state" state={signIn.state} label={signInLabel(signIn)} />,
                       <span key="subject">
                         {serving === null
                           ? '—'
@@ -237,12 +244,70 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                       </span>,
                     ],
                     sort: [entry.name, signIn.state, null, null, null, null],
-                    search: `${entry.name} ${SIGN_IN_WORDS[signIn.state]} ${serving?.issuer ?? ''}`,
+                    search: `${entry.name} ${signInLabel(signIn)} ${serving?.issuer ?? ''}`,
                   };
                 })}
               />
             )}
           </Panel>
+          {services ? (
+            <Panel
+              id="connections-service-credentials"
+              title={`Service credentials of ${workspace.name}`}
+              description="Sign-ins shared with the workspace: each serves everyone here without a sign-in of their own. Signing the workspace out deletes it, ends the leases that carried it and asks the issuer to revoke it."
+            >
+              {!services.ok ? (
+                <ProblemCallout
+                  problem={services.problem}
+                  context="The service credentials could not be loaded"
+                />
+              ) : serviceItems.length === 0 ? (
+                <EmptyState title="No service credentials">
+                  Share your own sign-in with the workspace above, for a server whose definition allows it.
+                </EmptyState>
+              ) : (
+                <DataTable
+                  caption={`Service credentials of ${workspace.name}`}
+                  filterLabel="Filter service credentials"
+                  initialSort={{ column: 'resource', direction: 'ascending' }}
+                  columns={[
+                    { id: 'resource', label: 'Server address', sortable: true },
+                    { id: 'state', label: 'State', sortable: true },
+                    { id: 'issuer', label: 'Issuer' },
+                    { id: 'expires', label: 'Access token expires', sortable: true },
+                    { id: 'actions', label: 'Actions', hideLabel: true },
+                  ]}
+                  rows={serviceItems.map((credential) => ({
+                    id: credential.id,
+                    cells: [
+                      <code key="resource" className={catalogStyles.name}>
+                        {credential.resource}
+                      </code>,
+                      <Word key="state" state={credential.state} />,
+                      <code key="issuer" className={catalogStyles.name}>
+                        {credential.issuer}
+                      </code>,
+                      <span key="expires">{expiry(credential.accessTokenExpiresAt)}</span>,
+                      <ServiceSignOutForm
+                        key="actions"
+                        workspaceId={workspace.id}
+                        credentialId={credential.id}
+                        target={credential.resource}
+                      />,
+                    ],
+                    sort: [
+                      credential.resource,
+                      credential.state,
+                      null,
+                      credential.accessTokenExpiresAt,
+                      null,
+                    ],
+                    search: `${credential.resource} ${credential.issuer} ${SIGN_IN_WORDS[credential.state]}`,
+                  }))}
+                />
+              )}
+            </Panel>
+          ) : null}
         </>
       )}
 
@@ -260,7 +325,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         <Panel
           id="connections-credentials"
           title="Your sign-ins"
-          description="Every credential you hold in this tenant, and the workspace service credentials you can see."
+          description="Every credential you hold yourself in this tenant."
         >
           {!credentials.ok ? (
             <ProblemCallout problem={credentials.problem} context="The sign-ins could not be loaded" />

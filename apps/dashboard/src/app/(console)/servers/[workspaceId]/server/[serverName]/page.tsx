@@ -7,6 +7,7 @@ import {
   getServerStatus,
   getWorkspaceCatalog,
   listOAuthCredentials,
+  listServiceCredentials,
 } from '../../../../../../server/catalog-queries';
 import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
 import { SIGN_IN_WORDS, serverSignIn } from '../../../../../../server/sign-in-state';
@@ -55,11 +56,13 @@ export default async function ServerDetailPage({
   const { workspace, permissions, can } = context;
   const view: EffectiveViewKind =
     firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
-  const [effective, catalog, credentials, status] = await Promise.all([
+  const [effective, catalog, credentials, status, services] = await Promise.all([
     getEffectiveDefinitions(workspace.id, view),
     can.readCatalog ? getWorkspaceCatalog(workspace.id) : undefined,
     can.signInToServers ? listOAuthCredentials() : undefined,
     can.readCatalog ? getServerStatus(workspace.id, serverName) : undefined,
+    // The workspace's own credential serves servers too: owners and admins can read it (members cannot).
+    can.manageWorkspaces ? listServiceCredentials(workspace.id) : undefined,
   ]);
   if (catalog && !catalog.ok) redirectIfSessionEnded(catalog.problem);
   if (status && !status.ok) redirectIfSessionEnded(status.problem);
@@ -82,7 +85,10 @@ export default async function ServerDetailPage({
   const serverCatalog = catalog?.ok
     ? catalog.data.document.servers.find((candidate) => candidate.identity.server === serverName)
     : undefined;
-  const signIn = serverSignIn(entry, workspace.id, credentials?.ok ? credentials.data.items : []);
+  const signIn = serverSignIn(entry, workspace.id, [
+    ...(credentials?.ok ? credentials.data.items : []),
+    ...(services?.ok ? services.data.items : []),
+  ]);
   const back = `/servers/${workspace.id}${view === 'principal' ? '?view=principal' : ''}`;
 
   return (
