@@ -593,7 +593,7 @@ describe('a workspace service credential', () => {
       await open(mobile, `/connections?workspace=${workspaceId}`);
       await mobile
         .locator('#connections-service-credentials')
-        .getByText(`${resource.origin}/shared`)
+        .getByText(`${resource.origin}/shared`, { exact: true })
         .waitFor();
       await expectNoHorizontalOverflow(mobile, 'connections with a service credential at 390 px');
       await expectAccessible(mobile, 'connections with a service credential at 390 px');
