@@ -240,7 +240,7 @@ async function printSummary(
   const notes: Record<string, string> = {
     dashboard: '',
     api: apiExtras.join(' '),
-    gateway: '/healthz /readyz /metrics (the MCP endpoint arrives with the gateway issue)',
+    gateway: '/mcp/w/<workspaceId> (with GATEWAY_TOKEN set; README: the gateway) /healthz /readyz /metrics',
     worker: '/healthz /readyz /metrics',
   };
   say('Gatehouse is running:');
