@@ -1,16 +1,12 @@
 import { signOutOAuthServiceCredential, type CommandInput, type CommandOutput } from '@gatehouse/commands';
-import { deleteOAuthCredential, listOAuthCredentialsOfSubject, type Database } from '@gatehouse/db';
+import type { Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
-import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { appendLeaseChange } from '../revocations/lease-change.event';
-import { auditActorOf } from '../shared/audit-actor';
 import { notFound } from '../shared/command-problems';
-import { heldTokensOf, revokeAtIssuer } from './issuer-revocation';
-import { oauthAuditEvent } from './oauth.audit';
+import { signOutCredential } from './credential-sign-out';
 import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
 
 type Input = CommandInput<typeof signOutOAuthServiceCredential>;
@@ -32,34 +28,23 @@ export class SignOutServiceCredentialUseCase implements UseCase<Input, Output> {
   ) {}
 
   async execute({ principal, input, signal }: UseCaseArgs<Input, TenantPrincipal>): Promise<Output> {
-    const deleted = await this.db.withTenant(principal.tenantId, async (tx) => {
-      const workspace = await tx.workspace.findUnique({ where: { id: input.workspaceId } });
-      if (workspace === null) throw notFound('workspace');
-      const held = await listOAuthCredentialsOfSubject(tx, { kind: 'workspace', workspaceId: workspace.id });
-      const row = held.find((candidate) => candidate.id === input.credentialId);
-      if (row === undefined) throw notFound('credential');
-      // Deleted as it is now (a refresh may have rotated it since the read): the tokens revoked are the ones
-      // the deleted row held.
-      const gone = await deleteOAuthCredential(tx, row.identity);
-      if (gone === null) throw notFound('credential');
-      await appendLeaseChange(tx, 'oauth_signed_out', { workspaceId: workspace.id });
-      await appendAuditEvent(
-        tx,
-        oauthAuditEvent(auditActorOf(principal), 'oauth.service_credential_signed_out', gone.id, {
-          workspaceId: workspace.id,
-          issuer: gone.identity.issuer,
-          securityIdentity: gone.identity.serverIdentity,
-        }),
-      );
-      return { row: gone, tokens: heldTokensOf(this.runtime.cipher, gone) };
-    });
-    const revokedAtIssuer = await revokeAtIssuer(
+    const workspace = await this.db.withTenant(principal.tenantId, (tx) =>
+      tx.workspace.findUnique({ where: { id: input.workspaceId }, select: { id: true } }),
+    );
+    if (workspace === null) throw notFound('workspace');
+    const { id, revokedAtIssuer } = await signOutCredential(
       { db: this.db, runtime: this.runtime },
       principal,
-      deleted.row,
-      deleted.tokens,
+      {
+        subject: { kind: 'workspace', workspaceId: workspace.id },
+        credentialId: input.credentialId,
+        leaseSubject: { workspaceId: workspace.id },
+        auditAction: 'oauth.service_credential_signed_out',
+        auditData: { workspaceId: workspace.id },
+        deleteVersion: 'current',
+      },
       signal,
     );
-    return { id: deleted.row.id, state: 'signed_out', revokedAtIssuer };
+    return { id, state: 'signed_out', revokedAtIssuer };
   }
 }
