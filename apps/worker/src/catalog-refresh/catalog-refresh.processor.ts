@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerConfig } from '../config/worker.config.js';
 import { ChildGroupReaper } from '../children/child-group.reaper.js';
 import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import { leasedConnectOptions } from '../leases/leased-connect.options.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
 import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
 import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
@@ -39,8 +40,6 @@ export class ServerUnavailableError extends Error {
     this.name = 'ServerUnavailableError';
   }
 }
-
-const CLIENT_INFO = { name: 'gatehouse-worker', version: '0.1.0' } as const;
 
 /**
  * Refreshes one server's catalog (DESIGN.md flow 4): lease the transport with the worker token, connect through
@@ -153,16 +152,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
   ): Promise<CatalogRefreshOutcome> {
     const supervisor = superviseAdmitted(lease.transport.transport, {
       serverId: lease.serverName,
-      connect: {
-        serverName: lease.serverName,
-        clientInfo: CLIENT_INFO,
-        defaultStartupTimeoutMs: this.config.DISCOVERY_STARTUP_TIMEOUT_MS,
-        searchPath: this.config.CHILD_PATH,
-        closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
-        stillAdmitted: () => held.live,
-        freshAccessToken: fresh.freshAccessToken,
-        processGroups: this.reaper,
-      },
+      connect: leasedConnectOptions(this.config, this.reaper, lease, held, fresh),
       // One attempt per job: the queue's retries and backoff govern reruns, not a supervisor inside a job.
       backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
     });

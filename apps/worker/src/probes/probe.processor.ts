@@ -3,10 +3,12 @@ import { classifyFailure, connectAdmitted } from '@gatehouse/mcp-client';
 import { freshLeaseTokens, type FreshLeaseTokens } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { ChildGroupReaper } from '../children/child-group.reaper.js';
 import type { WorkerConfig } from '../config/worker.config.js';
 import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
 import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
 import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
+import { leasedConnectOptions } from '../leases/leased-connect.options.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
 import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
 import { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
@@ -28,8 +30,6 @@ export class ProbeAbandonedError extends Error {
   }
 }
 
-const CLIENT_INFO = { name: 'gatehouse-worker', version: '0.1.0' } as const;
-
 /**
  * Probes one server (decision 0078): lease it with the worker token, connect through libs/mcp-client from the
  * lease's admitted transport (the handshake), send `ping`, close, report the connection state and failure class
@@ -45,6 +45,7 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
     @Inject(LEASE_API) private readonly leases: LeaseApiClient | null,
     @Inject(HeldLeases) private readonly held: HeldLeases,
     @Inject(LeaseRevocationsHolder) private readonly revocations: LeaseRevocationsHolder,
+    @Inject(ChildGroupReaper) private readonly reaper: ChildGroupReaper,
   ) {}
 
   async handle(payload: ProbePayload, job: JobContext): Promise<ProbeOutcome> {
@@ -124,15 +125,10 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
 
   /** Connects and pings; whatever happens, the connection (and a stdio child's group) is closed before it returns. */
   private async probe(lease: IssuedLease, held: HeldLease, fresh: FreshLeaseTokens): Promise<ProbeReport> {
-    const connected = await connectAdmitted(lease.transport.transport, {
-      serverName: lease.serverName,
-      clientInfo: CLIENT_INFO,
-      defaultStartupTimeoutMs: this.config.DISCOVERY_STARTUP_TIMEOUT_MS,
-      searchPath: this.config.CHILD_PATH,
-      closeGraceMs: this.config.CHILD_CLOSE_GRACE_MS,
-      stillAdmitted: () => held.live,
-      freshAccessToken: fresh.freshAccessToken,
-    });
+    const connected = await connectAdmitted(
+      lease.transport.transport,
+      leasedConnectOptions(this.config, this.reaper, lease, held, fresh),
+    );
     if (!connected.ok) return failed(connected.failureClass, connected.reason, null);
     const { session } = connected;
     const closeOnDrop = () => void session.close();
