@@ -21,6 +21,7 @@ import { forbiddenCaller, notFound } from '../shared/command-problems';
 import { snapshotMismatch } from './catalog-problems';
 import { catalogSubmitAuditEvent } from './catalog-submit.audit';
 import { catalogTopicOf } from './catalog-topic';
+import { leasedServerKeyOf } from '../leases/leased-server.key';
 
 type Input = CommandInput<typeof submitCatalogSnapshot>;
 type Output = CommandOutput<typeof submitCatalogSnapshot>;
@@ -106,7 +107,7 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
     const server = parsed.success ? theLeasedServer(parsed.data, lease) : null;
     if (!parsed.success || server === null) return refuse(lease, snapshotMismatch());
 
-    const principalKey = lease.principalUserId ?? 'workspace';
+    const key = leasedServerKeyOf(lease);
     const data = {
       leaseId: lease.id,
       protocolVersion: server.identity.protocolVersion,
@@ -119,22 +120,11 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
     };
     const snapshot = await tx.catalogSnapshot.upsert({
       where: {
-        tenantId_workspaceId_serverName_definitionFingerprint_principalKey: {
-          tenantId: lease.tenantId,
-          workspaceId: lease.workspaceId,
-          serverName: lease.serverName,
-          definitionFingerprint: lease.definitionFingerprint,
-          principalKey,
-        },
+        tenantId_workspaceId_serverName_definitionFingerprint_principalKey: key.unique,
       },
       create: {
         id: randomUUID(),
-        tenantId: lease.tenantId,
-        workspaceId: lease.workspaceId,
-        serverName: lease.serverName,
-        definitionFingerprint: lease.definitionFingerprint,
-        principalUserId: lease.principalUserId,
-        principalKey,
+        ...key.identity,
         ...data,
       },
       update: data,

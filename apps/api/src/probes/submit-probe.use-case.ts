@@ -10,6 +10,7 @@ import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { endedState } from '../leases/lease-ended';
 import { leaseEnded } from '../leases/lease-problems';
 import { forbiddenCaller, notFound, ValidationProblemError } from '../shared/command-problems';
+import { leasedServerKeyOf } from '../leases/leased-server.key';
 
 type Input = CommandInput<typeof submitProbe>;
 type Output = CommandOutput<typeof submitProbe>;
@@ -46,7 +47,7 @@ export class SubmitProbeUseCase implements UseCase<Input, Output> {
       if (lease === null) throw notFound('lease');
       const ended = endedState(lease, now);
       if (ended !== null) throw leaseEnded(ended.state, ended.reason);
-      const principalKey = lease.principalUserId ?? 'workspace';
+      const key = leasedServerKeyOf(lease);
       const data = {
         leaseId: lease.id,
         state: input.state,
@@ -58,22 +59,11 @@ export class SubmitProbeUseCase implements UseCase<Input, Output> {
       };
       return tx.serverProbe.upsert({
         where: {
-          tenantId_workspaceId_serverName_definitionFingerprint_principalKey: {
-            tenantId: lease.tenantId,
-            workspaceId: lease.workspaceId,
-            serverName: lease.serverName,
-            definitionFingerprint: lease.definitionFingerprint,
-            principalKey,
-          },
+          tenantId_workspaceId_serverName_definitionFingerprint_principalKey: key.unique,
         },
         create: {
           id: randomUUID(),
-          tenantId: lease.tenantId,
-          workspaceId: lease.workspaceId,
-          serverName: lease.serverName,
-          definitionFingerprint: lease.definitionFingerprint,
-          principalUserId: lease.principalUserId,
-          principalKey,
+          ...key.identity,
           ...data,
         },
         update: data,
