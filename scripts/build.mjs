@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const outDir = join(root, 'dist');
 // apps/dashboard is built by Next.js; only its config schema is compiled here (npm start and the README generator read it).
-const roots = ['apps/api/src', 'apps/worker/src', 'apps/gateway/src', 'apps/dashboard/src/config', 'libs', 'scripts', 'bench', 'prisma'];
+const roots = ['apps/api/src', 'apps/worker/src', 'apps/gateway/src', 'apps/cli/src', 'apps/dashboard/src/config', 'libs', 'scripts', 'bench', 'prisma'];
 const skip = /(\.spec\.ts|\.int-spec\.ts|\.d\.ts)$/;
 const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8'));
 
