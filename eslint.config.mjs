@@ -53,6 +53,7 @@ const mcpRest = {
   message: 'The MCP SDK stays in libs/mcp-client and the server adapters of apps/gateway and apps/api.',
 };
 const gatewayAdapterOnly = 'In apps/gateway the MCP SDK is imported only by src/mcp-server (decision 0080).';
+const apiAdapterOnly = 'In apps/api the MCP SDK is imported only by src/mcp-admin (decision 0112).';
 const testingLib = {
   group: ['@gatehouse/testing'],
   message: '@gatehouse/testing is for test files only (*.spec.ts, *.int-spec.ts, fixtures, harnesses).',
@@ -248,6 +249,22 @@ export default [
         mcpClient,
         { ...mcpServer, message: gatewayAdapterOnly },
         { ...mcpRest, message: gatewayAdapterOnly },
+        testingLib,
+        testHelpers,
+      ]),
+    },
+  },
+  {
+    // apps/api: the SDK's server side and its types only in its admin-over-MCP adapter (decision 0112).
+    files: ['apps/api/**/*.ts'],
+    ignores: ['apps/api/src/mcp-admin/**', ...TEST_FILES],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        prisma,
+        libRoot,
+        mcpClient,
+        { ...mcpServer, message: apiAdapterOnly },
+        { ...mcpRest, message: apiAdapterOnly },
         testingLib,
         testHelpers,
       ]),

@@ -213,7 +213,18 @@ describe('the server side of the MCP SDK only in the apps that serve MCP', () =>
     },
   );
 
-  it.each(['apps/gateway/src/mcp-server/lint-probe.ts', 'apps/api/src/lint-probe.ts'])(
+  it.each(['apps/api/src/commands/lint-probe.ts', 'apps/api/src/lint-probe.ts'])(
+    'refuses it in the API outside its adapter: %s',
+    async (file) => {
+      for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
+        expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([
+          expect.stringContaining('In apps/api the MCP SDK is imported only by src/mcp-admin'),
+        ]);
+      }
+    },
+  );
+
+  it.each(['apps/gateway/src/mcp-server/lint-probe.ts', 'apps/api/src/mcp-admin/lint-probe.ts'])(
     'allows it in %s',
     async (file) => {
       for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
