@@ -18,6 +18,7 @@ import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
 import { benchCatalogLease } from './catalog-lease.bench';
 import { benchDefinitionsResolve } from './definitions-resolve.section';
+import { benchGatewayCall } from './gateway-call.bench';
 import { benchLeaseIssuance } from './lease-issuance.bench';
 import { benchMcpHttpCall } from './mcp-http-call.bench';
 import { benchMcpDiscovery } from './mcp-discovery.bench';
@@ -35,6 +36,7 @@ const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<Benc
   { name: 'revocation-latency', run: benchRevocationLatency },
   { name: 'lease-issuance', run: benchLeaseIssuance },
   { name: 'catalog-lease', run: benchCatalogLease },
+  { name: 'gateway-call', run: benchGatewayCall },
 ];
 
 interface RunArgs {

@@ -1,0 +1,100 @@
+// Child-process entry of the gateway-call bench's load client: N SDK clients (Client over
+// StreamableHTTPClientTransport, one session each, warmed up), each calling one tool one call at a time, for the
+// duration. Runs in its own process so it never competes with the proxies for an event loop. Protocol on
+// stdio (tokens stay out of `ps`): options as one JSON line on stdin; `{"phase":"warm"}` on stdout once every
+// session is open and warmed; then `go` on stdin starts the measured run, whose summary comes back as one JSON
+// line; the sessions are closed after it (DELETE), outside the measured window.
+import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export interface McpLoadOptions {
+  readonly url: string;
+  /** Sent as `Authorization: Bearer` when given. */
+  readonly token?: string;
+  readonly tool: string;
+  readonly clients: number;
+  readonly warmupCalls: number;
+  readonly durationSeconds: number;
+}
+
+export interface McpLoadSummary {
+  readonly callsPerSecond: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly calls: number;
+  /** Calls that failed (a JSON-RPC error or a result with isError), by message. */
+  readonly failures: Record<string, number>;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+async function connect(options: McpLoadOptions, index: number): Promise<Client> {
+  const headers: Record<string, string> =
+    options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
+  const client = new Client({ name: `bench-load-${index}`, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers } }));
+  return client;
+}
+
+async function main(): Promise<void> {
+  const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done === true) throw new Error('no options on stdin');
+  const options = JSON.parse(first.value) as McpLoadOptions;
+  const clients: Client[] = [];
+  for (let i = 0; i < options.clients; i += 1) clients.push(await connect(options, i));
+  const failures: Record<string, number> = {};
+  const call = async (client: Client, i: number): Promise<void> => {
+    try {
+      const result = await client.callTool({ name: options.tool, arguments: { text: `call ${i}` } });
+      if (result.isError === true) failures.isError = (failures.isError ?? 0) + 1;
+    } catch (error) {
+      const key = error instanceof Error ? error.message.slice(0, 120) : 'error';
+      failures[key] = (failures[key] ?? 0) + 1;
+    }
+  };
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let i = 0; i < options.warmupCalls; i += 1) await call(client, i);
+    }),
+  );
+  for (const key of Object.keys(failures)) delete failures[key];
+  process.stdout.write(`${JSON.stringify({ phase: 'warm' })}\n`);
+  const go = await lines.next();
+  if (go.done === true || go.value.trim() !== 'go') throw new Error('expected go');
+
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + options.durationSeconds * 1000;
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let i = 0; performance.now() < deadline; i += 1) {
+        const sent = performance.now();
+        await call(client, i);
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const summary: McpLoadSummary = {
+    callsPerSecond: latencies.length / elapsed,
+    latencyP50Ms: percentile(latencies, 50),
+    latencyP99Ms: percentile(latencies, 99),
+    calls: latencies.length,
+    failures,
+  };
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  await Promise.allSettled(clients.map((client) => client.close()));
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`mcp load client failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
