@@ -10,6 +10,8 @@ import { dashboardBuildState } from './start/dashboard-build.check';
 import { prepareDatabase, displayUrl } from './start/database.preparer';
 import { provideDatabase, type ProvidedDatabase } from './start/database.provider';
 import { seedDemoData } from './start/demo.seeder';
+import { provisionServiceTokens } from './start/service-tokens.provisioner';
+import { DEMO_TENANT_SLUG } from '../prisma/seed';
 import { loadOrCreateDevKeyRing } from './start/dev-key-ring';
 import { waitForHealth } from './start/health.waiter';
 import { formatPrefix, shouldUseColor } from './start/line-prefixer';
@@ -240,7 +242,7 @@ async function printSummary(
   const notes: Record<string, string> = {
     dashboard: '',
     api: apiExtras.join(' '),
-    gateway: '/mcp/w/<workspaceId> (with GATEWAY_TOKEN set; README: the gateway) /healthz /readyz /metrics',
+    gateway: '/mcp/w/<workspaceId> (an agent or user token as Bearer; README: the gateway) /healthz /readyz /metrics',
     worker: '/healthz /readyz /metrics',
   };
   say('Gatehouse is running:');
@@ -297,8 +299,23 @@ async function run(): Promise<void> {
       ? { keys: env['GATEHOUSE_KEYS'], activeKeyId: env['GATEHOUSE_ACTIVE_KEY_ID'] }
       : undefined);
   for (const line of await seedDemoData(database, seedKeyRing)) say(line);
+  const serviceTokens = await provisionServiceTokens({
+    database,
+    env,
+    idsFile: join(root, '.gatehouse', 'service-tokens.json'),
+    tenantSlug: DEMO_TENANT_SLUG,
+    pool: env['WORKER_POOL'] || 'default',
+  });
+  for (const line of serviceTokens.lines) say(line);
 
-  const launches = planAppLaunches({ root, env, databaseUrl: database.appUrl, redisUrl: redis.url, keyRing });
+  const launches = planAppLaunches({
+    root,
+    env,
+    databaseUrl: database.appUrl,
+    redisUrl: redis.url,
+    keyRing,
+    serviceTokens,
+  });
   await assertPortsFree(launches);
   await buildDashboardIfStale(root);
   if (supervisor.isStopping) return;

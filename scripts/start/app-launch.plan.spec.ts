@@ -86,4 +86,15 @@ describe('planAppLaunches', () => {
       /^worker: invalid configuration: WORKER_PORT/,
     );
   });
+  it('gives the minted worker token to the worker only and the gateway token to the gateway only', () => {
+    const launches = planAppLaunches({
+      ...context(),
+      serviceTokens: { workerToken: 'ghw_minted', gatewayToken: 'ghg_minted' },
+    });
+    const env = (name: string) => launches.find((l) => l.name === name)?.env ?? {};
+    expect(env('worker')['WORKER_TOKEN']).toBe('ghw_minted');
+    expect(env('gateway')['GATEWAY_TOKEN']).toBe('ghg_minted');
+    for (const name of ['api', 'gateway', 'dashboard']) expect(env(name)['WORKER_TOKEN']).toBeUndefined();
+    for (const name of ['api', 'worker', 'dashboard']) expect(env(name)['GATEWAY_TOKEN']).toBeUndefined();
+  });
 });

@@ -15,6 +15,8 @@ export type LaunchContext = {
   databaseUrl: string;
   redisUrl: string;
   keyRing: { keys: string; activeKeyId: string } | undefined;
+  /** Minted by npm start for the worker and the gateway (scripts/start/service-tokens.provisioner.ts). */
+  serviceTokens?: { workerToken: string | undefined; gatewayToken: string | undefined };
 };
 
 export type AppLaunch = {
@@ -76,7 +78,11 @@ const APP_SPECS: readonly AppSpec[] = [
   {
     name: 'worker',
     schema: workerConfigSchema,
-    provided: (context, ports) => ({ REDIS_URL: context.redisUrl, API_URL: `http://127.0.0.1:${ports.api}` }),
+    provided: (context, ports) => ({
+      REDIS_URL: context.redisUrl,
+      API_URL: `http://127.0.0.1:${ports.api}`,
+      WORKER_TOKEN: context.serviceTokens?.workerToken,
+    }),
     hostVariable: 'WORKER_HOST',
     portVariable: 'WORKER_PORT',
     healthPath: '/healthz',
@@ -85,7 +91,11 @@ const APP_SPECS: readonly AppSpec[] = [
   {
     name: 'gateway',
     schema: gatewayConfigSchema,
-    provided: (context, ports) => ({ REDIS_URL: context.redisUrl, API_URL: `http://127.0.0.1:${ports.api}` }),
+    provided: (context, ports) => ({
+      REDIS_URL: context.redisUrl,
+      API_URL: `http://127.0.0.1:${ports.api}`,
+      GATEWAY_TOKEN: context.serviceTokens?.gatewayToken,
+    }),
     hostVariable: 'GATEWAY_HOST',
     portVariable: 'GATEWAY_PORT',
     healthPath: '/healthz',
