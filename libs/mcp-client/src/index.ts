@@ -58,6 +58,9 @@ export type {
   SupervisorOptions,
   SupervisorStatus,
   ToolCallOutcome,
+  PromptOutcome,
+  ResourceReadOutcome,
+  UpstreamReadOutcome,
 } from './supervisor/connection.supervisor';
 export type { CallProgress } from './supervisor/call-progress.relay';
 export { classifyFailure, FAILURE_CLASSES } from './supervisor/failure-class';

@@ -4,6 +4,8 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type GetPromptResult,
+  type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   discoverCatalog,
@@ -28,7 +30,10 @@ import { classifyFailure, type ClassifiedFailure } from './failure-class';
 
 /** The part of a connected SDK client the supervisor uses. */
 export type SupervisedClient = ListingClient &
-  Pick<Client, 'callTool' | 'setNotificationHandler' | 'getServerVersion' | 'transport'> & {
+  Pick<
+    Client,
+    'callTool' | 'getPrompt' | 'readResource' | 'setNotificationHandler' | 'getServerVersion' | 'transport'
+  > & {
     onclose?: () => void;
     fallbackNotificationHandler?: Client['fallbackNotificationHandler'];
   };
@@ -98,6 +103,19 @@ export type ToolCallOutcome =
       readonly path: string;
     }
   | { readonly ok: false; readonly reason: 'call_failed'; readonly failure: ClassifiedFailure };
+
+/**
+ * A prompts/get or resources/read made once on the live connection. Which names and URIs a caller may ask for is
+ * the host's policy (its catalog), not the supervisor's: the upstream answers or refuses, and a refusal or a
+ * failure on the way is classified, never relayed with the upstream's words.
+ */
+export type UpstreamReadOutcome<T> =
+  | { readonly ok: true; readonly result: T }
+  | { readonly ok: false; readonly reason: 'not_connected' }
+  | { readonly ok: false; readonly reason: 'call_failed'; readonly failure: ClassifiedFailure };
+
+export type PromptOutcome = UpstreamReadOutcome<GetPromptResult>;
+export type ResourceReadOutcome = UpstreamReadOutcome<ReadResourceResult>;
 
 export interface SupervisorOptions {
   /** Gatehouse's id of the server (part of the catalog identity). */
@@ -232,6 +250,47 @@ export class ConnectionSupervisor {
       };
     }
     return { ok: true, result };
+  }
+
+  /** prompts/get on the live connection, once, under the call timeout. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<PromptOutcome> {
+    return this.readOnce((client, options) => client.getPrompt({ name, arguments: args }, options), bounds);
+  }
+
+  /** resources/read on the live connection, once, under the call timeout. */
+  async readResource(
+    uri: string,
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<ResourceReadOutcome> {
+    return this.readOnce((client, options) => client.readResource({ uri }, options), bounds);
+  }
+
+  private async readOnce<T>(
+    send: (
+      client: SupervisedClient,
+      options: { readonly timeout: number; readonly signal?: AbortSignal },
+    ) => Promise<T>,
+    bounds: { readonly signal?: AbortSignal },
+  ): Promise<UpstreamReadOutcome<T>> {
+    const connection = this.current;
+    if (connection === undefined || this.status !== 'ready') return { ok: false, reason: 'not_connected' };
+    const options = {
+      timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+    };
+    try {
+      const request = () => send(connection.client, options);
+      const result = await (connection.guard === undefined
+        ? request()
+        : connection.guard(request, bounds.signal));
+      return { ok: true, result };
+    } catch (error) {
+      return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
+    }
   }
 
   async close(): Promise<void> {
