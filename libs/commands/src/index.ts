@@ -27,6 +27,13 @@ export type {
 } from './command';
 export { COMMANDS } from './registry';
 export {
+  COMMAND_NAME_PATTERN,
+  MAX_MCP_TOOL_NAME_LENGTH,
+  MCP_HELP_TOOL,
+  MCP_TOOL_PREFIX,
+  mcpToolNameOf,
+} from './mcp-tool-names';
+export {
   SCOPES,
   TOKEN_KINDS,
   MEMBERSHIP_ROLES,
