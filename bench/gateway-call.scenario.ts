@@ -194,7 +194,9 @@ export async function startGatewayScenario(options: {
     await discoverAndSubmit(call, workspaceId, dirname(node));
 
     const port = await freePort();
-    gateway = spawn(node, [join(root, 'dist/apps/gateway/src/main.js')], {
+    // BENCH_GATEWAY_NODE_ARGS: node flags for the gateway process (profiling: `--cpu-prof --cpu-prof-dir=...`).
+    const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+    gateway = spawn(node, [...nodeArgs, join(root, 'dist/apps/gateway/src/main.js')], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
@@ -210,9 +212,6 @@ export async function startGatewayScenario(options: {
         CHILD_PATH: `${dirname(node)}:/usr/bin:/bin`,
         RATE_LIMIT_PER_TOKEN: '1000000',
         RATE_LIMIT_PER_WORKSPACE: '10000000',
-        ...(process.env.BENCH_GATEWAY_NODE_OPTIONS === undefined
-          ? {}
-          : { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS }),
       },
     });
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, gateway, 'gateway');
