@@ -4,7 +4,6 @@ import { closeAfterCommit, openAfterCommit } from './tenancy/after-commit';
 import { createPrismaClient, type TenantTx } from './tenancy/prisma-client';
 import { contextId } from './tenancy/tenant-context';
 import { createTenantReadPipeline, type TenantReadQuery } from './tenancy/tenant-read.pipeline';
-import type { TenantWritePlan } from './tenancy/tenant-write.unit';
 
 export interface CreateDatabaseOptions {
   /** The app role's URL (DATABASE_URL): gatehouse_app, never the owner or a superuser. */
@@ -48,12 +47,13 @@ export interface Database {
   /** Like readInTenant for several statements: one READ ONLY transaction, one round trip, answers in order. */
   readManyInTenant(tenantId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   /**
-   * A short read-write transaction in the tenant in TWO round trips (tenancy/tenant-write.unit.ts): the plan's
-   * reads pipelined behind BEGIN and set_config, then the writes it returns pipelined with COMMIT. For a hot path
-   * whose writes are decided by one step of reads (lease issuance); everything else goes through withTenant.
-   * No after-commit hooks: a unit that appends to the revocation ledger must use withTenant.
+   * A short read-write transaction in the tenant in ONE round trip (tenancy/tenant-read.pipeline.ts): BEGIN,
+   * set_config, the statements and COMMIT pipelined together, answers in order, all or nothing. For a hot path
+   * whose writes need no answer from the API between statements (lease issuance: its locks are held only inside
+   * Postgres, decision 0100); everything else goes through withTenant. No after-commit hooks: a unit that
+   * appends to the revocation ledger must use withTenant.
    */
-  writeInTenant<T>(tenantId: string, plan: TenantWritePlan<T>): Promise<T>;
+  writeInTenant(tenantId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   /**
    * A transaction with no tenant: every tenant table is empty. For definer calls that must share a transaction
    * with something else; a single definer call is cheaper through `lookup`.
@@ -129,7 +129,8 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
     readInTenant: async (tenantId, query) => pipeline.read(contextId('tenantId', tenantId), '', query),
     readManyInTenant: async (tenantId, queries) =>
       pipeline.readMany(contextId('tenantId', tenantId), '', queries),
-    writeInTenant: async (tenantId, plan) => pipeline.write(contextId('tenantId', tenantId), '', plan),
+    writeInTenant: async (tenantId, queries) =>
+      pipeline.writeMany(contextId('tenantId', tenantId), '', queries),
     lookup: async (fn) => fn(query),
     onRevocationsAppended: (listener) => addRevocationAppendListener(listener),
     ping: async () => {

@@ -3,7 +3,6 @@ export { createDatabase } from './database';
 export type { CreateDatabaseOptions, Database, LookupQuery, UnitOfWork, UnitOfWorkOptions } from './database';
 export type { TenantTx } from './tenancy/prisma-client';
 export type { TenantReadQuery } from './tenancy/tenant-read.pipeline';
-export type { TenantStatement, TenantWritePlan } from './tenancy/tenant-write.unit';
 export { findWorkspacePage } from './reads/workspace.reads';
 export type { WorkspacePageQuery } from './reads/workspace.reads';
 export { readCatalogInputVersions } from './reads/catalog-input.reads';

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantReadQuery } from '@gatehouse/db';
-import { GENESIS_HASH, canonicalJson, computeAuditHash, toHex } from './audit-chain.encoding';
-import { hashFieldsOf, type LockedHead } from './append-audit-event';
+import { GENESIS_HASH, canonicalJson, toHex } from './audit-chain.encoding';
 import { noteAuditLink } from './audit-checkpoint.logger';
 import type { AuditEventInput, AuditLink } from './audit-event';
 import { assertAuditEventSafe } from './audit-event.guard';
 
-// The tenant's audit chain appended through Database.writeInTenant (two pipelined round trips, decision 0093),
-// the same rows and hash as appendAuditEvent: the head's lock in the unit's read step (before anything else it
-// reads, the lock order of lease writers, decision 0071), the event row and the head's move among its writes.
+// The tenant's audit chain appended by the database (decision 0100): Database.writeInTenant sends the head's lock,
+// the statement that writes what is audited and appends its row (audit_append_v1 computes the link, decision
+// 0010's encoding in SQL), and COMMIT in one round trip, so the head is held only inside Postgres.
 
 /**
- * `lock` locks the tenant's head to commit and answers it (no row: the tenant has no head yet; run `create`, then
- * `lock` again). Never the create first on every unit: an INSERT ... ON CONFLICT waits on the head's writer apart
- * from the row lock's queue, and would let a later locker go first.
+ * `lock` locks the tenant's head to commit, as its own statement BEFORE the ones it guards: in READ COMMITTED
+ * each later statement then reads a snapshot taken after the lock, i.e. after the head's previous holder
+ * committed (one statement that both waits for the lock and reads would read from before the wait). It is also
+ * the lock order of lease writers (decision 0071). `create` makes a tenant's first head (seq 0, genesis hash), in
+ * a transaction of its own: never on every unit, since an INSERT ... ON CONFLICT waits on the head's writer apart
+ * from the row lock's queue and would let a later locker go first.
  */
 export const AUDIT_HEAD: { readonly create: TenantReadQuery; readonly lock: TenantReadQuery } = {
   create: {
@@ -25,67 +27,50 @@ export const AUDIT_HEAD: { readonly create: TenantReadQuery; readonly lock: Tena
     values: [Buffer.from(GENESIS_HASH)],
   },
   lock: {
-    text: `SELECT tenant_id::text AS tenant_id, seq::text AS seq, hash, clock_timestamp() AS now
-      FROM audit_heads WHERE tenant_id = nullif(current_setting('app.tenant_id', true), '')::uuid FOR UPDATE`,
+    text: `SELECT 1 FROM audit_heads
+      WHERE tenant_id = nullif(current_setting('app.tenant_id', true), '')::uuid FOR UPDATE`,
     values: [],
   },
 };
 
-interface RawHead {
-  readonly tenant_id: string;
-  readonly seq: string;
-  readonly hash: Uint8Array;
-  readonly now: Date;
-}
-
-/** The head AUDIT_HEAD.lock answered; null when the tenant has none yet. */
-export function lockedHeadOf(rows: readonly RawHead[]): LockedHead | null {
-  const row = rows[0];
-  if (row === undefined) return null;
-  return { tenant_id: row.tenant_id, seq: BigInt(row.seq), hash: row.hash, now: row.now };
-}
+/** The SQLSTATE audit_append_v1 raises for a tenant without a head yet (no_data_found): create it, try again. */
+export const NO_AUDIT_HEAD = 'P0002';
 
 /**
- * The statement appending `event` as the next link of the locked head (one per unit: the head it was locked at
- * moves with it), and that link. Refuses anything secret-looking, as appendAuditEvent does.
+ * The call `audit_append_v1(...)` appending `event` as the tenant's next link, its parameters numbered from
+ * `$first` (for a statement that puts it beside its own), answering one row `(link_seq, link_hash)`. Refuses
+ * anything secret-looking, as appendAuditEvent does. The data is hashed as the canonical JSON text sent here, and
+ * stored from the same text, exactly as the JS append does.
  */
-export function auditAppendStatement(
-  head: LockedHead,
+export function auditAppendCall(
   event: AuditEventInput,
-): { readonly query: TenantReadQuery; readonly link: AuditLink; readonly note: () => void } {
+  first: number,
+): { readonly sql: string; readonly values: readonly unknown[] } {
   assertAuditEventSafe(event);
-  const fields = hashFieldsOf(head, head.seq + 1n, event);
-  const hash = Buffer.from(computeAuditHash(head.hash, fields));
-  const link: AuditLink = { seq: fields.seq, hash: toHex(hash) };
-  return {
-    query: {
-      text: `WITH appended AS (
-        INSERT INTO audit_events
-          (id, tenant_id, seq, occurred_at, actor_type, actor_id, token_kind, action, target_type, target_id,
-           outcome, data, prev_hash, hash)
-        VALUES ($1::uuid, $2::uuid, $3::bigint, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)
-        RETURNING seq
-      )
-      UPDATE audit_heads SET seq = (SELECT seq FROM appended), hash = $14, updated_at = $4
-       WHERE tenant_id = $2::uuid`,
-      values: [
-        randomUUID(),
-        fields.tenantId,
-        fields.seq.toString(),
-        fields.occurredAt,
-        fields.actorType,
-        fields.actorId,
-        fields.tokenKind,
-        fields.action,
-        fields.targetType,
-        fields.targetId,
-        fields.outcome,
-        canonicalJson(fields.data),
-        Buffer.from(head.hash),
-        hash,
-      ],
-    },
-    link,
-    note: () => noteAuditLink(fields.tenantId, link),
-  };
+  const values = [
+    randomUUID(),
+    event.actor.type,
+    event.actor.id,
+    event.actor.tokenKind,
+    event.action,
+    event.target.type,
+    event.target.id,
+    event.outcome,
+    canonicalJson(event.data ?? {}),
+  ];
+  const params = values.map((_, i) => `$${first + i}${i === 0 ? '::uuid' : '::text'}`);
+  return { sql: `audit_append_v1(${params.join(', ')})`, values };
+}
+
+/** One row audit_append_v1 answered. */
+export interface AppendedLinkRow {
+  readonly link_seq: string;
+  readonly link_hash: Uint8Array;
+}
+
+/** The link a committed append made, noted for the checkpoint log line (call after COMMIT only). */
+export function noteAppendedLink(tenantId: string, row: AppendedLinkRow): AuditLink {
+  const link: AuditLink = { seq: BigInt(row.link_seq), hash: toHex(row.link_hash) };
+  noteAuditLink(tenantId, link);
+  return link;
 }

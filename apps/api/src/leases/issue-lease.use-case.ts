@@ -8,7 +8,13 @@ import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { openApprovalRequests } from '../approvals/approval-requests.opener';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { AUDIT_HEAD, auditAppendStatement, lockedHeadOf } from '../audit/audit-append.statements';
+import {
+  AUDIT_HEAD,
+  NO_AUDIT_HEAD,
+  auditAppendCall,
+  noteAppendedLink,
+  type AppendedLinkRow,
+} from '../audit/audit-append.statements';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -39,7 +45,6 @@ import { leaseAuditEvent, type LeaseAuditSubject } from './lease.audit';
 type Input = CommandInput<typeof issueLease>;
 type Output = CommandOutput<typeof issueLease>;
 type AuditValue = string | number | boolean | null;
-type RawHeadRow = Parameters<typeof lockedHeadOf>[0][number];
 
 /** What the read phase decided from, before any DNS lookup (which must not hold a connection). */
 interface LeaseRead {
@@ -279,76 +284,75 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       // Whose OAuth credential the lease carries a token of (never the token).
       oauthSubject: granted.credential?.subject ?? null,
     };
-    // Two round trips (decision 0093): the audit head first (the lock order of lease writers, decision 0071),
-    // then the approval re-read under it: a revoke committed before the lock is seen here; one after it waits
-    // for this commit, then ends this lease with the others. Then the lease and its audit row, with COMMIT.
-    const issued = await this.db.writeInTenant(caller.tenantId, async (statement) => {
-      const lockThenReread = () =>
-        Promise.all([
-          statement<RawHeadRow>(AUDIT_HEAD.lock),
-          statement<{ live: boolean }>({
-            text: 'SELECT revoked_at IS NULL AS live FROM approvals WHERE id = $1::uuid',
-            values: [granted.approvalId],
-          }),
-        ]);
-      let [headRows, approvalRows] = await lockThenReread();
-      let head = lockedHeadOf(headRows);
-      if (head === null) {
-        // The tenant's first audit event: create its head, then lock it and read the approval under it.
-        await statement(AUDIT_HEAD.create);
-        [headRows, approvalRows] = await lockThenReread();
-        head = lockedHeadOf(headRows);
-        if (head === null) throw new Error('the audit head needs a transaction with a tenant set');
-      }
-      if (approvalRows[0]?.live !== true) {
-        const refusal = auditAppendStatement(
-          head,
-          leaseAuditEvent(caller, 'leases.refused', null, subject, {
-            ...identityAudit,
-            code: 'not_approved',
-            reason: 'revoked',
-          }),
-        );
-        return { value: { issued: false, note: refusal.note }, writes: [refusal.query] };
-      }
-      const audit = auditAppendStatement(
-        head,
-        leaseAuditEvent(caller, 'leases.issued', id, subject, {
-          ...identityAudit,
-          expiresAt: expiresAt.toISOString(),
-        }),
-      );
-      const lease = {
-        text: `INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, principal_user_id,
-            server_name, source_tier, source_origin, definition_fingerprint, security_identity, approval_id,
-            transport, issued_at, expires_at)
-          VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::token_kind, $6, $7::uuid, $8, $9::definition_tier,
-            $10, $11, $12, $13::uuid, $14, $15, $16)`,
-        values: [
-          id,
-          caller.tenantId,
-          workspace.id,
-          caller.tokenId,
-          caller.tokenKind,
-          caller.pool,
-          subject.principalUserId,
-          identity.serverName,
-          identity.source.tier,
-          identity.source.origin,
-          identity.definitionFingerprint,
-          identity.securityIdentity,
-          granted.approvalId,
-          granted.transport.kind,
-          now,
-          expiresAt,
-        ],
-      };
-      return { value: { issued: true, note: audit.note }, writes: [lease, audit.query] };
+    const refusedAudit = leaseAuditEvent(caller, 'leases.refused', null, subject, {
+      ...identityAudit,
+      code: 'not_approved',
+      reason: 'revoked',
     });
-    issued.note();
-    if (!issued.issued) {
+    const issuedAudit = leaseAuditEvent(caller, 'leases.issued', id, subject, {
+      ...identityAudit,
+      expiresAt: expiresAt.toISOString(),
+    });
+    const lease = [
+      id,
+      caller.tenantId,
+      workspace.id,
+      caller.tokenId,
+      caller.tokenKind,
+      caller.pool,
+      subject.principalUserId,
+      identity.serverName,
+      identity.source.tier,
+      identity.source.origin,
+      identity.definitionFingerprint,
+      identity.securityIdentity,
+      granted.approvalId,
+      granted.transport.kind,
+      now,
+      expiresAt,
+    ];
+    const append = auditAppendCall(issuedAudit, lease.length + 1);
+    // ONE round trip (decision 0100): the audit head's lock as its own statement (the lock order of lease
+    // writers, decision 0071; the next statement's snapshot is then taken after the lock), then one statement
+    // that re-reads the approval, inserts the lease only while it is not revoked, and appends its audit row with
+    // the link computed in the database, then COMMIT. A revoke committed before the lock is seen here; one after
+    // it waits for this commit and then ends this lease with the others. The head is never held across a round
+    // trip to the API.
+    const grant = (): Promise<unknown[][]> =>
+      this.db.writeInTenant(caller.tenantId, [
+        AUDIT_HEAD.lock,
+        {
+          text: `WITH lease AS (
+            INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, principal_user_id,
+              server_name, source_tier, source_origin, definition_fingerprint, security_identity, approval_id,
+              transport, issued_at, expires_at)
+            SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::token_kind, $6, $7::uuid, $8, $9::definition_tier,
+              $10, $11, $12, a.id, $14, $15, $16
+              FROM approvals AS a WHERE a.id = $13::uuid AND a.revoked_at IS NULL
+            RETURNING id
+          )
+          SELECT appended.link_seq::text AS link_seq, appended.link_hash
+            FROM lease CROSS JOIN LATERAL ${append.sql} AS appended`,
+          values: [...lease, ...append.values],
+        },
+      ]);
+    let answered: unknown[][];
+    try {
+      answered = await grant();
+    } catch (error) {
+      if (!hasCode(error, NO_AUDIT_HEAD)) throw error;
+      // The tenant's first audit event: create its head in a transaction of its own, then the same unit again.
+      await this.db.writeInTenant(caller.tenantId, [AUDIT_HEAD.create]);
+      answered = await grant();
+    }
+    const [appended] = (answered[1] ?? []) as AppendedLinkRow[];
+    if (appended === undefined) {
+      // The approval was revoked since the decision: no lease was written. The refusal is audited in its own
+      // committed transaction, as every other refusal, before the problem is thrown.
+      await this.db.withTenant(caller.tenantId, (tx) => appendAuditEvent(tx, refusedAudit));
       throw notApproved({ activationState: 'revoked', reasons: [], approvalRequestId: null });
     }
+    noteAppendedLink(caller.tenantId, appended);
     return {
       id,
       tenantId: caller.tenantId,
@@ -366,6 +370,10 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       spawnRecheck: granted.spawnRecheck,
     };
   }
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
 function refusedWith(problem: () => ProblemError, audit: Readonly<Record<string, AuditValue>>): Refused {

@@ -114,43 +114,35 @@ describe('writeInTenant', () => {
   const nameOf = async (id: string) =>
     (await admin.query<{ name: string }>('SELECT name FROM workspaces WHERE id = $1', [id])).rows[0]?.name;
 
-  it('commits the writes decided from its reads, in the tenant only; a failure anywhere commits nothing', async () => {
+  it('commits its statements in one transaction, in the tenant only; a failure anywhere commits nothing', async () => {
     const [target] = await single.read<{ id: string; name: string }>(alpha, '', {
       text: "SELECT id, name FROM workspaces WHERE name = 'alpha-5'",
       values: [],
     });
     if (target === undefined) throw new Error('no alpha-5');
     const rename = (name: string) => ({
-      text: 'UPDATE workspaces SET name = $1 WHERE id = $2',
+      text: 'UPDATE workspaces SET name = $1 WHERE id = $2 RETURNING name',
       values: [name, target.id],
     });
-    const seen = await single.write(alpha, '', async (statement) => {
-      const [locked] = await statement<{ name: string }>({
-        text: 'SELECT name FROM workspaces WHERE id = $1 FOR UPDATE',
-        values: [target.id],
-      });
-      return { value: locked?.name, writes: [rename('alpha-5-renamed')] };
-    });
-    expect(seen).toBe('alpha-5');
+    const [locked, renamed, context] = await single.writeMany(alpha, '', [
+      { text: 'SELECT name FROM workspaces WHERE id = $1 FOR UPDATE', values: [target.id] },
+      rename('alpha-5-renamed'),
+      tenantOf,
+    ]);
+    expect(locked).toEqual([{ name: 'alpha-5' }]);
+    expect(renamed).toEqual([{ name: 'alpha-5-renamed' }]);
+    expect(context).toEqual([{ tenant: alpha }]);
     expect(await nameOf(target.id)).toBe('alpha-5-renamed');
     // Another tenant's unit sees no row of alpha and changes none.
-    await single.write(bravo, '', async () => ({ value: null, writes: [rename('from-bravo')] }));
+    expect(await single.writeMany(bravo, '', [rename('from-bravo')])).toEqual([[]]);
     expect(await nameOf(target.id)).toBe('alpha-5-renamed');
-    // A failing write rolls back the one before it; a plan that throws writes nothing.
+    // A failing statement rolls back the one before it, and the first failure is what rejects.
     await expect(
-      single.write(alpha, '', async () => ({
-        value: null,
-        writes: [rename('half-written'), { text: 'SELECT 1/0', values: [] }],
-      })),
+      single.writeMany(alpha, '', [rename('half-written'), { text: 'SELECT 1/0', values: [] }, tenantOf]),
     ).rejects.toMatchObject({ code: '22012' });
-    await expect(
-      single.write(alpha, '', async (statement) => {
-        await statement({ text: 'SELECT 1', values: [] });
-        throw new Error('decided against it');
-      }),
-    ).rejects.toThrow('decided against it');
     expect(await nameOf(target.id)).toBe('alpha-5-renamed');
-    // The one connection is clean after all of it.
+    // Through Database too; and the one connection is clean after all of it.
+    expect(await db.writeInTenant(bravo, [tenantOf])).toEqual([[{ tenant: bravo }]]);
     expect(await single.read(bravo, '', tenantOf)).toEqual([{ tenant: bravo }]);
   });
 });

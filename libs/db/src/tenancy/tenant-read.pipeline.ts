@@ -1,5 +1,4 @@
 import { Pool, type PoolClient } from 'pg';
-import { runTenantWrite, type TenantWritePlan } from './tenant-write.unit';
 
 /** One parameterized, read-only SQL statement (values always bound, never spliced). */
 export interface TenantReadQuery {
@@ -28,14 +27,17 @@ export interface TenantReadPipeline {
    */
   readMany(tenantId: string, userId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   /**
-   * A read-write transaction in TWO round trips (tenant-write.unit.ts): BEGIN, set_config and the plan's reads
-   * pipelined together, then the writes it returns pipelined with COMMIT. Row-level security as in withTenant.
+   * Several statements in ONE read-write transaction and ONE round trip: BEGIN, set_config, the statements and
+   * COMMIT pipelined together, answers in order. Nothing waits on the API between them, so a lock one of them
+   * takes is held only inside Postgres (decision 0100). A failed statement fails the rest and the COMMIT rolls
+   * back: all or nothing. Row-level security as in withTenant.
    */
-  write<T>(tenantId: string, userId: string, plan: TenantWritePlan<T>): Promise<T>;
+  writeMany(tenantId: string, userId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
-const BEGIN = 'BEGIN READ ONLY';
+const BEGIN_READ_ONLY = 'BEGIN READ ONLY';
+const BEGIN_READ_WRITE = 'BEGIN';
 const SET_CONTEXT = "SELECT set_config('app.tenant_id', $1, true), set_config('app.user_id', $2, true)";
 const COMMIT = 'COMMIT';
 
@@ -49,14 +51,15 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
   pool.on('error', (error) => options.onPoolError?.(error));
   let closing: Promise<void> | undefined;
 
-  async function readMany(
+  async function pipelined(
+    begin: string,
     tenantId: string,
     userId: string,
     queries: readonly TenantReadQuery[],
   ): Promise<unknown[][]> {
     const client: PoolClient = await pool.connect();
     const settled = await Promise.allSettled([
-      client.query(BEGIN),
+      client.query(begin),
       client.query(SET_CONTEXT, [tenantId, userId]),
       ...queries.map((query) => client.query(query.text, [...query.values])),
       client.query(COMMIT),
@@ -64,12 +67,16 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
     // Only an idle connection goes back to the pool: one left inside a transaction (a failed COMMIT, a broken
     // socket) is closed, so no tenant context can outlive its unit of work.
     client.release(client.getTransactionStatus() !== 'I');
+    // The first failure is the cause; the statements after it only answer that the transaction is aborted.
     for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
     return settled.slice(2, 2 + queries.length).map((outcome) => {
-      if (outcome.status !== 'fulfilled') throw new Error('tenant read: a query was not answered');
+      if (outcome.status !== 'fulfilled') throw new Error('tenant pipeline: a query was not answered');
       return outcome.value.rows as unknown[];
     });
   }
+
+  const readMany = (tenantId: string, userId: string, queries: readonly TenantReadQuery[]) =>
+    pipelined(BEGIN_READ_ONLY, tenantId, userId, queries);
 
   async function read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]> {
     const [rows] = await readMany(tenantId, userId, [query]);
@@ -77,20 +84,13 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
     return rows as R[];
   }
 
-  async function write<T>(tenantId: string, userId: string, plan: TenantWritePlan<T>): Promise<T> {
-    const client: PoolClient = await pool.connect();
-    try {
-      return await runTenantWrite(client, tenantId, userId, plan);
-    } finally {
-      // As for reads: a connection not back to idle (a failed ROLLBACK, a broken socket) is closed.
-      client.release(client.getTransactionStatus() !== 'I');
-    }
-  }
+  const writeMany = (tenantId: string, userId: string, queries: readonly TenantReadQuery[]) =>
+    pipelined(BEGIN_READ_WRITE, tenantId, userId, queries);
 
   return {
     read,
     readMany,
-    write,
+    writeMany,
     close: () => {
       closing ??= pool.end();
       return closing;
