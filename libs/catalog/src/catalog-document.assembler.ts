@@ -9,7 +9,7 @@ import type {
   ServerCatalogV1,
 } from '@gatehouse/contracts';
 import { baseName, mintNames } from './mcp-name.minter';
-import type { UnnamedServerCatalog } from './server-catalog.builder';
+import type { UnnamedServerCatalog } from './catalog-options.applier';
 
 interface Named {
   readonly remoteName: string;

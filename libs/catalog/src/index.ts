@@ -45,15 +45,15 @@ export type { FoldedToolAxes } from './tool-axes.fold';
 export { checkToolFace, TOOL_FAMILIES } from './tool-face.validator';
 export type { ToolFaceCheck, ToolFaceFault, ToolFamily } from './tool-face.validator';
 export { buildServerCatalog } from './server-catalog.builder';
+export { applyCatalogOptions } from './catalog-options.applier';
+export type { CatalogOptions, UnnamedServerCatalog } from './catalog-options.applier';
 export type {
-  CatalogOptions,
   JsonObject,
   ListedPrompt,
   ListedResource,
   ListedResourceTemplate,
   ListedTool,
   ServerListing,
-  UnnamedServerCatalog,
 } from './server-catalog.builder';
 export { assembleCatalogDocument } from './catalog-document.assembler';
 export { indexCatalogTools, sameCatalogIdentity } from './catalog-identity';

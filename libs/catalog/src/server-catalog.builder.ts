@@ -5,19 +5,18 @@ import {
   type CatalogEntryKind,
   type CatalogIdentity,
   type CatalogPrompt,
-  type CatalogResource,
-  type CatalogResourceTemplate,
   type CatalogSource,
   type CatalogTool,
-  type CatalogToolFace,
   type CatalogToolServerHints,
-  type ServerCatalogV1,
 } from '@gatehouse/contracts';
-import type { ContentOrigin } from './content-origin.reader';
+import {
+  applyCatalogOptions,
+  type CatalogOptions,
+  type UnnamedServerCatalog,
+} from './catalog-options.applier';
 import { foldToolAxes } from './tool-axes.fold';
-import type { ToolAxes } from './tool-axes.reader';
-import { checkToolFace } from './tool-face.validator';
-import type { ToolFace, ToolFaces } from './tool-faces.reader';
+
+export type { CatalogOptions, UnnamedServerCatalog } from './catalog-options.applier';
 
 /** A JSON object as the catalog document carries it (a tool's input or output schema). */
 export type JsonObject = CatalogTool['inputSchema'];
@@ -70,14 +69,6 @@ export interface ListedResourceTemplate {
   readonly mimeType?: string;
 }
 
-/** The per-server options the catalog applies (as their strict readers read them at decode). */
-export interface CatalogOptions {
-  readonly allowTools?: readonly string[];
-  readonly toolAxes?: ToolAxes;
-  readonly toolFaces?: ToolFaces;
-  readonly contentOrigin?: ContentOrigin;
-}
-
 /** One server's listing: what discovery found, under which identity, and what it could not list. */
 export interface ServerListing {
   readonly identity: CatalogIdentity;
@@ -102,17 +93,6 @@ export interface ServerListing {
 const REASON_CODE = /^[a-z][a-z0-9_]{0,63}$/;
 
 type Unnamed<T> = Omit<T, 'name'> & { readonly name?: string };
-
-/** A server's catalog before names are minted across the document (assembleCatalogDocument mints them). */
-export type UnnamedServerCatalog = Omit<
-  ServerCatalogV1,
-  'tools' | 'prompts' | 'resources' | 'resourceTemplates'
-> & {
-  readonly tools: readonly Unnamed<CatalogTool>[];
-  readonly prompts: readonly Unnamed<CatalogPrompt>[];
-  readonly resources: readonly Unnamed<CatalogResource>[];
-  readonly resourceTemplates: readonly Unnamed<CatalogResourceTemplate>[];
-};
 
 /** Entries with an unusable name are reported by index; a repeated name keeps its first entry. */
 function usable<T>(
@@ -162,26 +142,6 @@ function hintsOf(tool: ListedTool): CatalogToolServerHints | undefined {
   return Object.keys(hints).length > 0 ? hints : undefined;
 }
 
-function faceView(face: ToolFace): CatalogToolFace {
-  const view: {
-    family?: string;
-    pathTarget?: { param: string };
-    renderHints?: { displayName?: string; summary?: string; approvalCard?: string[] };
-    ruleFace?: { keys: string[] };
-  } = {};
-  if (face.family !== undefined) view.family = face.family;
-  if (face.pathTarget !== undefined) view.pathTarget = { param: face.pathTarget.param };
-  if (face.renderHints !== undefined) {
-    const hints: { displayName?: string; summary?: string; approvalCard?: string[] } = {};
-    if (face.renderHints.displayName !== undefined) hints.displayName = face.renderHints.displayName;
-    if (face.renderHints.summary !== undefined) hints.summary = face.renderHints.summary;
-    if (face.renderHints.approvalCard !== undefined) hints.approvalCard = [...face.renderHints.approvalCard];
-    view.renderHints = hints;
-  }
-  if (face.ruleFace !== undefined) view.ruleFace = { keys: [...face.ruleFace.keys] };
-  return view;
-}
-
 function withText<T extends object>(
   target: T,
   from: { readonly title?: string; readonly description?: string },
@@ -193,18 +153,16 @@ function withText<T extends object>(
 }
 
 /**
- * Builds one server's catalog from a listing, at every listing (first mount and every refresh): `allowTools`
- * applied (a member the listing lacks is reported), `toolAxes` folded fail-closed, each `toolFaces` entry judged
- * against the materialized schema and applied whole or not at all (one diagnostic per invalid or undeclared
- * face), `contentOrigin` for the whole server, the source echoed on every entry. A catalog is complete only when
- * discovery said so and no capability failed. Names are minted by assembleCatalogDocument, across every server
- * of the document. Pure: the same listing always builds the same catalog.
+ * Builds one server's catalog from a listing, at every listing (first mount and every refresh): every usable
+ * tool with the server's hints, then the listing's options applied by applyCatalogOptions (`allowTools`,
+ * `toolAxes` folded fail-closed, `toolFaces` judged against the materialized schema, `contentOrigin`), the same
+ * function the API applies to stored snapshots. The source is echoed on every entry. A catalog is complete only
+ * when discovery said so and no capability failed. Names are minted by assembleCatalogDocument, across every
+ * server of the document. Pure: the same listing always builds the same catalog.
  */
 export function buildServerCatalog(listing: ServerListing): UnnamedServerCatalog {
   const server = listing.identity.server;
   const source = { tier: listing.source.tier, origin: listing.source.origin };
-  const { allowTools, toolAxes, toolFaces } = listing.options;
-  const contentOrigin = listing.options.contentOrigin ?? 'external';
   const diagnostics: CatalogDiagnostic[] = [];
 
   const listed = usable(
@@ -215,24 +173,11 @@ export function buildServerCatalog(listing: ServerListing): UnnamedServerCatalog
     (t) => t.name,
     diagnostics,
   );
-  const listedNames = new Set(listed.map((t) => t.name));
-  const allowed = allowTools === undefined ? undefined : new Set(allowTools);
-  for (const name of allowTools ?? []) {
-    if (!listedNames.has(name)) diagnostics.push({ code: 'allow_tools_unlisted', server, tool: name });
-  }
-  for (const name of Object.keys(toolAxes ?? {})) {
-    if (!listedNames.has(name)) diagnostics.push({ code: 'tool_axes_undeclared', server, tool: name });
-  }
-  for (const name of Object.keys(toolFaces ?? {})) {
-    if (!listedNames.has(name)) diagnostics.push({ code: 'tool_face_undeclared', server, tool: name });
-  }
-
   const tools: Unnamed<CatalogTool>[] = [];
   for (const tool of listed) {
-    if (allowed !== undefined && !allowed.has(tool.name)) continue;
     const hints = hintsOf(tool);
-    const folded = foldToolAxes(toolAxes?.[tool.name], hints);
-    if (folded.contradiction) diagnostics.push({ code: 'tool_axes_contradiction', server, tool: tool.name });
+    // Fail closed until the options are applied below (they decide the axes and the content origin).
+    const folded = foldToolAxes(undefined, hints);
     const entry: Unnamed<CatalogTool> & { outputSchema?: JsonObject; serverHints?: CatalogToolServerHints } =
       withText(
         {
@@ -240,27 +185,13 @@ export function buildServerCatalog(listing: ServerListing): UnnamedServerCatalog
           inputSchema: tool.inputSchema,
           axes: folded.axes,
           axesFrom: folded.from,
-          contentOrigin,
+          contentOrigin: 'external' as const,
           source,
         },
         tool,
       );
     if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
     if (hints !== undefined) entry.serverHints = hints;
-    const face = toolFaces?.[tool.name];
-    if (face !== undefined) {
-      const check = checkToolFace(face, tool.inputSchema);
-      if (check.ok) {
-        (entry as { face?: CatalogToolFace }).face = faceView(face);
-      } else {
-        diagnostics.push({
-          code: 'tool_face_invalid',
-          server,
-          tool: tool.name,
-          problems: check.faults.map((f) => ({ path: [...f.path], problem: f.problem })),
-        });
-      }
-    }
     if (tool.narrowedPaths !== undefined && tool.narrowedPaths.length > 0) {
       diagnostics.push({ code: 'schema_narrowed', server, tool: tool.name, paths: [...tool.narrowedPaths] });
     }
@@ -317,11 +248,11 @@ export function buildServerCatalog(listing: ServerListing): UnnamedServerCatalog
     protocolVersion: listing.identity.protocolVersion,
     serverVersion: listing.identity.serverVersion,
   };
-  return {
+  const bare: UnnamedServerCatalog = {
     identity,
     source,
-    contentOrigin,
-    contentOriginDeclared: listing.options.contentOrigin !== undefined,
+    contentOrigin: 'external',
+    contentOriginDeclared: false,
     complete: listing.complete && failures.length === 0,
     stale: listing.stale,
     fetchedAt: listing.fetchedAt,
@@ -331,4 +262,5 @@ export function buildServerCatalog(listing: ServerListing): UnnamedServerCatalog
     resourceTemplates,
     diagnostics,
   };
+  return applyCatalogOptions(bare, listing.options);
 }

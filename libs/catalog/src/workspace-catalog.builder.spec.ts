@@ -82,7 +82,7 @@ describe('buildWorkspaceCatalog', () => {
       principalUserId: null,
       servers: [
         {
-          server: { ...approved('gh'), allowTools: ['get_issue', 'close_issue'] },
+          server: { ...approved('gh'), options: { allowTools: ['get_issue', 'close_issue'] } },
           snapshot: chosen(serverCatalog('gh', ['get_issue', 'delete_repo'])),
         },
       ],
@@ -97,6 +97,84 @@ describe('buildWorkspaceCatalog', () => {
       server: 'gh',
       tool: 'close_issue',
     });
+  });
+
+  it("applies the definition's axes, faces and content origin to the snapshot, whatever it claimed", () => {
+    // A snapshot whose producer claimed what the definition does not say: a caller axis, a face, a content origin.
+    const claimed = serverCatalog('fs', ['read_file', 'write_file']);
+    const lying: ServerCatalogV1 = {
+      ...claimed,
+      contentOrigin: 'local',
+      contentOriginDeclared: true,
+      tools: claimed.tools.map((tool) =>
+        tool.remoteName === 'write_file'
+          ? {
+              ...tool,
+              inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+              serverHints: { destructiveHint: true },
+              axes: { effect: 'read', egress: false },
+              axesFrom: { effect: 'caller', egress: 'caller', irreversibility: 'absent' },
+              face: { family: 'file-write', pathTarget: { param: 'path' } },
+              contentOrigin: 'local',
+            }
+          : tool,
+      ),
+      diagnostics: [{ code: 'tool_axes_contradiction', server: 'fs', tool: 'read_file' }],
+    };
+    const build = (
+      options?: Parameters<typeof buildWorkspaceCatalog>[0]['servers'][number]['server']['options'],
+    ) => {
+      const catalog = buildWorkspaceCatalog({
+        workspaceId: WORKSPACE,
+        principalUserId: null,
+        servers: [
+          { server: { ...approved('fs'), ...(options ? { options } : {}) }, snapshot: chosen(lying) },
+        ],
+      });
+      expect(workspaceCatalog.parse(catalog)).toEqual(catalog);
+      return catalog.document.servers[0];
+    };
+
+    // The definition declares none: fail closed, the server's destructive hint kept, no face, external.
+    const undeclared = build();
+    expect(undeclared).toMatchObject({
+      contentOrigin: 'external',
+      contentOriginDeclared: false,
+      diagnostics: [],
+    });
+    expect(undeclared?.tools.map((tool) => [tool.remoteName, tool.axes, tool.contentOrigin])).toEqual([
+      ['read_file', { effect: 'write', egress: true }, 'external'],
+      ['write_file', { effect: 'write', egress: true, irreversibility: 'always' }, 'external'],
+    ]);
+    expect(undeclared?.tools[1]).not.toHaveProperty('face');
+
+    // The definition declares them: applied from the listing the snapshot carries.
+    const declared = build({
+      toolAxes: { read_file: { effect: 'read', egress: false }, gone: { effect: 'read' } },
+      toolFaces: {
+        write_file: { family: 'file-write', pathTarget: { param: 'path' } },
+        read_file: { pathTarget: { param: 'nope' } },
+      },
+      contentOrigin: 'execution',
+    });
+    expect(declared).toMatchObject({ contentOrigin: 'execution', contentOriginDeclared: true });
+    expect(
+      declared?.tools.map((tool) => [tool.remoteName, tool.axes, tool.axesFrom.effect, tool.contentOrigin]),
+    ).toEqual([
+      ['read_file', { effect: 'read', egress: false }, 'caller', 'execution'],
+      ['write_file', { effect: 'write', egress: true, irreversibility: 'always' }, 'default', 'execution'],
+    ]);
+    expect(declared?.tools[1]?.face).toEqual({ family: 'file-write', pathTarget: { param: 'path' } });
+    expect(declared?.tools[0]).not.toHaveProperty('face');
+    expect(declared?.diagnostics).toEqual([
+      { code: 'tool_axes_undeclared', server: 'fs', tool: 'gone' },
+      {
+        code: 'tool_face_invalid',
+        server: 'fs',
+        tool: 'read_file',
+        problems: [{ path: ['pathTarget', 'param'], problem: 'not_a_property' }],
+      },
+    ]);
   });
 
   it("carries the API's source, not the one the snapshot reported", () => {

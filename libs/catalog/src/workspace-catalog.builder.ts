@@ -7,14 +7,22 @@ import type {
   WorkspaceCatalogV1,
 } from '@gatehouse/contracts';
 import { assembleCatalogDocument } from './catalog-document.assembler';
+import {
+  applyCatalogOptions,
+  type CatalogOptions,
+  type UnnamedServerCatalog,
+} from './catalog-options.applier';
 
 /** A server approved for the principal now, as the API resolved it. */
 export interface ApprovedCatalogServer {
   readonly name: string;
   readonly source: CatalogSource;
   readonly definitionFingerprint: string;
-  /** The definition's `allowTools` (absent: every tool): applied here, whatever the snapshot carries. */
-  readonly allowTools?: readonly string[];
+  /**
+   * The approved definition's catalog options (`allowTools`, `toolAxes`, `toolFaces`, `contentOrigin`; absent:
+   * none declared): applied here to the stored snapshot, whatever its producer applied (decisions 0096, 0101).
+   */
+  readonly options?: CatalogOptions;
 }
 
 /**
@@ -44,12 +52,14 @@ export interface WorkspaceCatalogInput {
  * The catalog lease of one principal in one workspace (libs/contracts workspaceCatalog v1): every approved server
  * with its state, in name order, and the discovered ones assembled into one document (assembleCatalogDocument
  * mints tool and prompt names across them). The source on the server and on each of its entries is the API's
- * resolution, not what the worker that posted the snapshot wrote. Pure: the same input gives the same catalog,
+ * resolution, not what the worker that posted the snapshot wrote; so are the catalog options (applyCatalogOptions
+ * with the approved definition's: what the snapshot said about axes, faces, content origin and allowed tools is
+ * derived again from its listing). Pure: the same input gives the same catalog,
  * which is what lets the catalog's entity tag be computed from its inputs (decision 0075).
  */
 export function buildWorkspaceCatalog(input: WorkspaceCatalogInput): WorkspaceCatalogV1 {
   const ordered = [...input.servers].sort((a, b) => byCodeUnits(a.server.name, b.server.name));
-  const included: ServerCatalogV1[] = [];
+  const included: UnnamedServerCatalog[] = [];
   const servers = ordered.map(({ server, snapshot }): WorkspaceCatalogServer => {
     const approvedAs = {
       name: server.name,
@@ -68,7 +78,9 @@ export function buildWorkspaceCatalog(input: WorkspaceCatalogInput): WorkspaceCa
       };
     }
     if (snapshot.catalog !== null)
-      included.push(withinAllowTools(withSource(snapshot.catalog, approvedAs.source), server.allowTools));
+      included.push(
+        applyCatalogOptions(withSource(snapshot.catalog, approvedAs.source), server.options ?? {}),
+      );
     return {
       ...approvedAs,
       state: snapshot.catalog !== null ? 'discovered' : 'omitted',
@@ -98,36 +110,6 @@ function withSource(catalog: ServerCatalogV1, source: CatalogSource): ServerCata
     prompts: catalog.prompts.map((prompt) => ({ ...prompt, source })),
     resources: catalog.resources.map((resource) => ({ ...resource, source })),
     resourceTemplates: catalog.resourceTemplates.map((template) => ({ ...template, source })),
-  };
-}
-
-/**
- * Only the tools the definition allows (decision 0096): a snapshot is posted by a worker, which may not have
- * applied them (or be another version), and the catalog is what tools/list shows and tools/call accepts. A member
- * the snapshot does not list is reported as the builder reports it.
- */
-function withinAllowTools(
-  catalog: ServerCatalogV1,
-  allowTools: readonly string[] | undefined,
-): ServerCatalogV1 {
-  if (allowTools === undefined) return catalog;
-  const allowed = new Set(allowTools);
-  const listed = new Set(catalog.tools.map((tool) => tool.remoteName));
-  const reported = new Set(
-    catalog.diagnostics.flatMap((d) => (d.code === 'allow_tools_unlisted' ? [d.tool] : [])),
-  );
-  const unlisted = allowTools.filter((name) => !listed.has(name) && !reported.has(name));
-  return {
-    ...catalog,
-    tools: catalog.tools.filter((tool) => allowed.has(tool.remoteName)),
-    diagnostics: [
-      ...catalog.diagnostics,
-      ...unlisted.map((tool) => ({
-        code: 'allow_tools_unlisted' as const,
-        server: catalog.identity.server,
-        tool,
-      })),
-    ],
   };
 }
 

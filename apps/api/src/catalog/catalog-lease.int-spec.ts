@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { workspaceCatalog, type WorkspaceCatalogV1 } from '@gatehouse/contracts';
+import { workspaceCatalog, type CatalogDocumentV1, type WorkspaceCatalogV1 } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
 import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
@@ -137,7 +137,7 @@ async function approve(
 }
 
 /** A real discovery of a leased server, as the worker makes it, posted for the lease through catalog.submit. */
-async function discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void> {
+async function discoverAndSubmit(serverName: string, principalUserId?: string): Promise<CatalogDocumentV1> {
   const issued = await ok(
     rest('worker', 'POST', '/v1/leases', {
       workspaceId,
@@ -171,6 +171,7 @@ async function discoverAndSubmit(serverName: string, principalUserId?: string): 
       fetchedAt: new Date().toISOString(),
     });
     await ok(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
+    return document;
   } finally {
     await supervisor.close();
     await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
@@ -492,5 +493,103 @@ describe('catalog.get: the catalog lease', () => {
     expect(gatewayStranger.status).toBe(404);
     const wait = await rest('agent', 'GET', catalogUrl('?wait=61'));
     expect({ status: wait.status, code: wait.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+  });
+});
+
+describe("catalog.get applies the definition's catalog options (decision 0101)", () => {
+  it('shows the axes, faces and content origin the definition declares, whatever the snapshot said', async () => {
+    // The same server, now declared with options (managed tier: the deployment plane may declare contentOrigin).
+    await ok(
+      rest('admin', 'PUT', '/v1/definition-sources', {
+        tier: 'managed',
+        name: 'options',
+        document: {
+          mcpServers: {
+            axed: {
+              type: 'stdio',
+              command: EVERYTHING,
+              args: ['stdio'],
+              toolAxes: { echo: { effect: 'read', egress: false }, 'get-sum': { effect: 'idempotent' } },
+              toolFaces: {
+                echo: { renderHints: { displayName: 'Echo back' }, ruleFace: { keys: ['message'] } },
+                'get-sum': { pathTarget: { param: 'nowhere' } },
+              },
+              contentOrigin: 'local',
+            },
+          },
+        },
+      }),
+      200,
+    );
+    await approve('axed', 'workspace');
+    // The worker's discovery applies no options (its lease carries none): the API applies the definition's.
+    const discovered = await discoverAndSubmit('axed');
+    const posted = discovered.servers[0];
+    expect(posted?.contentOrigin).toBe('external');
+    expect(posted?.tools.find((tool) => tool.remoteName === 'echo')?.axes).toEqual({
+      effect: 'write',
+      egress: true,
+    });
+
+    const expectDeclared = (catalog: WorkspaceCatalogV1) => {
+      const server = catalog.document.servers.find((s) => s.identity.server === 'axed');
+      expect(server).toMatchObject({ contentOrigin: 'local', contentOriginDeclared: true });
+      const tool = (remote: string) => server?.tools.find((t) => t.remoteName === remote);
+      expect(tool('echo')).toMatchObject({
+        name: 'mcp__axed__echo',
+        axes: { effect: 'read', egress: false },
+        axesFrom: { effect: 'caller', egress: 'caller', irreversibility: 'absent' },
+        face: { renderHints: { displayName: 'Echo back' }, ruleFace: { keys: ['message'] } },
+        contentOrigin: 'local',
+      });
+      // An effect lowered with egress left on is the fail-closed contradiction; a face that does not fit is none.
+      expect(tool('get-sum')).toMatchObject({
+        axes: { effect: 'write', egress: true },
+        contentOrigin: 'local',
+      });
+      expect(tool('get-sum')).not.toHaveProperty('face');
+      expect(server?.tools.every((t) => t.contentOrigin === 'local')).toBe(true);
+      expect(server?.diagnostics).toEqual(
+        expect.arrayContaining([
+          { code: 'tool_axes_contradiction', server: 'axed', tool: 'get-sum' },
+          expect.objectContaining({ code: 'tool_face_invalid', server: 'axed', tool: 'get-sum' }),
+        ]),
+      );
+    };
+    expectDeclared((await catalogOf('agent')).catalog);
+
+    // A snapshot that claims otherwise (a worker of another version, or lying) changes none of it.
+    const claimed = {
+      ...discovered,
+      servers: discovered.servers.map((server) => ({
+        ...server,
+        contentOrigin: 'execution' as const,
+        contentOriginDeclared: true,
+        tools: server.tools.map((tool) =>
+          tool.remoteName === 'get-sum'
+            ? {
+                ...tool,
+                axes: { effect: 'read' as const, egress: false },
+                axesFrom: {
+                  effect: 'caller' as const,
+                  egress: 'caller' as const,
+                  irreversibility: 'absent' as const,
+                },
+                face: { renderHints: { displayName: 'Claimed' } },
+                contentOrigin: 'execution' as const,
+              }
+            : { ...tool, contentOrigin: 'execution' as const },
+        ),
+        diagnostics: [],
+      })),
+    };
+    const issued = await ok(rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'axed' }), 201);
+    const leaseId = issued.body.id as string;
+    await ok(rest('worker', 'POST', `/v1/leases/${leaseId}/snapshot`, { document: claimed }), 201);
+    await rest('worker', 'POST', `/v1/leases/${leaseId}/release`);
+    const after = await catalogOf('agent');
+    expect(after.text).not.toContain('Claimed');
+    expect(after.text).not.toContain('execution');
+    expectDeclared(after.catalog);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApprovedCatalogServer } from '@gatehouse/catalog';
+import type { ApprovedCatalogServer, CatalogOptions, ServerOptions } from '@gatehouse/catalog';
 import type { CatalogInputVersions, CatalogSnapshotVersion } from '@gatehouse/db';
 import type { EvaluatedView } from '../approvals/workspace-activation';
 
@@ -17,18 +17,29 @@ export function approvedServersOf(view: EvaluatedView): ApprovedServer[] {
   for (const { entry, activationEntry, decision } of view.entries) {
     if (decision.state !== 'approved' || !activationEntry.usable) continue;
     const tier = activationEntry.source.tier;
-    // The approved definition's allowTools (its redacted projection: options hold no secret).
-    const allowTools = entry.status === 'resolved' ? entry.projection.options.allowTools : undefined;
+    // The approved definition's catalog options (its redacted projection: options hold no secret).
+    const options = entry.status === 'resolved' ? catalogOptionsOf(entry.projection.options) : undefined;
     approved.push({
       name: activationEntry.name,
       source: { tier, origin: activationEntry.source.origin },
       definitionFingerprint: activationEntry.fingerprint,
       // Activation treats user and local tiers as per user whatever the entry says (fail closed); so do we.
       perUser: activationEntry.perUser || tier === 'user' || tier === 'local',
-      ...(allowTools === undefined ? {} : { allowTools }),
+      ...(options === undefined ? {} : { options }),
     });
   }
   return approved;
+}
+
+/** The options the catalog applies (decisions 0096, 0101): the ones a definition declared, nothing defaulted. */
+function catalogOptionsOf(options: ServerOptions): CatalogOptions {
+  const { allowTools, toolAxes, toolFaces, contentOrigin } = options;
+  return {
+    ...(allowTools === undefined ? {} : { allowTools }),
+    ...(toolAxes === undefined ? {} : { toolAxes }),
+    ...(toolFaces === undefined ? {} : { toolFaces }),
+    ...(contentOrigin === undefined ? {} : { contentOrigin }),
+  };
 }
 
 /** The principal keys whose snapshots may describe servers for this principal. */
