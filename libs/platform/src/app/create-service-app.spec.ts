@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { Injectable, Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '../logger/create-logger.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
@@ -63,5 +64,39 @@ describe('createServiceApp', () => {
       await app.close();
     }
     expect(order).toEqual(['app hook', 'resource']);
+  });
+
+  it('logs the routes it is told are quiet at debug, every other route at info, and measures both', async () => {
+    const lines: { level: string; route?: string; msg: string }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = await createServiceApp({
+      logger: createLogger({ name: 'service-app-test', level: 'debug', destination: sink }),
+      metrics: createMetricsRegistry({ app: 'probe' }),
+      imports: [],
+      readiness: {},
+      bodyLimit: 1024,
+      quietRoutes: ['/hot/:id'],
+      beforeInit: (nest) => {
+        const instance = nest.getHttpAdapter().getInstance();
+        instance.get('/hot/:id', async () => ({ ok: true }));
+        instance.get('/cold', async () => ({ ok: true }));
+      },
+    });
+    try {
+      await app.inject({ method: 'GET', url: '/hot/1' });
+      await app.inject({ method: 'GET', url: '/cold' });
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/hot\/:id"/);
+    } finally {
+      await app.close();
+    }
+    const completed = lines.filter((line) => line.msg === 'request completed');
+    expect(completed.find((line) => line.route === '/hot/:id')?.level).toBe('debug');
+    expect(completed.find((line) => line.route === '/cold')?.level).toBe('info');
   });
 });

@@ -33,6 +33,11 @@ export interface ServiceAppOptions {
   readonly closeOnShutdown?: readonly ClosableResource[];
   /** Request bodies above this are refused with 413 before they are parsed. */
   readonly bodyLimit: number;
+  /**
+   * Route patterns whose request line is logged at debug, not info (still measured); DEFAULT_QUIET_ROUTES when
+   * not given, so a list given here should include them.
+   */
+  readonly quietRoutes?: readonly string[];
   readonly fastify?: ServiceFastifyOptions;
   /** Root hooks of the app's own, added after logging and metrics and before any route (Nest's included). */
   readonly rootHooks?: (instance: FastifyInstance) => void;
@@ -61,7 +66,11 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Nest
   });
   const instance = adapter.getInstance();
   // Root hooks before any route exists, so every route (and the 404 handler) is logged and measured.
-  installHttpObservability(instance, { logger: options.logger, metrics: createHttpMetrics(options.metrics) });
+  installHttpObservability(instance, {
+    logger: options.logger,
+    metrics: createHttpMetrics(options.metrics),
+    ...(options.quietRoutes === undefined ? {} : { quietRoutes: options.quietRoutes }),
+  });
   installConnectionDraining(instance);
   options.rootHooks?.(instance);
 
