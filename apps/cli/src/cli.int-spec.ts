@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 // Test data (real-world-shaped .mcp.json files), deliberately not on the lib's public surface.
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports, @nx/enforce-module-boundaries
 import { MANAGED_MCP_JSON, PROJECT_MCP_JSON } from '../../../libs/definitions/src/mcp-json.fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createMember, mintTestToken } from '../../api/src/commands/testing/surfaces-harness.js';
