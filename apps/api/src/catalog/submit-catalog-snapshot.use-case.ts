@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { submitCatalogSnapshot, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import { catalogDocument, type CatalogDocument } from '@gatehouse/contracts';
-import { lockHeldLease, type CatalogSnapshot, type Database, type Lease, type TenantTx } from '@gatehouse/db';
+import type { CatalogSnapshot, Database, Lease, TenantTx } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
 import { Inject, Optional } from '@nestjs/common';
-import { appendAuditEvent, lockAuditChain } from '../audit/append-audit-event';
+import { appendAuditEvent } from '../audit/append-audit-event';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -14,10 +14,8 @@ import { DefinitionCipher } from '../definitions/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { leaseCallerForLease, type LeaseCaller } from '../leases/lease-caller';
-import { endedState } from '../leases/lease-ended';
-import { leaseEnded } from '../leases/lease-problems';
-import { decideLeaseStanding } from '../leases/lease-standing';
-import { forbiddenCaller, notFound } from '../shared/command-problems';
+import { standingSubmittedLease } from '../leases/submitted-lease';
+import { forbiddenCaller } from '../shared/command-problems';
 import { snapshotMismatch } from './catalog-problems';
 import { catalogSubmitAuditEvent } from './catalog-submit.audit';
 import { catalogTopicOf } from './catalog-topic';
@@ -32,14 +30,12 @@ type Submission =
 
 /**
  * `catalog.submit` (worker tokens, snapshots:write): the catalog a worker discovered for the lease it holds. A
- * lease this token does not hold is a 404 (another token's, another tenant's, none); a released, revoked or
- * expired one is 409 `lease_ended`, and so is one whose ground is gone now: activation is re-decided for the
- * lease's one server (decideLeaseStanding), and a lease it no longer approves is revoked here and refused, even
- * when no ledger event ended it (decision 0071). A document that is not of the lease's server alone is 409
- * `snapshot_mismatch`. The lease row is read again under the audit head and a row lock (the lock order of
- * lease writers), so a revocation that commits first is seen. The snapshot is stored under the LEASE's workspace, server, fingerprint and principal, so a worker can
- * only ever describe what it was leased, and replaces the current one in one upsert (a reader sees the old or the
- * new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit.audit),
+ * lease is checked by standingSubmittedLease, the one check probes.submit makes too: a lease this token does not
+ * hold is a 404, an ended one 409 `lease_ended`, and so is one whose ground is gone now (activation re-decided for
+ * the lease's one server; such a lease is revoked here, decision 0071), all under the audit head and a row lock.
+ * A document that is not of the lease's server alone is 409 `snapshot_mismatch`. The snapshot is stored under the
+ * LEASE's workspace, server, fingerprint and principal, so a worker can only ever describe what it was leased, and
+ * replaces the current one in one upsert (a reader sees the old or the new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit.audit),
  * a refusal in its own committed transaction before the problem is thrown. After commit, watchers of the
  * workspace's catalog are told.
  */
@@ -82,26 +78,14 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
       );
       return { ok: false, problem };
     };
-    const read = await tx.lease.findFirst({ where: { id: input.leaseId, tokenId: caller.tokenId } });
-    if (read === null) return refuse(null, notFound('lease'));
-    const standing =
-      endedState(read, now) === null ? await decideLeaseStanding(tx, this.cipher, read, now) : null;
-    // Then the audit head and the lease row, in the one lock order of lease writers (decision 0071), and the row
-    // read again under them: a revocation that committed meanwhile is seen, a later one waits for this commit.
-    await lockAuditChain(tx);
-    const lease = await lockHeldLease(tx, read.id, caller.tokenId);
-    if (lease === null) return refuse(null, notFound('lease'));
-    const ended = endedState(lease, now);
-    if (ended !== null)
-      return refuse(lease, leaseEnded(ended.state, ended.reason), ended.reason ?? ended.state);
-    if (standing === null) throw new Error('lease read ended, then live');
-    if (!standing.holds) {
-      const revoked = await tx.lease.update({
-        where: { id: lease.id },
-        data: { revokedAt: now, revokedReason: standing.reason },
-      });
-      return refuse(revoked, leaseEnded('revoked', standing.reason), standing.reason);
-    }
+    const held = await standingSubmittedLease(
+      tx,
+      this.cipher,
+      { leaseId: input.leaseId, tokenId: caller.tokenId },
+      now,
+    );
+    if (!held.ok) return refuse(held.lease, held.problem, held.reason);
+    const lease = held.lease;
     // The declaration's refinement already held the document to the contract; this gives the typed value.
     const parsed = catalogDocument.safeParse(input.document);
     const server = parsed.success ? theLeasedServer(parsed.data, lease) : null;

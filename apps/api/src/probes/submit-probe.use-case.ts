@@ -7,10 +7,10 @@ import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { endedState } from '../leases/lease-ended';
-import { leaseEnded } from '../leases/lease-problems';
-import { forbiddenCaller, notFound, ValidationProblemError } from '../shared/command-problems';
+import { DefinitionCipher } from '../definitions/definition-cipher';
 import { leasedServerKeyOf } from '../leases/leased-server.key';
+import { standingSubmittedLease } from '../leases/submitted-lease';
+import { forbiddenCaller, ValidationProblemError } from '../shared/command-problems';
 
 type Input = CommandInput<typeof submitProbe>;
 type Output = CommandOutput<typeof submitProbe>;
@@ -18,14 +18,16 @@ type ProbeRow = Awaited<ReturnType<TenantTx['serverProbe']['upsert']>>;
 
 /**
  * `probes.submit` (worker tokens, snapshots:write; decision 0078): the connection state a worker found for the
- * lease it holds. As for `catalog.submit`: a lease this token does not hold is 404, an ended one 409
- * `lease_ended`, and the row is keyed by the LEASE's workspace, server, fingerprint and principal, replaced in one
- * upsert. `failureClass` and `reason` go with `failed` and only with it.
+ * lease it holds. The lease is checked by the one check catalog.submit makes (standingSubmittedLease): a lease this
+ * token does not hold is 404, an ended one 409 `lease_ended`, and so is one whose approval no longer holds now
+ * (activation re-decided for its server; the lease is revoked here, even when no ledger event ended it). The row
+ * is keyed by the LEASE's workspace, server, fingerprint and principal, replaced in one upsert. `failureClass` and `reason` go with `failed` and only with it.
  */
 @HandlesCommand(submitProbe)
 export class SubmitProbeUseCase implements UseCase<Input, Output> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
+    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
   ) {}
 
@@ -42,11 +44,11 @@ export class SubmitProbeUseCase implements UseCase<Input, Output> {
       ]);
     const tokenId = principal.tokenId;
     const now = this.clock();
-    const row = await this.db.withTenant(principal.tenantId, async (tx) => {
-      const lease = await tx.lease.findFirst({ where: { id: input.leaseId, tokenId } });
-      if (lease === null) throw notFound('lease');
-      const ended = endedState(lease, now);
-      if (ended !== null) throw leaseEnded(ended.state, ended.reason);
+    const stored = await this.db.withTenant(principal.tenantId, async (tx) => {
+      const held = await standingSubmittedLease(tx, this.cipher, { leaseId: input.leaseId, tokenId }, now);
+      // Returned, not thrown: a lease the re-decision revoked stays revoked when this transaction commits.
+      if (!held.ok) return held;
+      const lease = held.lease;
       const key = leasedServerKeyOf(lease);
       const data = {
         leaseId: lease.id,
@@ -57,7 +59,7 @@ export class SubmitProbeUseCase implements UseCase<Input, Output> {
         serverVersion: input.serverVersion,
         probedAt: now,
       };
-      return tx.serverProbe.upsert({
+      const row = await tx.serverProbe.upsert({
         where: {
           tenantId_workspaceId_serverName_definitionFingerprint_principalKey: key.unique,
         },
@@ -68,8 +70,10 @@ export class SubmitProbeUseCase implements UseCase<Input, Output> {
         },
         update: data,
       });
+      return { ok: true as const, row };
     });
-    return probeViewOf(row);
+    if (!stored.ok) throw stored.problem;
+    return probeViewOf(stored.row);
   }
 }
 
