@@ -1,5 +1,6 @@
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import {
+  DEFAULT_QUIET_ROUTES,
   createLogger,
   createMetricsRegistry,
   createServiceApp,
@@ -16,6 +17,13 @@ import { GatewayModule } from './gateway.module.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
 export const GATEWAY_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The workspace endpoint's request line is logged at debug (decision 0111): one info line per tools/call was the
+ * largest cost of the warm path under the gateway-call bench. Every request is still measured (route, status,
+ * duration), refusals are counted by reason and failures are logged.
+ */
+const QUIET_ROUTES = [...DEFAULT_QUIET_ROUTES, '/mcp/w/:workspaceId'];
 
 export type GatewayAppDeps = {
   logger?: Logger;
@@ -57,6 +65,7 @@ export async function createGatewayApp(
       },
       closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
       bodyLimit: GATEWAY_BODY_LIMIT_BYTES,
+      quietRoutes: QUIET_ROUTES,
     });
   } catch (error) {
     await closeRedis(redis);
