@@ -1,11 +1,18 @@
 import type { CatalogTool, WorkspaceCatalogV1 } from '@gatehouse/contracts';
+import {
+  serverSurfaceOf,
+  workspaceSurfaceOf,
+  type ServedSurface,
+  type SurfaceScope,
+} from './served-surface.js';
 
 // The ONE policy deciding which tools a caller has (issue 16: tools/list shows exactly what tools/call accepts).
 // Its input is the catalog lease the API built for the caller's principal: only servers approved for that
 // principal now, each one's tools as the catalog mounted them (allowTools applied at listing, names minted across
 // servers). tools/list renders `tools`; tools/call resolves a name through `byName` and nothing else, so a tool an
 // upstream offers but the catalog does not carry (outside allowTools, a server not approved, revoked) is refused
-// when called directly, not only hidden.
+// when called directly, not only hidden. The same catalog gives each endpoint its surface (served-surface.ts):
+// tools, prompts and resources under the names that endpoint serves, built once per policy and scope.
 
 export interface ExposedTool {
   /** The minted name the caller sees: `mcp__<server>__<tool>`. */
@@ -22,6 +29,8 @@ export interface ToolPolicy {
   readonly byName: ReadonlyMap<string, ExposedTool>;
   /** What the caller is told about the catalog's freshness (`_meta`). */
   readonly freshness: CatalogFreshness;
+  /** What an endpoint serves from this catalog; undefined: a server the catalog does not carry (not served). */
+  readonly surface: (scope: SurfaceScope) => ServedSurface | undefined;
 }
 
 export interface CatalogFreshness {
@@ -42,18 +51,32 @@ export function toolPolicyOf(catalog: WorkspaceCatalogV1): ToolPolicy {
       tools.push({ name: tool.name, server: server.identity.server, remoteName: tool.remoteName, tool });
     }
   }
+  const freshness: CatalogFreshness = {
+    complete: catalog.complete,
+    stale: catalog.stale,
+    servers: catalog.servers.map((s) => ({
+      name: s.name,
+      state: s.state,
+      complete: s.complete,
+      stale: s.stale,
+    })),
+  };
+  // Built on first use and kept with the policy: a warm request resolves through maps, never rebuilds them.
+  let workspace: ServedSurface | undefined;
+  const byServer = new Map<string, ServedSurface>();
   return {
     tools,
     byName: new Map(tools.map((exposed) => [exposed.name, exposed])),
-    freshness: {
-      complete: catalog.complete,
-      stale: catalog.stale,
-      servers: catalog.servers.map((s) => ({
-        name: s.name,
-        state: s.state,
-        complete: s.complete,
-        stale: s.stale,
-      })),
+    freshness,
+    surface: (scope) => {
+      if (scope.kind === 'workspace')
+        return (workspace ??= workspaceSurfaceOf(catalog.document, tools, freshness));
+      const held = byServer.get(scope.server);
+      if (held !== undefined) return held;
+      // Only served servers are kept: a caller naming servers that do not exist cannot grow this map.
+      const built = serverSurfaceOf(catalog.document, tools, catalog, scope.server);
+      if (built !== undefined) byServer.set(scope.server, built);
+      return built;
     },
   };
 }

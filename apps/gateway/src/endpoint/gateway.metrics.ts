@@ -12,6 +12,7 @@ export interface GatewayMetrics {
 export type GatewayRefusalReason =
   | 'unauthenticated'
   | 'workspace_not_found'
+  | 'server_not_found'
   | 'host_not_allowed'
   | 'origin_not_allowed'
   | 'rate_limited_token'

@@ -12,6 +12,7 @@ import { createWorkspaceServer } from '../mcp-server/workspace-mcp.server.js';
 import { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
 import { UpstreamPool } from '../upstreams/upstream.pool.js';
 import { createGatewayMetrics } from './gateway.metrics.js';
+import { GatewaySurfaceService } from './gateway-surface.service.js';
 import { GatewayToolsService } from './gateway-tools.service.js';
 import { RateLimiter } from './rate-limiter.js';
 import { WorkspaceEndpoint } from './workspace-endpoint.js';
@@ -48,6 +49,7 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
     const catalogs = new CatalogCache({ ttlMs: config.CATALOG_CACHE_TTL_MS });
     const token = config.GATEWAY_TOKEN;
     let tools: GatewayToolsService | null = null;
+    let surfaces: GatewaySurfaceService | null = null;
     let sessions: McpSessions | null = null;
     this.upstreams =
       token === undefined
@@ -63,24 +65,27 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
             callTimeoutMs: config.UPSTREAM_CALL_TIMEOUT_MS,
             onListChanged: (key) => {
               catalogs.invalidateWorkspace(key.workspaceId);
-              sessions?.notifyToolsChanged(key.workspaceId);
+              sessions?.notifyListsChanged(key.workspaceId, key.server);
             },
             onDroppedNotification: (method) => metrics.droppedNotification(method),
           });
     if (token !== undefined && this.upstreams !== null) {
-      tools = new GatewayToolsService(
-        catalogs,
-        new WorkspaceCatalogClient({ apiUrl: config.API_URL, gatewayToken: token }),
-        this.upstreams,
-      );
+      const catalogClient = new WorkspaceCatalogClient({ apiUrl: config.API_URL, gatewayToken: token });
+      tools = new GatewayToolsService(catalogs, catalogClient, this.upstreams);
+      surfaces = new GatewaySurfaceService(catalogs, catalogClient, this.upstreams);
     }
     const serving = tools;
+    const servingSurfaces = surfaces;
     sessions = new McpSessions({
-      createServer: () => {
+      // One adapter for both endpoints: the workspace's and a server's passthrough differ by their scope only.
+      createServer: (scope) => {
         // Only reached for admitted requests, which need the token (the endpoint refuses without it).
-        if (serving === null) throw new Error('gateway: no GATEWAY_TOKEN, no MCP server');
+        if (serving === null || servingSurfaces === null)
+          throw new Error('gateway: no GATEWAY_TOKEN, no MCP server');
         return createWorkspaceServer({
           tools: serving,
+          surfaces: servingSurfaces,
+          scope,
           serverInfo: SERVER_INFO,
           onToolCall: (outcome) => metrics.toolCall(outcome),
         });
@@ -118,7 +123,14 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
       perWorkspace: new RateLimiter({ limit: config.RATE_LIMIT_PER_WORKSPACE }),
       metrics,
       logger,
-      serve: (request, response, body, caller) => openSessions.handle(request, response, body, caller),
+      isServed: async (caller, server) => {
+        // Only reached for admitted requests, which need the token.
+        if (servingSurfaces === null) return 'unavailable';
+        const read = await servingSurfaces.surface(caller, { kind: 'server', server });
+        return read.ok ? 'served' : read.reason === 'not_served' ? 'not_served' : 'unavailable';
+      },
+      serve: (request, response, body, caller, scope) =>
+        openSessions.handle(request, response, body, caller, scope),
     });
   }
 

@@ -5,8 +5,9 @@ import { LOGGER } from '../infrastructure/infrastructure.tokens.js';
 import { GatewayRuntime } from './gateway.runtime.js';
 
 /**
- * `/mcp/w/:workspaceId` (POST, GET, DELETE: Streamable HTTP). Thin: the reply is handed to the endpoint, which
- * refuses with problem+json or passes the raw request to the MCP transport.
+ * `/mcp/w/:workspaceId` and its per-server passthrough `/mcp/w/:workspaceId/s/:server` (POST, GET, DELETE:
+ * Streamable HTTP). Thin: the reply is handed to the endpoint, which refuses with problem+json or passes the raw
+ * request to the MCP transport; the two routes differ only in the surface they name.
  */
 @Controller()
 export class WorkspaceEndpointController {
@@ -21,10 +22,29 @@ export class WorkspaceEndpointController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    await this.handle(workspaceId, undefined, request, reply);
+  }
+
+  @All('mcp/w/:workspaceId/s/:server')
+  async passthrough(
+    @Param('workspaceId') workspaceId: string,
+    @Param('server') server: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.handle(workspaceId, server, request, reply);
+  }
+
+  private async handle(
+    workspaceId: string,
+    server: string | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
     // The transport writes the response itself (JSON or an SSE stream).
     reply.hijack();
     try {
-      await this.runtime.endpoint.handle(workspaceId, request.raw, reply.raw, request.body);
+      await this.runtime.endpoint.handle(workspaceId, request.raw, reply.raw, request.body, server);
     } catch (error) {
       this.logger.error({ err: error, workspaceId }, 'gateway: MCP request failed');
       if (!reply.raw.headersSent) {

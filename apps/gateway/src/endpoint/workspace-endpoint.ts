@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isValidServerName } from '@gatehouse/definitions';
 import { PROBLEM_CONTENT_TYPE, problemJson, type Logger } from '@gatehouse/platform';
 import type { ProblemCode } from '@gatehouse/contracts';
 import type { CallerCheck, GatewayCaller } from '../callers/caller.js';
+import type { SurfaceScope } from '../catalog/served-surface.js';
 import type { CallerCache } from '../callers/caller.cache.js';
 import {
   IntrospectionUnavailableError,
@@ -16,11 +18,19 @@ import type { RateLimiter } from './rate-limiter.js';
 // token for which the workspace does not exist: 404, the same answer as a workspace that is nobody's), then the
 // per-token and per-workspace rate limits (429 with Retry-After). Every refusal is problem+json with a stable code
 // and is counted by reason. Only then does the request reach the session layer, with its caller.
+//
+// `/mcp/w/:workspaceId/s/:server` (the passthrough, decision 0105) is the same endpoint with one more check after
+// the rate limits: the server must be in the caller's catalog now (approved for the principal, discovered, not
+// revoked), else the same 404 as a workspace that does not exist, so a caller learns nothing about servers it is
+// not served. It is asked on every request, not only at initialize: a revoked server's session is refused at once.
 
 /** A bearer credential: the scheme (any case), one space, a token of our shape and bounded length. */
 const BEARER = /^bearer ([A-Za-z0-9_]{16,512})$/i;
 const WORKSPACE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN_SHAPE = /^gh[ua]_[A-Za-z0-9]{16,}$/;
+
+/** Whether the caller's catalog serves a server now (the passthrough's admission). */
+export type ServedCheck = 'served' | 'not_served' | 'unavailable';
 
 export interface WorkspaceEndpointOptions {
   readonly callers: CallerCache;
@@ -30,12 +40,15 @@ export interface WorkspaceEndpointOptions {
   readonly perWorkspace: RateLimiter;
   readonly metrics: GatewayMetrics;
   readonly logger: Logger;
-  /** The session layer (the SDK adapter): serves an admitted request. */
+  /** Whether the caller is served this server now (from the caller's catalog policy). */
+  readonly isServed: (caller: GatewayCaller, server: string) => Promise<ServedCheck>;
+  /** The session layer (the SDK adapter): serves an admitted request on its surface. */
   readonly serve: (
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
     caller: GatewayCaller,
+    scope: SurfaceScope,
   ) => Promise<void>;
 }
 
@@ -56,10 +69,26 @@ export class WorkspaceEndpoint {
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
+    /** The passthrough's server; absent: the workspace endpoint. */
+    server?: string,
   ): Promise<void> {
     const admitted = await this.admit(workspaceId, request);
     if ('status' in admitted) return this.refuse(response, admitted);
-    await this.options.serve(request, response, body, admitted);
+    if (server === undefined)
+      return this.options.serve(request, response, body, admitted, { kind: 'workspace' });
+    const served = await this.servedCheck(admitted, server);
+    if (served !== undefined) return this.refuse(response, served);
+    await this.options.serve(request, response, body, admitted, { kind: 'server', server });
+  }
+
+  /** The passthrough's server, checked like the workspace itself: not served reads exactly as nobody's. */
+  private async servedCheck(caller: GatewayCaller, server: string): Promise<Refusal | undefined> {
+    // Not a name a definition may have: served nowhere, and the same 404.
+    if (!isValidServerName(server)) return workspaceNotFound('server_not_found');
+    const served = await this.options.isServed(caller, server);
+    if (served === 'served') return undefined;
+    if (served === 'unavailable') return unavailable('The workspace catalog could not be read. Try again.');
+    return workspaceNotFound('server_not_found');
   }
 
   private async admit(workspaceId: string, request: IncomingMessage): Promise<GatewayCaller | Refusal> {
@@ -132,13 +161,16 @@ function unauthenticated(error: 'invalid_request' | 'invalid_token'): Refusal {
   };
 }
 
-function workspaceNotFound(): Refusal {
+/** One 404 for a workspace and for a passthrough's server the caller is not served: the same body, always. */
+function workspaceNotFound(
+  reason: 'workspace_not_found' | 'server_not_found' = 'workspace_not_found',
+): Refusal {
   return {
     status: 404,
     code: 'not_found',
     title: 'Not found',
     detail: 'No such workspace.',
-    reason: 'workspace_not_found',
+    reason,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
+import type { SurfaceScope } from '../catalog/served-surface.js';
 import { CALLER_KEY } from './workspace-mcp.server.js';
 
 // Streamable HTTP for the workspace endpoint (decision 0080): the one place the gateway touches the SDK's server
@@ -13,6 +14,8 @@ import { CALLER_KEY } from './workspace-mcp.server.js';
 // found", after which a client re-initializes). A POST without a session that is not an initialize is served
 // statelessly by a throwaway server, so it works on any replica. Sessions live in this process only: the load
 // balancer must route on Mcp-Session-Id (README), and a replica that dies costs its sessions a re-initialize.
+// A session is bound to the surface it was opened on too (the workspace endpoint, or one server's passthrough,
+// decision 0105): named on another path, it is not found.
 
 interface Session {
   readonly id: string;
@@ -22,13 +25,15 @@ interface Session {
   readonly workspaceId: string;
   readonly tokenId: string;
   readonly principal: string | null;
+  /** The surface the session was opened on: `''` the workspace endpoint, else the passthrough's server. */
+  readonly surface: string;
   readonly server: Server;
   readonly transport: StreamableHTTPServerTransport;
 }
 
 export interface McpSessionsOptions {
-  /** A new Server for one session (or one stateless request). */
-  readonly createServer: () => Server;
+  /** A new Server for one session (or one stateless request) on this surface. */
+  readonly createServer: (scope: SurfaceScope) => Server;
   readonly onSessionCount?: (count: number) => void;
   readonly onSessionNotFound?: () => void;
   /** A session with no request for this long is closed (its client re-initializes). Default 30 minutes. */
@@ -37,6 +42,12 @@ export interface McpSessionsOptions {
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 30 * 60_000;
+const WORKSPACE: SurfaceScope = { kind: 'workspace' };
+
+/** Server names never are empty, so `''` is the workspace endpoint's own key. */
+function surfaceKeyOf(scope: SurfaceScope): string {
+  return scope.kind === 'workspace' ? '' : scope.server;
+}
 
 /** The JSON-RPC error the transport itself answers for an unknown session (HTTP 404). */
 const SESSION_NOT_FOUND = JSON.stringify({
@@ -69,6 +80,7 @@ export class McpSessions {
     response: ServerResponse,
     body: unknown,
     caller: GatewayCaller,
+    scope: SurfaceScope = WORKSPACE,
   ): Promise<void> {
     // The request's own caller, for the handlers; never the token.
     const withAuth = Object.assign(request, {
@@ -80,7 +92,8 @@ export class McpSessions {
       if (
         session === undefined ||
         session.tokenId !== caller.tokenId ||
-        session.workspaceId !== caller.workspaceId
+        session.workspaceId !== caller.workspaceId ||
+        session.surface !== surfaceKeyOf(scope)
       ) {
         this.options.onSessionNotFound?.();
         response.writeHead(404, { 'content-type': 'application/json' }).end(SESSION_NOT_FOUND);
@@ -96,8 +109,8 @@ export class McpSessions {
       return;
     }
     if (request.method === 'POST' && isInitializeRequest(body))
-      return this.open(withAuth, response, body, caller);
-    if (request.method === 'POST') return this.stateless(withAuth, response, body);
+      return this.open(withAuth, response, body, caller, scope);
+    if (request.method === 'POST') return this.stateless(withAuth, response, body, scope);
     // A stream (GET) or a session's end (DELETE) needs a session.
     response.writeHead(400, { 'content-type': 'application/json' }).end(
       JSON.stringify({
@@ -108,11 +121,18 @@ export class McpSessions {
     );
   }
 
-  /** Tells every session of the workspace that its tools changed (an upstream said so). */
-  notifyToolsChanged(workspaceId: string): void {
+  /**
+   * Tells the sessions that serve this server of the workspace (its workspace endpoint's, and its own
+   * passthrough's) that its lists changed (an upstream said so). The upstream's refresh does not say which list
+   * changed, so each is told all three: a client re-lists, which costs it a request, never a stale list.
+   */
+  notifyListsChanged(workspaceId: string, server: string): void {
     for (const session of this.sessions.values()) {
-      if (session.workspaceId === workspaceId)
-        void session.server.sendToolListChanged().catch(() => undefined);
+      if (session.workspaceId !== workspaceId) continue;
+      if (session.surface !== '' && session.surface !== server) continue;
+      void session.server.sendToolListChanged().catch(() => undefined);
+      void session.server.sendPromptListChanged().catch(() => undefined);
+      void session.server.sendResourceListChanged().catch(() => undefined);
     }
   }
 
@@ -141,8 +161,9 @@ export class McpSessions {
     response: ServerResponse,
     body: unknown,
     caller: GatewayCaller,
+    scope: SurfaceScope,
   ): Promise<void> {
-    const server = this.options.createServer();
+    const server = this.options.createServer(scope);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -153,6 +174,7 @@ export class McpSessions {
           workspaceId: caller.workspaceId,
           tokenId: caller.tokenId,
           principal: caller.userId,
+          surface: surfaceKeyOf(scope),
           server,
           transport,
         });
@@ -167,8 +189,13 @@ export class McpSessions {
     await transport.handleRequest(request, response, body);
   }
 
-  private async stateless(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    const server = this.options.createServer();
+  private async stateless(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    scope: SurfaceScope,
+  ): Promise<void> {
+    const server = this.options.createServer(scope);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on('close', () => {
       void transport.close().catch(() => undefined);

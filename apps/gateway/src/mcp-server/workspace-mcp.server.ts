@@ -1,31 +1,63 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type CallToolResult,
+  type GetPromptResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
   type ListToolsResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
-import type { ExposedTool } from '../catalog/tool-policy.js';
+import { pageOf } from '../catalog/list-page.js';
+import type {
+  ServedPrompt,
+  ServedResource,
+  ServedSurface,
+  ServedTemplate,
+  ServedTool,
+  SurfaceScope,
+} from '../catalog/served-surface.js';
+import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
 import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
 
-// The SDK's low-level Server for one workspace session (decision 0080): tools/list and tools/call are our own
-// handlers over GatewayToolsService (McpServer would own the tool table and never page). The caller of each
-// request is the one the endpoint authenticated for THAT request (carried in the transport's authInfo), so a
-// session never outlives its token's revocation. A tool error is the upstream's result with isError; everything
-// else a client must tell apart is a JSON-RPC error with a stable `data.reason`, never an upstream's words.
+// The SDK's low-level Server for one session of either endpoint (decisions 0080, 0104, 0105): the workspace
+// endpoint (every served server, namespaced) or one server's passthrough (its own names), the same handlers
+// parameterized by the surface scope. tools, prompts and resources are our own handlers over the caller's catalog
+// surface (McpServer would own the tables and never page); every list pages with the same opaque cursor. The
+// caller of each request is the one the endpoint authenticated for THAT request (carried in the transport's
+// authInfo), so a session never outlives its token's revocation. A tool error is the upstream's result with
+// isError; everything else a client must tell apart is a JSON-RPC error with a stable `data.reason`, never an
+// upstream's words. resources/subscribe is not served, so not advertised.
 
 /** Where the endpoint leaves the request's caller for the handlers (the transport's `req.auth.extra`). */
 export const CALLER_KEY = 'gatehouseCaller';
 
-/** The `_meta` key of tools/list that says how complete and fresh the caller's catalog is. */
+/** The `_meta` key of every list that says how complete and fresh the caller's catalog is. */
 export const CATALOG_META_KEY = 'dev.gatehouse/catalog';
+
+/** The protocol's "resource not found" (MCP 2025-11-25). */
+const RESOURCE_NOT_FOUND = -32002;
 
 export interface WorkspaceServerOptions {
   readonly tools: GatewayToolsService;
+  readonly surfaces: GatewaySurfaceService;
+  /** What this server serves: the workspace, or one server under its own names. */
+  readonly scope: SurfaceScope;
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly onToolCall?: (outcome: string) => void;
 }
@@ -38,11 +70,11 @@ function callerOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): Ga
   return caller as GatewayCaller;
 }
 
-function toolOf(exposed: ExposedTool): Tool {
+function toolOf({ name, exposed }: ServedTool): Tool {
   const { tool } = exposed;
   const hints = tool.serverHints;
   return {
-    name: exposed.name,
+    name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
     ...(tool.description === undefined ? {} : { description: tool.description }),
     inputSchema: tool.inputSchema as Tool['inputSchema'],
@@ -51,49 +83,154 @@ function toolOf(exposed: ExposedTool): Tool {
   };
 }
 
+function promptOf({ name, prompt }: ServedPrompt): Prompt {
+  return {
+    name,
+    ...(prompt.title === undefined ? {} : { title: prompt.title }),
+    ...(prompt.description === undefined ? {} : { description: prompt.description }),
+    ...(prompt.arguments === undefined ? {} : { arguments: prompt.arguments.map((a) => ({ ...a })) }),
+  };
+}
+
+function resourceOf({ uri, name, resource }: ServedResource): Resource {
+  return {
+    uri,
+    name,
+    ...(resource.title === undefined ? {} : { title: resource.title }),
+    ...(resource.description === undefined ? {} : { description: resource.description }),
+    ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+  };
+}
+
+function templateOf({ uriTemplate, name, template }: ServedTemplate): ResourceTemplate {
+  return {
+    uriTemplate,
+    name,
+    ...(template.title === undefined ? {} : { title: template.title }),
+    ...(template.description === undefined ? {} : { description: template.description }),
+    ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
+  };
+}
+
+/** Compiled upstream templates, shared by every session (bounded: cleared whole when it grows past the bound). */
+const compiledTemplates = new Map<string, UriTemplate | null>();
+const MAX_COMPILED_TEMPLATES = 2_000;
+
+/** RFC 6570 matching by the SDK's UriTemplate; a template it cannot compile matches nothing. */
+function matchesTemplate(uriTemplate: string, uri: string): boolean {
+  let compiled = compiledTemplates.get(uriTemplate);
+  if (compiled === undefined) {
+    try {
+      compiled = new UriTemplate(uriTemplate);
+    } catch {
+      compiled = null;
+    }
+    if (compiledTemplates.size >= MAX_COMPILED_TEMPLATES) compiledTemplates.clear();
+    compiledTemplates.set(uriTemplate, compiled);
+  }
+  if (compiled === null) return false;
+  try {
+    return compiled.match(uri) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function catalogUnavailable(): McpError {
+  return new McpError(ErrorCode.InternalError, 'The workspace catalog is unavailable', {
+    reason: 'catalog_unavailable',
+  });
+}
+
+function upstreamUnavailable(server: string, detail: string): McpError {
+  return new McpError(ErrorCode.InternalError, 'The upstream server is unavailable', {
+    reason: 'upstream_unavailable',
+    server,
+    detail,
+  });
+}
+
 export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
+  const { scope, surfaces } = options;
   const server = new Server(
     { name: options.serverInfo.name, version: options.serverInfo.version },
-    { capabilities: { tools: { listChanged: true } } },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true },
+      },
+    },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra): Promise<ListToolsResult> => {
-    const listing = await options.tools.list(callerOf(extra));
-    if (!listing.ok)
-      throw new McpError(ErrorCode.InternalError, 'The workspace catalog is unavailable', {
-        reason: listing.reason,
-      });
-    return { tools: listing.tools.map(toolOf), _meta: { [CATALOG_META_KEY]: listing.freshness } };
+  /** The caller's surface now; the passthrough's server gone since admission is refused like an unknown one. */
+  async function surfaceOf(extra: Parameters<typeof callerOf>[0]): Promise<ServedSurface> {
+    const read = await surfaces.surface(callerOf(extra), scope);
+    if (read.ok) return read.surface;
+    if (read.reason === 'not_served')
+      throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: 'not_served' });
+    throw catalogUnavailable();
+  }
+
+  /** One page of a list, with the catalog's freshness; a cursor that is not ours is the caller's bad input. */
+  function page<T, R>(
+    surface: ServedSurface,
+    items: readonly T[],
+    cursor: string | undefined,
+    render: (item: T) => R,
+  ) {
+    const paged = pageOf(items, cursor);
+    if (!paged.ok) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor', { reason: paged.reason });
+    return {
+      items: paged.items.map(render),
+      rest: {
+        ...(paged.nextCursor === undefined ? {} : { nextCursor: paged.nextCursor }),
+        _meta: { [CATALOG_META_KEY]: surface.freshness },
+      },
+    };
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra): Promise<ListToolsResult> => {
+    const surface = await surfaceOf(extra);
+    const { items, rest } = page(surface, surface.tools, request.params?.cursor, toolOf);
+    return { tools: items, ...rest };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const caller = callerOf(extra);
+    let name = request.params.name;
+    if (scope.kind === 'server') {
+      // The passthrough's own name to the catalog's minted one: the tools service resolves that, through the
+      // same policy, to this same server's tool (a name this surface does not hold is refused here).
+      const served = (await surfaceOf(extra)).toolsByName.get(name);
+      if (served === undefined) {
+        options.onToolCall?.('unknown_tool');
+        throw new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
+      }
+      name = served.exposed.name;
+    }
     const progressToken = request.params._meta?.progressToken;
     // Every relayed progress is written before the result: the result ends the call's stream, and a progress
     // after it is lost to the client (the upstream's order is kept by libs/mcp-client; this keeps ours).
     const relayed: Promise<void>[] = [];
-    const answer = await options.tools.call(
-      callerOf(extra),
-      request.params.name,
-      request.params.arguments ?? {},
-      {
-        signal: extra.signal,
-        // Progress of this call goes to this call's own request stream, under the client's token; nothing else.
-        ...(progressToken === undefined
-          ? {}
-          : {
-              onProgress: (progress) => {
-                relayed.push(
-                  extra
-                    .sendNotification({
-                      method: 'notifications/progress',
-                      params: { progressToken, ...progress },
-                    })
-                    .catch(() => undefined),
-                );
-              },
-            }),
-      },
-    );
+    const answer = await options.tools.call(caller, name, request.params.arguments ?? {}, {
+      signal: extra.signal,
+      // Progress of this call goes to this call's own request stream, under the client's token; nothing else.
+      ...(progressToken === undefined
+        ? {}
+        : {
+            onProgress: (progress) => {
+              relayed.push(
+                extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken, ...progress },
+                  })
+                  .catch(() => undefined),
+              );
+            },
+          }),
+    });
     await Promise.all(relayed);
     options.onToolCall?.(answer.ok ? (answer.result.isError === true ? 'tool_error' : 'ok') : answer.reason);
     if (answer.ok) return answer.result;
@@ -107,15 +244,83 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
           problem: answer.problem,
         });
       case 'catalog_unavailable':
-        throw new McpError(ErrorCode.InternalError, 'The workspace catalog is unavailable', {
-          reason: answer.reason,
-        });
+        throw catalogUnavailable();
       case 'upstream_unavailable':
-        throw new McpError(ErrorCode.InternalError, 'The upstream server is unavailable', {
+        throw upstreamUnavailable(answer.server, answer.detail);
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async (request, extra): Promise<ListPromptsResult> => {
+    const surface = await surfaceOf(extra);
+    const { items, rest } = page(surface, surface.prompts, request.params?.cursor, promptOf);
+    return { prompts: items, ...rest };
+  });
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
+    const answer = await surfaces.getPrompt(
+      callerOf(extra),
+      scope,
+      request.params.name,
+      request.params.arguments ?? {},
+      { signal: extra.signal },
+    );
+    if (answer.ok) return answer.result;
+    switch (answer.reason) {
+      case 'unknown_prompt':
+        throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
+      case 'invalid_arguments':
+        throw new McpError(ErrorCode.InvalidParams, 'Invalid arguments', {
           reason: answer.reason,
-          server: answer.server,
-          detail: answer.detail,
+          // The caller's own argument name (bounded), never a value.
+          argument: answer.argument.slice(0, 128),
+          problem: answer.problem,
         });
+      case 'not_served':
+        throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: answer.reason });
+      case 'catalog_unavailable':
+        throw catalogUnavailable();
+      case 'upstream_unavailable':
+        throw upstreamUnavailable(answer.server, answer.detail);
+    }
+  });
+
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    async (request, extra): Promise<ListResourcesResult> => {
+      const surface = await surfaceOf(extra);
+      const { items, rest } = page(surface, surface.resources, request.params?.cursor, resourceOf);
+      return { resources: items, ...rest };
+    },
+  );
+
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    async (request, extra): Promise<ListResourceTemplatesResult> => {
+      const surface = await surfaceOf(extra);
+      const { items, rest } = page(surface, surface.templates, request.params?.cursor, templateOf);
+      return { resourceTemplates: items, ...rest };
+    },
+  );
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
+    const answer = await surfaces.readResource(callerOf(extra), scope, request.params.uri, matchesTemplate, {
+      signal: extra.signal,
+    });
+    if (answer.ok) return answer.result;
+    switch (answer.reason) {
+      case 'unknown_resource':
+        // Not one of this surface's resources (another server's, another workspace's, never listed): the
+        // protocol's not-found, the URI echoed as the caller sent it.
+        throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', {
+          reason: answer.reason,
+          uri: request.params.uri.slice(0, 2_048),
+        });
+      case 'not_served':
+        throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: answer.reason });
+      case 'catalog_unavailable':
+        throw catalogUnavailable();
+      case 'upstream_unavailable':
+        throw upstreamUnavailable(answer.server, answer.detail);
     }
   });
 

@@ -1,0 +1,163 @@
+import type { PromptOutcome, ResourceReadOutcome } from '@gatehouse/mcp-client';
+import type { GatewayCaller } from '../callers/caller.js';
+import type { CatalogCache } from '../catalog/catalog.cache.js';
+import { callerPolicyOf } from '../catalog/caller-policy.js';
+import {
+  resolveResource,
+  type ServedPrompt,
+  type ServedSurface,
+  type SurfaceScope,
+  type TemplateMatcher,
+} from '../catalog/served-surface.js';
+import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
+import type { UpstreamAcquired, UpstreamPool } from '../upstreams/upstream.pool.js';
+
+// Prompts and resources for a caller, in our own terms (the MCP server adapter maps them to the SDK's), on either
+// surface: the workspace endpoint's namespaced one or one server's passthrough (decisions 0104, 0105). Lists come
+// from the caller's catalog policy and gets/reads are resolved through the same surface, so what a list shows is
+// exactly what get/read accepts; only then is the server's upstream, for the caller's principal, asked. Nothing
+// here carries an upstream's error text, a secret or an argument value.
+
+export type UpstreamPromptResult = Extract<PromptOutcome, { ok: true }>['result'];
+export type UpstreamResourceResult = Extract<ResourceReadOutcome, { ok: true }>['result'];
+
+export type SurfaceRead =
+  | { readonly ok: true; readonly surface: ServedSurface }
+  /** The caller's catalog could not be read now. */
+  | { readonly ok: false; readonly reason: 'catalog_unavailable' }
+  /** The passthrough's server is not in the caller's catalog (not approved, omitted, revoked, nobody's). */
+  | { readonly ok: false; readonly reason: 'not_served' };
+
+/** The server could not be leased or reached, or the request failed on the way: typed, content-free. */
+export interface UpstreamUnavailable {
+  readonly ok: false;
+  readonly reason: 'upstream_unavailable';
+  readonly server: string;
+  readonly detail: string;
+}
+
+export type PromptAnswer =
+  | { readonly ok: true; readonly result: UpstreamPromptResult }
+  | { readonly ok: false; readonly reason: 'catalog_unavailable' | 'not_served' | 'unknown_prompt' }
+  /** An argument the prompt does not declare, or a required one missing: its name, never a value. */
+  | {
+      readonly ok: false;
+      readonly reason: 'invalid_arguments';
+      readonly argument: string;
+      readonly problem: 'missing' | 'not_declared';
+    }
+  | UpstreamUnavailable;
+
+export type ResourceAnswer =
+  | { readonly ok: true; readonly result: UpstreamResourceResult }
+  | { readonly ok: false; readonly reason: 'catalog_unavailable' | 'not_served' | 'unknown_resource' }
+  | UpstreamUnavailable;
+
+export class GatewaySurfaceService {
+  constructor(
+    private readonly catalogs: CatalogCache,
+    private readonly catalogClient: WorkspaceCatalogClient,
+    private readonly upstreams: UpstreamPool,
+  ) {}
+
+  /** What the scope serves this caller now. */
+  async surface(caller: GatewayCaller, scope: SurfaceScope): Promise<SurfaceRead> {
+    const read = await callerPolicyOf(this.catalogs, this.catalogClient, caller);
+    if (!read.ok) return { ok: false, reason: 'catalog_unavailable' };
+    const surface = read.policy.surface(scope);
+    return surface === undefined ? { ok: false, reason: 'not_served' } : { ok: true, surface };
+  }
+
+  async getPrompt(
+    caller: GatewayCaller,
+    scope: SurfaceScope,
+    name: string,
+    args: Readonly<Record<string, string>>,
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<PromptAnswer> {
+    const read = await this.surface(caller, scope);
+    if (!read.ok) return read;
+    const served = read.surface.promptsByName.get(name);
+    if (served === undefined) return { ok: false, reason: 'unknown_prompt' };
+    const refused = argumentsRefusal(served, args);
+    if (refused !== undefined) return refused;
+    const upstream = await this.upstreamOf(caller, served.server);
+    if (!upstream.ok) return upstream;
+    const outcome = await upstream.supervisor.getPrompt(served.remoteName, { ...args }, bounds);
+    return outcome.ok ? outcome : unavailable(served.server, outcomeDetail(outcome));
+  }
+
+  async readResource(
+    caller: GatewayCaller,
+    scope: SurfaceScope,
+    uri: string,
+    matches: TemplateMatcher,
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<ResourceAnswer> {
+    const read = await this.surface(caller, scope);
+    if (!read.ok) return read;
+    const resolved = resolveResource(read.surface, uri, matches);
+    if (resolved === undefined) return { ok: false, reason: 'unknown_resource' };
+    const upstream = await this.upstreamOf(caller, resolved.server);
+    if (!upstream.ok) return upstream;
+    const outcome = await upstream.supervisor.readResource(resolved.remoteUri, bounds);
+    if (!outcome.ok) return unavailable(resolved.server, outcomeDetail(outcome));
+    // The contents name the URIs the upstream knows: served back under this surface's form of them, so a
+    // client can read what it was given (the workspace endpoint's prefix; the passthrough's is empty).
+    const prefix = read.surface.uriPrefixOf(resolved.server);
+    if (prefix === '') return outcome;
+    return {
+      ok: true,
+      result: {
+        ...outcome.result,
+        contents: outcome.result.contents.map((content) => ({ ...content, uri: prefix + content.uri })),
+      },
+    };
+  }
+
+  /** The server's upstream for the caller's principal, still held (revocation is checked on every request). */
+  private async upstreamOf(
+    caller: GatewayCaller,
+    server: string,
+  ): Promise<Extract<UpstreamAcquired, { ok: true }> | UpstreamUnavailable> {
+    const upstream = await this.upstreams.acquire({
+      tenantId: caller.tenantId,
+      workspaceId: caller.workspaceId,
+      server,
+      principal: caller.userId,
+    });
+    if (!upstream.ok)
+      return unavailable(
+        server,
+        upstream.reason === 'lease_refused' ? `lease_${upstream.code}` : upstream.failureClass,
+      );
+    if (!upstream.held.live) return unavailable(server, 'revoked');
+    return upstream;
+  }
+}
+
+/** Prompt arguments are checked against what the catalog lists for the prompt: declared names, required ones. */
+function argumentsRefusal(
+  served: ServedPrompt,
+  args: Readonly<Record<string, string>>,
+): Extract<PromptAnswer, { reason: 'invalid_arguments' }> | undefined {
+  const declared = served.prompt.arguments ?? [];
+  const names = new Set(declared.map((a) => a.name));
+  for (const argument of Object.keys(args))
+    if (!names.has(argument))
+      return { ok: false, reason: 'invalid_arguments', argument, problem: 'not_declared' };
+  for (const argument of declared)
+    if (argument.required === true && !Object.prototype.hasOwnProperty.call(args, argument.name))
+      return { ok: false, reason: 'invalid_arguments', argument: argument.name, problem: 'missing' };
+  return undefined;
+}
+
+function outcomeDetail(
+  outcome: { reason: 'not_connected' } | { reason: 'call_failed'; failure: { failureClass: string } },
+): string {
+  return outcome.reason === 'not_connected' ? 'not_connected' : outcome.failure.failureClass;
+}
+
+function unavailable(server: string, detail: string): UpstreamUnavailable {
+  return { ok: false, reason: 'upstream_unavailable', server, detail };
+}
