@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerGraphQL } from '../graphql/register-graphql';
+import { registerAdminMcp } from '../mcp-admin/admin-mcp.route';
 import { registerOpenApi } from '../openapi/register-openapi';
 import { registerCommandRoutes, type CommandSurfaceOptions } from './rest/register-command-routes';
 
@@ -11,7 +12,8 @@ export interface AdminSurfacesOptions extends CommandSurfaceOptions {
 /**
  * Everything generated from the command registry, in the order it must be registered: the OpenAPI collector
  * first (it sees routes through onRoute), then one REST route per command under /v1, then GraphQL at
- * /graphql. Call before the app is ready (for Nest: after NestFactory.create, before app.init()).
+ * /graphql, then admin over MCP at /mcp/admin. Call before the app is ready (for Nest: after NestFactory.create,
+ * before app.init()).
  */
 export async function registerAdminSurfaces(
   fastify: FastifyInstance,
@@ -20,4 +22,5 @@ export async function registerAdminSurfaces(
   await registerOpenApi(fastify, { version: options.version ?? '0.1.0' });
   await registerCommandRoutes(fastify, options);
   await registerGraphQL(fastify, options);
+  await registerAdminMcp(fastify, options);
 }
