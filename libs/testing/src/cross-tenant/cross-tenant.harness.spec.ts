@@ -271,3 +271,75 @@ describe('runCrossTenantHarness', () => {
     );
   });
 });
+
+describe('admin-over-MCP tools', () => {
+  // A stateless JSON-RPC endpoint answering like admin MCP: tools/list, then tools/call results (isError with the
+  // problem in structuredContent for a refusal). `leaky_tool` hands A's thing to B; `forbidden_tool` says 403.
+  type ToolFlaw = 'leaky_tool' | 'forbidden_tool' | 'extra_tool';
+  async function mcpServer(flaws: readonly ToolFlaw[] = []) {
+    const app = Fastify();
+    const collected = collectRoutes(app);
+    app.post<{
+      Body: { id: number; method: string; params: { name?: string; arguments?: { id?: string } } };
+    }>('/mcp/admin', async (request) => {
+      const tenant = tenantOf(request.headers.authorization);
+      const { id, method, params } = request.body;
+      if (method === 'tools/list') {
+        const names = [
+          'command_things_get',
+          'command_help',
+          ...(flaws.includes('extra_tool') ? ['command_x'] : []),
+        ];
+        return { jsonrpc: '2.0', id, result: { tools: names.map((name) => ({ name })) } };
+      }
+      if (params.name === 'command_help') return { jsonrpc: '2.0', id, result: { content: [] } };
+      const thing = THINGS.find((t) => t.id === params.arguments?.id);
+      if (thing && (thing.tenant === tenant || flaws.includes('leaky_tool')))
+        return { jsonrpc: '2.0', id, result: { content: [], structuredContent: thing } };
+      const refusal =
+        thing && flaws.includes('forbidden_tool') ? problem(403, 'forbidden') : problem(404, 'not_found');
+      return { jsonrpc: '2.0', id, result: { isError: true, content: [], structuredContent: refusal } };
+    });
+    await app.ready();
+    return { app, collected };
+  }
+  const cases = [
+    { tool: 'command_things_get', arguments: { id: 'a-thing-1' }, expect: 'not_found' as const },
+    { tool: 'command_help', expect: 'no_victim_data' as const },
+  ];
+  const harness = async (flaws: readonly ToolFlaw[]) => {
+    const { app, collected } = await mcpServer(flaws);
+    try {
+      return await runCrossTenantHarness({
+        app,
+        routes: collected,
+        attackerHeaders: { authorization: 'Bearer token-b' },
+        victimMarkers: ['a-thing-1', 'alpha secret plans'],
+        cases: [],
+        mcp: { path: '/mcp/admin', cases },
+        log: () => undefined,
+      });
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('enumerates the tools, leaves the endpoint route to them, and passes correct answers', async () => {
+    const report = await harness([]);
+    expect(report.failures).toEqual([]);
+    expect(report.tools).toEqual({ total: 2, passed: 2 });
+    expect(report.routes.total).toBe(0);
+    expect(report.summary).toContain('2/2 MCP tools');
+    expect(() => assertCrossTenantReport(report)).not.toThrow();
+  });
+
+  it('fails a leaking tool, a forbidden answer and a tool without a case', async () => {
+    const leaky = await harness(['leaky_tool']);
+    expect(leaky.failures.join('\n')).toContain("leaks tenant A's data");
+    const forbidden = await harness(['forbidden_tool']);
+    expect(forbidden.failures.join('\n')).toContain('confirms that tenant A');
+    const extra = await harness(['extra_tool']);
+    expect(extra.uncoveredTools).toEqual(['command_x']);
+    expect(() => assertCrossTenantReport(extra)).toThrow('no case for MCP tool command_x');
+  });
+});

@@ -56,6 +56,19 @@ export interface GraphQLFieldCase {
   readonly expect: CrossTenantExpectation;
 }
 
+/**
+ * One admin-over-MCP tool called with tenant B's credentials at tenant A's ids: `not_found` wants a tool result
+ * with isError and the problem code `not_found` in structuredContent, `no_victim_data` a result without isError.
+ */
+export interface McpToolCase {
+  /** The tool name tools/list gives (`command_workspaces_get`). */
+  readonly tool: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  /** Tenant B's credentials for this case when not the default `attackerHeaders`. */
+  readonly credentials?: Readonly<Record<string, string>>;
+  readonly expect: CrossTenantExpectation;
+}
+
 export interface CrossTenantHarnessOptions {
   readonly app: HarnessInject | InjectCapable;
   /** From `collectRoutes(fastify)`, installed before the app registered its routes. */
@@ -71,6 +84,11 @@ export interface CrossTenantHarnessOptions {
   /** GraphQL endpoint: its fields are enumerated by introspection and each needs a case. Omit if none. */
   readonly graphql?: { readonly path: string; readonly cases: readonly GraphQLFieldCase[] };
   /**
+   * Admin over MCP (stateless Streamable HTTP, JSON answers): its tools are enumerated by tools/list with the
+   * attacker's credentials and each needs a case. Omit if none.
+   */
+  readonly mcp?: { readonly path: string; readonly cases: readonly McpToolCase[] };
+  /**
    * Routes that are public by design and carry no tenant data: exact paths, `prefix*` patterns or RegExps.
    * Defaults to DEFAULT_PUBLIC_ROUTES. HEAD and OPTIONS routes are always ignored.
    */
@@ -83,8 +101,10 @@ export interface CrossTenantReport {
   readonly ok: boolean;
   readonly routes: { readonly total: number; readonly passed: number };
   readonly fields: { readonly total: number; readonly passed: number };
+  readonly tools: { readonly total: number; readonly passed: number };
   readonly uncoveredRoutes: readonly string[];
   readonly uncoveredFields: readonly string[];
+  readonly uncoveredTools: readonly string[];
   /** One line per failed case, stale case or setup problem. */
   readonly failures: readonly string[];
   readonly summary: string;
@@ -120,6 +140,7 @@ export async function runCrossTenantHarness(options: CrossTenantHarnessOptions):
     .filter((r) => !IGNORED_METHODS.has(r.method))
     .filter((r) => !publicRoutes.some((p) => matchesPublic(p, r.url)))
     .filter((r) => options.graphql === undefined || r.url !== options.graphql.path)
+    .filter((r) => options.mcp === undefined || r.url !== options.mcp.path)
     .map((r) => `${r.method} ${r.url}`);
   const checkedSet = new Set(checked);
   if (registered.length === 0)
@@ -187,20 +208,29 @@ export async function runCrossTenantHarness(options: CrossTenantHarnessOptions):
     }
   }
 
-  const ok = failures.length === 0 && uncoveredRoutes.length === 0 && uncoveredFields.length === 0;
+  const tools = options.mcp ? await checkTools(inject, options, options.mcp, failures) : null;
+  const uncoveredTools = tools?.uncovered ?? [];
+
+  const ok =
+    failures.length === 0 &&
+    uncoveredRoutes.length === 0 &&
+    uncoveredFields.length === 0 &&
+    uncoveredTools.length === 0;
+  const uncovered = uncoveredRoutes.length + uncoveredFields.length + uncoveredTools.length;
   const summary =
     `cross-tenant harness: ${routesPassed}/${checked.length} routes` +
     (options.graphql ? `, ${fieldsPassed}/${fieldsTotal} GraphQL fields` : '') +
-    (ok
-      ? ''
-      : ` (FAILED: ${uncoveredRoutes.length + uncoveredFields.length} uncovered, ${failures.length} failures)`);
+    (tools ? `, ${tools.passed}/${tools.total} MCP tools` : '') +
+    (ok ? '' : ` (FAILED: ${uncovered} uncovered, ${failures.length} failures)`);
   (options.log ?? ((line: string) => process.stdout.write(`${line}\n`)))(summary);
   return {
     ok,
     routes: { total: checked.length, passed: routesPassed },
     fields: { total: fieldsTotal, passed: fieldsPassed },
+    tools: { total: tools?.total ?? 0, passed: tools?.passed ?? 0 },
     uncoveredRoutes,
     uncoveredFields,
+    uncoveredTools,
     failures,
     summary,
   };
@@ -213,6 +243,7 @@ export function assertCrossTenantReport(report: CrossTenantReport): void {
     report.summary,
     ...report.uncoveredRoutes.map((r) => `  no case for route ${r}`),
     ...report.uncoveredFields.map((f) => `  no case for GraphQL field ${f}`),
+    ...report.uncoveredTools.map((t) => `  no case for MCP tool ${t}`),
     ...report.failures.map((f) => `  ${f}`),
   ];
   throw new Error(lines.join('\n'));
@@ -300,6 +331,108 @@ async function checkFieldCase(
   }
   if (codes.length > 0) return `expected data holding none of A's data, got errors ${JSON.stringify(codes)}`;
   if (data === undefined) return 'returned no data for the field';
+  return null;
+}
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+type JsonRpcAnswer = {
+  result?: { tools?: { name: string }[]; isError?: boolean; structuredContent?: { code?: unknown } };
+  error?: { code: number; message: string };
+};
+
+async function mcpRequest(
+  inject: HarnessInject,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+  method: string,
+  params: unknown,
+): Promise<{ statusCode: number; body: string; sent: string; answer: JsonRpcAnswer | null }> {
+  const sent = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  const response = await inject({
+    method: 'POST',
+    url: path,
+    headers: { ...MCP_HEADERS, ...headers },
+    payload: sent,
+  });
+  let answer: JsonRpcAnswer | null = null;
+  try {
+    answer = JSON.parse(response.body) as JsonRpcAnswer;
+  } catch {
+    answer = null;
+  }
+  return { statusCode: response.statusCode, body: response.body, sent, answer };
+}
+
+/** Every tool tools/list shows the attacker needs a case; each case is one tools/call. */
+async function checkTools(
+  inject: HarnessInject,
+  options: CrossTenantHarnessOptions,
+  mcp: NonNullable<CrossTenantHarnessOptions['mcp']>,
+  failures: string[],
+): Promise<{ total: number; passed: number; uncovered: string[] }> {
+  const listed = await mcpRequest(inject, mcp.path, options.attackerHeaders, 'tools/list', {});
+  const names = listed.answer?.result?.tools?.map((tool) => tool.name);
+  if (names === undefined) {
+    failures.push(`mcp: tools/list failed (status ${listed.statusCode})`);
+    return { total: 0, passed: 0, uncovered: [] };
+  }
+  const nameSet = new Set(names);
+  const casesByTool = new Map<string, McpToolCase[]>();
+  for (const c of mcp.cases) {
+    if (!nameSet.has(c.tool)) {
+      failures.push(`${c.tool}: case for an MCP tool the server does not list`);
+      continue;
+    }
+    casesByTool.set(c.tool, [...(casesByTool.get(c.tool) ?? []), c]);
+  }
+  let passed = 0;
+  const uncovered: string[] = [];
+  for (const name of names) {
+    const cases = casesByTool.get(name);
+    if (!cases) {
+      uncovered.push(name);
+      continue;
+    }
+    let allPassed = true;
+    for (const c of cases) {
+      const problem = await checkToolCase(inject, options, mcp.path, c);
+      if (problem !== null) {
+        allPassed = false;
+        failures.push(`${c.tool} ${JSON.stringify(c.arguments ?? {})}: ${problem}`);
+      }
+    }
+    if (allPassed) passed += 1;
+  }
+  return { total: names.length, passed, uncovered };
+}
+
+async function checkToolCase(
+  inject: HarnessInject,
+  options: CrossTenantHarnessOptions,
+  path: string,
+  c: McpToolCase,
+): Promise<string | null> {
+  const called = await mcpRequest(inject, path, c.credentials ?? options.attackerHeaders, 'tools/call', {
+    name: c.tool,
+    arguments: c.arguments ?? {},
+  });
+  const leaked = leakedMarkers(options.victimMarkers, called.sent, called.body);
+  if (leaked.length > 0) return `result leaks tenant A's data: ${leaked.join(', ')}`;
+  if (called.statusCode === 403) return "HTTP 403 confirms that tenant A's resource exists";
+  const result = called.answer?.result;
+  if (result === undefined)
+    return `expected a tool result, got ${called.answer?.error ? `JSON-RPC ${called.answer.error.code}` : `status ${called.statusCode}`}`;
+  const code = result.isError === true ? result.structuredContent?.code : undefined;
+  if (typeof code === 'string' && REFUSAL_CODES.has(code))
+    return "a forbidden result confirms that tenant A's resource exists (must be not_found)";
+  if (c.expect === 'not_found') {
+    if (result.isError !== true || code !== 'not_found')
+      return `expected isError with code not_found, got ${result.isError === true ? String(code) : 'a result'}`;
+    return null;
+  }
+  if (result.isError === true)
+    return `expected a result holding none of A's data, got isError ${String(code)}`;
   return null;
 }
 
