@@ -271,6 +271,21 @@ export default [
     },
   },
   {
+    // apps/cli: the SDK's server side and its types only in the stdio bridge of `gatehouse connect`, the CLI's one
+    // MCP server (decision 0115); its client side, as everywhere, only through libs/mcp-client.
+    files: ['apps/cli/src/connect/mcp-server/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict([
+        prisma,
+        libRoot,
+        mcpClient,
+        testingLib,
+        testHelpers,
+      ]),
+    },
+  },
+  {
     // Pure libs: no framework, no I/O, no process state.
     files: pureLibFiles,
     ignores: TEST_FILES,

@@ -233,6 +233,27 @@ describe('the server side of the MCP SDK only in the apps that serve MCP', () =>
     },
   );
 
+  it.each(['apps/cli/src/lint-probe.ts', 'apps/cli/src/connect/lint-probe.ts'])(
+    'refuses it in the CLI outside its stdio bridge: %s',
+    async (file) => {
+      for (const source of servers) {
+        expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([
+          expect.stringContaining('The server side of the MCP SDK belongs to the apps that serve MCP'),
+        ]);
+      }
+    },
+  );
+
+  it("allows it in the CLI's stdio bridge, and still not the client side there", async () => {
+    const file = 'apps/cli/src/connect/mcp-server/lint-probe.ts';
+    for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
+      expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([]);
+    }
+    expect(await findingsOf(IMPORTS, file, importing('@modelcontextprotocol/sdk/client/index.js'))).toEqual([
+      expect.stringContaining('Only libs/mcp-client imports the client side'),
+    ]);
+  });
+
   it('does not mistake a server package name for the SDK server side', async () => {
     expect(
       await findingsOf(
