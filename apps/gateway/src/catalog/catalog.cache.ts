@@ -3,10 +3,12 @@ import { toolPolicyOf, type ToolPolicy } from './tool-policy.js';
 import type { CatalogRead } from './workspace-catalog.client.js';
 
 // The catalog lease of each (workspace, principal) the gateway serves, with the one tool policy built from it.
-// Served from memory for `ttlMs`, then revalidated with its ETag (a 304 keeps the policy as it is); dropped at
-// once by a ledger event of its tenant that may concern the workspace (an approval revoked, a definition changed,
-// ...), so a revoked server is gone from the next tools/list and refused by the next tools/call. Concurrent
-// misses share one read.
+// Served from memory for `ttlMs`, then revalidated with its ETag (a 304 keeps the policy as it is): up to twice
+// `ttlMs` the held policy is still served while that one revalidation runs behind it, so a warm tools/call never
+// waits for the API (decision 0111); older than that (the API unreachable), the next call waits for the answer.
+// Dropped at once by a ledger event of its tenant that may concern the workspace (an approval revoked, a
+// definition changed, ...), so a revoked server is gone from the next tools/list and refused by the next
+// tools/call. Concurrent misses share one read.
 
 export interface CatalogCacheOptions {
   readonly ttlMs: number;
@@ -42,12 +44,17 @@ export class CatalogCache {
   ): Promise<PolicyRead> {
     const key = `${target.workspaceId}:${target.principal ?? ''}`;
     const held = this.entries.get(key);
-    if (held !== undefined && this.now() - held.checkedAt < this.options.ttlMs)
-      return Promise.resolve({ ok: true, policy: held.policy });
+    const age = held === undefined ? Infinity : this.now() - held.checkedAt;
+    if (held !== undefined && age < this.options.ttlMs) return Promise.resolve({ ok: true, policy: held.policy });
     let pending = this.pending.get(key);
     if (pending === undefined) {
       pending = this.load(key, target, held, read).finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
+    }
+    if (held !== undefined && age < 2 * this.options.ttlMs) {
+      // Revalidating behind the held policy: its failure is the next caller's to see, past twice the TTL.
+      pending.catch(() => undefined);
+      return Promise.resolve({ ok: true, policy: held.policy });
     }
     return pending;
   }
