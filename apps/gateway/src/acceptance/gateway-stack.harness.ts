@@ -1,0 +1,357 @@
+// The whole stack the gateway's acceptance specs run against (issue 16), set up once here: the real API on a
+// loopback port (its own database, Redis, its own QUEUE_PREFIX), two tenants (acme: an admin, an approver and two
+// members, alice and bob; globex: an owner), acme's workspace and a second one, globex's, the worker and gateway
+// tokens and an agent token bound to the workspace, a HostPolicy and pool ceiling allowing exactly the stdio
+// commands given, and the gateway app on another port (started per spec, with its own env). Servers are defined,
+// approved and discovered as the worker does (libs/mcp-client discovery posted with catalog.submit), for the
+// workspace or for one principal. Follows apps/gateway/src/endpoint/workspace-endpoint.int-spec.ts.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Scope } from '@gatehouse/contracts';
+import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
+import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import {
+  createTestDatabase,
+  createTestTenant,
+  createTestWorkspace,
+  testRedisUrl,
+  type TestDatabase,
+  type TestTenant,
+  type TestUser,
+} from '@gatehouse/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+// The gateway's peer is the real API (introspection, catalog, leases, revocations): a test reaching for its real
+// peer is the one place an app imports another.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { apiConfigSchema } from '../../../api/src/config/api.config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createApiApp } from '../../../api/src/create-api-app.js';
+import { gatewayConfigSchema } from '../config/gateway.config.js';
+import { createGatewayApp } from '../create-gateway-app.js';
+import { GatewayRuntime } from '../endpoint/gateway.runtime.js';
+
+export const ROOT_DIR = resolve(__dirname, '../../../..');
+export const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
+export const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
+const POOL = 'local';
+
+export type Who = 'admin' | 'approver' | 'alice' | 'bob' | 'globexOwner' | 'worker' | 'gateway' | 'agent';
+
+export interface GatewayStackOptions {
+  /** Exact argv prefixes the pool's ceiling and acme's HostPolicy both allow for stdio servers. */
+  readonly stdioCommands: readonly (readonly string[])[];
+  readonly name: string;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+export interface StartedGateway {
+  readonly app: NestFastifyApplication;
+  /** The gateway's base URL (`http://127.0.0.1:<port>`). */
+  readonly url: string;
+  readonly runtime: GatewayRuntime;
+  /** The workspace endpoint of a workspace (acme's main one by default). */
+  readonly endpoint: (workspace?: string) => URL;
+}
+
+export interface GatewayStack {
+  readonly db: Database;
+  readonly api: NestFastifyApplication;
+  readonly apiUrl: string;
+  readonly queuePrefix: string;
+  readonly pool: string;
+  /** A directory for files the stdio children may use (inside the pool's allowed roots). */
+  readonly root: string;
+  readonly acme: TestTenant;
+  readonly globex: TestTenant;
+  readonly users: { readonly alice: TestUser; readonly bob: TestUser; readonly admin: TestUser };
+  readonly workspaceId: string;
+  readonly otherWorkspaceId: string;
+  readonly globexWorkspaceId: string;
+  readonly tokens: Readonly<Record<Who, string>>;
+  rest(who: Who, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown): Promise<Answer>;
+  /** `rest`, throwing with the body unless the status is the one given. */
+  expectStatus(
+    who: Who,
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    status: number,
+    payload?: unknown,
+  ): Promise<Answer>;
+  /** Writes a definition source (managed by the admin, or a member's own user tier). */
+  defineServers(who: Who, tier: 'managed' | 'user', mcpServers: Record<string, unknown>): Promise<void>;
+  /** Opens a review of the server in a view (asked by `asker`) and lets the approver approve it: the approval id. */
+  approve(serverName: string, view?: 'workspace' | 'principal', asker?: Who): Promise<string>;
+  /** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
+  discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void>;
+  startGateway(env?: Record<string, string>): Promise<StartedGateway>;
+  close(): Promise<void>;
+}
+
+/** A real SDK client on a workspace endpoint with a bearer token. */
+export async function connectSdkClient(endpoint: URL, token: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(endpoint, {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'gateway-acceptance', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+async function insertTestGatewayToken(ownerUrl: string): Promise<string> {
+  const minted = mintTokenSecret('gateway');
+  await insertGatewayToken({
+    ownerUrl,
+    name: 'gateway local',
+    scopes: [
+      'tokens:introspect',
+      'leases:write',
+      'catalog:read',
+      'revocations:read',
+      'catalog:refresh',
+    ] satisfies Scope[],
+    pool: POOL,
+    secretHash: minted.secretHash,
+    prefix: minted.prefix,
+    expiresAt: null,
+  });
+  return minted.secret;
+}
+
+export async function startGatewayStack(options: GatewayStackOptions): Promise<GatewayStack> {
+  const queuePrefix = `gh-test-${randomBytes(6).toString('hex')}`;
+  const silent = createLogger({ name: `${options.name}-test`, level: 'silent' });
+  const root = await realpath(await mkdtemp(join(tmpdir(), `gh-${options.name}-`)));
+  const testDb: TestDatabase = await createTestDatabase();
+  const db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
+  const acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
+  const globex = await createTestTenant(db, { slug: `globex-${randomUUID().slice(0, 8)}` });
+  const admin = await createMember(db, acme, 'admin');
+  const approver = await createMember(db, acme, 'approver');
+  const alice = await createMember(db, acme, 'member');
+  const bob = await createMember(db, acme, 'member');
+  const globexOwner = await createMember(db, globex, 'owner');
+  const workspaceId = (await createTestWorkspace(db, acme.id)).id;
+  const otherWorkspaceId = (await createTestWorkspace(db, acme.id)).id;
+  const globexWorkspaceId = (await createTestWorkspace(db, globex.id)).id;
+  const userToken = async (tenant: TestTenant, user: TestUser) =>
+    (await mintTestToken(db, tenant, user, { kind: 'user' })).secret;
+  const tokens: Record<Who, string> = {
+    admin: await userToken(acme, admin),
+    approver: await userToken(acme, approver),
+    alice: await userToken(acme, alice),
+    bob: await userToken(acme, bob),
+    globexOwner: await userToken(globex, globexOwner),
+    agent: (
+      await mintTestToken(db, acme, admin, {
+        kind: 'agent',
+        scopes: ['gateway:use'],
+        workspaceIds: [workspaceId],
+      })
+    ).secret,
+    worker: await db.withTenant(acme.id, async (tx) => {
+      const minted = await mintApiToken(tx, {
+        tenantId: acme.id,
+        createdById: admin.id,
+        name: 'worker local',
+        grant: {
+          kind: 'worker',
+          userId: null,
+          scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:read'],
+          workspaceIds: [],
+          pool: POOL,
+        },
+        expiresAt: null,
+      });
+      return minted.secret;
+    }),
+    gateway: await insertTestGatewayToken(testDb.ownerUrl),
+  };
+
+  const parsed = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: testDb.appUrl,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: queuePrefix,
+    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+    WORKER_POOLS: JSON.stringify({
+      [POOL]: {
+        tenants: [acme.slug, globex.slug],
+        stdio: true,
+        commandCeiling: options.stdioCommands.map((argv) => [...argv]),
+        allowedRoots: [root],
+        allowInsecureLoopback: true,
+      },
+    }),
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const api = await createApiApp(parsed.config, { logger: silent });
+  await api.listen({ host: '127.0.0.1', port: 0 });
+  const apiUrl = await api.getUrl();
+  const gateways: NestFastifyApplication[] = [];
+
+  const rest: GatewayStack['rest'] = async (who, method, url, payload) => {
+    const response = await api.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${tokens[who]}`,
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+    });
+    return {
+      status: response.statusCode,
+      body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+    };
+  };
+  const expectStatus: GatewayStack['expectStatus'] = async (who, method, url, status, payload) => {
+    const answer = await rest(who, method, url, payload);
+    if (answer.status !== status)
+      throw new Error(
+        `${method} ${url}: expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`,
+      );
+    return answer;
+  };
+
+  await expectStatus('admin', 'PUT', '/v1/host-policy', 200, {
+    stdioCommands: options.stdioCommands.map((argv) => [...argv]),
+    headerHelpers: [],
+    privateCidrs: [],
+    traceContextOrigins: [],
+    fourEyes: false,
+  });
+
+  const stack: GatewayStack = {
+    db,
+    api,
+    apiUrl,
+    queuePrefix,
+    pool: POOL,
+    root,
+    acme,
+    globex,
+    users: { alice, bob, admin },
+    workspaceId,
+    otherWorkspaceId,
+    globexWorkspaceId,
+    tokens,
+    rest,
+    expectStatus,
+    async defineServers(who, tier, mcpServers) {
+      await expectStatus(who, 'PUT', '/v1/definition-sources', 200, {
+        tier,
+        ...(tier === 'managed' ? { name: 'gateway' } : {}),
+        document: { mcpServers },
+      });
+    },
+    async approve(serverName, view = 'workspace', asker = 'admin') {
+      const opened = await expectStatus(
+        asker,
+        'POST',
+        `/v1/workspaces/${workspaceId}/approval-requests`,
+        201,
+        {
+          serverName,
+          view,
+        },
+      );
+      const identity = opened.body.identity as { key: string; definitionFingerprint: string };
+      const decided = await expectStatus(
+        'approver',
+        'POST',
+        `/v1/approval-requests/${opened.body.id as string}/decision`,
+        201,
+        {
+          decision: 'approve',
+          seenFingerprint: identity.definitionFingerprint,
+          seenIdentityKey: identity.key,
+        },
+      );
+      return decided.body.id as string;
+    },
+    async discoverAndSubmit(serverName, principalUserId) {
+      const issued = await expectStatus('worker', 'POST', '/v1/leases', 201, {
+        workspaceId,
+        serverName,
+        ...(principalUserId !== undefined ? { principalUserId } : {}),
+      });
+      const lease = issued.body as {
+        id: string;
+        transport: { transport: unknown };
+        source: { tier: 'managed'; origin: string };
+      };
+      const supervisor = superviseAdmitted(lease.transport.transport, {
+        serverId: serverName,
+        connect: {
+          serverName,
+          clientInfo: { name: `${options.name}-discovery`, version: '0.0.0' },
+          defaultStartupTimeoutMs: 60_000,
+          searchPath: CHILD_PATH,
+          closeGraceMs: 500,
+          stillAdmitted: () => true,
+        },
+        backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
+      });
+      try {
+        const started = await supervisor.start();
+        if (started !== 'ready' || supervisor.catalog === undefined)
+          throw new Error(`discovery of ${serverName}: ${started}`);
+        const document = catalogDocumentOf(supervisor.catalog, {
+          source: lease.source,
+          fetchedAt: new Date().toISOString(),
+        });
+        await expectStatus('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, 201, { document });
+      } finally {
+        await supervisor.close();
+        await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
+      }
+    },
+    async startGateway(env = {}) {
+      const config = parseConfig(gatewayConfigSchema, {
+        LOG_LEVEL: 'silent',
+        REDIS_URL: testRedisUrl(),
+        API_URL: apiUrl,
+        GATEWAY_TOKEN: tokens.gateway,
+        CHILD_PATH,
+        CHILD_CLOSE_GRACE_MS: '500',
+        ...env,
+      });
+      if (!config.ok) throw new Error(config.message);
+      const app = await createGatewayApp(config.config, { logger: silent });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      gateways.push(app);
+      const url = await app.getUrl();
+      return {
+        app,
+        url,
+        runtime: app.get(GatewayRuntime),
+        endpoint: (workspace = workspaceId) => new URL(`/mcp/w/${workspace}`, url),
+      };
+    },
+    async close() {
+      for (const gateway of gateways) await gateway.close();
+      await api.close();
+      await db.close();
+      await testDb.drop();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
