@@ -27,10 +27,11 @@ import {
   victimMarkers,
   type CrossTenantWorld,
 } from './cross-tenant.test-fixture';
+import { adminToolCases } from './mcp-admin/testing/admin-tool-cases';
 
-// Every route the API actually registers and every GraphQL field it actually serves, attacked with tenant B's
-// credentials at tenant A's ids (libs/testing/src/cross-tenant). A route or field added without a case here
-// fails this test.
+// Every route the API actually registers, every GraphQL field and every admin-over-MCP tool it actually serves,
+// attacked with tenant B's credentials at tenant A's ids (libs/testing/src/cross-tenant). A route, field or tool
+// added without a case here fails this test (the tools' cases are their commands' REST cases).
 
 jest.setTimeout(120_000);
 
@@ -59,11 +60,13 @@ let db: Database;
 let app: NestFastifyApplication;
 let world: CrossTenantWorld;
 let gatewaySecret: string;
+let seededAt: string;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
   world = await seedCrossTenantWorld(db);
+  seededAt = new Date().toISOString();
   // A gateway token, as the operator's CLI makes one (owner connection): the gateway-only routes' credential.
   const minted = mintTokenSecret('gateway');
   await insertGatewayToken({
@@ -111,19 +114,31 @@ describe('cross-tenant harness over the whole API', () => {
     if (!collected) throw new Error('the route collector module was not instantiated');
 
     const lines: string[] = [];
+    const cases = routeCases(world, sessions, gatewaySecret);
     const report = await runCrossTenantHarness({
       app: inject,
       routes: collected,
       attackerHeaders: { authorization: `Bearer ${world.b.token.secret}` },
       victimMarkers: victimMarkers(world.a),
-      cases: routeCases(world, sessions, gatewaySecret),
+      cases,
       graphql: { path: '/graphql', cases: graphqlCases(world, gatewaySecret) },
+      mcp: {
+        path: '/mcp/admin',
+        cases: adminToolCases(cases, {
+          overrides: {
+            'workspaces.create': { name: 'bravo-mcp-new' },
+            // Up to the seeding: both tenants' rows exist then, and B's own later rows name ids B sent at A.
+            'audit.list': { to: seededAt },
+          },
+        }),
+      },
       log: (line) => lines.push(line),
     });
     process.stdout.write(`${report.summary}\n`);
     assertCrossTenantReport(report);
     expect(report.routes.total).toBeGreaterThan(20);
     expect(report.fields.total).toBeGreaterThan(20);
+    expect(report.tools.total).toBeGreaterThan(20);
     expect(lines).toEqual([report.summary]);
   });
 });
