@@ -689,6 +689,12 @@ export function routeCases(
       expect: 'not_found',
     },
     { route: 'GET /v1/oauth/credentials', url: '/v1/oauth/credentials', expect: 'no_victim_data' },
+    // ... nor, naming A's workspace, A's workspace service credentials (decision 0102).
+    {
+      route: 'GET /v1/oauth/credentials',
+      url: `/v1/oauth/credentials?workspaceId=${a.workspace.id}`,
+      expect: 'not_found',
+    },
     // A redirect no sign-in of B's waits for (pasted or on the callback), and A's owner's credential.
     {
       route: 'POST /v1/oauth/sign-in/complete',
@@ -965,6 +971,7 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       credentials: bWorker,
     },
     notFound('startOAuthSignIn', `startOAuthSignIn(input: { ${wsInput}, serverName: "github" })`),
+    notFound('oauthCredentials', `oauthCredentials(input: { ${wsInput} })`, 'query'),
     visible(
       'oauthCredentials',
       'oauthCredentials(input: {})',

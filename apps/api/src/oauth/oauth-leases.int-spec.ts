@@ -474,6 +474,48 @@ describe('workspace service credentials (oauth.serviceCredential.choose, oauth.s
     expect(unknown.status).toBe(404);
   });
 
+  it('members see that the workspace credential serves a server: their list for a workspace carries it, words only', async () => {
+    const [service] = await storedTokens({ kind: 'workspace', workspaceId });
+    const forWorkspace = await rest('member', 'GET', `/v1/oauth/credentials?workspaceId=${workspaceId}`);
+    expect(forWorkspace.status).toBe(200);
+    const items = forWorkspace.body.items as Record<string, unknown>[];
+    expect(items.filter((item) => item.subject === 'workspace')).toEqual([
+      {
+        id: service!.id,
+        subject: 'workspace',
+        workspaceId,
+        state: 'signed_in',
+        issuer: provider.issuer,
+        resource: `${resource.origin}/shared`,
+        securityIdentity: expect.any(String),
+        accessTokenExpiresAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
+    ]);
+    // Their own sign-ins come with it, as without a workspace, which lists no service credential.
+    const own = await rest('member', 'GET', '/v1/oauth/credentials');
+    expect((own.body.items as Record<string, unknown>[]).every((item) => item.subject === 'user')).toBe(true);
+    expect(items.filter((item) => item.subject === 'user')).toEqual(own.body.items);
+    for (const secret of [service!.accessToken!, service!.refreshToken!])
+      expect(JSON.stringify(forWorkspace.body)).not.toContain(secret);
+    // GraphQL asks the same read.
+    const graphql = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${tokens.member}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        query: `{ oauthCredentials(input: { workspaceId: "${workspaceId}" }) { items { id subject } } }`,
+      }),
+    });
+    expect(JSON.parse(graphql.body).data.oauthCredentials.items).toContainEqual({
+      id: service!.id,
+      subject: 'workspace',
+    });
+    // A workspace that is not there (or another tenant's) is 404, as everywhere.
+    const unknown = await rest('member', 'GET', `/v1/oauth/credentials?workspaceId=${randomUUID()}`);
+    expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 404, code: 'not_found' });
+  });
+
   it('oauth.serviceCredential.signOut: deleted first, its leases ended through the ledger, revoked at the issuer, audited', async () => {
     const [service] = await storedTokens({ kind: 'workspace', workspaceId });
     const live = await lease('shared');

@@ -18,22 +18,25 @@ export function getWorkspaceCatalog(workspaceId: string): Promise<ApiResult<Work
   });
 }
 
-/** `oauth.credentials.list`: the person's own sign-ins (never a workspace's service credential). */
+/**
+ * `oauth.credentials.list`: the person's own sign-ins; with a workspace, that workspace's service credentials
+ * after them (subject `workspace`), which every member may read (decision 0102): words, issuer and expiry only.
+ */
 export function listOAuthCredentials(
-  args: { cursor?: string | undefined; limit?: number } = {},
+  args: { workspaceId?: string; cursor?: string | undefined; limit?: number } = {},
 ): Promise<ApiResult<Page<OAuthCredentialView>>> {
   return callApi({
     method: 'GET',
     path: '/v1/oauth/credentials',
-    query: { cursor: args.cursor, limit: args.limit ?? 200 },
+    query: { workspaceId: args.workspaceId, cursor: args.cursor, limit: args.limit ?? 200 },
     answer: oauthCredentialPage,
   });
 }
 
 /**
  * `oauth.serviceCredentials.list` (owners and admins only): the workspace's service credentials, the same view a
- * person gets of their own. `oauth.credentials.list` never carries them, so without this a server the workspace's
- * credential serves reads as signed out to the admin who shared it.
+ * person gets of their own, read by the Connections page for its service credentials panel (with the sign-out).
+ * `oauth.credentials.list` for a workspace carries them too, for members.
  */
 export function listServiceCredentials(
   workspaceId: string,

@@ -57,14 +57,16 @@ export const completeOAuthSignIn = defineCommand({
 
 export const listOAuthCredentials = defineCommand({
   name: 'oauth.credentials.list',
-  summary: 'Your OAuth sign-ins in this tenant: the state word, the issuer and when the access token expires',
+  summary:
+    'Your OAuth sign-ins in this tenant: the state word, the issuer and when the access token expires; with a ' +
+    "workspace, that workspace's service credentials too (what serves you there without your own; never a token)",
   scope: 'definitions:read',
   kind: 'query',
-  input: z.strictObject({ ...pageInput }),
+  input: z.strictObject({ workspaceId: uuid.optional(), ...pageInput }),
   output: oauthCredentialPage,
   http: { method: 'GET', path: '/v1/oauth/credentials' },
   graphql: { field: 'oauthCredentials' },
-  problems: ['bad_cursor'],
+  problems: ['not_found', 'bad_cursor'],
   callers: SIGN_IN_CALLERS,
 });
 

@@ -28,10 +28,11 @@ export const metadata: Metadata = { title: 'Connections' };
 
 // The OAuth sign-ins of the person (issue 15 item 5): per server of a workspace that declares OAuth, the state
 // word (signed in, signed out, needs sign-in, refused), the issuer, when the access token expires, and whose
-// credential serves it (their own first, then the workspace's service credential); sign in and out. Owners and
-// admins also see the workspace's service credentials (decision 0098) and sign the workspace out of one; for
-// them a server only that credential serves reads "Signed in (workspace credential)". Below, every sign-in the
-// person holds in the tenant, and the form that finishes a sign-in from the address it came back to.
+// credential serves it (their own first, then the workspace's service credential); sign in and out. A server
+// only that credential serves reads "Signed in (workspace credential)" for everyone (decision 0102); owners and
+// admins also list the workspace's service credentials and sign the workspace out of one (decision 0098). Below,
+// every sign-in the person holds in the tenant, and the form that finishes a sign-in from the address it came
+// back to.
 
 const WORD_TONES: Readonly<Record<SignInWord, BadgeTone>> = {
   signed_in: 'positive',
@@ -80,12 +81,8 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const access = await pageAccess('readWorkspaces');
   if (!access.ok) return <AccessFailure access={access} />;
   const { can } = access;
-  const [workspaces, credentials] = await Promise.all([
-    listWorkspaces({ limit: 200 }),
-    can.signInToServers ? listOAuthCredentials() : undefined,
-  ]);
+  const workspaces = await listWorkspaces({ limit: 200 });
   if (!workspaces.ok) redirectIfSessionEnded(workspaces.problem);
-  if (credentials && !credentials.ok) redirectIfSessionEnded(credentials.problem);
   const params = await searchParams;
   const asked = firstParam(params, 'workspace');
   const signedInId = firstParam(params, 'signedIn');
@@ -95,18 +92,22 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const items = workspaces.ok ? workspaces.data.items : [];
   const workspace = items.find((candidate) => candidate.id === asked) ?? items[0];
   const known = workspace && (asked === undefined || UUID.test(asked)) ? workspace : undefined;
-  // Members cannot read the workspace's service credentials (workspaces:write): their page shows their own.
-  const [effective, services] = await Promise.all([
+  // The person's sign-ins, and for the workspace shown its service credentials too, which every member may see
+  // serving a server (decision 0102). Managing them (the panel with the sign-out) is for owners and admins.
+  const [effective, credentials, services] = await Promise.all([
     known ? getEffectiveDefinitions(known.id, 'principal') : undefined,
+    can.signInToServers ? listOAuthCredentials(known ? { workspaceId: known.id } : {}) : undefined,
     known && can.manageWorkspaces ? listServiceCredentials(known.id) : undefined,
   ]);
+  if (credentials && !credentials.ok) redirectIfSessionEnded(credentials.problem);
   if (services && !services.ok) redirectIfSessionEnded(services.problem);
-  const credentialItems = credentials?.ok ? credentials.data.items : [];
+  const listed = credentials?.ok ? credentials.data.items : [];
+  const credentialItems = listed.filter((credential) => credential.subject === 'user');
   const serviceItems = services?.ok ? services.data.items : [];
   const oauthServers =
     effective?.ok && workspace
       ? effective.data.entries.flatMap((entry) => {
-          const signIn = serverSignIn(entry, workspace.id, [...credentialItems, ...serviceItems]);
+          const signIn = serverSignIn(entry, workspace.id, listed);
           return signIn === null ? [] : [{ entry, signIn }];
         })
       : [];

@@ -2,11 +2,7 @@ import type { Metadata } from 'next';
 import { originInWords, sourceNames } from '../../../../ui/approvals/review-model';
 import Link from 'next/link';
 import { redirectIfSessionEnded } from '../../../../server/current-session';
-import {
-  getWorkspaceCatalog,
-  listOAuthCredentials,
-  listServiceCredentials,
-} from '../../../../server/catalog-queries';
+import { getWorkspaceCatalog, listOAuthCredentials } from '../../../../server/catalog-queries';
 import { getEffectiveDefinitions } from '../../../../server/definition-queries';
 import { SIGN_IN_WORDS, needsSignIn, serverSignIn } from '../../../../server/sign-in-state';
 import { CatalogMarks } from '../../../../ui/catalog/server-catalog';
@@ -57,21 +53,17 @@ export default async function WorkspaceServersPage({
   const { workspace, permissions, can } = context;
   const view: EffectiveViewKind =
     firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
-  const [effective, catalog, credentials, services] = await Promise.all([
+  const [effective, catalog, credentials] = await Promise.all([
     getEffectiveDefinitions(workspace.id, view),
     can.readCatalog ? getWorkspaceCatalog(workspace.id) : undefined,
-    can.signInToServers ? listOAuthCredentials() : undefined,
-    // The workspace's own credential serves servers too: owners and admins can read it (members cannot).
-    can.manageWorkspaces ? listServiceCredentials(workspace.id) : undefined,
+    // The person's own sign-ins and the workspace's service credentials, which serve servers too (decision 0102).
+    can.signInToServers ? listOAuthCredentials({ workspaceId: workspace.id }) : undefined,
   ]);
   if (!effective.ok) redirectIfSessionEnded(effective.problem);
   const catalogServers = new Map(
     (catalog?.ok ? catalog.data.servers : []).map((server) => [server.name, server]),
   );
-  const credentialItems = [
-    ...(credentials?.ok ? credentials.data.items : []),
-    ...(services?.ok ? services.data.items : []),
-  ];
+  const credentialItems = credentials?.ok ? credentials.data.items : [];
   const base = `/servers/${workspace.id}`;
   const detailQuery = view === 'principal' ? '?view=principal' : '';
 
