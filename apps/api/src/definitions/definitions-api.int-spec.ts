@@ -19,9 +19,9 @@ import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 import { DefinitionCipher } from './definition-cipher';
 
-// Server definitions through the real API (createApiApp: REST + GraphQL, real Postgres and Redis), with a canary
-// secret that must never come back out: not in a response, a GraphQL result, a log line, an audit row or any
-// plaintext column.
+// Server definitions through the real API (createApiApp: REST, GraphQL and admin MCP, real Postgres and Redis),
+// with a canary secret that must never come back out: not in a response, a GraphQL result, an admin MCP tool
+// result, a log line, an audit row or any plaintext column.
 
 jest.setTimeout(120_000);
 
@@ -102,6 +102,23 @@ async function graphql(who: Who, query: string) {
   });
   bodies.push(response.body);
   return JSON.parse(response.body) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] };
+}
+
+/** A tools/call over admin MCP (stateless JSON-RPC), its body kept for the canary like every REST answer. */
+async function mcpTool(who: Who, name: string, args: Record<string, unknown>) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/mcp/admin',
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  bodies.push(response.body);
+  return (JSON.parse(response.body) as { result: { isError?: boolean; structuredContent: Record<string, unknown> } })
+    .result;
 }
 
 type Entry = {
@@ -335,6 +352,26 @@ describe('server definitions through the API', () => {
     expect((await rest('maintainer', 'DELETE', `${url}/github?scope=workspace`)).status).toBe(200);
     const after = entriesOf((await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body);
     expect(after.get('github')).toEqual(before.get('github'));
+  });
+
+  it('serves the same sources over admin MCP: the definition tools answer, their results join the canary', async () => {
+    const calls: [Who, string, Record<string, unknown>][] = [
+      ['maintainer', 'command_definitions_sources_get', { sourceId: projectSourceId }],
+      ['maintainer', 'command_definitions_sources_list', { workspaceId }],
+      ['maintainer', 'command_definitions_sources_versions', { sourceId: projectSourceId }],
+      ['maintainer', 'command_definitions_sources_version', { sourceId: projectSourceId, version: 1 }],
+      ['maintainer', 'command_definitions_variables_list', { scope: 'workspace', workspaceId }],
+      ['alice', 'command_definitions_effective', { workspaceId }],
+      ['owner', 'command_definitions_effective', { workspaceId, view: 'workspace' }],
+      ['owner', 'command_audit_list', { limit: 200 }],
+    ];
+    for (const [who, name, args] of calls) {
+      const result = await mcpTool(who, name, args);
+      expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false });
+    }
+    const effective = await mcpTool('alice', 'command_definitions_effective', { workspaceId });
+    const filesystem = entriesOf(effective.structuredContent).get('filesystem');
+    expect(filesystem?.projection?.transport.env).toEqual({ state: 'redacted', keys: ['API_KEY', 'NODE_OPTIONS'] });
   });
 
   it('never lets the canary out: responses, GraphQL, logs, audit rows, plaintext columns', async () => {
