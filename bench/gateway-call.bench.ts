@@ -37,7 +37,19 @@ interface Target {
 interface Measured extends McpLoadSummary {
   readonly cpuMsPer1000: number;
   readonly childCpuMsPer1000: number;
-  readonly apiRequests: number;
+  /** The API's requests during the measured window, by path. */
+  readonly apiRequests: Readonly<Record<string, number>>;
+}
+
+type ApiCounts = () => Readonly<Record<string, number>>;
+
+function countsSince(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>) {
+  const since: Record<string, number> = {};
+  for (const [path, count] of Object.entries(after)) {
+    const more = count - (before[path] ?? 0);
+    if (more > 0) since[path] = more;
+  }
+  return since;
 }
 
 /** One load run against a target: warm, then measured, the target's CPU read at both ends of the window. */
@@ -45,7 +57,7 @@ function measure(
   target: Target,
   clients: number,
   durationSeconds: number,
-  apiRequests: () => number,
+  apiRequests: ApiCounts,
 ): Promise<Measured> {
   const options: McpLoadOptions = {
     url: target.url,
@@ -60,7 +72,7 @@ function measure(
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     let before = { ownMs: 0, childrenMs: 0 };
-    let requestsBefore = 0;
+    let requestsBefore: Readonly<Record<string, number>> = {};
     let summary: Measured | null = null;
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
@@ -77,7 +89,7 @@ function measure(
         ...message,
         cpuMsPer1000: per1000(after.ownMs - before.ownMs),
         childCpuMsPer1000: per1000(after.childrenMs - before.childrenMs),
-        apiRequests: apiRequests() - requestsBefore,
+        apiRequests: countsSince(requestsBefore, apiRequests()),
       };
       child.stdin.end();
     });
@@ -176,10 +188,13 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
         value: `${fixed(gw.callsPerSecond / mp.callsPerSecond, 2)}; ${fixed(gw.cpuMsPer1000 / mp.cpuMsPer1000, 2)}; ${fixed(gw.latencyP50Ms / dh.latencyP50Ms, 2)}`,
       });
     }
-    const apiDuring = CONCURRENCY.map((c) => at('gateway', c).apiRequests);
+    const apiDuring = CONCURRENCY.map((c) => {
+      const counts = Object.entries(at('gateway', c).apiRequests);
+      return counts.length === 0 ? 'none' : counts.map(([path, n]) => `${n} × ${path}`).join(' + ');
+    });
     rows.push({
-      label: 'API requests during the gateway’s measured windows (at 1, 8, 32)',
-      value: apiDuring.join(', '),
+      label: 'API requests during the gateway’s measured windows (at 1; 8; 32)',
+      value: apiDuring.join('; '),
     });
     rows.push({
       label: 'targets',

@@ -32,8 +32,8 @@ export interface GatewayScenario {
   readonly agentToken: string;
   /** The echo upstream's command line, as the gateway leases it. */
   readonly echoCommand: readonly [string, ...string[]];
-  /** HTTP requests the API has answered so far. */
-  apiRequests(): number;
+  /** HTTP requests the API has had so far, by path (ids replaced by `:id`). */
+  apiRequests(): Readonly<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -149,9 +149,12 @@ export async function startGatewayScenario(options: {
   const api: NestFastifyApplication = await createApiApp(parsed.config, {
     logger: createLogger({ name: 'api', level: 'silent' }),
   });
-  let requests = 0;
+  const requests: Record<string, number> = {};
   // A second 'request' listener beside Fastify's: it counts, it never answers.
-  api.getHttpServer().on('request', () => (requests += 1));
+  api.getHttpServer().on('request', (request: { url?: string }) => {
+    const path = (request.url ?? '').split('?')[0]?.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ':id') ?? '';
+    requests[path] = (requests[path] ?? 0) + 1;
+  });
   await api.listen({ host: '127.0.0.1', port: 0 });
   const apiUrl = await api.getUrl();
   let gateway: ChildProcess | null = null;
@@ -222,7 +225,7 @@ export async function startGatewayScenario(options: {
       gatewayPid: started.pid,
       agentToken,
       echoCommand,
-      apiRequests: () => requests,
+      apiRequests: () => ({ ...requests }),
       close: async () => {
         await stopChild(started);
         await api.close();

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export interface McpLoadOptions {
   readonly url: string;
@@ -33,11 +34,29 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
+/**
+ * The SDK passes its transport's one AbortSignal to every POST, and Node 20's global fetch leaves a listener on it
+ * per request (thousands per run, and a warning written for each past the limit): the load client's own cost grew
+ * as a run went on. A POST here goes without it (each ends by itself); the session's GET stream keeps it, so
+ * close() still ends that stream.
+ */
+const fetchWithoutPostSignal: FetchLike = (url, init) => {
+  if (init?.method !== 'POST') return fetch(url, init);
+  const unsignalled: RequestInit = { ...init };
+  delete unsignalled.signal;
+  return fetch(url, unsignalled);
+};
+
 async function connect(options: McpLoadOptions, index: number): Promise<Client> {
   const headers: Record<string, string> =
     options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
   const client = new Client({ name: `bench-load-${index}`, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(options.url), {
+      requestInit: { headers },
+      fetch: fetchWithoutPostSignal,
+    }),
+  );
   return client;
 }
 
