@@ -8,13 +8,7 @@ import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { openApprovalRequests } from '../approvals/approval-requests.opener';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import {
-  AUDIT_HEAD,
-  NO_AUDIT_HEAD,
-  auditAppendCall,
-  noteAppendedLink,
-  type AppendedLinkRow,
-} from '../audit/audit-append.statements';
+import { auditAppendCall, noteAppendedLink, type AppendedLinkRow } from '../audit/audit-append.statements';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -30,6 +24,7 @@ import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
 import { leaseActivationOf, type LeaseActivation } from './lease-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
+import { LeaseGrantBatcher } from './lease-grant.batcher';
 import {
   destinationRefused,
   headerHelperRefused,
@@ -95,7 +90,12 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     @Inject(CHECK_ADMISSION_DEPS) private readonly deps: CheckAdmissionDeps,
     @Inject(LeaseAccessTokens) private readonly accessTokens: LeaseAccessTokens,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
-  ) {}
+  ) {
+    this.grants = new LeaseGrantBatcher(db);
+  }
+
+  /** One per use case, i.e. per API process: grants of a tenant arriving together commit together. */
+  private readonly grants: LeaseGrantBatcher;
 
   async execute({ principal, input }: UseCaseArgs<Input, Principal>): Promise<Output> {
     const caller = await leaseCallerForWorkspace(this.db, this.pools, principal, input.workspaceId);
@@ -312,40 +312,27 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       expiresAt,
     ];
     const append = auditAppendCall(issuedAudit, lease.length + 1);
-    // ONE round trip (decision 0100): the audit head's lock as its own statement (the lock order of lease
-    // writers, decision 0071; the next statement's snapshot is then taken after the lock), then one statement
-    // that re-reads the approval, inserts the lease only while it is not revoked, and appends its audit row with
-    // the link computed in the database, then COMMIT. A revoke committed before the lock is seen here; one after
-    // it waits for this commit and then ends this lease with the others. The head is never held across a round
-    // trip to the API.
-    const grant = (): Promise<unknown[][]> =>
-      this.db.writeInTenant(caller.tenantId, [
-        AUDIT_HEAD.lock,
-        {
-          text: `WITH lease AS (
-            INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, principal_user_id,
-              server_name, source_tier, source_origin, definition_fingerprint, security_identity, approval_id,
-              transport, issued_at, expires_at)
-            SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::token_kind, $6, $7::uuid, $8, $9::definition_tier,
-              $10, $11, $12, a.id, $14, $15, $16
-              FROM approvals AS a WHERE a.id = $13::uuid AND a.revoked_at IS NULL
-            RETURNING id
-          )
-          SELECT appended.link_seq::text AS link_seq, appended.link_hash
-            FROM lease CROSS JOIN LATERAL ${append.sql} AS appended`,
-          values: [...lease, ...append.values],
-        },
-      ]);
-    let answered: unknown[][];
-    try {
-      answered = await grant();
-    } catch (error) {
-      if (!hasCode(error, NO_AUDIT_HEAD)) throw error;
-      // The tenant's first audit event: create its head in a transaction of its own, then the same unit again.
-      await this.db.writeInTenant(caller.tenantId, [AUDIT_HEAD.create]);
-      answered = await grant();
-    }
-    const [appended] = (answered[1] ?? []) as AppendedLinkRow[];
+    // ONE round trip, batched with the tenant's other grants (decision 0100, lease-grant.batcher.ts): the audit
+    // head's lock as its own statement (the lock order of lease writers, decision 0071; the statements after it
+    // read snapshots taken after the lock), then this statement: it re-reads the approval, inserts the lease only
+    // while it is not revoked, and appends its audit row with the link computed in the database; then COMMIT. A
+    // revoke committed before the lock is seen here; one after it waits for this commit and then ends this lease
+    // with the others. The head is never held across a round trip to the API.
+    const answered = await this.grants.grant(caller.tenantId, {
+      text: `WITH lease AS (
+        INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, principal_user_id,
+          server_name, source_tier, source_origin, definition_fingerprint, security_identity, approval_id,
+          transport, issued_at, expires_at)
+        SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::token_kind, $6, $7::uuid, $8, $9::definition_tier,
+          $10, $11, $12, a.id, $14, $15, $16
+          FROM approvals AS a WHERE a.id = $13::uuid AND a.revoked_at IS NULL
+        RETURNING id
+      )
+      SELECT appended.link_seq::text AS link_seq, appended.link_hash
+        FROM lease CROSS JOIN LATERAL ${append.sql} AS appended`,
+      values: [...lease, ...append.values],
+    });
+    const [appended] = answered as AppendedLinkRow[];
     if (appended === undefined) {
       // The approval was revoked since the decision: no lease was written. The refusal is audited in its own
       // committed transaction, as every other refusal, before the problem is thrown.
@@ -370,10 +357,6 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       spawnRecheck: granted.spawnRecheck,
     };
   }
-}
-
-function hasCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
 function refusedWith(problem: () => ProblemError, audit: Readonly<Record<string, AuditValue>>): Refused {

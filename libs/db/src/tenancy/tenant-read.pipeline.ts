@@ -58,12 +58,23 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
     queries: readonly TenantReadQuery[],
   ): Promise<unknown[][]> {
     const client: PoolClient = await pool.connect();
-    const settled = await Promise.allSettled([
-      client.query(begin),
-      client.query(SET_CONTEXT, [tenantId, userId]),
-      ...queries.map((query) => client.query(query.text, [...query.values])),
-      client.query(COMMIT),
-    ]);
+    // pg writes each protocol message on its own (five per statement, each a syscall): corked while the unit is
+    // queued (pipelined queries are written synchronously), they leave in one write and reach Postgres together,
+    // so no statement of the unit waits on the API for the next one.
+    const { stream } = client.connection;
+    stream.cork();
+    let answers: Promise<PromiseSettledResult<{ rows: unknown[] }>[]>;
+    try {
+      answers = Promise.allSettled([
+        client.query(begin),
+        client.query(SET_CONTEXT, [tenantId, userId]),
+        ...queries.map((query) => client.query(query.text, [...query.values])),
+        client.query(COMMIT),
+      ]);
+    } finally {
+      stream.uncork();
+    }
+    const settled = await answers;
     // Only an idle connection goes back to the pool: one left inside a transaction (a failed COMMIT, a broken
     // socket) is closed, so no tenant context can outlive its unit of work.
     client.release(client.getTransactionStatus() !== 'I');
