@@ -823,6 +823,24 @@ describe('the per-server passthrough endpoint', () => {
   });
 });
 
+describe('the passthrough’s rate limits', () => {
+  it('counts against the same per-token limit as the workspace endpoint: 429 with Retry-After', async () => {
+    const limited = await startGateway({ RATE_LIMIT_PER_TOKEN: '2' });
+    try {
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      const auth = { authorization: `Bearer ${tokens.agent}` };
+      expect((await post(limited.url, pathOf({}), auth, list)).status).toBe(200);
+      expect((await post(limited.url, pathOf({ server: 'inproc' }), auth, list)).status).toBe(200);
+      const refused = await post(limited.url, pathOf({ server: 'everything' }), auth, list);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await limited.app.close();
+    }
+  });
+});
+
 describe('list_changed and revocation', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
 
