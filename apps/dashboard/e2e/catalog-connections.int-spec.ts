@@ -441,6 +441,62 @@ describe('the connections of a server', () => {
   );
 });
 
+describe('the lease holders of a server, paged', () => {
+  it(
+    'pages the live leases newest first with Next and Previous links, past the first page',
+    async () => {
+      const issue = async () => {
+        const response = await fetch(`${stack.apiUrl}/v1/leases`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${workerSecret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ workspaceId, serverName: 'everything' }),
+        });
+        expect(response.status).toBe(201);
+        return ((await response.json()) as { id: string }).id;
+      };
+      // One more than the smallest page: the oldest is alone on the second page.
+      const leases: string[] = [];
+      for (let i = 0; i < 11; i += 1) leases.push(await issue());
+      try {
+        // Every live holder (the test's eleven, and any lease the discovery worker holds right now).
+        const status = await expectStatus<{ leaseHolders: { items: unknown[] } }>(
+          api.call('GET', `/v1/workspaces/${workspaceId}/servers/everything/status?limit=100`),
+          200,
+        );
+        const secondPage = status.leaseHolders.items.length - 10;
+        expect(secondPage).toBeGreaterThanOrEqual(1);
+        await open(page, `${serverPage('everything')}&limit=10`);
+        const panel = page.locator('#server-connections');
+        const holders = panel.getByRole('row').filter({ hasText: 'worker discovery' });
+        await waitOrExplain(page, panel.getByRole('link', { name: 'Next page' }));
+        await expect(holders.count()).resolves.toBe(10);
+        await expectAccessible(page, 'lease holders, first page');
+
+        await panel.getByRole('link', { name: 'Next page' }).click();
+        await panel.getByRole('link', { name: 'Previous' }).waitFor();
+        await expect(holders.count()).resolves.toBe(secondPage);
+        await expect(panel.getByRole('link', { name: 'Next page' }).count()).resolves.toBe(0);
+        // The page kept the server page's view and the page size.
+        expect(new URL(page.url()).searchParams.get('view')).toBe('principal');
+        expect(new URL(page.url()).searchParams.get('limit')).toBe('10');
+
+        await panel.getByRole('link', { name: 'Previous' }).click();
+        await panel.getByRole('link', { name: 'Next page' }).waitFor();
+        await expect(holders.count()).resolves.toBe(10);
+      } finally {
+        for (const leaseId of leases) {
+          await fetch(`${stack.apiUrl}/v1/leases/${leaseId}/release`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${workerSecret}`, 'content-type': 'application/json' },
+            body: '{}',
+          });
+        }
+      }
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
+
 describe('the Connections page', () => {
   it(
     'signs in through the authorization server, shows the state word, issuer and expiry, and signs out',

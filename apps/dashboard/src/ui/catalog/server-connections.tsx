@@ -3,6 +3,8 @@ import type { LeaseHolderView, ServerStatusView } from '../../views/catalog-view
 import { DataTable } from '../data-table';
 import { Badge, EmptyState } from '../feedback';
 import styles from '../overview.module.css';
+import { Pager } from '../pager';
+import type { PageCursor } from '../paging';
 import {
   CONNECTION_STATE_WORDS,
   FAILURE_CLASS_WORDS,
@@ -29,15 +31,28 @@ const TOKEN_KIND_WORDS: Readonly<Record<LeaseHolderView['token']['kind'], string
   user: 'User token',
 };
 
+/** Where the lease holders' pages are: the server page's path, the parameters it keeps, the page shown. */
+export interface LeaseHolderPaging {
+  readonly path: string;
+  readonly keep: Readonly<Record<string, string | undefined>>;
+  readonly current: PageCursor;
+  readonly pageSize: number;
+}
+
 export function ServerConnections({
   status,
   fingerprint,
+  paging,
 }: {
   status: ServerStatusView;
   /** The definition's fingerprint now, to tell a report about an earlier definition. */
   fingerprint: string | null;
+  paging: LeaseHolderPaging;
 }) {
   const holders = status.leaseHolders.items;
+  const nextCursor = status.leaseHolders.nextCursor;
+  // Paged newest issued first by the API (decision 0099): a page past the first, or one with more after it.
+  const paged = paging.current.cursor !== undefined || nextCursor !== null;
   return (
     <div className="stack">
       <h3>Connection state</h3>
@@ -83,7 +98,7 @@ export function ServerConnections({
         </dl>
       )}
       <h3>Lease holders</h3>
-      {holders.length === 0 ? (
+      {holders.length === 0 && paging.current.cursor === undefined ? (
         <EmptyState title="No live leases">
           Nothing holds a connection to it now: workers lease it while they discover or probe, the gateway
           while agents use it.
@@ -133,13 +148,18 @@ export function ServerConnections({
             ],
             search: `${holder.token.name ?? ''} ${holder.token.kind} ${holder.pool} ${holder.principal?.displayName ?? ''}`,
           }))}
-          footer={
-            status.leaseHolders.nextCursor ? (
-              <p className="muted">Showing the {holders.length} newest leases.</p>
-            ) : undefined
-          }
         />
       )}
+      {paged ? (
+        <Pager
+          path={paging.path}
+          keep={paging.keep}
+          current={paging.current}
+          nextCursor={nextCursor}
+          pageSize={paging.pageSize}
+          label={`Pages of the live leases of ${status.serverName}`}
+        />
+      ) : null}
     </div>
   );
 }

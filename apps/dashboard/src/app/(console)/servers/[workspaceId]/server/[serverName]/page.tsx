@@ -7,7 +7,6 @@ import {
   getServerStatus,
   getWorkspaceCatalog,
   listOAuthCredentials,
-  listServiceCredentials,
 } from '../../../../../../server/catalog-queries';
 import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
 import { SIGN_IN_WORDS, serverSignIn } from '../../../../../../server/sign-in-state';
@@ -21,7 +20,7 @@ import { ActivationBadge, ActivationDetails } from '../../../../../../ui/approva
 import { Callout, Panel, ProblemCallout } from '../../../../../../ui/feedback';
 import styles from '../../../../../../ui/overview.module.css';
 import { PageHeader } from '../../../../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../../../../ui/paging';
+import { firstParam, readPageCursor, readPageSize, type SearchParams } from '../../../../../../ui/paging';
 import { describeProblem, problemPath } from '../../../../../../ui/servers/definition-labels';
 import { ServerOverlayControl } from '../../../../../../ui/servers/overlay-forms';
 import {
@@ -54,15 +53,19 @@ export default async function ServerDetailPage({
   if (context.kind !== 'ready')
     return <ServersContextFailure context={context} title="This server could not be loaded" />;
   const { workspace, permissions, can } = context;
-  const view: EffectiveViewKind =
-    firstParam(await searchParams, 'view') === 'principal' ? 'principal' : 'workspace';
-  const [effective, catalog, credentials, status, services] = await Promise.all([
+  const query = await searchParams;
+  const view: EffectiveViewKind = firstParam(query, 'view') === 'principal' ? 'principal' : 'workspace';
+  // The lease holders are the page's one paged list: `cursor`, `trail` and `limit` are theirs.
+  const holdersPage = readPageCursor(query);
+  const holdersPageSize = readPageSize(query);
+  const [effective, catalog, credentials, status] = await Promise.all([
     getEffectiveDefinitions(workspace.id, view),
     can.readCatalog ? getWorkspaceCatalog(workspace.id) : undefined,
-    can.signInToServers ? listOAuthCredentials() : undefined,
-    can.readCatalog ? getServerStatus(workspace.id, serverName) : undefined,
-    // The workspace's own credential serves servers too: owners and admins can read it (members cannot).
-    can.manageWorkspaces ? listServiceCredentials(workspace.id) : undefined,
+    // The person's own sign-ins and the workspace's service credentials, which serve servers too (decision 0102).
+    can.signInToServers ? listOAuthCredentials({ workspaceId: workspace.id }) : undefined,
+    can.readCatalog
+      ? getServerStatus(workspace.id, serverName, { cursor: holdersPage.cursor, limit: holdersPageSize })
+      : undefined,
   ]);
   if (catalog && !catalog.ok) redirectIfSessionEnded(catalog.problem);
   if (status && !status.ok) redirectIfSessionEnded(status.problem);
@@ -85,10 +88,7 @@ export default async function ServerDetailPage({
   const serverCatalog = catalog?.ok
     ? catalog.data.document.servers.find((candidate) => candidate.identity.server === serverName)
     : undefined;
-  const signIn = serverSignIn(entry, workspace.id, [
-    ...(credentials?.ok ? credentials.data.items : []),
-    ...(services?.ok ? services.data.items : []),
-  ]);
+  const signIn = serverSignIn(entry, workspace.id, credentials?.ok ? credentials.data.items : []);
   const back = `/servers/${workspace.id}${view === 'principal' ? '?view=principal' : ''}`;
 
   return (
@@ -181,7 +181,16 @@ export default async function ServerDetailPage({
           description="What workers found when they last probed it, and who holds a live lease on it now."
         >
           {status.ok ? (
-            <ServerConnections status={status.data} fingerprint={entry.fingerprint ?? null} />
+            <ServerConnections
+              status={status.data}
+              fingerprint={entry.fingerprint ?? null}
+              paging={{
+                path: `/servers/${workspace.id}/server/${encodeURIComponent(entry.name)}`,
+                keep: { view: view === 'principal' ? 'principal' : undefined },
+                current: holdersPage,
+                pageSize: holdersPageSize,
+              }}
+            />
           ) : (
             <ProblemCallout problem={status.problem} context="The connection state could not be loaded" />
           )}
