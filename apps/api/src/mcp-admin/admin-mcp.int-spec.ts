@@ -388,6 +388,21 @@ describe('before the transport', () => {
       expect(response.statusCode).toBe(400);
       expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
     }
+    const empty = await app.inject({
+      method: 'POST',
+      url: ADMIN_MCP_PATH,
+      headers: { ...auth, accept: 'application/json, text/event-stream' },
+    });
+    // No body and no content type: the SDK transport's own refusal, as JSON-RPC (nothing waits for a body).
+    expect(empty.statusCode).toBe(415);
+    expect(JSON.parse(empty.body)).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    const text = await app.inject({
+      method: 'POST',
+      url: ADMIN_MCP_PATH,
+      headers: { ...auth, 'content-type': 'text/plain' },
+      payload: list,
+    });
+    expect(text.statusCode).toBe(415);
     const notRpc = await post(auth, JSON.stringify({ hello: 'world' }));
     expect(notRpc.statusCode).toBe(400);
     expect(JSON.parse(notRpc.body)).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
