@@ -1,3 +1,5 @@
+import type { Readable, Writable } from 'node:stream';
+
 /** What the CLI touches of its process, so tests run it in-process and read what it printed. */
 export interface CliIo {
   /** One line of results on stdout (the newline is added). */
@@ -9,6 +11,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   /** Whether stdin is a terminal (then `login` does not wait on it). */
   readonly stdinIsTerminal: boolean;
+  /** The raw streams, for `connect` (stdio is its MCP channel); absent in tests that never connect. */
+  readonly streams?: { readonly stdin: Readable; readonly stdout: Writable };
 }
 
 export function processIo(): CliIo {
@@ -17,6 +21,7 @@ export function processIo(): CliIo {
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
     stdinIsTerminal: process.stdin.isTTY === true,
+    streams: { stdin: process.stdin, stdout: process.stdout },
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin)

@@ -2,6 +2,7 @@ import { CliError, EXIT, type CliIo } from './cli-io';
 import { approvalsCommand } from './commands/approvals.command';
 import { catalogCommand } from './commands/catalog.command';
 import type { CliCommand } from './commands/cli-command';
+import { connectCommand } from './commands/connect.command';
 import { exportCommand } from './commands/export.command';
 import { importCommand } from './commands/import.command';
 import { loginCommand } from './commands/login.command';
@@ -14,6 +15,7 @@ const COMMANDS: readonly CliCommand[] = Object.freeze([
   catalogCommand,
   importCommand,
   exportCommand,
+  connectCommand,
 ]);
 
 function printUsage(io: CliIo, commands: readonly CliCommand[]): void {
