@@ -12,6 +12,7 @@ import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   createTestDatabase,
   createTestTenant,
+  createTestRedisPrefix,
   createTestWorkspace,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
@@ -67,6 +68,12 @@ const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 const POOL = 'local';
 /** This file's own BullMQ namespace: the catalog-refresh jobs the API enqueues are this file's alone. */
 const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+/**
+ * This file's own revocation namespace (the API's REDIS_KEY_PREFIX, which the gateway subscribes under): on the
+ * shared default, another spec's API running at the same time publishes its ledger's events to this file's
+ * gateways, whose cursor then runs past their own ledger's events (a revocation missed under parallel load).
+ */
+const REDIS_KEY_PREFIX = createTestRedisPrefix();
 const silent = createLogger({ name: 'gateway-surface-test', level: 'silent' });
 
 let testDb: TestDatabase;
@@ -353,6 +360,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX,
     QUEUE_PREFIX,
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
@@ -422,6 +430,7 @@ async function startGateway(env: Record<string, string> = {}) {
   const parsed = parseConfig(gatewayConfigSchema, {
     LOG_LEVEL: 'silent',
     REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX,
     API_URL: apiUrl,
     GATEWAY_TOKEN: tokens.gateway,
     CHILD_PATH,
