@@ -68,12 +68,13 @@ export class GatewayToolsService {
     // The same policy tools/list rendered: a name it does not hold is refused whatever an upstream offers.
     const exposed = read.policy.byName.get(name);
     if (exposed === undefined) return { ok: false, reason: 'unknown_tool' };
-    const upstream = await this.upstreams.acquire({
+    const key = {
       tenantId: caller.tenantId,
       workspaceId: caller.workspaceId,
       server: exposed.server,
       principal: caller.userId,
-    });
+    };
+    const upstream = await this.upstreams.acquire(key);
     if (!upstream.ok) {
       const detail = upstream.reason === 'lease_refused' ? `lease_${upstream.code}` : upstream.failureClass;
       return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail };
@@ -101,6 +102,8 @@ export class GatewayToolsService {
       case 'not_connected':
         return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail: 'not_connected' };
       case 'call_failed':
+        // Its token refused after the one fresh lease this connection may have: the next call leases again.
+        if (outcome.failure.failureClass === 'auth') await this.upstreams.discard(key, upstream.supervisor);
         return {
           ok: false,
           reason: 'upstream_unavailable',

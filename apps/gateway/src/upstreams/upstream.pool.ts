@@ -1,5 +1,7 @@
 import {
+  freshLeaseTokens,
   LeaseApiError,
+  type FreshLeaseTokens,
   type HeldLease,
   type HeldLeases,
   type IssuedLease,
@@ -15,7 +17,9 @@ import type { Logger } from '@gatehouse/platform';
 // a revocation event that concerns the lease drops it, which closes the connection (and the child's process
 // group) at once. Leases are renewed before they expire (a refused renewal drops the connection); an upstream
 // that goes away is leased again on the next call, which the API may refuse. An upstream's list_changed is reported
-// to the API on its lease (catalog.refresh), which enqueues the server's rediscovery.
+// to the API on its lease (catalog.refresh), which enqueues the server's rediscovery. A server that refuses the
+// lease's access token (401) is retried once per connection with a fresh lease's token (decision 0098, as the
+// worker does): the fresh lease is held like the first and released with it; a second refusal is `auth`.
 
 export interface UpstreamKey {
   readonly tenantId: string;
@@ -69,6 +73,7 @@ class Upstream {
     readonly lease: IssuedLease,
     readonly held: HeldLease,
     readonly supervisor: ConnectionSupervisor,
+    private readonly fresh: FreshLeaseTokens,
     private readonly pool: UpstreamPool,
     private readonly options: UpstreamPoolOptions,
   ) {
@@ -100,6 +105,7 @@ class Upstream {
     this.options.held.forget(this.lease.id);
     await this.supervisor.close();
     // Released even after a drop (idempotent at the API); a failure leaves it to expire.
+    await this.fresh.release().catch(() => undefined);
     await this.options.leases.release(this.lease.id).catch(() => undefined);
   }
 
@@ -143,11 +149,15 @@ export class UpstreamPool {
     let entry = this.upstreams.get(id);
     if (entry !== undefined) {
       const current = await entry;
-      if (current instanceof Upstream && current.held.live && current.supervisor.state.status !== 'closed') {
+      const status = current instanceof Upstream ? current.supervisor.state.status : null;
+      if (current instanceof Upstream && current.held.live && status !== 'closed' && status !== 'failed') {
         current.touch();
         return { ok: true, supervisor: current.supervisor, held: current.held };
       }
-      if (this.upstreams.get(id) === entry) this.upstreams.delete(id);
+      // A connection that failed for good (its reconnect refused, a second 401) is closed and its leases
+      // released: the next call leases again, and the API decides again.
+      if (current instanceof Upstream && status === 'failed') await this.forget(id, current);
+      else if (this.upstreams.get(id) === entry) this.upstreams.delete(id);
     }
     entry = this.upstreams.get(id);
     if (entry === undefined) {
@@ -164,6 +174,19 @@ export class UpstreamPool {
   /** Closes an idle upstream and forgets it (the next call leases again). */
   retire(key: UpstreamKey, upstream: Upstream): void {
     void this.forget(keyOf(key), upstream);
+  }
+
+  /**
+   * Closes the key's upstream if it is still the one that supervisor belongs to (its token was refused again
+   * after the fresh lease: the connection has no retry left), so the next call leases again and the API decides
+   * again (a refresh, or needs_sign_in).
+   */
+  async discard(key: UpstreamKey, supervisor: ConnectionSupervisor): Promise<void> {
+    const id = keyOf(key);
+    const entry = this.upstreams.get(id);
+    if (entry === undefined) return;
+    const current = await entry;
+    if (current instanceof Upstream && current.supervisor === supervisor) await this.forget(id, current);
   }
 
   /** Drops one held lease (renewal refused): the registry's drop closes its connection. */
@@ -189,13 +212,10 @@ export class UpstreamPool {
 
   private async connect(key: UpstreamKey): Promise<Upstream | UpstreamAcquired> {
     const { leases, held: registry } = this.options;
+    const input = { workspaceId: key.workspaceId, serverName: key.server, principalUserId: key.principal };
     let issued;
     try {
-      issued = await leases.issue({
-        workspaceId: key.workspaceId,
-        serverName: key.server,
-        principalUserId: key.principal,
-      });
+      issued = await leases.issue(input);
     } catch {
       return { ok: false, reason: 'upstream_unavailable', failureClass: 'transient' };
     }
@@ -209,6 +229,18 @@ export class UpstreamPool {
       approvalId: lease.approvalId,
       principalUserId: lease.principalUserId,
     });
+    const fresh = freshLeaseTokens({
+      api: leases,
+      leases: registry,
+      input,
+      lease,
+      held,
+      onRefused: (refusal) =>
+        this.options.logger.info(
+          { leaseId: lease.id, serverName: lease.serverName, ...refusal },
+          'gateway upstream: no fresh lease after a refused access token',
+        ),
+    });
     const supervisor = superviseAdmitted(lease.transport.transport, {
       serverId: lease.serverName,
       connect: {
@@ -218,6 +250,7 @@ export class UpstreamPool {
         searchPath: this.options.searchPath,
         closeGraceMs: this.options.closeGraceMs,
         stillAdmitted: () => held.live,
+        freshAccessToken: fresh.freshAccessToken,
       },
       callTimeoutMs: this.options.callTimeoutMs,
       onEvent: (event) => {
@@ -229,7 +262,7 @@ export class UpstreamPool {
         ? {}
         : { onDroppedNotification: this.options.onDroppedNotification }),
     });
-    const upstream = new Upstream(key, lease, held, supervisor, this, this.options);
+    const upstream = new Upstream(key, lease, held, supervisor, fresh, this, this.options);
     const id = keyOf(key);
     held.signal.addEventListener(
       'abort',

@@ -2,6 +2,7 @@ import { EgressError } from '@gatehouse/egress';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpTransportError } from '../transport/transport.error';
 import { backoffDelayMs } from './backoff.policy';
 import { classifyFailure } from './failure-class';
 
@@ -19,6 +20,12 @@ describe('classifyFailure', () => {
     [new StreamableHTTPError(429, 'slow'), 'transient', 'http_unavailable'],
     [new StreamableHTTPError(404, 'gone'), 'protocol', 'http_refused'],
     [new UnauthorizedError('sign in'), 'auth', 'unauthorized'],
+    [new McpTransportError('auth_refused', 'https://a.test'), 'auth', 'auth_refused'],
+    [new McpTransportError('authenticator_failed', 'https://a.test'), 'auth', 'authenticator_failed'],
+    [new McpTransportError('egress_failed', 'https://a.test', 'timeout'), 'transient', 'egress_failed'],
+    [new McpTransportError('egress_failed', 'https://a.test', 'redirect_refused'), 'config', 'egress_failed'],
+    [new McpTransportError('message_too_large', 'https://a.test'), 'protocol', 'message_too_large'],
+    [new McpTransportError('child_exited', 'stdio:s'), 'transient', 'child_exited'],
     [new EgressError('connection_failed', 'https://a.test'), 'transient', 'egress_connection_failed'],
     [new EgressError('unresolvable', 'https://a.test'), 'transient', 'egress_unresolvable'],
     [new EgressError('redirect_refused', 'https://a.test'), 'config', 'egress_redirect_refused'],

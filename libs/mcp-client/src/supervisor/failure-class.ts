@@ -2,6 +2,7 @@ import { isEgressError } from '@gatehouse/egress';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isMcpTransportError, type McpTransportError } from '../transport/transport.error';
 
 /**
  * What a connection failure asks of whoever holds it. Only `transient` is retried (bounded, with jitter); the
@@ -55,6 +56,29 @@ function classifyHttpStatus(status: number | undefined): ClassifiedFailure {
   return { failureClass: 'protocol', reason: 'http_refused' };
 }
 
+/**
+ * Our transports' own refusals, as connectAdmitted classes them at connect: a call refused the same way (its
+ * token refused again after the one fresh lease: `auth_refused`) is the same failure, not an unknown one.
+ */
+function classifyTransportError(error: McpTransportError): ClassifiedFailure {
+  switch (error.reason) {
+    case 'auth_refused':
+    case 'authenticator_failed':
+      return { failureClass: 'auth', reason: error.reason };
+    case 'egress_failed':
+      return error.detail === 'timeout' || error.detail === 'connection_failed' || error.detail === null
+        ? { failureClass: 'transient', reason: 'egress_failed' }
+        : { failureClass: 'config', reason: 'egress_failed' };
+    case 'message_too_large':
+      return { failureClass: 'protocol', reason: error.reason };
+    case 'child_exited':
+    case 'not_connected':
+      return { failureClass: 'transient', reason: error.reason };
+    case 'spawn_failed':
+      return { failureClass: 'fatal', reason: error.reason };
+  }
+}
+
 function classifyMcpError(error: McpError): ClassifiedFailure {
   switch (error.code) {
     case ErrorCode.RequestTimeout:
@@ -71,6 +95,7 @@ function classifyMcpError(error: McpError): ClassifiedFailure {
 /** Classifies a thrown connection or request failure. Total: what it does not know is `fatal`. */
 export function classifyFailure(error: unknown): ClassifiedFailure {
   if (isSelfClassified(error)) return { failureClass: error.failureClass, reason: error.reason };
+  if (isMcpTransportError(error)) return classifyTransportError(error);
   if (error instanceof UnauthorizedError) return { failureClass: 'auth', reason: 'unauthorized' };
   if (error instanceof StreamableHTTPError) return classifyHttpStatus(error.code);
   if (error instanceof McpError) return classifyMcpError(error);
