@@ -398,6 +398,8 @@ beforeAll(async () => {
           inproc: { type: 'http', url: upstream.url, allowTools: ['echo', 'grow'] },
           // Defined, never approved: its passthrough is as unknown as a server nobody defined.
           unapproved: { type: 'http', url: upstream.url },
+          // Approved, never discovered: in the catalog's servers as pending, in no surface.
+          pending: { type: 'http', url: upstream.url },
         },
       },
     }),
@@ -405,6 +407,7 @@ beforeAll(async () => {
   );
   approvals.everything = await approve('everything');
   approvals.inproc = await approve('inproc');
+  approvals.pending = await approve('pending');
   await discoverAndSubmit('everything');
   await discoverAndSubmit('inproc');
 }, TEST_DATABASE_TIMEOUT_MS);
@@ -520,7 +523,15 @@ describe('prompts and resources through the workspace endpoint', () => {
           'mcp__everything__args-prompt',
         ]),
       );
-      expect(listed._meta?.['dev.gatehouse/catalog']).toMatchObject({ complete: true, stale: false });
+      // Incomplete, and says why: one approved server is not discovered yet.
+      expect(listed._meta?.['dev.gatehouse/catalog']).toMatchObject({
+        complete: false,
+        stale: false,
+        servers: expect.arrayContaining([
+          { name: 'pending', state: 'pending_discovery', complete: false, stale: false },
+          { name: 'inproc', state: 'discovered', complete: true, stale: false },
+        ]),
+      });
       expect(listed.prompts.find((p) => p.name === 'mcp__inproc__greet')?.arguments).toEqual([
         { name: 'who', required: true },
         { name: 'mood', required: false },
@@ -761,7 +772,15 @@ describe('the per-server passthrough endpoint', () => {
     const reference = await post(gateway.url, pathOf({ workspace: otherWorkspaceId }), auth);
     expect(reference.status).toBe(404);
     const referenceBody = await reference.text();
-    for (const server of ['nope', 'unapproved', 'a__b', '_x', 'x'.repeat(65), 'ghu_abcdefghijklmnop1234']) {
+    for (const server of [
+      'nope',
+      'unapproved',
+      'pending',
+      'a__b',
+      '_x',
+      'x'.repeat(65),
+      'ghu_abcdefghijklmnop1234',
+    ]) {
       const refused = await post(gateway.url, pathOf({ server }), auth);
       expect(refused.status).toBe(404);
       expect(refused.headers.get('content-type')).toBe(reference.headers.get('content-type'));
