@@ -43,6 +43,13 @@ const registrationResponseSchema = z.object({
   token_endpoint_auth_method: z.string().max(64).optional(),
 });
 
+/**
+ * What kind of client Gatehouse registers as: `web`, the OIDC default, a confidential-capable application on a
+ * server whose redirect URIs are its own https callback (loopback http only under the operator's test-only
+ * insecure loopback). `native` would be a desktop or mobile app with loopback or custom-scheme redirects.
+ */
+export const GATEHOUSE_APPLICATION_TYPE = 'web';
+
 const AUTH_METHODS: ReadonlySet<string> = new Set(['none', 'client_secret_basic', 'client_secret_post']);
 
 function authMethodOf(method: string | undefined, hasSecret: boolean): TokenEndpointAuthMethod | null {
@@ -86,6 +93,9 @@ export async function resolveClientRegistration(
     discovered.registrationEndpoint,
     {
       client_name: metadata.clientName,
+      // OIDC Dynamic Client Registration / MCP 2026-07-28: a server-side web application (its redirect is the
+      // API's https callback, the browser only passes through it), never `native` (decision 0103).
+      application_type: GATEHOUSE_APPLICATION_TYPE,
       redirect_uris: metadata.redirectUris,
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
