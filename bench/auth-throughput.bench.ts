@@ -59,13 +59,13 @@ function load(options: LoadOptions): Promise<LoadSummary> {
 }
 
 /** A load run plus the CPU this process (the servers; the load generator is a child) spent on it. */
-interface MeasuredLoad extends LoadSummary {
+export interface MeasuredLoad extends LoadSummary {
   readonly cpuMsPerRequest: number;
 }
 
 // The servers' CPU per request moves much less with other work on the machine than requests/s, which on a
 // shared, loaded machine swings with whatever else is running.
-async function measuredLoad(options: LoadOptions): Promise<MeasuredLoad> {
+export async function measuredLoad(options: LoadOptions): Promise<MeasuredLoad> {
   const before = process.cpuUsage();
   const summary = await load(options);
   const used = process.cpuUsage(before);

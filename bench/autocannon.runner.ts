@@ -8,6 +8,9 @@ export interface LoadOptions {
   readonly headers: Record<string, string>;
   readonly connections: number;
   readonly durationSeconds: number;
+  /** GET when absent; a POST sends `body` (JSON text) with every request. */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
 }
 
 export interface LoadSummary {
@@ -33,6 +36,8 @@ async function main(): Promise<void> {
     connections: options.connections,
     duration: options.durationSeconds,
     pipelining: 1,
+    ...(options.method !== undefined ? { method: options.method } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
   });
   const summary: LoadSummary = {
     requestsPerSecond: result.requests.total / result.duration,

@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { format, resolveConfig } from 'prettier';
 import { setupDatabaseRoles } from '@gatehouse/db';
 import { createTestDatabase, readTestEnv } from '@gatehouse/testing';
+import { benchAdminMcpCall } from './admin-mcp-call.bench';
 import { benchApprovalFanout } from './approval-fanout.bench';
 import { benchAuditAppend } from './audit-append.bench';
 import { benchAuthThroughput } from './auth-throughput.bench';
@@ -37,6 +38,7 @@ const BENCHES: readonly { name: string; run: (ctx: BenchContext) => Promise<Benc
   { name: 'lease-issuance', run: benchLeaseIssuance },
   { name: 'catalog-lease', run: benchCatalogLease },
   { name: 'gateway-call', run: benchGatewayCall },
+  { name: 'admin-mcp-call', run: benchAdminMcpCall },
 ];
 
 interface RunArgs {
