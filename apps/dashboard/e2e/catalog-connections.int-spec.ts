@@ -655,6 +655,41 @@ describe('a workspace service credential', () => {
       await expectAccessible(mobile, 'connections with a service credential at 390 px');
       await screenshot(mobile, 'mobile-connections-service-credential');
 
+      // A member is served by it too, and sees so: the word, whose, the issuer; neither the workspace's service
+      // credentials panel nor its sign-out, which are for owners and admins (decision 0102).
+      const memberContext = await newTestContext(browser);
+      try {
+        const memberPage = await memberContext.newPage();
+        await signIn(memberPage, stack.member);
+        await open(memberPage, `/connections?workspace=${workspaceId}`);
+        const memberRow = memberPage
+          .locator('#connections-servers')
+          .getByRole('row')
+          .filter({ hasText: 'shared' });
+        await waitOrExplain(
+          memberPage,
+          memberRow.getByText('Signed in (workspace credential)', { exact: true }),
+        );
+        await memberRow.getByText('Workspace service credential', { exact: true }).waitFor();
+        await memberRow.getByText(provider.issuer).waitFor();
+        await expect(memberPage.locator('#connections-service-credentials').count()).resolves.toBe(0);
+        await expect(
+          memberPage.getByRole('button', { name: /^Sign out the workspace credential/ }).count(),
+        ).resolves.toBe(0);
+        await expectAccessible(memberPage, 'connections of a member served by the workspace credential');
+        await open(memberPage, `/servers/${workspaceId}`);
+        await expect(
+          memberPage
+            .getByRole('row')
+            .filter({ hasText: 'shared' })
+            .first()
+            .getByRole('link', { name: 'Needs sign-in' })
+            .count(),
+        ).resolves.toBe(0);
+      } finally {
+        await memberContext.close();
+      }
+
       // Signed out: deleted, revoked at the issuer, no longer listed, and the server reads signed out.
       await listed
         .getByRole('button', { name: `Sign out the workspace credential for ${resource.origin}/shared` })
