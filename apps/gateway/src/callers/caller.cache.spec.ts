@@ -90,4 +90,42 @@ describe('CallerCache', () => {
     ]);
     expect(cache.size).toBe(0);
   });
+
+  it('past the TTL answers from memory at once while one introspection revalidates behind it (decision 0111)', async () => {
+    let now = 0;
+    const cache = new CallerCache({ ttlMs: 1_000, now: () => now });
+    await cache.check('ghu_token', WORKSPACE, counting().introspect);
+    now = 1_500;
+    let settle: (answer: CallerCheck) => void = () => undefined;
+    let started = 0;
+    const hanging = () => {
+      started += 1;
+      return new Promise<CallerCheck>((resolve) => (settle = resolve));
+    };
+    expect(await cache.check('ghu_token', WORKSPACE, hanging)).toEqual({ ok: true, caller });
+    expect(await cache.check('ghu_token', WORKSPACE, hanging)).toEqual({ ok: true, caller });
+    expect(started).toBe(1);
+    // The revalidation says the token is no longer good: the held caller goes, the next check asks again.
+    settle({ ok: false, reason: 'unauthenticated' });
+    await new Promise((done) => setImmediate(done));
+    expect(cache.size).toBe(0);
+    const refused = counting({ ok: false, reason: 'unauthenticated' });
+    expect(await cache.check('ghu_token', WORKSPACE, refused.introspect)).toEqual({
+      ok: false,
+      reason: 'unauthenticated',
+    });
+  });
+
+  it('past twice the TTL waits for the introspection', async () => {
+    let now = 0;
+    const cache = new CallerCache({ ttlMs: 1_000, now: () => now });
+    await cache.check('ghu_token', WORKSPACE, counting().introspect);
+    now = 2_000;
+    const refused = counting({ ok: false, reason: 'unauthenticated' });
+    expect(await cache.check('ghu_token', WORKSPACE, refused.introspect)).toEqual({
+      ok: false,
+      reason: 'unauthenticated',
+    });
+    expect(refused.calls).toBe(1);
+  });
 });

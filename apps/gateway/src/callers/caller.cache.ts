@@ -6,8 +6,10 @@ import type { CallerCheck, GatewayCaller } from './caller.js';
 // does no database work and no API call). Keyed by the sha256 of the token and the workspace (the token itself is
 // never held). Fresh within three bounds: a ledger event naming the token, its user or its tenant evicts at once
 // (token_revoked, member_changed; a gap in the ledger clears everything); the token's own expiry is checked on
-// every hit; anything else (a change that writes no event) at most `ttlMs`. Only active callers are cached:
-// nothing a caller can guess fills it. Concurrent misses for one key share one introspection.
+// every hit; anything else (a change that writes no event) at most `ttlMs`, and the call that finds it older is
+// not held up: up to twice `ttlMs` it is answered from memory while one introspection revalidates behind it
+// (decision 0111), whose refusal evicts it; older than that, the check waits for the API. Only active callers are
+// cached: nothing a caller can guess fills it. Concurrent misses for one key share one introspection.
 
 export interface CallerCacheOptions {
   readonly ttlMs: number;
@@ -48,7 +50,12 @@ export class CallerCache {
     const key = `${createHash('sha256').update(token).digest('base64')}:${workspaceId.toLowerCase()}`;
     const hit = this.entries.get(key);
     if (hit !== undefined) {
-      if (this.now() - hit.storedAt < this.options.ttlMs) return expiryChecked(hit.caller, wallClock);
+      const age = this.now() - hit.storedAt;
+      if (age < this.options.ttlMs) return expiryChecked(hit.caller, wallClock);
+      if (age < 2 * this.options.ttlMs) {
+        this.revalidate(key, introspect);
+        return expiryChecked(hit.caller, wallClock);
+      }
       this.entries.delete(key);
     }
     let answer = this.pending.get(key);
@@ -91,6 +98,21 @@ export class CallerCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** One introspection behind a held caller: a live answer renews it, a refusal evicts it, a failure waits. */
+  private revalidate(key: string, introspect: () => Promise<CallerCheck>): void {
+    if (this.pending.has(key)) return;
+    const startedAt = this.generation;
+    const answer = introspect().finally(() => this.pending.delete(key));
+    this.pending.set(key, answer);
+    answer.then(
+      (settled) => {
+        if (!settled.ok) this.entries.delete(key);
+        else if (startedAt === this.generation) this.store(key, settled.caller);
+      },
+      () => undefined,
+    );
   }
 
   private store(key: string, caller: GatewayCaller): void {
