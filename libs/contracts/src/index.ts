@@ -104,8 +104,10 @@ export {
   REVOCATION_KINDS,
   REVOCATION_STREAMS,
   REVOCATIONS_PAGE_MAX,
+  revocationAnnouncement,
   revocationEvent,
   revocationKind,
+  revocationLedgerId,
   revocationPageEntry,
   revocationStream,
   revocationSubject,
@@ -344,3 +346,27 @@ export {
   serverStatusInput,
   serverStatusView,
 } from './api/server-status.schema';
+export {
+  GATEWAY_ACTIVITY_REFUSALS,
+  GATEWAY_CALL_OUTCOMES,
+  gatewayActivityInput,
+  gatewayActivityRefusal,
+  gatewayActivityView,
+  gatewayCallOutcome,
+  type GatewayActivityRefusal,
+  type GatewayActivityView,
+  type GatewayCallOutcome,
+} from './gateway-activity/gateway-activity.schema';
+export {
+  GATEWAY_ACTIVITY_BUCKET_TTL_SECONDS,
+  GATEWAY_ACTIVITY_LIVE_MS,
+  GATEWAY_ACTIVITY_SESSIONS_TTL_SECONDS,
+  GATEWAY_ACTIVITY_WINDOW_MINUTES,
+  callField,
+  decodeReplicaSessions,
+  encodeReplicaSessions,
+  epochMinuteOf,
+  gatewayMinuteKey,
+  gatewaySessionsKey,
+  refusalField,
+} from './gateway-activity/gateway-activity.keys';
