@@ -1,0 +1,263 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Scope } from '@gatehouse/contracts';
+import { insertGatewayToken } from '@gatehouse/db';
+import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
+import { createLogger, parseConfig } from '@gatehouse/platform';
+import { createTestWorkspace, testRedisUrl, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+// The CLI's peers are the real API and the real gateway: a test reaching for its real peers is the one place an
+// app imports another.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { gatewayConfigSchema } from '../../../gateway/src/config/gateway.config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createGatewayApp } from '../../../gateway/src/create-gateway-app.js';
+import { runGatehouse, startLoopbackApi, type LoopbackApi } from '../testing/api-on-loopback';
+import { startHttpUpstream, type HttpUpstream } from '../testing/mcp-http-upstream';
+
+// `gatehouse connect` end to end (issue 17's acceptance): the MCP Inspector CLI launches
+// `node bin/gatehouse.cjs connect <gateway>/mcp/w/<workspace>` as its stdio server and reaches a workspace's tools
+// through the real gateway, which reaches them through the real API (introspection, catalog lease, transport
+// lease) on a Streamable HTTP upstream. Set up as apps/gateway's workspace-endpoint int-spec does: a managed
+// definition, approved by an approver, its catalog discovered through libs/mcp-client and posted for the lease
+// as the worker does.
+
+jest.setTimeout(180_000);
+
+const ROOT = resolve(__dirname, '../../../..');
+const BIN = resolve(ROOT, 'bin/gatehouse.cjs');
+const INSPECTOR = resolve(ROOT, 'node_modules/.bin/mcp-inspector-cli');
+const POOL = 'local';
+const UPSTREAM_TOKEN = `upstream-${randomBytes(8).toString('hex')}`;
+const run = promisify(execFile);
+
+let api: LoopbackApi;
+let upstream: HttpUpstream;
+let gateway: NestFastifyApplication;
+let gatewayUrl: string;
+let workspaceId: string;
+const tokens = { admin: '', approver: '', worker: '', agent: '' };
+
+async function rest(
+  who: keyof typeof tokens,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: unknown,
+) {
+  const response = await api.app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${tokens[who]}`,
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+  });
+  const body = JSON.parse(response.body || 'null') as Record<string, unknown>;
+  if (response.statusCode >= 300)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return body;
+}
+
+async function approve(serverName: string): Promise<void> {
+  const opened = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
+    serverName,
+    view: 'workspace',
+  });
+  const identity = opened['identity'] as { key: string; definitionFingerprint: string };
+  await rest('approver', 'POST', `/v1/approval-requests/${opened['id'] as string}/decision`, {
+    decision: 'approve',
+    seenFingerprint: identity.definitionFingerprint,
+    seenIdentityKey: identity.key,
+  });
+}
+
+/** Discovers the leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
+async function discoverAndSubmit(serverName: string): Promise<void> {
+  const lease = (await rest('worker', 'POST', '/v1/leases', { workspaceId, serverName })) as {
+    id: string;
+    transport: { transport: unknown };
+    source: { tier: 'managed'; origin: string };
+  };
+  const supervisor = superviseAdmitted(lease.transport.transport, {
+    serverId: serverName,
+    connect: {
+      serverName,
+      clientInfo: { name: 'gateway-connect-test', version: '0.0.0' },
+      defaultStartupTimeoutMs: 30_000,
+      searchPath: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      closeGraceMs: 500,
+      stillAdmitted: () => true,
+    },
+    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
+  });
+  try {
+    expect(await supervisor.start()).toBe('ready');
+    if (supervisor.catalog === undefined) throw new Error('no catalog');
+    const document = catalogDocumentOf(supervisor.catalog, {
+      source: lease.source,
+      fetchedAt: new Date().toISOString(),
+    });
+    await rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document });
+  } finally {
+    await supervisor.close();
+    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
+  }
+}
+
+async function gatewayToken(): Promise<string> {
+  const minted = mintTokenSecret('gateway');
+  await insertGatewayToken({
+    ownerUrl: api.testDb.ownerUrl,
+    name: 'gateway local',
+    scopes: [
+      'tokens:introspect',
+      'leases:write',
+      'catalog:read',
+      'revocations:read',
+      'catalog:refresh',
+    ] satisfies Scope[],
+    pool: POOL,
+    secretHash: minted.secretHash,
+    prefix: minted.prefix,
+    expiresAt: null,
+  });
+  return minted.secret;
+}
+
+beforeAll(async () => {
+  const slug = `acme-${randomBytes(4).toString('hex')}`;
+  api = await startLoopbackApi(
+    { WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [slug], allowInsecureLoopback: true } }) },
+    { slug },
+  );
+  upstream = await startHttpUpstream(UPSTREAM_TOKEN);
+  const admin = await createMember(api.db, api.tenant, 'admin');
+  const approver = await createMember(api.db, api.tenant, 'approver');
+  workspaceId = (await createTestWorkspace(api.db, api.tenant.id)).id;
+  tokens.admin = (await mintTestToken(api.db, api.tenant, admin, { kind: 'user' })).secret;
+  tokens.approver = (await mintTestToken(api.db, api.tenant, approver, { kind: 'user' })).secret;
+  tokens.agent = (
+    await mintTestToken(api.db, api.tenant, admin, {
+      kind: 'agent',
+      scopes: ['gateway:use'],
+      workspaceIds: [workspaceId],
+    })
+  ).secret;
+  tokens.worker = await api.db.withTenant(api.tenant.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: api.tenant.id,
+      createdById: admin.id,
+      name: 'worker local',
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:read'],
+        workspaceIds: [],
+        pool: POOL,
+      },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+
+  await rest('admin', 'PUT', '/v1/definition-sources', {
+    tier: 'managed',
+    name: 'gateway',
+    document: {
+      mcpServers: {
+        tools: { type: 'http', url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
+      },
+    },
+  });
+  await approve('tools');
+  await discoverAndSubmit('tools');
+
+  const parsed = parseConfig(gatewayConfigSchema, {
+    LOG_LEVEL: 'silent',
+    REDIS_URL: testRedisUrl(),
+    API_URL: api.url,
+    GATEWAY_TOKEN: await gatewayToken(),
+    CHILD_PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+  });
+  if (!parsed.ok) throw new Error(parsed.message);
+  gateway = await createGatewayApp(parsed.config, {
+    logger: createLogger({ name: 'gateway', level: 'silent' }),
+  });
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  gatewayUrl = await gateway.getUrl();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.stop();
+  await api?.close();
+}, TEST_DATABASE_TIMEOUT_MS);
+
+/** The Inspector CLI with `gatehouse connect` as its stdio server; the token only in the environment it passes on. */
+async function inspect(token: string, ...method: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(
+    INSPECTOR,
+    ['--cli', process.execPath, BIN, 'connect', `${gatewayUrl}/mcp/w/${workspaceId}`, ...method],
+    {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GATEHOUSE_TOKEN: token },
+      // One level below a package.json: inspector-cli 1.0.3 checks `existsSync('../package.json')` against the
+      // working directory, then imports that path relative to its own module (its own package.json).
+      cwd: resolve(ROOT, 'bin'),
+      timeout: 60_000,
+    },
+  );
+}
+
+describe('gatehouse connect through the gateway, driven by the MCP Inspector CLI', () => {
+  it("lists the workspace's tools as the gateway names them", async () => {
+    const { stdout } = await inspect(tokens.agent, '--method', 'tools/list');
+    const listed = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['mcp__tools__echo', 'mcp__tools__steps', 'mcp__tools__grow']),
+    );
+  });
+
+  it('calls a tool end to end: Inspector -> stdio bridge -> gateway -> upstream', async () => {
+    const { stdout } = await inspect(
+      tokens.agent,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'mcp__tools__echo',
+      '--tool-arg',
+      'text=through the bridge',
+    );
+    expect(JSON.parse(stdout)).toMatchObject({
+      content: [{ type: 'text', text: 'echo: through the bridge' }],
+    });
+  });
+
+  it('a token the gateway refuses: the Inspector gets no server (the bridge exits at start), the token never shown', async () => {
+    const bad = `ghu_${randomBytes(16).toString('hex')}`;
+    const failed = await inspect(bad, '--method', 'tools/list').then(
+      () => null,
+      (error: { stderr?: string }) => error,
+    );
+    expect(failed).not.toBeNull();
+    expect(failed?.stderr ?? '').not.toContain(bad);
+  });
+
+  it('gatehouse catalog shows the approved server and its tools for the same workspace', async () => {
+    const table = await runGatehouse(['catalog', '--workspace', workspaceId], {
+      env: { GATEHOUSE_API_URL: api.url, GATEHOUSE_TOKEN: tokens.admin, HOME: '/nonexistent' },
+    });
+    expect(table.code).toBe(0);
+    expect(table.out[0]).toMatch(/^SERVER\s+STATE\s+TOOLS\s+COMPLETE\s+STALE\s+FETCHED$/);
+    expect(table.out[1]).toMatch(/^tools\s+discovered\s+\d+\s+yes\s+no\s+\d{4}-/);
+    expect(table.out.some((line) => /^mcp__tools__echo\s+tools/.test(line))).toBe(true);
+  });
+});
