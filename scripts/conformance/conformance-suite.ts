@@ -61,3 +61,32 @@ export async function runClientSuite(version: SuiteVersion, selection: readonly 
     child.on('close', (exitCode) => done({ exitCode, output }));
   });
 }
+
+/**
+ * `conformance server --url <url> <selection...> --expected-failures <file>` (0.1.16): the suite's own client
+ * connects to the URL; the same expected-failures file, its `server:` list, checked both ways.
+ */
+export async function runServerSuite(url: string, selection: readonly string[] = []): Promise<SuiteRun> {
+  const cwd = await mkdtemp(join(tmpdir(), 'gh-conformance-server-'));
+  const args = [
+    SUITES['0.1.16'],
+    'server',
+    '--url',
+    url,
+    ...selection,
+    '--expected-failures',
+    EXPECTED_FAILURES,
+  ];
+  return new Promise((done, fail) => {
+    const child = spawn(NODE_22, args, {
+      cwd,
+      env: { PATH: `${join(root, 'node_modules', 'node', 'bin')}:/usr/bin:/bin` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (exitCode) => done({ exitCode, output }));
+  });
+}
