@@ -1,6 +1,7 @@
 import { MCP_HELP_TOOL } from '@gatehouse/commands';
 import { ProblemError, problemJson, type Logger } from '@gatehouse/platform';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -42,6 +43,13 @@ function principalOf(extra: { authInfo?: { extra?: Record<string, unknown> } }):
   return principal as Principal;
 }
 
+/**
+ * One validator for every per-request Server: the SDK builds a new Ajv (with its formats) per Server otherwise,
+ * which was most of what a stateless call costs beyond REST (bench admin-mcp-call: 2.8 times REST's server CPU
+ * per call with it, 1.8 without). It only serves elicitation, which this server never asks for.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
 const INTERNAL = problemJson({ status: 500, code: 'internal', title: 'Internal server error' });
 
 /** A name no offered tool has: refused alike whether it maps to a withheld command or to nothing. */
@@ -64,6 +72,7 @@ export function createAdminServer(options: AdminServerOptions): Server {
     { name: options.serverInfo.name, version: options.serverInfo.version },
     {
       capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator: SHARED_VALIDATOR,
       instructions:
         'Gatehouse admin commands, one tool per command offered over MCP (command_<name with _ for dots>). ' +
         'Call command_help for what this credential may use. Deciding and revoking approvals, the host policy, ' +
