@@ -86,6 +86,7 @@ export async function admitLeaseTransport(
         cwd: authority.cwd,
         authority: spawnRecheck,
         startupTimeoutMs,
+        ...(materialized.options.elicitation ? { elicitation: true as const } : {}),
       },
       spawnRecheck,
     );
@@ -132,6 +133,10 @@ export async function admitLeaseTransport(
       principalHeader,
       headersHelper: helper,
       startupTimeoutMs,
+      ...(listsOrigin(effective.traceContextOrigins, admission.origin)
+        ? { traceContext: true as const }
+        : {}),
+      ...(materialized.options.elicitation ? { elicitation: true as const } : {}),
     },
     helper?.authority ?? null,
     transport.oauth,
@@ -158,6 +163,18 @@ export function withAccessToken(
     admitted.spawnRecheck,
     admitted.oauth,
   );
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'https:': '443', 'http:': '80' };
+
+/** Whether the tenant listed the admitted origin (`scheme://host:port`) for trace context (decision 0106). */
+function listsOrigin(listed: readonly string[], admittedOrigin: string): boolean {
+  const admitted = admittedOrigin.toLowerCase();
+  return listed.some((origin) => {
+    if (!URL.canParse(origin)) return false;
+    const url = new URL(origin);
+    return `${url.protocol}//${url.hostname}:${url.port || DEFAULT_PORTS[url.protocol]}` === admitted;
+  });
 }
 
 function processAuthorityOf(

@@ -69,6 +69,12 @@ export const processAuthority = z.strictObject({
 });
 export type ProcessAuthority = z.infer<typeof processAuthority>;
 
+/**
+ * The definition opts in to elicitation (its `elicitation: true` option): the holder may declare the capability to
+ * this server and relay its `elicitation/create` to the calling session (decision 0107). Absent: never declared.
+ */
+const elicitationOptIn = z.literal(true).optional();
+
 export const admittedHttpTransportV1 = z.strictObject({
   kind: z.literal('http'),
   /** The URL as admitted (path and query may be secret: never log it; name `origin` instead). */
@@ -111,6 +117,12 @@ export const admittedHttpTransportV1 = z.strictObject({
       expiresAt: z.iso.datetime({ offset: true }).nullable(),
     })
     .optional(),
+  /**
+   * The tenant's HostPolicy lists this origin in `traceContextOrigins`: the gateway may send a caller's W3C trace
+   * context on that call's own requests (decision 0106). Absent: never.
+   */
+  traceContext: z.literal(true).optional(),
+  elicitation: elicitationOptIn,
 });
 
 export const admittedStdioTransportV1 = z.strictObject({
@@ -125,6 +137,7 @@ export const admittedStdioTransportV1 = z.strictObject({
   cwd: z.string().max(4096).nullable(),
   authority: processAuthority,
   startupTimeoutMs,
+  elicitation: elicitationOptIn,
 });
 
 /** What a lease carries about the transport (version 1). */
