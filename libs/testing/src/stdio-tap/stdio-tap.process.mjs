@@ -1,8 +1,8 @@
 // A transparent wrapper around a stdio MCP server, for tests that must see what reached ONE child: it spawns
 // `node <server script> [args...]`, passes stdin, stdout and stderr through, and appends every line its parent
 // sent (each a JSON-RPC message) to STDIO_TAP_LOG. A tools/call whose arguments contain STDIO_TAP_HOLD (when set)
-// is held: its answer is kept back until the parent cancels that request (then dropped, as cancellation asks), so
-// a test can cancel a call that is still in flight at the child, deterministically. Plain JavaScript, no
+// is held: the child answers it, but the answer is never passed on, so the call stays in flight until the test
+// cancels it (a cancelled request expects no answer) — deterministic, without timers. Plain JavaScript, no
 // dependencies: the gateway runs it as the stdio command (process.execPath, this file, the server's script).
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
