@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { HeldLeases, LeaseApiClient } from '@gatehouse/coordination';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { GatewayActivityRecorder } from '../activity/gateway-activity.recorder.js';
 import { CallerCache } from '../callers/caller.cache.js';
 import { CallerIntrospectionClient } from '../callers/caller-introspection.client.js';
 import { CatalogCache } from '../catalog/catalog.cache.js';
@@ -38,6 +40,8 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
   readonly upstreams: UpstreamPool | null;
   readonly revocations: GatewayRevocationsHolder | null;
   readonly held = new HeldLeases();
+  /** The workspaces' live activity for the dashboard (decision 0118); none without GATEWAY_TOKEN (nothing served). */
+  readonly activity: GatewayActivityRecorder | null;
 
   constructor(
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
@@ -51,6 +55,17 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
     let tools: GatewayToolsService | null = null;
     let surfaces: GatewaySurfaceService | null = null;
     let sessions: McpSessions | null = null;
+    const activity =
+      token === undefined
+        ? null
+        : new GatewayActivityRecorder({
+            redisUrl: config.REDIS_URL,
+            keyPrefix: config.REDIS_KEY_PREFIX,
+            replicaId: randomUUID(),
+            logger,
+            sessionCounts: () => sessions?.countsByWorkspace() ?? new Map(),
+          });
+    this.activity = activity;
     this.upstreams =
       token === undefined
         ? null
@@ -87,11 +102,17 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
           surfaces: servingSurfaces,
           scope,
           serverInfo: SERVER_INFO,
-          onToolCall: (outcome) => metrics.toolCall(outcome),
+          onToolCall: (outcome, caller) => {
+            metrics.toolCall(outcome);
+            activity?.toolCall(caller.workspaceId, outcome);
+          },
         });
       },
       onSessionCount: (count) => metrics.sessions.set(count),
-      onSessionNotFound: () => metrics.refused('session_not_found'),
+      onSessionNotFound: (caller) => {
+        metrics.refused('session_not_found');
+        activity?.refused(caller.workspaceId, 'session_not_found');
+      },
     });
     this.sessions = sessions;
     this.revocations =
@@ -122,6 +143,7 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
       perToken: new RateLimiter({ limit: config.RATE_LIMIT_PER_TOKEN }),
       perWorkspace: new RateLimiter({ limit: config.RATE_LIMIT_PER_WORKSPACE }),
       metrics,
+      onCallerRefused: (workspaceId, reason) => activity?.refused(workspaceId, reason),
       logger,
       isServed: async (caller, server) => {
         // Only reached for admitted requests, which need the token.
@@ -135,11 +157,14 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    this.activity?.start();
     await this.revocations?.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.sessions.close();
+    // After the sessions: the last flush writes this replica's counts as gone.
+    await this.activity?.close();
     this.held.drop('shutdown');
     await this.upstreams?.close();
     await this.revocations?.close();

@@ -39,6 +39,8 @@ export interface WorkspaceEndpointOptions {
   readonly perToken: RateLimiter;
   readonly perWorkspace: RateLimiter;
   readonly metrics: GatewayMetrics;
+  /** A refusal of a caller the workspace vouches for (admitted, then rate-limited or not served that server). */
+  readonly onCallerRefused?: (workspaceId: string, reason: GatewayRefusalReason) => void;
   readonly logger: Logger;
   /** Whether the caller is served this server now (from the caller's catalog policy). */
   readonly isServed: (caller: GatewayCaller, server: string) => Promise<ServedCheck>;
@@ -59,6 +61,8 @@ interface Refusal {
   readonly detail: string;
   readonly reason: GatewayRefusalReason;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Set only once the caller is authenticated for this workspace: the refusal is then the workspace's to see. */
+  readonly callerWorkspaceId?: string;
 }
 
 export class WorkspaceEndpoint {
@@ -77,7 +81,8 @@ export class WorkspaceEndpoint {
     if (server === undefined)
       return this.options.serve(request, response, body, admitted, { kind: 'workspace' });
     const served = await this.servedCheck(admitted, server);
-    if (served !== undefined) return this.refuse(response, served);
+    if (served !== undefined)
+      return this.refuse(response, { ...served, callerWorkspaceId: admitted.workspaceId });
     await this.options.serve(request, response, body, admitted, { kind: 'server', server });
   }
 
@@ -128,14 +133,24 @@ export class WorkspaceEndpoint {
       return check.reason === 'unauthenticated' ? unauthenticated('invalid_token') : workspaceNotFound();
     const caller = check.caller;
     const token = this.options.perToken.take(caller.tokenId);
-    if (!token.ok) return rateLimited('rate_limited_token', token.retryAfterSeconds);
+    if (!token.ok)
+      return {
+        ...rateLimited('rate_limited_token', token.retryAfterSeconds),
+        callerWorkspaceId: caller.workspaceId,
+      };
     const workspace = this.options.perWorkspace.take(caller.workspaceId);
-    if (!workspace.ok) return rateLimited('rate_limited_workspace', workspace.retryAfterSeconds);
+    if (!workspace.ok)
+      return {
+        ...rateLimited('rate_limited_workspace', workspace.retryAfterSeconds),
+        callerWorkspaceId: caller.workspaceId,
+      };
     return caller;
   }
 
   private refuse(response: ServerResponse, refusal: Refusal): void {
     this.options.metrics.refused(refusal.reason);
+    if (refusal.callerWorkspaceId !== undefined)
+      this.options.onCallerRefused?.(refusal.callerWorkspaceId, refusal.reason);
     const body = JSON.stringify(
       problemJson({
         status: refusal.status,

@@ -35,7 +35,8 @@ export interface McpSessionsOptions {
   /** A new Server for one session (or one stateless request) on this surface. */
   readonly createServer: (scope: SurfaceScope) => Server;
   readonly onSessionCount?: (count: number) => void;
-  readonly onSessionNotFound?: () => void;
+  /** A session id this caller may not use (unknown, another token's, another surface's). */
+  readonly onSessionNotFound?: (caller: GatewayCaller) => void;
   /** A session with no request for this long is closed (its client re-initializes). Default 30 minutes. */
   readonly idleCloseMs?: number;
   readonly now?: () => number;
@@ -74,6 +75,14 @@ export class McpSessions {
     return this.sessions.size;
   }
 
+  /** Open sessions per workspace (the activity recorder's flush reads it; nothing on the request path). */
+  countsByWorkspace(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { workspaceId } of this.sessions.values())
+      counts.set(workspaceId, (counts.get(workspaceId) ?? 0) + 1);
+    return counts;
+  }
+
   /** Serves one authenticated request (the endpoint has checked Host, Origin, the token and the rate limits). */
   async handle(
     request: IncomingMessage,
@@ -95,7 +104,7 @@ export class McpSessions {
         session.workspaceId !== caller.workspaceId ||
         session.surface !== surfaceKeyOf(scope)
       ) {
-        this.options.onSessionNotFound?.();
+        this.options.onSessionNotFound?.(caller);
         response.writeHead(404, { 'content-type': 'application/json' }).end(SESSION_NOT_FOUND);
         return;
       }

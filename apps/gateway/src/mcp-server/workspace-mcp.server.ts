@@ -59,7 +59,8 @@ export interface WorkspaceServerOptions {
   /** What this server serves: the workspace, or one server under its own names. */
   readonly scope: SurfaceScope;
   readonly serverInfo: { readonly name: string; readonly version: string };
-  readonly onToolCall?: (outcome: string) => void;
+  /** How each tools/call ended, with the caller it was for (metrics and the workspace's activity). */
+  readonly onToolCall?: (outcome: string, caller: GatewayCaller) => void;
 }
 
 function callerOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): GatewayCaller {
@@ -204,7 +205,7 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
       // same policy, to this same server's tool (a name this surface does not hold is refused here).
       const served = (await surfaceOf(extra)).toolsByName.get(name);
       if (served === undefined) {
-        options.onToolCall?.('unknown_tool');
+        options.onToolCall?.('unknown_tool', caller);
         throw new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
       }
       name = served.exposed.name;
@@ -232,7 +233,10 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
           }),
     });
     await Promise.all(relayed);
-    options.onToolCall?.(answer.ok ? (answer.result.isError === true ? 'tool_error' : 'ok') : answer.reason);
+    options.onToolCall?.(
+      answer.ok ? (answer.result.isError === true ? 'tool_error' : 'ok') : answer.reason,
+      caller,
+    );
     if (answer.ok) return answer.result;
     switch (answer.reason) {
       case 'unknown_tool':
