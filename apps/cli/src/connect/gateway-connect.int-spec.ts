@@ -251,6 +251,60 @@ describe('gatehouse connect through the gateway, driven by the MCP Inspector CLI
     expect(failed?.stderr ?? '').not.toContain(bad);
   });
 
+  it("an exported entry reaches the server's passthrough under its own names, over http and through connect", async () => {
+    const exported = await runGatehouse(
+      ['export', '--workspace', workspaceId, '--format', 'claude', '--gateway', gatewayUrl],
+      { env: { GATEHOUSE_API_URL: api.url, GATEHOUSE_TOKEN: tokens.admin, HOME: '/nonexistent' } },
+    );
+    expect(exported.code).toBe(0);
+    const entry = (JSON.parse(exported.out.join('\n')) as { mcpServers: Record<string, { url: string }> })
+      .mcpServers['tools'];
+    expect(entry?.url).toBe(`${gatewayUrl}/mcp/w/${workspaceId}/s/tools`);
+
+    // The http entry as a client uses it: the URL, and the header with the variable expanded.
+    const overHttp = await run(
+      INSPECTOR,
+      [
+        '--cli',
+        entry?.url ?? '',
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${tokens.agent}`,
+        '--method',
+        'tools/list',
+      ],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: resolve(ROOT, 'bin'), timeout: 60_000 },
+    );
+    expect(
+      (JSON.parse(overHttp.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name),
+    ).toContain('echo');
+
+    // What a stdio entry runs: gatehouse connect on the same URL.
+    const { stdout } = await run(
+      INSPECTOR,
+      [
+        '--cli',
+        process.execPath,
+        BIN,
+        'connect',
+        entry?.url ?? '',
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'echo',
+        '--tool-arg',
+        'text=passthrough',
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GATEHOUSE_TOKEN: tokens.agent },
+        cwd: resolve(ROOT, 'bin'),
+        timeout: 60_000,
+      },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ content: [{ type: 'text', text: 'echo: passthrough' }] });
+  });
+
   it('gatehouse catalog shows the approved server and its tools for the same workspace', async () => {
     const table = await runGatehouse(['catalog', '--workspace', workspaceId], {
       env: { GATEHOUSE_API_URL: api.url, GATEHOUSE_TOKEN: tokens.admin, HOME: '/nonexistent' },
