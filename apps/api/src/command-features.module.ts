@@ -13,6 +13,7 @@ import { CatalogModule } from './catalog/catalog.module.js';
 import { ChangeNotifierModule } from './commands/long-poll/change-notifier.module.js';
 import { LeasesModule } from './leases/leases.module.js';
 import { ProbesModule } from './probes/probes.module.js';
+import { GatewayActivityModule } from './gateway-activity/gateway-activity.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { RevocationReadsModule } from './revocations/revocation-reads.module.js';
 
@@ -36,6 +37,7 @@ import { RevocationReadsModule } from './revocations/revocation-reads.module.js'
     LeasesModule,
     CatalogModule,
     ProbesModule,
+    GatewayActivityModule,
     OAuthModule,
     RevocationReadsModule,
   ],

@@ -667,6 +667,12 @@ export function routeCases(
       url: `${ws}/servers/github/status`,
       expect: 'not_found',
     },
+    // gateway.activity: B's owner reads the gateway's live numbers of A's workspace (decision 0118).
+    {
+      route: 'GET /v1/workspaces/:workspaceId/gateway-activity',
+      url: `${ws}/gateway-activity`,
+      expect: 'not_found',
+    },
     // catalog.refresh: B's owner at A's workspace, and B's worker reporting a list_changed on A's lease.
     {
       route: 'POST /v1/workspaces/:workspaceId/catalog/refresh',
@@ -962,6 +968,7 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       credentials: bWorker,
     },
     notFound('serverStatus', `serverStatus(input: { ${wsInput}, serverName: "github" })`, 'query'),
+    notFound('gatewayActivity', `gatewayActivity(input: { ${wsInput} })`, 'query'),
     notFound('refreshCatalog', `refreshCatalog(input: { ${wsInput}, serverName: "github" })`),
     {
       ...notFound(

@@ -135,6 +135,7 @@ export {
 export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.commands';
 export { probeView, submitProbe } from './definitions/probe.commands';
 export { getServerStatus, serverStatusView } from './definitions/server-status.commands';
+export { gatewayActivityView, getGatewayActivity } from './definitions/gateway-activity.commands';
 export {
   OAUTH_CREDENTIAL_STATES,
   chooseOAuthServiceCredential,

@@ -32,6 +32,7 @@ import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalo
 import { refreshCatalog } from './definitions/catalog-refresh.commands';
 import { submitProbe } from './definitions/probe.commands';
 import { getServerStatus } from './definitions/server-status.commands';
+import { getGatewayActivity } from './definitions/gateway-activity.commands';
 import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
 import { whoAmI } from './definitions/me.commands';
 import {
@@ -124,6 +125,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   refreshCatalog,
   submitProbe,
   getServerStatus,
+  getGatewayActivity,
   startOAuthSignIn,
   completeOAuthSignIn,
   listOAuthCredentials,
