@@ -18,6 +18,10 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   type TestDatabase,
 } from '@gatehouse/testing';
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -304,6 +308,38 @@ describe('scopes as on REST', () => {
       arguments: {},
     })) as CallToolResult;
     expect(listed.isError).toBeUndefined();
+  });
+});
+
+describe('a client of both generations (@modelcontextprotocol/client 2.4, automatic negotiation)', () => {
+  it('falls back to 2025-11-25, lists and calls tools, and gets a refusal as a result', async () => {
+    const client = new V2Client(
+      { name: 'admin-mcp-v2', version: '0.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    await client.connect(
+      new V2Transport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${owner()}` } } }),
+    );
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining([MCP_HELP_TOOL, 'command_workspaces_get']),
+      );
+      const got = await client.callTool({
+        name: 'command_workspaces_get',
+        arguments: { workspaceId: world.a.workspace.id },
+      });
+      expect(got.structuredContent).toMatchObject({ id: world.a.workspace.id });
+      // The output schema admits the problem, so a client that validates error results too accepts it.
+      const missing = await client.callTool({
+        name: 'command_workspaces_get',
+        arguments: { workspaceId: randomUUID() },
+      });
+      expect(missing).toMatchObject({ isError: true, structuredContent: { code: 'not_found' } });
+    } finally {
+      await client.close();
+    }
   });
 });
 
