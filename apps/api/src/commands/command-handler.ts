@@ -35,7 +35,7 @@ export interface UseCase<I, O> {
 export type UseCaseFor<C extends CommandDefinition> = UseCase<CommandInput<C>, CommandOutput<C>>;
 
 /**
- * The surfaces (REST, GraphQL, later admin-over-MCP) call handlers without knowing their types: the runner has
+ * The surfaces (REST, GraphQL, admin over MCP) call handlers without knowing their types: the runner has
  * validated `input` with the command's own schema before, and parses the result through its output schema after.
  */
 export interface CommandHandler {
