@@ -15,6 +15,7 @@ import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   createTestDatabase,
+  createTestRedisPrefix,
   createTestTenant,
   createTestWorkspace,
   testRedisUrl,
@@ -73,6 +74,8 @@ export interface GatewayStack {
   readonly api: NestFastifyApplication;
   readonly apiUrl: string;
   readonly queuePrefix: string;
+  /** REDIS_KEY_PREFIX of the API and every gateway of this stack: no other spec's revocations or activity. */
+  readonly redisKeyPrefix: string;
   readonly pool: string;
   /** A directory for files the stdio children may use (inside the pool's allowed roots). */
   readonly root: string;
@@ -134,6 +137,7 @@ async function insertTestGatewayToken(ownerUrl: string): Promise<string> {
 
 export async function startGatewayStack(options: GatewayStackOptions): Promise<GatewayStack> {
   const queuePrefix = `gh-test-${randomBytes(6).toString('hex')}`;
+  const redisKeyPrefix = createTestRedisPrefix();
   const silent = createLogger({ name: `${options.name}-test`, level: 'silent' });
   const root = await realpath(await mkdtemp(join(tmpdir(), `gh-${options.name}-`)));
   const testDb: TestDatabase = await createTestDatabase();
@@ -188,6 +192,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
     QUEUE_PREFIX: queuePrefix,
+    REDIS_KEY_PREFIX: redisKeyPrefix,
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
     WORKER_POOLS: JSON.stringify({
@@ -243,6 +248,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
     api,
     apiUrl,
     queuePrefix,
+    redisKeyPrefix,
     pool: POOL,
     root,
     acme,
@@ -327,6 +333,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
       const config = parseConfig(gatewayConfigSchema, {
         LOG_LEVEL: 'silent',
         REDIS_URL: testRedisUrl(),
+        REDIS_KEY_PREFIX: redisKeyPrefix,
         API_URL: apiUrl,
         GATEWAY_TOKEN: tokens.gateway,
         CHILD_PATH,
