@@ -406,7 +406,7 @@ describe('gatehouse import, servers, approvals, export', () => {
 });
 
 describe('--help everywhere', () => {
-  it.each(['login', 'servers', 'approvals', 'catalog', 'import', 'export'])(
+  it.each(['login', 'servers', 'approvals', 'catalog', 'import', 'export', 'connect'])(
     'gatehouse %s --help',
     async (name) => {
       const run = await runGatehouse([name, '--help'], { env: {} });
