@@ -112,7 +112,11 @@ export async function startGatewayScenario(options: {
     worker: await mint(null, 'worker', ['leases:write', 'snapshots:write']),
   };
   const agentToken = (
-    await mintTestToken(db, tenant, admin, { kind: 'agent', scopes: ['gateway:use'], workspaceIds: [workspaceId] })
+    await mintTestToken(db, tenant, admin, {
+      kind: 'agent',
+      scopes: ['gateway:use'],
+      workspaceIds: [workspaceId],
+    })
   ).secret;
   await db.close();
   const gatewaySecret = mintTokenSecret('gateway');
