@@ -22,6 +22,8 @@ export function revocationChannel(namespace: string, ref: RevocationStreamRef): 
  */
 export interface AnnouncedRevocation {
   readonly seq: number;
+  /** The ledger the event is of (decision 0120): holders ignore another ledger's announcements. */
+  readonly ledger: string;
   readonly tenantId: string | null;
   readonly kind: string;
   readonly subject: unknown;

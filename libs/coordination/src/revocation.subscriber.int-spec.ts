@@ -14,6 +14,8 @@ const { namespace } = harness;
 const publisher = harness.connection();
 const tenantId = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const stream = { stream: 'tenant', tenantId } as const;
+/** The ledger the pages below are of (decision 0120): announcements name it too. */
+const LEDGER = 'a'.repeat(32);
 
 afterAll(() => harness.cleanup());
 
@@ -33,6 +35,7 @@ function pageOf(events: readonly RevocationEvent[], since: number, limit: number
   const head = events.at(-1)?.seq ?? 0;
   return {
     stream: 'tenant',
+    ledger: LEDGER,
     events: after,
     next: after.at(-1)?.seq ?? since,
     head,
@@ -84,7 +87,10 @@ describe('RevocationSubscriber', () => {
     // Committed and announced while the subscriber's first ledger read is under way.
     ledger.push(event(4));
     const heard = once(connection, 'message');
-    await publisher.publish(revocationChannel(namespace, stream), JSON.stringify(event(4)));
+    await publisher.publish(
+      revocationChannel(namespace, stream),
+      JSON.stringify({ ...event(4), ledger: LEDGER }),
+    );
     await heard;
 
     releaseFirstRead();
@@ -134,7 +140,10 @@ describe('RevocationSubscriber', () => {
     await firstReadStarted;
     ledger.push(event(4));
     const heard = once(connection, 'message');
-    await publisher.publish(revocationChannel(namespace, stream), JSON.stringify(event(4)));
+    await publisher.publish(
+      revocationChannel(namespace, stream),
+      JSON.stringify({ ...event(4), ledger: LEDGER }),
+    );
     await heard;
 
     releaseFirstRead();
@@ -143,6 +152,66 @@ describe('RevocationSubscriber', () => {
     // Positioned at 3 (the head when it asked), then the announcement of 4: nothing before 3 replayed.
     expect(delivered).toEqual([4]);
     expect(revalidations).toEqual([]);
+    await subscriber.close();
+    await subscriptions.close();
+  });
+  it("ignores another ledger's announcement at its next position, and starts over when its own pages change ledger", async () => {
+    const ledger = [event(1), event(2)];
+    let pagesOf = LEDGER;
+    const delivered: number[] = [];
+    const revalidations: RevalidateReason[] = [];
+    const connection = harness.connection('subscriber');
+    if (connection.status !== 'ready') await once(connection, 'ready');
+    const subscriptions = new RedisChannelMultiplexer(connection);
+    const subscriber = new RevocationSubscriber({
+      subscriptions,
+      namespace,
+      stream,
+      since: 1,
+      readSince: (since, limit) => Promise.resolve({ ...pageOf(ledger, since, limit), ledger: pagesOf }),
+      onEvent: (e) => {
+        delivered.push(e.seq);
+      },
+      revalidateAll: (reason) => {
+        revalidations.push(reason);
+      },
+      pollIntervalMs: 60_000,
+    });
+    await subscriber.start();
+    await subscriber.idle();
+    expect(delivered).toEqual([2]);
+
+    // Another deployment on this namespace announces its 3: not this ledger's 3.
+    const heard = once(connection, 'message');
+    await publisher.publish(
+      revocationChannel(namespace, stream),
+      JSON.stringify({ ...event(3), ledger: 'b'.repeat(32) }),
+    );
+    await heard;
+    await subscriber.idle();
+    expect(subscriber.lastSeq).toBe(2);
+    expect(revalidations).toEqual([]);
+
+    // This ledger's own 3 is delivered at that position.
+    ledger.push(event(3));
+    const ownHeard = once(connection, 'message');
+    await publisher.publish(
+      revocationChannel(namespace, stream),
+      JSON.stringify({ ...event(3), ledger: LEDGER }),
+    );
+    await ownHeard;
+    await subscriber.idle();
+    expect(delivered).toEqual([2, 3]);
+
+    // The API now keeps another ledger (a replaced database): everything held is re-checked, the position
+    // restarts at that ledger's head, and nothing of it is replayed as if it were this one's.
+    pagesOf = 'c'.repeat(32);
+    ledger.push(event(4), event(5));
+    subscriber.requestCatchUp();
+    await subscriber.idle();
+    expect(revalidations).toEqual(['ledger_changed']);
+    expect(subscriber.lastSeq).toBe(5);
+    expect(delivered).toEqual([2, 3]);
     await subscriber.close();
     await subscriptions.close();
   });

@@ -1,4 +1,5 @@
 import {
+  revocationAnnouncement,
   revocationEvent,
   revocationsPage,
   type RevocationEvent,
@@ -14,9 +15,11 @@ import { revocationChannel, type RevocationStreamRef } from './revocation-channe
 // reconnect of its Redis subscriber, on a gap, and on a periodic tick (Redis may drop a message and send
 // nothing after it). Delivery is at least once and in position order. Whenever it cannot be sure it saw every
 // event (a gap in the live stream, an event it cannot read, a handler that failed, a ledger page it cannot
-// read) it calls `revalidateAll`: never a silent skip.
+// read) it calls `revalidateAll`: never a silent skip. Positions are those of one ledger, the one its pages name
+// (decision 0120): an announcement of another ledger on the same channel is ignored, never taken for a position.
 
-export type RevalidateReason = 'gap' | 'unreadable_event' | 'handler_error' | 'unreadable_page';
+export type RevalidateReason =
+  'gap' | 'unreadable_event' | 'handler_error' | 'unreadable_page' | 'ledger_changed';
 
 export interface RevocationSubscriberOptions {
   readonly subscriptions: RedisChannelMultiplexer;
@@ -43,6 +46,9 @@ type Pending = { readonly kind: 'message'; readonly raw: string } | { readonly k
 
 export class RevocationSubscriber {
   private cursor = 0;
+  // The ledger this holder's positions belong to, from its first page; null until positioned.
+  private ledger: string | null = null;
+  private foreignAnnouncementLogged = false;
   private readonly queue: Pending[] = [];
   private running: Promise<void> | null = null;
   private rerun = false;
@@ -97,6 +103,7 @@ export class RevocationSubscriber {
       } else {
         const page = this.readPage(await this.options.readSince(0, 1));
         if (page === null) throw new Error('the revocation ledger answered a page this holder cannot read');
+        this.ledger = page.ledger;
         this.cursor = page.head;
       }
     } catch (error) {
@@ -163,7 +170,19 @@ export class RevocationSubscriber {
   }
 
   private async onMessage(raw: string): Promise<void> {
-    const event = parseEvent(raw);
+    const announced = parseAnnouncement(raw);
+    if (announced !== null && announced.ledger !== this.ledger) {
+      // Another deployment publishes under this namespace: its positions say nothing of this ledger.
+      if (!this.foreignAnnouncementLogged) {
+        this.foreignAnnouncementLogged = true;
+        this.logger.warn(
+          { stream: this.options.stream.stream },
+          'revocation announcement of another ledger ignored: two deployments share this Redis namespace',
+        );
+      }
+      return;
+    }
+    const event = announced === null ? null : announced.event;
     if (event === null) {
       // Its position is unknown too: read the ledger, which has it (and judges it again).
       await this.revalidate('unreadable_event');
@@ -203,6 +222,16 @@ export class RevocationSubscriber {
       if (page === null) {
         await this.revalidate('unreadable_page');
         throw new Error('unreadable revocation page');
+      }
+      // Started from a given position, the first page names the ledger that position is of.
+      this.ledger ??= page.ledger;
+      if (page.ledger !== this.ledger) {
+        // The API now keeps another ledger (a restored or replaced database): this holder's position means
+        // nothing there. Everything held is re-checked and the holder starts over at that ledger's head.
+        await this.revalidate('ledger_changed');
+        this.ledger = page.ledger;
+        this.cursor = page.head;
+        return;
       }
       for (const entry of page.events) {
         if (this.closed) return;
@@ -265,10 +294,12 @@ export class RevocationSubscriber {
   }
 }
 
-function parseEvent(raw: string): RevocationEvent | null {
+function parseAnnouncement(raw: string): { ledger: string; event: RevocationEvent } | null {
   try {
-    const parsed = revocationEvent.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const parsed = revocationAnnouncement.safeParse(JSON.parse(raw));
+    if (!parsed.success) return null;
+    const { ledger, ...event } = parsed.data;
+    return { ledger, event };
   } catch {
     return null;
   }

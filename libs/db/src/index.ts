@@ -41,6 +41,7 @@ export {
   listUnpublishedRevocationEvents,
   markRevocationEventsPublished,
   readRevocationEventsSince,
+  readRevocationLedgerId,
   sequenceRevocationEvents,
   toRevocationEvent,
 } from './ledger/revocation-ledger.repository';

@@ -5,7 +5,14 @@ const TENANT = '5a0f2c4e-7b1d-4c3e-8f2a-9d6b1e0c3a7f';
 const WORKSPACE = '6F1C2F52-8D4A-4A43-9D1E-3B1F8F0F6C11';
 
 const event = (tenantId: string | null, subject: unknown): RevocationAnnouncement => ({
-  platform: { seq: 1, tenantId, kind: 'definition_changed', subject, occurredAt: '2026-12-01T10:00:00.000Z' },
+  platform: {
+    seq: 1,
+    ledger: '0'.repeat(32),
+    tenantId,
+    kind: 'definition_changed',
+    subject,
+    occurredAt: '2026-12-01T10:00:00.000Z',
+  },
   tenant: null,
 });
 

@@ -25,6 +25,7 @@ import {
   type TestTenant,
 } from '@gatehouse/testing';
 import { Redis } from 'ioredis';
+import { revocationLedgerIdOf } from './revocation-ledger.identity';
 import { readRevocationsPage } from './revocations-page.reader';
 import { RevocationRelay } from './revocation.relay';
 
@@ -230,6 +231,7 @@ describe('the relay and a holder', () => {
     if (!second || second.tenantSeq === null) throw new Error('the second event is not sequenced');
     // Only the second announcement reaches Redis: the first was "lost".
     const common = {
+      ledger: await revocationLedgerIdOf(db),
       tenantId: second.tenantId,
       kind: second.kind,
       subject: second.subject,
@@ -272,8 +274,10 @@ describe('the relay and a holder', () => {
     await revokeSomething('once');
     await db.lookup((query) => sequenceRevocationEvents(query));
     const rows = await db.lookup((query) => listUnpublishedRevocationEvents(query, 100));
+    const ledger = await revocationLedgerIdOf(db);
     const announcements = rows.map((row) => {
       const common = {
+        ledger,
         tenantId: row.tenantId,
         kind: row.kind,
         subject: row.subject,
@@ -291,6 +295,27 @@ describe('the relay and a holder', () => {
     await drainRelay();
     await marker;
     expect(holder.events.map((e) => e.subject.serverName)).toEqual(['once', 'marker']);
+  });
+
+  it('ignores an announcement of another ledger on its channel and still delivers its own event at that position', async () => {
+    // Another deployment sharing this Redis and REDIS_KEY_PREFIX (decision 0120): its positions are not ours.
+    const holder = await startHolder({ stream: 'tenant', tenantId: tenant.id });
+    await drainRelay();
+    const page = await readRevocationsPage(db, { stream: 'tenant', tenantId: tenant.id }, 0, 1);
+    const foreign = {
+      seq: page.head + 1,
+      ledger: 'f'.repeat(32),
+      tenantId: tenant.id,
+      kind: 'approval_revoked',
+      subject: { serverName: 'foreign' },
+      occurredAt: new Date().toISOString(),
+    };
+    await publishRevocations(redis, namespace, [{ platform: { ...foreign }, tenant: { ...foreign } }]);
+    const own = holder.next((e) => e.subject.serverName === 'own');
+    await revokeSomething('own');
+    await drainRelay();
+    expect((await own).seq).toBe(page.head + 1);
+    expect(holder.events.map((e) => e.subject.serverName)).toEqual(['own']);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type Database,
 } from '@gatehouse/db';
 import type { Redis } from 'ioredis';
+import { revocationLedgerIdOf } from './revocation-ledger.identity.js';
 
 // The after-commit relay of the revocation ledger (docs/decisions/0053-revocation-relay-and-holders.md). It
 // reads the ledger, never an in-memory queue: woken by every commit of this process that appended an event, and
@@ -63,12 +64,14 @@ export class RevocationRelay {
   async pass(): Promise<number> {
     const { database, redis, namespace } = this.options;
     let published = 0;
+    const ledger = await revocationLedgerIdOf(database);
     await database.lookup((query) => sequenceRevocationEvents(query, this.batchSize));
     for (;;) {
       const rows = await database.lookup((query) => listUnpublishedRevocationEvents(query, this.batchSize));
       if (rows.length === 0) break;
       const announcements: RevocationAnnouncement[] = rows.map((row) => {
         const common = {
+          ledger,
           tenantId: row.tenantId,
           kind: row.kind,
           subject: row.subject,

@@ -5,6 +5,7 @@ import {
   type Database,
   type RevocationScope,
 } from '@gatehouse/db';
+import { revocationLedgerIdOf } from './revocation-ledger.identity.js';
 
 /** A page, or why `since` names no position of the stream (it is past the stream's head). */
 export type CheckedRevocationsPage =
@@ -24,6 +25,7 @@ export async function readCheckedRevocationsPage(
   since: number,
   limit: number,
 ): Promise<CheckedRevocationsPage> {
+  const ledger = await revocationLedgerIdOf(db);
   await db.lookup((query) => sequenceRevocationEvents(query));
   const { rows, head } = await readRevocationEventsSince(db, scope, since, limit);
   if (since > head) return { ok: false, reason: 'since_beyond_head', head };
@@ -38,6 +40,7 @@ export async function readCheckedRevocationsPage(
     ok: true,
     page: {
       stream: scope.stream,
+      ledger,
       events,
       next: events.at(-1)?.seq ?? since,
       head,
@@ -55,5 +58,6 @@ export async function readRevocationsPage(
 ): Promise<RevocationsPage> {
   const read = await readCheckedRevocationsPage(db, scope, since, limit);
   if (read.ok) return read.page;
-  return { stream: scope.stream, events: [], next: since, head: since, hasMore: false };
+  const ledger = await revocationLedgerIdOf(db);
+  return { stream: scope.stream, ledger, events: [], next: since, head: since, hasMore: false };
 }

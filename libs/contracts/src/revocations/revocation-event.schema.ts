@@ -61,6 +61,21 @@ export const revocationEvent = z.strictObject({
 });
 export type RevocationEvent = z.infer<typeof revocationEvent>;
 
+/**
+ * Which ledger an announcement or a page belongs to: a digest of the database it is kept in (decision 0120). Two
+ * deployments publishing under one Redis namespace (a shared Redis and the same REDIS_KEY_PREFIX, or parallel test
+ * suites) would otherwise hand a holder another ledger's positions, which it would take for its own and then
+ * skip its own events at those positions: a missed revocation.
+ */
+export const revocationLedgerId = z.string().regex(/^[0-9a-f]{32}$/);
+
+/** An event as the relay announces it over Redis: the event and the ledger it is of. */
+export const revocationAnnouncement = z.strictObject({
+  ...revocationEvent.shape,
+  ledger: revocationLedgerId,
+});
+export type RevocationAnnouncementMessage = z.infer<typeof revocationAnnouncement>;
+
 export const REVOCATIONS_PAGE_MAX = 1000;
 
 /**
@@ -74,6 +89,7 @@ export type RevocationPageEntry = z.infer<typeof revocationPageEntry>;
 /** `GET /v1/revocations?since=&limit=`: events after `since` in the caller's stream, oldest first. */
 export const revocationsPage = z.strictObject({
   stream: revocationStream,
+  ledger: revocationLedgerId,
   events: z.array(revocationPageEntry).max(REVOCATIONS_PAGE_MAX),
   // Pass back as `since` to continue: the last event's seq, or `since` itself when there were none.
   next: z.number().int().min(0),

@@ -161,3 +161,18 @@ export function toRevocationEvent(
   return { seq, tenantId: row.tenantId, kind: kind.data, subject: subject.data, occurredAt: row.occurredAt };
 }
 
+/**
+ * The identity of the ledger this database keeps (decision 0120): a digest of the cluster's system identifier and
+ * the database's oid, so another cluster, another database on the same cluster, or this one dropped and created
+ * again is another ledger. A digest, so holders learn nothing of the infrastructure from it.
+ */
+export async function readRevocationLedgerId(query: LookupQuery): Promise<string> {
+  const rows = await query<{ id: string }>`
+    SELECT substr(encode(sha256(convert_to(s.system_identifier::text || '/' || d.oid::text, 'UTF8')), 'hex'), 1, 32)
+           AS id
+      FROM pg_control_system() AS s, pg_database AS d
+     WHERE d.datname = current_database()`;
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('the revocation ledger has no identity');
+  return id;
+}
