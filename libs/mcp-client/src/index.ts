@@ -48,8 +48,11 @@ export {
 export type { ResultAdmission, ResultCap, ResultCapDiagnostic } from './results/result-cap.policy';
 export { ConnectionSupervisor, DEFAULT_CALL_TIMEOUT_MS } from './supervisor/connection.supervisor';
 export type {
+  CallElicitation,
   ConnectOutcome,
   Connector,
+  ElicitationRefusal,
+  ElicitationRelay,
   SupervisedCatalog,
   SupervisedClient,
   SupervisedConnection,

@@ -1,8 +1,10 @@
-import type { ToolCallOutcome } from '@gatehouse/mcp-client';
+import { randomUUID } from 'node:crypto';
+import type { ElicitationRelay, ToolCallOutcome } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import type { CatalogCache, PolicyRead } from '../catalog/catalog.cache.js';
 import type { CatalogFreshness, ExposedTool } from '../catalog/tool-policy.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
+import { traceContextOf, traceHeadersOf, type RequestHeaders } from '../upstreams/trace-context.js';
 import type { UpstreamPool } from '../upstreams/upstream.pool.js';
 
 // What the workspace endpoint does for a caller, in our own terms (the MCP server adapter maps them to the SDK's):
@@ -42,6 +44,18 @@ export type ToolCallAnswer =
 export interface CallBounds {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * The headers of the caller's HTTP request that carried this call: its W3C trace context, when it holds, goes on
+   * this call's own upstream requests, to an origin the tenant listed (decision 0106).
+   */
+  readonly requestHeaders?: RequestHeaders;
+  /** The MCP session that made the call; absent for a sessionless request (then the call is its own scope). */
+  readonly sessionId?: string;
+  /**
+   * Relays an upstream's `elicitation/create` during this call to the client of the session that made it
+   * (decision 0107); absent when that client did not declare elicitation (the upstream is then refused, typed).
+   */
+  readonly onElicitation?: ElicitationRelay;
 }
 
 export class GatewayToolsService {
@@ -83,9 +97,13 @@ export class GatewayToolsService {
     if (!upstream.held.live) {
       return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail: 'revoked' };
     }
+    const headers = traceHeadersOf(traceContextOf(bounds.requestHeaders));
     const outcome = await upstream.supervisor.callTool(exposed.remoteName, args, {
       ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
       ...(bounds.onProgress === undefined ? {} : { onProgress: bounds.onProgress }),
+      ...(headers === undefined ? {} : { headers }),
+      // Only the session that made the call may be asked; calls of two sessions in flight at once: nobody.
+      elicitation: { scope: bounds.sessionId ?? `call:${randomUUID()}`, relay: bounds.onElicitation ?? null },
     });
     if (outcome.ok) return { ok: true, result: outcome.result };
     switch (outcome.reason) {

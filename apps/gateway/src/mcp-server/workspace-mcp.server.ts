@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -11,6 +12,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type ElicitRequest,
   type GetPromptResult,
   type ListPromptsResult,
   type ListResourcesResult,
@@ -214,8 +216,23 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
     // Every relayed progress is written before the result: the result ends the call's stream, and a progress
     // after it is lost to the client (the upstream's order is kept by libs/mcp-client; this keeps ours).
     const relayed: Promise<void>[] = [];
+    // Form-mode elicitation, declared by this session's client (a stateless request has no client to ask).
+    const elicits = server.getClientCapabilities()?.elicitation;
     const answer = await options.tools.call(caller, name, request.params.arguments ?? {}, {
       signal: extra.signal,
+      // This request's own trace context and session: for this call only (decisions 0106, 0107).
+      requestHeaders: extra.requestInfo?.headers ?? {},
+      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      ...(elicits === undefined || (elicits.form === undefined && elicits.url !== undefined)
+        ? {}
+        : {
+            onElicitation: (params, signal) =>
+              extra.sendRequest(
+                { method: 'elicitation/create', params: params as ElicitRequest['params'] },
+                ElicitResultSchema,
+                { signal },
+              ),
+          }),
       // Progress of this call goes to this call's own request stream, under the client's token; nothing else.
       ...(progressToken === undefined
         ? {}

@@ -22,6 +22,8 @@ export function connectionOf(session: AdmittedSession): AdmittedConnection {
     // Seed 004: the handshake and the initial listing EACH carry the startup bound (the listing as one walk).
     initialListingTimeoutMs: session.startupTimeoutMs,
     guard: (request, signal) => session.guard(request, signal),
+    withCallHeaders: (headers, start) => session.withCallHeaders(headers, start),
+    elicitation: session.elicitation,
   };
 }
 

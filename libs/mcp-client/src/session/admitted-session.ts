@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallHeaderBinding } from '../transport/call-headers.binding.js';
 
 // A connected session to one admitted server. The SDK has no cancellation acknowledgement, so an aborted or
 // timed-out request on a stdio child closes the child rather than pretending the call was cancelled cleanly
@@ -21,6 +22,10 @@ export interface AdmittedSessionInit extends SessionIdentity {
   readonly startupTimeoutMs: number;
   /** Releases what the transport held beside the client (the pinned fetch's pool). */
   readonly release: () => Promise<void>;
+  /** Per-call headers, when the server may receive them (trace context on a listed origin); else null. */
+  readonly callHeaders?: CallHeaderBinding | null;
+  /** We declared elicitation to this server (its definition opted in). */
+  readonly elicitation?: boolean;
 }
 
 export interface RequestBounds {
@@ -34,13 +39,18 @@ export class AdmittedSession {
   readonly origin: string;
   readonly startupDeadline: number;
   readonly startupTimeoutMs: number;
+  /** We declared elicitation to this server (its definition opted in): its requests may be relayed. */
+  readonly elicitation: boolean;
   private readonly sdkClient: Client;
   private readonly release: () => Promise<void>;
+  private readonly callHeaders: CallHeaderBinding | null;
   private closed = false;
 
   constructor(init: AdmittedSessionInit) {
     this.sdkClient = init.client;
     this.release = init.release;
+    this.callHeaders = init.callHeaders ?? null;
+    this.elicitation = init.elicitation ?? false;
     this.transportKind = init.transportKind;
     this.origin = init.origin;
     this.startupDeadline = init.startupDeadline;
@@ -97,6 +107,14 @@ export class AdmittedSession {
         }),
       bounds.signal,
     );
+  }
+
+  /**
+   * Starts one tool call (`start` sends exactly one `tools/call`) with headers of its own: sent on that call's
+   * POST and its cancellation only, and only when this server may receive them; otherwise dropped.
+   */
+  withCallHeaders<T>(headers: Readonly<Record<string, string>>, start: () => Promise<T>): Promise<T> {
+    return this.callHeaders === null ? start() : this.callHeaders.run(headers, start);
   }
 
   /** Runs one request; when it was aborted or timed out and this is a stdio child, closes the child. */

@@ -25,6 +25,7 @@ import {
   type ProcessGroupObserver,
 } from '../stdio/process-group-stdio.transport.js';
 import { checkSpawnAuthority, type SpawnRefusalReason } from '../stdio/spawn-authority.check.js';
+import { CallHeaderBinding } from '../transport/call-headers.binding.js';
 import { createHttpTransport } from '../transport/http-transport.factory.js';
 import type { RequestHeaderHook } from '../transport/mcp-fetch.js';
 import { DEFAULT_RECEIVE_CAP_BYTES, isMcpTransportError } from '../transport/transport.error.js';
@@ -165,7 +166,7 @@ export async function connectAdmitted(description: unknown, options: ConnectOpti
       ? await buildStdio(admitted, options, receiveCapBytes)
       : buildHttp(admitted, options, receiveCapBytes);
   if (!built.ok) return built;
-  return handshake(built, admitted.kind, startupTimeoutMs, options);
+  return handshake(built, admitted.kind, startupTimeoutMs, options, admitted.elicitation === true);
 }
 
 type Built =
@@ -174,6 +175,8 @@ type Built =
       readonly transport: Transport;
       readonly origin: string;
       readonly release: () => Promise<void>;
+      /** Per-call headers (trace context), for an http server the tenant listed for them; else null. */
+      readonly callHeaders: CallHeaderBinding | null;
     }
   | ConnectFailure;
 
@@ -206,7 +209,7 @@ async function buildStdio(
     closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
     groups: options.processGroups ?? null,
   });
-  return { ok: true, transport, origin, release: nothingToRelease };
+  return { ok: true, transport, origin, release: nothingToRelease, callHeaders: null };
 }
 
 function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, receiveCapBytes: number): Built {
@@ -229,14 +232,25 @@ function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, rec
             runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
             groups: options.processGroups ?? null,
           });
+  // A call's own headers reach only an origin the lease says the tenant listed (decision 0106).
+  const callHeaders = admitted.traceContext === true ? new CallHeaderBinding() : null;
   const { transport, origin, release } = createHttpTransport(admitted, {
     authenticator,
-    requestHeaders: options.requestHeaders ?? null,
+    requestHeaders: withCallHeaders(options.requestHeaders ?? null, callHeaders),
     receiveCapBytes,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   });
-  return { ok: true, transport, origin, release };
+  return { ok: true, transport, origin, release, callHeaders };
+}
+
+function withCallHeaders(
+  hook: RequestHeaderHook | null,
+  callHeaders: CallHeaderBinding | null,
+): RequestHeaderHook | null {
+  if (callHeaders === null) return hook;
+  if (hook === null) return callHeaders.hook;
+  return (request) => ({ ...hook(request), ...callHeaders.hook(request) });
 }
 
 function runAsFor(
@@ -252,6 +266,7 @@ async function handshake(
   kind: 'http' | 'stdio',
   startupTimeoutMs: number,
   options: ConnectOptions,
+  elicitation: boolean,
 ): Promise<ConnectResult> {
   const server = options.serverName;
   const { transport, origin } = built;
@@ -266,9 +281,10 @@ async function handshake(
     negotiated = version;
     setProtocolVersion?.(version);
   };
+  // Elicitation is declared only to a server whose definition opted in (form mode: a url is a phishing surface).
   const client = new Client(
     { name: options.clientInfo.name, version: options.clientInfo.version },
-    { capabilities: {} },
+    { capabilities: elicitation ? { elicitation: { form: {} } } : {} },
   );
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
@@ -289,6 +305,7 @@ async function handshake(
   } finally {
     clearTimeout(timer);
   }
+  if (built.callHeaders !== null && client.transport !== undefined) built.callHeaders.watch(client.transport);
   const serverVersion = client.getServerVersion();
   if (
     negotiated === null ||
@@ -310,6 +327,8 @@ async function handshake(
       startupDeadline: startedAt + startupTimeoutMs,
       startupTimeoutMs,
       release: built.release,
+      callHeaders: built.callHeaders,
+      elicitation,
     }),
   };
 }

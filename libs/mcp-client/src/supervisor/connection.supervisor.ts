@@ -1,9 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type ElicitResult,
   type GetPromptResult,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -32,7 +36,13 @@ import { classifyFailure, type ClassifiedFailure } from './failure-class';
 export type SupervisedClient = ListingClient &
   Pick<
     Client,
-    'callTool' | 'getPrompt' | 'readResource' | 'setNotificationHandler' | 'getServerVersion' | 'transport'
+    | 'callTool'
+    | 'getPrompt'
+    | 'readResource'
+    | 'setNotificationHandler'
+    | 'setRequestHandler'
+    | 'getServerVersion'
+    | 'transport'
   > & {
     onclose?: () => void;
     fallbackNotificationHandler?: Client['fallbackNotificationHandler'];
@@ -53,7 +63,36 @@ export interface SupervisedConnection {
    * cancellation acknowledgement). Absent: the call runs as it is.
    */
   readonly guard?: <T>(request: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
+  /**
+   * Starts one tool call with headers of its own (trace context): sent on that call's requests only, where the
+   * server may receive them. Absent: the headers are dropped.
+   */
+  readonly withCallHeaders?: <T>(
+    headers: Readonly<Record<string, string>>,
+    start: () => Promise<T>,
+  ) => Promise<T>;
+  /** Elicitation was declared to this server (its definition opted in): its requests are relayed to a call. */
+  readonly elicitation?: boolean;
 }
+
+/**
+ * Who made one tool call, for the server's elicitation during it (decision 0107). An `elicitation/create` is relayed
+ * only while every call in flight on the connection has the same `scope` (the gateway: the session that made
+ * them), so it can only reach the one that made the call; `relay` is null when that caller cannot answer one.
+ */
+export interface CallElicitation {
+  readonly scope: string;
+  readonly relay: ElicitationRelay | null;
+}
+
+/** Relays the server's `elicitation/create` params (form mode, as the SDK admitted them); answers its result. */
+export type ElicitationRelay = (
+  params: Readonly<Record<string, unknown>>,
+  signal: AbortSignal,
+) => Promise<Readonly<Record<string, unknown>>>;
+
+/** Why an upstream's elicitation was refused (the JSON-RPC error's `data.reason` it is answered with). */
+export type ElicitationRefusal = 'elicitation_outside_call' | 'elicitation_ambiguous' | 'elicitation_unsupported';
 
 export type ConnectOutcome =
   | { readonly ok: true; readonly connection: SupervisedConnection }
@@ -138,6 +177,10 @@ export interface SupervisorOptions {
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
+interface InFlightCall {
+  readonly elicitation: CallElicitation | null;
+}
+
 function defaultDelay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -169,6 +212,7 @@ export class ConnectionSupervisor {
   private progress: CallProgressRelay | undefined;
   private catalogNow: SupervisedCatalog | undefined;
   private toolsByName = new Map<string, DiscoveredTool>();
+  private readonly inFlight = new Set<InFlightCall>();
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
   private refreshQueued = false;
@@ -203,6 +247,13 @@ export class ConnectionSupervisor {
       readonly signal?: AbortSignal;
       /** The server's progress for THIS call (the SDK correlates it by the call's own progress token). */
       readonly onProgress?: (progress: CallProgress) => void;
+      /**
+       * Headers of THIS call (the caller's trace context): sent on its `tools/call` POST and its cancellation
+       * only, and only to a server the lease says may receive them; dropped otherwise.
+       */
+      readonly headers?: Readonly<Record<string, string>>;
+      /** Who made this call: the server's elicitation during it is relayed there, and only there. */
+      readonly elicitation?: CallElicitation;
     } = {},
   ): Promise<ToolCallOutcome> {
     const connection = this.current;
@@ -218,9 +269,11 @@ export class ConnectionSupervisor {
         ? undefined
         : this.progress.track(bounds.onProgress);
     let result: CallToolResult;
+    const inFlight: InFlightCall = { elicitation: bounds.elicitation ?? null };
+    this.inFlight.add(inFlight);
     try {
       // Made once: whatever happens to it is reported, and a reconnect never sends it again.
-      const request = () =>
+      const send = () =>
         connection.client.callTool(
           {
             name,
@@ -233,6 +286,10 @@ export class ConnectionSupervisor {
             ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
           },
         );
+      const { headers } = bounds;
+      const withHeaders = connection.withCallHeaders;
+      const request =
+        headers === undefined || withHeaders === undefined ? send : () => withHeaders(headers, send);
       result = (await (connection.guard === undefined
         ? request()
         : connection.guard(request, bounds.signal))) as CallToolResult;
@@ -240,6 +297,7 @@ export class ConnectionSupervisor {
       return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
     } finally {
       tracked?.end();
+      this.inFlight.delete(inFlight);
     }
     const admission = admitToolResult(result, tool.resultCap);
     if (!admission.ok) {
@@ -412,6 +470,14 @@ export class ConnectionSupervisor {
     client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
     client.setNotificationHandler(PromptListChangedNotificationSchema, refresh);
     client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh);
+    if (connection.elicitation === true) {
+      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const relay = this.elicitationRelay();
+        if (typeof relay === 'string')
+          throw new McpError(ErrorCode.InvalidRequest, 'Elicitation is not available', { reason: relay });
+        return (await relay(request.params, extra.signal)) as ElicitResult;
+      });
+    }
     client.fallbackNotificationHandler = async (notification) => {
       this.options.onDroppedNotification?.(notification.method.slice(0, 64));
     };
@@ -421,6 +487,16 @@ export class ConnectionSupervisor {
       if (this.status === 'closed') return;
       void this.enqueue(() => this.establish('reconnecting'));
     };
+  }
+
+  /** Whose relay a server's elicitation goes to now: the one scope every call in flight has, or why none. */
+  private elicitationRelay(): ElicitationRelay | ElicitationRefusal {
+    const calls = [...this.inFlight];
+    if (calls.length === 0) return 'elicitation_outside_call';
+    const scopes = new Set(calls.map((call) => call.elicitation?.scope ?? null));
+    if (scopes.size !== 1 || scopes.has(null)) return 'elicitation_ambiguous';
+    const relay = calls.find((call) => call.elicitation?.relay != null)?.elicitation?.relay;
+    return relay ?? 'elicitation_unsupported';
   }
 
   private scheduleRefresh(connection: SupervisedConnection): void {
