@@ -27,6 +27,7 @@ export const AUDIT_HEAD: { readonly create: TenantReadQuery; readonly lock: Tena
     values: [Buffer.from(GENESIS_HASH)],
   },
   lock: {
+    name: 'audit-head/lock',
     text: `SELECT 1 FROM audit_heads
       WHERE tenant_id = nullif(current_setting('app.tenant_id', true), '')::uuid FOR UPDATE`,
     values: [],

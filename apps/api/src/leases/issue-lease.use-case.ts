@@ -319,6 +319,8 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     // revoke committed before the lock is seen here; one after it waits for this commit and then ends this lease
     // with the others. The head is never held across a round trip to the API.
     const answered = await this.grants.grant(caller.tenantId, {
+      // Prepared once per connection: the text is the same for every grant (its parameters from $17 always).
+      name: 'lease-grant',
       text: `WITH lease AS (
         INSERT INTO leases (id, tenant_id, workspace_id, token_id, token_kind, pool, principal_user_id,
           server_name, source_tier, source_origin, definition_fingerprint, security_identity, approval_id,

@@ -113,14 +113,14 @@ export async function readLeaseIssuanceInputs(
   const view = [args.workspaceId, args.principalUserId ?? ''];
   const [workspace, member, sources, variables, overlays, authors, approvals, hostPolicy] =
     await db.readManyInTenant(tenantId, [
-      { text: WORKSPACE, values: [args.workspaceId] },
-      { text: MEMBER, values: [args.principalUserId ?? ''] },
-      { text: SOURCES, values: view },
-      { text: VARIABLES, values: view },
-      { text: OVERLAYS, values: view },
-      { text: AUTHORS, values: view },
-      { text: APPROVALS, values: [...view, args.serverName] },
-      { text: HOST_POLICY, values: [tenantId] },
+      { name: 'lease-issuance/workspace', text: WORKSPACE, values: [args.workspaceId] },
+      { name: 'lease-issuance/member', text: MEMBER, values: [args.principalUserId ?? ''] },
+      { name: 'lease-issuance/sources', text: SOURCES, values: view },
+      { name: 'lease-issuance/variables', text: VARIABLES, values: view },
+      { name: 'lease-issuance/overlays', text: OVERLAYS, values: view },
+      { name: 'lease-issuance/authors', text: AUTHORS, values: view },
+      { name: 'lease-issuance/approvals', text: APPROVALS, values: [...view, args.serverName] },
+      { name: 'lease-issuance/host-policy', text: HOST_POLICY, values: [tenantId] },
     ]);
   return {
     workspace: (workspace?.[0] as Workspace | undefined) ?? null,

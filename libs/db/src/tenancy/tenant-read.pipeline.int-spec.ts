@@ -110,6 +110,31 @@ describe('readManyInTenant', () => {
   });
 });
 
+describe('named statements', () => {
+  it('are prepared once per connection and answer as unnamed ones, also after a unit that failed', async () => {
+    const named = {
+      name: 'pipeline-spec/workspaces',
+      text: 'SELECT name FROM workspaces ORDER BY name',
+      values: [],
+    };
+    const prepared = {
+      text: "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'pipeline-spec/workspaces'",
+      values: [],
+    };
+    const [first] = await single.readMany(alpha, '', [named]);
+    expect(first).toHaveLength(7);
+    await expect(
+      single.readMany(alpha, '', [{ text: 'SELECT 1/0', values: [] }, named]),
+    ).rejects.toMatchObject({
+      code: '22012',
+    });
+    // The one connection: the second unit's statement is the prepared one, and in its own tenant.
+    const [again, count] = await single.readMany(bravo, '', [named, prepared]);
+    expect(again).toEqual([{ name: 'bravo-0' }]);
+    expect(count).toEqual([{ n: 1 }]);
+  });
+});
+
 describe('writeInTenant', () => {
   const nameOf = async (id: string) =>
     (await admin.query<{ name: string }>('SELECT name FROM workspaces WHERE id = $1', [id])).rows[0]?.name;

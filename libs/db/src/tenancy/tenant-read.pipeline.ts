@@ -1,9 +1,14 @@
 import { Pool, type PoolClient } from 'pg';
 
-/** One parameterized, read-only SQL statement (values always bound, never spliced). */
+/** One parameterized SQL statement (values always bound, never spliced). */
 export interface TenantReadQuery {
   readonly text: string;
   readonly values: readonly unknown[];
+  /**
+   * Prepares the statement once per connection under this name, so Postgres parses and plans it once instead of
+   * on every unit: for the hot paths' statements, whose text never changes (one name, one text).
+   */
+  readonly name?: string;
 }
 
 export interface TenantReadPipelineOptions {
@@ -68,7 +73,13 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
       answers = Promise.allSettled([
         client.query(begin),
         client.query(SET_CONTEXT, [tenantId, userId]),
-        ...queries.map((query) => client.query(query.text, [...query.values])),
+        ...queries.map((query) =>
+          client.query(
+            query.name === undefined
+              ? { text: query.text, values: [...query.values] }
+              : { name: query.name, text: query.text, values: [...query.values] },
+          ),
+        ),
         client.query(COMMIT),
       ]);
     } finally {
