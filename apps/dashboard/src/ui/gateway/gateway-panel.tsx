@@ -5,21 +5,36 @@ import {
   gatewayEndpoint,
   mcpJsonSnippet,
 } from '../../server/gateway-snippets';
+import type { ApiResult } from '../../server/api-client';
+import type { GatewayActivityView } from '../../views/gateway-views';
 import { CopyButton } from '../copy-button';
 import { Callout, Panel } from '../feedback';
 import serverStyles from '../servers/servers.module.css';
+import tableStyles from '../table.module.css';
+import { GatewayActivitySection } from './gateway-activity';
 
 // The workspace's gateway endpoint (apps/gateway, `/mcp/w/:workspaceId`) and what to paste into an MCP client to
 // use it. The gateway's address is the operator's (the dashboard's GATEWAY_URL); without it the panel says so
 // rather than guess. The snippets never hold a token: the client reads GATEHOUSE_TOKEN from its environment.
+// With `activity` (gateway.activity, decision 0118) the panel opens with the workspace's live numbers.
 
 export function GatewayPanel({
   gatewayUrl,
   workspace,
+  activity,
 }: {
   gatewayUrl: string | undefined;
   workspace: { readonly id: string; readonly name: string };
+  activity?: ApiResult<GatewayActivityView>;
 }) {
+  const live =
+    activity === undefined ? null : (
+      <GatewayActivitySection
+        activity={activity}
+        refreshHref={`/workspaces/${encodeURIComponent(workspace.id)}#workspace-gateway`}
+        classes={{ table: tableStyles.table, numeric: tableStyles.numeric }}
+      />
+    );
   if (gatewayUrl === undefined) {
     return (
       <Panel
@@ -33,6 +48,7 @@ export function GatewayPanel({
             the client configuration to copy.
           </p>
         </Callout>
+        {live}
       </Panel>
     );
   }
@@ -47,6 +63,7 @@ export function GatewayPanel({
       description="One MCP server with every tool approved in this workspace, for the caller’s principal. Agents connect with an agent token of this workspace (or your own user token)."
     >
       <div className="stack">
+        {live}
         <div className="stack-sm">
           <h3>Endpoint</h3>
           <pre className={serverStyles.codeBlock}>{endpoint}</pre>

@@ -12,6 +12,7 @@ import {
 } from '../../../../server/actions/workspace.actions';
 import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
 import { dashboardConfig } from '../../../../server/dashboard-env';
+import { getGatewayActivity } from '../../../../server/gateway-queries';
 import { GatewayPanel } from '../../../../ui/gateway/gateway-panel';
 import { AccessFailure, PageProblem } from '../../../../ui/access-states';
 import { AuditTable } from '../../../../ui/audit/audit-table';
@@ -49,12 +50,13 @@ export default async function WorkspacePage({
   if (!UUID.test(workspaceId)) notFound();
   const created = firstParam(await searchParams, 'created') === '1';
 
-  const [workspace, maintainers, events, members, openRequests] = await Promise.all([
+  const [workspace, maintainers, events, members, openRequests, gatewayActivity] = await Promise.all([
     getWorkspace(workspaceId),
     listMaintainers(workspaceId),
     can.readAudit ? workspaceActivity(workspaceId, 10) : undefined,
     can.readMembers ? listMembers({ limit: 200 }) : undefined,
     can.readApprovals ? listApprovalRequests({ status: 'open', workspaceId, limit: 100 }) : undefined,
+    can.readCatalog ? getGatewayActivity(workspaceId) : undefined,
   ]);
   const directory = directoryFromMembers(members?.ok ? members.data.items : []);
   if (!workspace.ok) {
@@ -324,7 +326,7 @@ export default async function WorkspacePage({
           )}
         </Panel>
       ) : null}
-      <GatewayPanel gatewayUrl={gatewayUrlOf()} workspace={ws} />
+      <GatewayPanel gatewayUrl={gatewayUrlOf()} workspace={ws} activity={gatewayActivity} />
     </div>
   );
 }
