@@ -34,7 +34,7 @@ function render(activity: ApiResult<GatewayActivityView>): string {
   return renderToStaticMarkup(
     createElement(GatewayActivitySection, {
       activity,
-      refreshHref: `/workspaces/${WS}#workspace-gateway`,
+      refreshPath: `/workspaces/${WS}`,
       classes: { table: 'tbl', numeric: 'num' },
     }),
   );
@@ -59,7 +59,10 @@ describe('GatewayActivitySection', () => {
     expect(html).toContain('<caption>Refused requests in the last hour, by reason</caption>');
     expect(html).toContain('A token made too many requests (per-token rate limit)');
     expect(html).not.toMatch(/>(rate_limited_token|upstream_unavailable|ok)</);
-    expect(html).toContain(`href="/workspaces/${WS}#workspace-gateway"`);
+    // The read's time in the address: a new address each read, so the link loads the page (never only scrolls).
+    expect(html).toContain(
+      `href="/workspaces/${WS}?activity=${Date.parse('2026-12-01T12:34:56.000Z')}#workspace-gateway"`,
+    );
     expect(html).toContain('<time dateTime="2026-12-01T12:34:56.000Z">12:34:56 UTC</time>');
   });
 

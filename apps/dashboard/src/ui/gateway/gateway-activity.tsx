@@ -10,8 +10,9 @@ import type { GatewayActivityView } from '../../views/gateway-views';
 
 // The live part of the Gateway panel (issue 16 item 2, decision 0118): the workspace's open sessions, its calls
 // of the last hour by outcome and the refusals of its own callers by reason, in words, as `gateway.activity` read
-// them on this page load (the gateway flushes every few seconds). "Refresh" loads the page again. No CSS module
-// here: the panel passes its table classes, so the section renders alone in its spec.
+// them on this page load (the gateway flushes every few seconds). "Refresh the counts" loads the page again: its
+// address carries the time of this read, because a link to the page's own address and fragment would only scroll.
+// No CSS module here: the panel passes its table classes, so the section renders alone in its spec.
 
 export interface GatewayActivityClasses {
   readonly table?: string;
@@ -20,13 +21,16 @@ export interface GatewayActivityClasses {
 
 export function GatewayActivitySection({
   activity,
-  refreshHref,
+  refreshPath,
   classes = {},
 }: {
   activity: ApiResult<GatewayActivityView>;
-  refreshHref: string;
+  /** The page's own path; the link adds `?activity=<time of this read>#workspace-gateway`. */
+  refreshPath: string;
   classes?: GatewayActivityClasses;
 }) {
+  const readAt = activity.ok ? Date.parse(activity.data.asOf) : Date.now();
+  const refreshHref = `${refreshPath}?activity=${readAt}#workspace-gateway`;
   const refresh = <a href={refreshHref}>Refresh the counts</a>;
   if (!activity.ok) {
     const words = problemInWords(activity.problem);

@@ -31,7 +31,7 @@ export function GatewayPanel({
     activity === undefined ? null : (
       <GatewayActivitySection
         activity={activity}
-        refreshHref={`/workspaces/${encodeURIComponent(workspace.id)}#workspace-gateway`}
+        refreshPath={`/workspaces/${encodeURIComponent(workspace.id)}`}
         classes={{ table: tableStyles.table, numeric: tableStyles.numeric }}
       />
     );
