@@ -37,7 +37,7 @@ async function connectClient(): Promise<{
 }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'connect', upstream.url],
+    args: [BIN, 'connect', upstream.url, '--keepalive-ms', '1000'],
     env: bridgeEnv(TOKEN),
     stderr: 'pipe',
     cwd: resolve(__dirname, '../../../..'),
@@ -76,6 +76,7 @@ describe('gatehouse connect', () => {
         'slow',
         'steps',
         'grow',
+        'hang',
       ]);
       expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toMatchObject({
         content: [{ type: 'text', text: 'echo: hi' }],
@@ -144,6 +145,20 @@ describe('gatehouse connect', () => {
       await again; // after a reconnect the client is told its lists may have changed
       expect(changed).toBe(2);
       expect(stderr.join('\n')).toContain('reconnected to http://127.0.0.1:');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a tool call in flight when the upstream goes away fails with an error saying it may have run', async () => {
+    const { client } = await connectClient();
+    try {
+      const call = client.callTool({ name: 'hang', arguments: {} });
+      await upstream.events.hangStarted;
+      await upstream.stop();
+      await upstream.start();
+      await expect(call).rejects.toThrow(/lost during the call; it may or may not have run/);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
     } finally {
       await client.close();
     }

@@ -29,6 +29,19 @@ export interface GatewayUpstreamOptions {
   /** One line on stderr (never a token or a URL path). */
   readonly log: (line: string) => void;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /**
+   * While a request is in flight, the gateway is pinged this often (and each ping bounded by it): a session the
+   * gateway lost mid-call would otherwise leave the call waiting for an answer that never comes (the SDK client
+   * does not fail a request whose response stream ended without one).
+   */
+  readonly keepaliveMs: number;
+}
+
+/** A JSON-RPC error answer (the gateway is there and said no), not a lost connection or a timeout. */
+function answeredByGateway(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  // -32000 is the SDK's "connection closed", -32001 its request timeout; HTTP statuses are positive.
+  return typeof code === 'number' && code < 0 && code !== -32000 && code !== -32001;
 }
 
 /** A bearer token as a header; a 401 is not retried with the same token (there is no other). */
@@ -75,6 +88,9 @@ export class GatewayUpstream {
   private closed = false;
   private everConnected = false;
   private readonly wake = new AbortController();
+  private inFlight = 0;
+  private keepaliveTimer: NodeJS.Timeout | null = null;
+  private pinging = false;
   readonly origin: string;
 
   constructor(private readonly options: GatewayUpstreamOptions) {
@@ -107,9 +123,40 @@ export class GatewayUpstream {
     });
   }
 
+  /** Runs one forwarded request, keeping the session checked while any is in flight. */
+  async track<T>(work: () => Promise<T>): Promise<T> {
+    this.inFlight += 1;
+    this.keepaliveTimer ??= setInterval(() => void this.keepalive(), this.options.keepaliveMs);
+    try {
+      return await work();
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0 && this.keepaliveTimer !== null) {
+        clearInterval(this.keepaliveTimer);
+        this.keepaliveTimer = null;
+      }
+    }
+  }
+
+  private async keepalive(): Promise<void> {
+    const session = this.live;
+    if (session === null || this.pinging || this.closed) return;
+    this.pinging = true;
+    try {
+      await session.ping({ timeoutMs: this.options.keepaliveMs });
+    } catch (error) {
+      // Closing the session fails every request still waiting on it, so the bridge answers them.
+      if (!answeredByGateway(error)) this.broken(session);
+    } finally {
+      this.pinging = false;
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.wake.abort();
+    if (this.keepaliveTimer !== null) clearInterval(this.keepaliveTimer);
+    this.keepaliveTimer = null;
     const live = this.live;
     this.live = null;
     await live?.close().catch(() => undefined);

@@ -22,6 +22,8 @@ export interface UpstreamEvents {
   slowStarted: Promise<void>;
   /** Resolved when a `slow` call saw its cancellation. */
   slowCancelled: Promise<void>;
+  /** Resolved when a `hang` call (it never answers) is running. */
+  hangStarted: Promise<void>;
   /** Every Authorization header seen. */
   authorizations: Set<string>;
 }
@@ -37,10 +39,12 @@ export interface HttpUpstream {
 export async function startHttpUpstream(token: string): Promise<HttpUpstream> {
   let markSlow: () => void = () => undefined;
   let markCancelled: () => void = () => undefined;
+  let markHang: () => void = () => undefined;
   const events: UpstreamEvents = {
     cancelled: [],
     slowStarted: new Promise((resolve) => (markSlow = resolve)),
     slowCancelled: new Promise((resolve) => (markCancelled = resolve)),
+    hangStarted: new Promise((resolve) => (markHang = resolve)),
     authorizations: new Set(),
   };
   let grown = false;
@@ -56,6 +60,7 @@ export async function startHttpUpstream(token: string): Promise<HttpUpstream> {
         { name: 'slow', inputSchema: { type: 'object' as const } },
         { name: 'steps', inputSchema: { type: 'object' as const } },
         { name: 'grow', inputSchema: { type: 'object' as const } },
+        { name: 'hang', inputSchema: { type: 'object' as const } },
         ...(grown ? [{ name: 'grown', inputSchema: { type: 'object' as const } }] : []),
       ],
     }));
@@ -81,6 +86,9 @@ export async function startHttpUpstream(token: string): Promise<HttpUpstream> {
           }
           return { content: [{ type: 'text', text: 'stepped' }] };
         }
+        case 'hang':
+          markHang();
+          return new Promise<never>(() => undefined);
         case 'grow':
           grown = true;
           await mcp.sendToolListChanged();

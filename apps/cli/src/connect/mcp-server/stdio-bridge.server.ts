@@ -229,7 +229,7 @@ export class StdioBridge {
       return result;
     };
     try {
-      return await this.sendOnce(send, extra, repeatable);
+      return await this.options.upstream.track(() => this.sendOnce(send, extra, repeatable));
     } finally {
       if (ownToken !== undefined) this.progressListeners.delete(ownToken);
     }
