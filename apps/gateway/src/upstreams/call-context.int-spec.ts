@@ -65,7 +65,8 @@ let acme: TestTenant;
 let workspaceId: string;
 let traced: Upstream;
 let plain: Upstream;
-const tokens = { admin: '', approver: '', worker: '', gateway: '', agent: '' };
+const tokens = { admin: '', approver: '', worker: '', gateway: '', agent: '', user: '' };
+let memberId: string;
 
 /** One request an upstream was sent: its HTTP and JSON-RPC method, the call it carries or cancels, the trace headers. */
 interface Seen {
@@ -75,6 +76,8 @@ interface Seen {
   readonly cancels: unknown;
   readonly traceparent: string | undefined;
   readonly tracestate: string | undefined;
+  /** The principal header `plain` declares. */
+  readonly principal: string | undefined;
 }
 
 interface Upstream {
@@ -157,6 +160,7 @@ async function startUpstream(name: string): Promise<Upstream> {
       cancels: message.method === 'notifications/cancelled' ? message.params?.['requestId'] : undefined,
       traceparent: req.headers.traceparent as string | undefined,
       tracestate: req.headers.tracestate as string | undefined,
+      principal: req.headers['x-principal'] as string | undefined,
     };
     seen.push(entry);
     for (const wait of [...waiting]) {
@@ -313,9 +317,13 @@ interface Session {
 }
 
 /** A gateway session sending `headers` on every request it makes; `elicits`: it declares elicitation. */
-async function session(headers: Record<string, string>, elicits = false): Promise<Session> {
+async function session(
+  headers: Record<string, string>,
+  elicits = false,
+  token: string = tokens.agent,
+): Promise<Session> {
   const transport = new StreamableHTTPClientTransport(new URL(`/mcp/w/${workspaceId}`, gatewayUrl), {
-    requestInit: { headers: { authorization: `Bearer ${tokens.agent}`, ...headers } },
+    requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
   });
   const client = new Client(
     { name: 'gateway-call-context-test', version: '0.0.0' },
@@ -332,8 +340,8 @@ async function session(headers: Record<string, string>, elicits = false): Promis
   return { client, asked };
 }
 
-const textOf = (result: { content?: unknown }) =>
-  ((result.content as { type: string; text: string }[] | undefined) ?? [])[0]?.text;
+const textOf = (result: unknown) =>
+  ((result as { content?: { type: string; text: string }[] }).content ?? [])[0]?.text;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -341,9 +349,12 @@ beforeAll(async () => {
   acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
   const admin = await createMember(db, acme, 'admin');
   const approver = await createMember(db, acme, 'approver');
+  const member = await createMember(db, acme, 'member');
+  memberId = member.id;
   workspaceId = (await createTestWorkspace(db, acme.id)).id;
   tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
+  tokens.user = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
   tokens.agent = (
     await mintTestToken(db, acme, admin, {
       kind: 'agent',
@@ -402,7 +413,7 @@ beforeAll(async () => {
       document: {
         mcpServers: {
           traced: { type: 'http', url: traced.url, elicitation: true },
-          plain: { type: 'http', url: plain.url },
+          plain: { type: 'http', url: plain.url, principalHeader: 'X-Principal' },
         },
       },
     }),
@@ -554,6 +565,35 @@ describe("a caller's trace context", () => {
       expect(call).toMatchObject({ traceparent: TRACE_A, tracestate: undefined });
     } finally {
       await a.client.close();
+    }
+  });
+});
+
+describe('the principal header', () => {
+  it("carries the calling user to a server that declares it, on every request of that user's connection", async () => {
+    const user = await session({}, false, tokens.user);
+    try {
+      const result = await user.client.callTool({ name: 'mcp__plain__echo', arguments: { text: 'me' } });
+      expect(textOf(result)).toBe('plain: me');
+      expect(plain.seen.length).toBeGreaterThan(0);
+      expect(plain.seen.every((seen) => seen.principal === memberId)).toBe(true);
+    } finally {
+      await user.client.close();
+    }
+  });
+
+  it('is not sent for an agent (no principal), nor to a server that does not declare it', async () => {
+    const agent = await session({});
+    const user = await session({}, false, tokens.user);
+    try {
+      await agent.client.callTool({ name: 'mcp__plain__echo', arguments: { text: 'agent' } });
+      const agentCalls = plain.seen.filter((seen) => seen.text === 'agent');
+      expect(agentCalls).toHaveLength(1);
+      expect(agentCalls[0]?.principal).toBeUndefined();
+      await user.client.callTool({ name: 'mcp__traced__echo', arguments: { text: 'user' } });
+      expect(traced.seen.every((seen) => seen.principal === undefined)).toBe(true);
+    } finally {
+      await Promise.all([agent.client.close(), user.client.close()]);
     }
   });
 });

@@ -45,6 +45,7 @@ export type ConnectFailureReason =
   | 'spawn_failed'
   | 'startup_timeout'
   | 'protocol_version_refused'
+  | 'principal_header_collision'
   | 'auth_refused'
   | 'authenticator_failed'
   | 'egress_failed'
@@ -123,6 +124,7 @@ const CLASS_OF: Record<ConnectFailureReason, ConnectFailureClass> = {
   no_allowed_root: 'config',
   cwd_not_a_directory: 'config',
   cwd_escapes_root: 'config',
+  principal_header_collision: 'config',
   spawn_failed: 'fatal',
   startup_timeout: 'transient',
   protocol_version_refused: 'protocol',
@@ -213,6 +215,14 @@ async function buildStdio(
 }
 
 function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, receiveCapBytes: number): Built {
+  // Two writers of the principal's header leave the server guessing which one is the principal (a static
+  // `admin` beside it): the decoder refuses such a definition, and the dial refuses such a description too.
+  const principal = admitted.principalHeader?.name.toLowerCase();
+  if (
+    principal !== undefined &&
+    Object.keys(admitted.headers).some((name) => name.toLowerCase() === principal)
+  )
+    return failure('principal_header_collision', options.serverName, admitted.origin);
   const authenticator =
     admitted.oauth !== undefined
       ? createLeaseTokenAuthenticator({

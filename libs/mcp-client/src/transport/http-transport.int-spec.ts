@@ -347,6 +347,35 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
     }
   });
 
+  it.each(['X-Principal', 'x-principal', 'X-PRINCIPAL'])(
+    'refuses a server whose static header %s is its principal header, at connect, sending nothing',
+    async (staticName) => {
+      const { server, port, seen } = await gatedServer();
+      try {
+        const result = await connectAdmitted(
+          http(port, {
+            headers: { [staticName]: 'admin' },
+            principalHeader: { name: 'X-Principal', value: 'user-42' },
+          }),
+          options({
+            authenticator: { headers: () => Promise.resolve({}), refresh: () => Promise.resolve(false) },
+          }),
+        );
+        expect(result).toEqual({
+          ok: false,
+          reason: 'principal_header_collision',
+          failureClass: 'config',
+          server: 'under-test',
+          origin: `http://127.0.0.1:${port}`,
+          detail: null,
+        });
+        expect(seen).toEqual([]);
+      } finally {
+        await stop(server);
+      }
+    },
+  );
+
   it('refuses a header helper the pool does not allow, by name, without running it', async () => {
     await rm(join(root, 'helper-runs'), { force: true });
     const { server, port } = await gatedServer();
