@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
-import { createLogger, parseConfig } from '@gatehouse/platform';
+import { createLogger, parseConfig, type Logger } from '@gatehouse/platform';
 import {
   createTestDatabase,
   createTestRedisPrefix,
@@ -67,6 +67,13 @@ export interface StartedGateway {
   readonly runtime: GatewayRuntime;
   /** The workspace endpoint of a workspace (acme's main one by default). */
   readonly endpoint: (workspace?: string) => URL;
+  /** Closes this gateway now (the stack's close skips it then). */
+  readonly close: () => Promise<void>;
+}
+
+export interface StartGatewayOptions {
+  /** The gateway's logger (silent by default), e.g. one writing to a sink a spec reads. */
+  readonly logger?: Logger;
 }
 
 export interface GatewayStack {
@@ -101,7 +108,7 @@ export interface GatewayStack {
   approve(serverName: string, view?: 'workspace' | 'principal', asker?: Who): Promise<string>;
   /** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
   discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void>;
-  startGateway(env?: Record<string, string>): Promise<StartedGateway>;
+  startGateway(env?: Record<string, string>, options?: StartGatewayOptions): Promise<StartedGateway>;
   close(): Promise<void>;
 }
 
@@ -209,7 +216,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
   const api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });
   const apiUrl = await api.getUrl();
-  const gateways: NestFastifyApplication[] = [];
+  const gateways = new Set<NestFastifyApplication>();
 
   const rest: GatewayStack['rest'] = async (who, method, url, payload) => {
     const response = await api.inject({
@@ -329,7 +336,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
         await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
       }
     },
-    async startGateway(env = {}) {
+    async startGateway(env = {}, { logger = silent } = {}) {
       const config = parseConfig(gatewayConfigSchema, {
         LOG_LEVEL: 'silent',
         REDIS_URL: testRedisUrl(),
@@ -341,15 +348,19 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
         ...env,
       });
       if (!config.ok) throw new Error(config.message);
-      const app = await createGatewayApp(config.config, { logger: silent });
+      const app = await createGatewayApp(config.config, { logger });
       await app.listen({ host: '127.0.0.1', port: 0 });
-      gateways.push(app);
+      gateways.add(app);
       const url = await app.getUrl();
       return {
         app,
         url,
         runtime: app.get(GatewayRuntime),
         endpoint: (workspace = workspaceId) => new URL(`/mcp/w/${workspace}`, url),
+        close: async () => {
+          gateways.delete(app);
+          await app.close();
+        },
       };
     },
     async close() {
