@@ -1,97 +1,42 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { dirname, join, resolve } from 'node:path';
-import { catalogRefreshQueueOf, type Scope } from '@gatehouse/contracts';
-import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
-import { createLogger, parseConfig } from '@gatehouse/platform';
+import { catalogRefreshQueueOf } from '@gatehouse/contracts';
+import { createLogger } from '@gatehouse/platform';
 import {
-  createTestDatabase,
-  createTestTenant,
-  createTestRedisPrefix,
-  createTestWorkspace,
+  startStreamableHttpUpstream,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
-  type TestDatabase,
-  type TestTenant,
+  type StreamableHttpUpstream,
 } from '@gatehouse/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Queue, QueueEvents } from 'bullmq';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
   ToolListChangedNotificationSchema,
-  isInitializeRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-// The gateway's peer is the real API (introspection, catalog, leases, revocations): a test reaching for its real
-// peer is the one place an app imports another.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { apiConfigSchema } from '../../../api/src/config/api.config.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createApiApp } from '../../../api/src/create-api-app.js';
-import { gatewayConfigSchema } from '../config/gateway.config.js';
-import { createGatewayApp } from '../create-gateway-app.js';
-import { GatewayRuntime } from './gateway.runtime.js';
+import {
+  connectSdkClient,
+  EVERYTHING,
+  startGatewayStack,
+  type GatewayStack,
+} from '../acceptance/gateway-stack.harness';
 
 // The workspace gateway end to end (issue 16; decisions 0079-0081): the real API on a loopback port (Postgres,
 // Redis), the gateway app on another, and two upstreams behind it: @modelcontextprotocol/server-everything over
 // stdio (on a pool whose ceiling allows exactly it) and an in-process SDK server over Streamable HTTP. Their
 // catalogs are discovered through libs/mcp-client and posted with catalog.submit, as the worker does: every tool
 // the server lists. The in-process server's definition declares allowTools, which the API applies to the catalog
-// it leases, so one of its tools is never mounted. A real SDK client then talks to /mcp/w/:id.
+// it leases, so one of its tools is never mounted. A real SDK client then talks to /mcp/w/:id. The stack (API,
+// tenants, tokens, host policy, this file's own QUEUE_PREFIX and REDIS_KEY_PREFIX) is the acceptance harness's.
 
 jest.setTimeout(120_000);
 
-const ROOT_DIR = resolve(__dirname, '../../../..');
-const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
-const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
-const POOL = 'local';
-/** This file's own BullMQ namespace: the catalog-refresh jobs the API enqueues are this file's alone. */
-const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
-/**
- * This file's own revocation namespace (the API's REDIS_KEY_PREFIX, which the gateway subscribes under): on the
- * shared default, another spec's API running at the same time publishes its ledger's events to this file's
- * gateways, whose cursor then runs past their own ledger's events (a revocation missed under parallel load).
- */
-const REDIS_KEY_PREFIX = createTestRedisPrefix();
-const silent = createLogger({ name: 'gateway-endpoint-test', level: 'silent' });
-
-let testDb: TestDatabase;
-let db: Database;
-let api: NestFastifyApplication;
-let apiUrl: string;
-let acme: TestTenant;
-let globex: TestTenant;
-let workspaceId: string;
-let otherWorkspaceId: string;
-let globexWorkspaceId: string;
-let root: string;
-let upstream: InProcessUpstream;
+let stack: GatewayStack;
+let upstream: StreamableHttpUpstream;
 const approvals: Record<string, string> = {};
-const tokens = { admin: '', approver: '', worker: '', gateway: '', agent: '', user: '', globexUser: '' };
-
-/** An in-process SDK server over Streamable HTTP, a session (and a Server) per client. */
-interface InProcessUpstream {
-  readonly url: string;
-  readonly sessions: () => number;
-  readonly close: () => Promise<void>;
-}
 
 /** Set by the `grow` tool: the in-process server lists one more tool from then on. */
 let grown = false;
@@ -144,252 +89,22 @@ function upstreamServer(): Server {
   return server;
 }
 
-async function startUpstream(): Promise<InProcessUpstream> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const http: HttpServer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const body: unknown =
-          chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-        const id = req.headers['mcp-session-id'];
-        let transport = typeof id === 'string' ? transports.get(id) : undefined;
-        if (transport === undefined && isInitializeRequest(body)) {
-          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (sessionId) => {
-              transports.set(sessionId, created);
-            },
-            onsessionclosed: (sessionId) => void transports.delete(sessionId),
-          });
-          created.onclose = () => {
-            if (created.sessionId !== undefined) transports.delete(created.sessionId);
-          };
-          await upstreamServer().connect(created);
-          transport = created;
-        }
-        if (transport === undefined) {
-          res.writeHead(404).end();
-          return;
-        }
-        await transport.handleRequest(req, res, body);
-      })();
-    });
-  });
-  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    sessions: () => transports.size,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((done) => http.close(() => done()));
-    },
-  };
-}
-
-async function rest(
-  who: keyof typeof tokens,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  payload?: unknown,
-) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: ReturnType<typeof rest>, status: number) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function approve(serverName: string): Promise<string> {
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  const decided = await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  return decided.id as string;
-}
-
-/** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-async function discoverAndSubmit(serverName: string): Promise<void> {
-  const lease = (await expectOk(rest('worker', 'POST', '/v1/leases', { workspaceId, serverName }), 201)) as {
-    id: string;
-    transport: { transport: unknown };
-    source: { tier: 'managed'; origin: string };
-  };
-  const supervisor = superviseAdmitted(lease.transport.transport, {
-    serverId: serverName,
-    connect: {
-      serverName,
-      clientInfo: { name: 'gateway-endpoint-test', version: '0.0.0' },
-      defaultStartupTimeoutMs: 60_000,
-      searchPath: CHILD_PATH,
-      closeGraceMs: 500,
-      stillAdmitted: () => true,
-    },
-    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-  });
-  try {
-    expect(await supervisor.start()).toBe('ready');
-    if (supervisor.catalog === undefined) throw new Error('no catalog');
-    const document = catalogDocumentOf(supervisor.catalog, {
-      source: lease.source,
-      fetchedAt: new Date().toISOString(),
-    });
-    await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
-  } finally {
-    await supervisor.close();
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-  }
-}
-
-async function gatewayToken(): Promise<string> {
-  const minted = mintTokenSecret('gateway');
-  await insertGatewayToken({
-    ownerUrl: testDb.ownerUrl,
-    name: 'gateway local',
-    scopes: [
-      'tokens:introspect',
-      'leases:write',
-      'catalog:read',
-      'revocations:read',
-      'catalog:refresh',
-    ] satisfies Scope[],
-    pool: POOL,
-    secretHash: minted.secretHash,
-    prefix: minted.prefix,
-    expiresAt: null,
-  });
-  return minted.secret;
-}
-
 beforeAll(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-16-gateway-')));
-  testDb = await createTestDatabase();
-  db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
-  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
-  globex = await createTestTenant(db, { slug: `globex-${randomUUID().slice(0, 8)}` });
-  const admin = await createMember(db, acme, 'admin');
-  const approver = await createMember(db, acme, 'approver');
-  const member = await createMember(db, acme, 'member');
-  const globexOwner = await createMember(db, globex, 'owner');
-  workspaceId = (await createTestWorkspace(db, acme.id)).id;
-  otherWorkspaceId = (await createTestWorkspace(db, acme.id)).id;
-  globexWorkspaceId = (await createTestWorkspace(db, globex.id)).id;
-  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
-  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
-  tokens.user = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
-  tokens.globexUser = (await mintTestToken(db, globex, globexOwner, { kind: 'user' })).secret;
-  tokens.agent = (
-    await mintTestToken(db, acme, admin, {
-      kind: 'agent',
-      scopes: ['gateway:use'],
-      workspaceIds: [workspaceId],
-    })
-  ).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
+  stack = await startGatewayStack({ name: 'gateway-endpoint', stdioCommands: [[EVERYTHING, 'stdio']] });
+  upstream = await startStreamableHttpUpstream(upstreamServer);
+  await stack.defineServers('admin', 'managed', {
+    everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+    inproc: { type: 'http', url: upstream.url, allowTools: ['echo', 'fail', 'chatty', 'grow'] },
   });
-  tokens.gateway = await gatewayToken();
-  upstream = await startUpstream();
-
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX,
-    QUEUE_PREFIX,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      [POOL]: {
-        tenants: [acme.slug, globex.slug],
-        stdio: true,
-        commandCeiling: [[EVERYTHING]],
-        allowedRoots: [root],
-        allowInsecureLoopback: true,
-      },
-    }),
-  });
-  if (!parsed.ok) throw new Error(parsed.message);
-  api = await createApiApp(parsed.config, { logger: silent });
-  await api.listen({ host: '127.0.0.1', port: 0 });
-  apiUrl = await api.getUrl();
-  await expectOk(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-    200,
-  );
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'gateway',
-      document: {
-        mcpServers: {
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
-          inproc: { type: 'http', url: upstream.url, allowTools: ['echo', 'fail', 'chatty', 'grow'] },
-        },
-      },
-    }),
-    200,
-  );
-  approvals.everything = await approve('everything');
-  approvals.inproc = await approve('inproc');
-  await discoverAndSubmit('everything');
-  await discoverAndSubmit('inproc');
+  approvals.everything = await stack.approve('everything');
+  approvals.inproc = await stack.approve('inproc');
+  await stack.discoverAndSubmit('everything');
+  await stack.discoverAndSubmit('inproc');
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
-  await api?.close();
+  await stack?.close();
   await upstream?.close();
-  await db?.close();
-  await testDb?.drop();
-  await rm(root, { recursive: true, force: true });
 }, TEST_DATABASE_TIMEOUT_MS);
 
 /** Everything the gateways of this file logged, at debug (no redaction: the canary proves nothing is logged). */
@@ -401,33 +116,10 @@ const logSink = new Writable({
   },
 });
 
-async function startGateway(env: Record<string, string> = {}) {
-  const parsed = parseConfig(gatewayConfigSchema, {
-    LOG_LEVEL: 'silent',
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX,
-    API_URL: apiUrl,
-    GATEWAY_TOKEN: tokens.gateway,
-    CHILD_PATH,
-    CHILD_CLOSE_GRACE_MS: '500',
-    ...env,
-  });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const app = await createGatewayApp(parsed.config, {
+const startGateway = (env: Record<string, string> = {}) =>
+  stack.startGateway(env, {
     logger: createLogger({ name: 'gateway', level: 'debug', destination: logSink }),
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return { app, url: await app.getUrl(), runtime: app.get(GatewayRuntime) };
-}
-
-async function connect(url: string, token: string, workspace = workspaceId): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`/mcp/w/${workspace}`, url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
-  const client = new Client({ name: 'gateway-endpoint-test', version: '0.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 describe('the workspace gateway through a real SDK client', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
@@ -437,11 +129,11 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   afterAll(async () => {
-    await gateway?.app.close();
+    await gateway?.close();
   });
 
   it('lists the namespaced tools of both upstreams, and only those allowTools admits', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     try {
       const listed = await client.listTools();
       const names = listed.tools.map((t) => t.name);
@@ -450,7 +142,7 @@ describe('the workspace gateway through a real SDK client', () => {
       );
       expect(names).not.toContain('mcp__inproc__secret_op');
       // The catalog lease itself carries only what allowTools admits, whatever the snapshot listed.
-      const catalog = await rest('worker', 'GET', `/v1/workspaces/${workspaceId}/catalog`);
+      const catalog = await stack.rest('worker', 'GET', `/v1/workspaces/${stack.workspaceId}/catalog`);
       expect(catalog.status).toBe(200);
       const { servers } = catalog.body.document as {
         servers: { identity: { server: string }; tools: { remoteName: string }[] }[];
@@ -464,7 +156,7 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   it('calls a stdio tool and an HTTP tool; a tool error is a result with isError', async () => {
-    const client = await connect(gateway.url, tokens.user);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.alice);
     try {
       const echoed = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'hi' } });
       expect(JSON.stringify(echoed.content)).toContain('hi');
@@ -478,7 +170,7 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   it('refuses a tool outside allowTools when called directly, though the upstream has it', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     try {
       await expect(client.callTool({ name: 'mcp__inproc__secret_op', arguments: {} })).rejects.toMatchObject({
         code: ErrorCode.InvalidParams,
@@ -494,7 +186,7 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   it('relays the progress of the call in flight, under the caller’s own progress token', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     try {
       const progress: { progress: number; total?: number }[] = [];
       const done = await client.callTool(
@@ -514,15 +206,15 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   it('relays an upstream’s list_changed to the workspace’s sessions and asks the API for a catalog refresh', async () => {
-    const queue = new Queue(catalogRefreshQueueOf(POOL), {
+    const queue = new Queue(catalogRefreshQueueOf(stack.pool), {
       connection: { url: testRedisUrl() },
-      prefix: QUEUE_PREFIX,
+      prefix: stack.queuePrefix,
     });
-    const events = new QueueEvents(catalogRefreshQueueOf(POOL), {
+    const events = new QueueEvents(catalogRefreshQueueOf(stack.pool), {
       connection: { url: testRedisUrl() },
-      prefix: QUEUE_PREFIX,
+      prefix: stack.queuePrefix,
     });
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     try {
       // The approval's own discovery job still waits (no worker here): gone, so the report is a new job.
       await queue.drain();
@@ -550,7 +242,7 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   it('drops and counts an upstream notification that is not the call’s progress or list_changed', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     const relayed: string[] = [];
     client.fallbackNotificationHandler = async (notification) => {
       relayed.push(notification.method);
@@ -585,32 +277,38 @@ describe('the workspace gateway through a real SDK client', () => {
         },
         body: JSON.stringify(initialize),
       });
-    const none = await post(workspaceId, {});
+    const none = await post(stack.workspaceId, {});
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm="gatehouse"/);
     expect(await none.json()).toMatchObject({ code: 'unauthenticated' });
-    const bogus = await post(workspaceId, { authorization: `Bearer ghu_${'x'.repeat(43)}` });
+    const bogus = await post(stack.workspaceId, { authorization: `Bearer ghu_${'x'.repeat(43)}` });
     expect(bogus.status).toBe(401);
     // The agent is bound to its workspace; a person is not a member of another tenant's.
     for (const [token, workspace] of [
-      [tokens.agent, otherWorkspaceId],
-      [tokens.user, globexWorkspaceId],
-      [tokens.globexUser, workspaceId],
-      [tokens.user, randomUUID()],
+      [stack.tokens.agent, stack.otherWorkspaceId],
+      [stack.tokens.alice, stack.globexWorkspaceId],
+      [stack.tokens.globexOwner, stack.workspaceId],
+      [stack.tokens.alice, randomUUID()],
     ] as const) {
       const refused = await post(workspace, { authorization: `Bearer ${token}` });
       expect(refused.status).toBe(404);
       expect(await refused.json()).toMatchObject({ code: 'not_found' });
     }
-    await expect(connect(gateway.url, tokens.agent, otherWorkspaceId)).rejects.toThrow();
+    await expect(
+      connectSdkClient(gateway.endpoint(stack.otherWorkspaceId), stack.tokens.agent),
+    ).rejects.toThrow();
   });
 
   it('refuses a foreign Host or Origin (DNS rebinding) with 403', async () => {
     const probe = (headers: Record<string, string>) =>
       gateway.app.inject({
         method: 'POST',
-        url: `/mcp/w/${workspaceId}`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.agent}`, ...headers },
+        url: `/mcp/w/${stack.workspaceId}`,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${stack.tokens.agent}`,
+          ...headers,
+        },
         payload: '{}',
       });
     const host = await probe({ host: 'evil.example:4200' });
@@ -621,15 +319,14 @@ describe('the workspace gateway through a real SDK client', () => {
   });
 
   it('refuses a revoked server on the next call and closes its upstream connection', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     try {
       await client.callTool({ name: 'mcp__inproc__echo', arguments: { text: 'before' } });
       const heldBefore = gateway.runtime.held.size;
       expect(heldBefore).toBeGreaterThan(0);
-      await expectOk(
-        rest('admin', 'POST', `/v1/approvals/${approvals.inproc}/revoke`, { reason: 'gateway test' }),
-        200,
-      );
+      await stack.expectStatus('admin', 'POST', `/v1/approvals/${approvals.inproc}/revoke`, 200, {
+        reason: 'gateway test',
+      });
       // The ledger has the event once the revoke answered: read it now rather than wait for the relay.
       await gateway.runtime.revocations?.catchUp();
       expect(gateway.runtime.held.size).toBeLessThan(heldBefore);
@@ -650,7 +347,12 @@ describe('the workspace gateway through a real SDK client', () => {
 describe('secrets', () => {
   it('no caller token and not the gateway token in anything the gateways logged', () => {
     expect(logged).toContain('gateway upstream connected');
-    for (const secret of [tokens.agent, tokens.user, tokens.globexUser, tokens.gateway]) {
+    for (const secret of [
+      stack.tokens.agent,
+      stack.tokens.alice,
+      stack.tokens.globexOwner,
+      stack.tokens.gateway,
+    ]) {
       expect(logged).not.toContain(secret);
       expect(logged).not.toContain(secret.slice(4));
     }
@@ -664,11 +366,11 @@ describe('rate limits', () => {
       const list = () =>
         limited.app.inject({
           method: 'POST',
-          url: `/mcp/w/${workspaceId}`,
+          url: `/mcp/w/${stack.workspaceId}`,
           headers: {
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
-            authorization: `Bearer ${tokens.agent}`,
+            authorization: `Bearer ${stack.tokens.agent}`,
           },
           payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
         });
@@ -679,7 +381,7 @@ describe('rate limits', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(refused.json()).toMatchObject({ code: 'rate_limited' });
     } finally {
-      await limited.app.close();
+      await limited.close();
     }
   });
 });
