@@ -1,28 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
-import { dirname, join, resolve } from 'node:path';
-import type { Scope } from '@gatehouse/contracts';
-import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
-import { createLogger, parseConfig } from '@gatehouse/platform';
+import { createLogger } from '@gatehouse/platform';
 import {
-  createTestDatabase,
-  createTestTenant,
-  createTestRedisPrefix,
-  createTestWorkspace,
-  testRedisUrl,
+  startStreamableHttpUpstream,
   TEST_DATABASE_TIMEOUT_MS,
-  type TestDatabase,
-  type TestTenant,
+  type StreamableHttpUpstream,
 } from '@gatehouse/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -34,68 +18,27 @@ import {
   McpError,
   PromptListChangedNotificationSchema,
   ReadResourceRequestSchema,
-  isInitializeRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-// The gateway's peer is the real API (introspection, catalog, leases, revocations): a test reaching for its real
-// peer is the one place an app imports another.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { apiConfigSchema } from '../../../api/src/config/api.config.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createApiApp } from '../../../api/src/create-api-app.js';
-import { gatewayConfigSchema } from '../config/gateway.config.js';
-import { createGatewayApp } from '../create-gateway-app.js';
-import { GatewayRuntime } from './gateway.runtime.js';
+import {
+  connectSdkClient,
+  EVERYTHING,
+  startGatewayStack,
+  type GatewayStack,
+} from '../acceptance/gateway-stack.harness';
 
 // Prompts and resources through the workspace endpoint, and the per-server passthrough (issue 16; decisions
 // 0104, 0105), end to end: the real API (Postgres, Redis), the gateway app, and two upstreams:
 // @modelcontextprotocol/server-everything over stdio (it has prompts, resources and resource templates) and an
 // in-process SDK server over Streamable HTTP whose prompts, resources and template we control exactly. Catalogs are
 // discovered through libs/mcp-client and posted with catalog.submit, as the worker does. A real SDK client talks
-// to /mcp/w/:id and /mcp/w/:id/s/:server.
+// to /mcp/w/:id and /mcp/w/:id/s/:server. The stack (API, tenants, tokens, host policy, this file's own
+// QUEUE_PREFIX and REDIS_KEY_PREFIX) is the acceptance harness's.
 
 jest.setTimeout(120_000);
 
-const ROOT_DIR = resolve(__dirname, '../../../..');
-const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
-const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
-const POOL = 'local';
-/** This file's own BullMQ namespace: the catalog-refresh jobs the API enqueues are this file's alone. */
-const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
-/**
- * This file's own revocation namespace (the API's REDIS_KEY_PREFIX, which the gateway subscribes under): on the
- * shared default, another spec's API running at the same time publishes its ledger's events to this file's
- * gateways, whose cursor then runs past their own ledger's events (a revocation missed under parallel load).
- */
-const REDIS_KEY_PREFIX = createTestRedisPrefix();
-const silent = createLogger({ name: 'gateway-surface-test', level: 'silent' });
-
-let testDb: TestDatabase;
-let db: Database;
-let api: NestFastifyApplication;
-let apiUrl: string;
-let acme: TestTenant;
-let globex: TestTenant;
-let workspaceId: string;
-let otherWorkspaceId: string;
-let globexWorkspaceId: string;
-let root: string;
-let upstream: InProcessUpstream;
+let stack: GatewayStack;
+let upstream: StreamableHttpUpstream;
 const approvals: Record<string, string> = {};
-const tokens = { admin: '', approver: '', worker: '', gateway: '', agent: '', user: '', globexUser: '' };
-
-/** An in-process SDK server over Streamable HTTP, a session (and a Server) per client. */
-interface InProcessUpstream {
-  readonly url: string;
-  readonly sessions: () => number;
-  readonly close: () => Promise<void>;
-}
 
 /** Set by the `grow` tool: the in-process server lists one more prompt from then on. */
 let grown = false;
@@ -167,257 +110,27 @@ function upstreamServer(): Server {
   return server;
 }
 
-async function startUpstream(): Promise<InProcessUpstream> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const http: HttpServer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const body: unknown =
-          chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-        const id = req.headers['mcp-session-id'];
-        let transport = typeof id === 'string' ? transports.get(id) : undefined;
-        if (transport === undefined && isInitializeRequest(body)) {
-          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (sessionId) => {
-              transports.set(sessionId, created);
-            },
-            onsessionclosed: (sessionId) => void transports.delete(sessionId),
-          });
-          created.onclose = () => {
-            if (created.sessionId !== undefined) transports.delete(created.sessionId);
-          };
-          await upstreamServer().connect(created);
-          transport = created;
-        }
-        if (transport === undefined) {
-          res.writeHead(404).end();
-          return;
-        }
-        await transport.handleRequest(req, res, body);
-      })();
-    });
-  });
-  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    sessions: () => transports.size,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((done) => http.close(() => done()));
-    },
-  };
-}
-
-async function rest(
-  who: keyof typeof tokens,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  payload?: unknown,
-) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: ReturnType<typeof rest>, status: number) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function approve(serverName: string): Promise<string> {
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  const decided = await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  return decided.id as string;
-}
-
-/** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-async function discoverAndSubmit(serverName: string): Promise<void> {
-  const lease = (await expectOk(rest('worker', 'POST', '/v1/leases', { workspaceId, serverName }), 201)) as {
-    id: string;
-    transport: { transport: unknown };
-    source: { tier: 'managed'; origin: string };
-  };
-  const supervisor = superviseAdmitted(lease.transport.transport, {
-    serverId: serverName,
-    connect: {
-      serverName,
-      clientInfo: { name: 'gateway-surface-test', version: '0.0.0' },
-      defaultStartupTimeoutMs: 60_000,
-      searchPath: CHILD_PATH,
-      closeGraceMs: 500,
-      stillAdmitted: () => true,
-    },
-    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-  });
-  try {
-    expect(await supervisor.start()).toBe('ready');
-    if (supervisor.catalog === undefined) throw new Error('no catalog');
-    const document = catalogDocumentOf(supervisor.catalog, {
-      source: lease.source,
-      fetchedAt: new Date().toISOString(),
-    });
-    await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
-  } finally {
-    await supervisor.close();
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-  }
-}
-
-async function gatewayToken(): Promise<string> {
-  const minted = mintTokenSecret('gateway');
-  await insertGatewayToken({
-    ownerUrl: testDb.ownerUrl,
-    name: 'gateway local',
-    scopes: [
-      'tokens:introspect',
-      'leases:write',
-      'catalog:read',
-      'revocations:read',
-      'catalog:refresh',
-    ] satisfies Scope[],
-    pool: POOL,
-    secretHash: minted.secretHash,
-    prefix: minted.prefix,
-    expiresAt: null,
-  });
-  return minted.secret;
-}
-
 beforeAll(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-16-surface-')));
-  testDb = await createTestDatabase();
-  db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
-  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
-  globex = await createTestTenant(db, { slug: `globex-${randomUUID().slice(0, 8)}` });
-  const admin = await createMember(db, acme, 'admin');
-  const approver = await createMember(db, acme, 'approver');
-  const member = await createMember(db, acme, 'member');
-  const globexOwner = await createMember(db, globex, 'owner');
-  workspaceId = (await createTestWorkspace(db, acme.id)).id;
-  otherWorkspaceId = (await createTestWorkspace(db, acme.id)).id;
-  globexWorkspaceId = (await createTestWorkspace(db, globex.id)).id;
-  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
-  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
-  tokens.user = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
-  tokens.globexUser = (await mintTestToken(db, globex, globexOwner, { kind: 'user' })).secret;
-  tokens.agent = (
-    await mintTestToken(db, acme, admin, {
-      kind: 'agent',
-      scopes: ['gateway:use'],
-      workspaceIds: [workspaceId],
-    })
-  ).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
+  stack = await startGatewayStack({ name: 'gateway-surface', stdioCommands: [[EVERYTHING, 'stdio']] });
+  upstream = await startStreamableHttpUpstream(upstreamServer);
+  await stack.defineServers('admin', 'managed', {
+    everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+    inproc: { type: 'http', url: upstream.url, allowTools: ['echo', 'grow'] },
+    // Defined, never approved: its passthrough is as unknown as a server nobody defined.
+    unapproved: { type: 'http', url: upstream.url },
+    // Approved, never discovered: in the catalog's servers as pending, in no surface.
+    pending: { type: 'http', url: upstream.url },
   });
-  tokens.gateway = await gatewayToken();
-  upstream = await startUpstream();
-
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX,
-    QUEUE_PREFIX,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      [POOL]: {
-        tenants: [acme.slug, globex.slug],
-        stdio: true,
-        commandCeiling: [[EVERYTHING]],
-        allowedRoots: [root],
-        allowInsecureLoopback: true,
-      },
-    }),
-  });
-  if (!parsed.ok) throw new Error(parsed.message);
-  api = await createApiApp(parsed.config, { logger: silent });
-  await api.listen({ host: '127.0.0.1', port: 0 });
-  apiUrl = await api.getUrl();
-  await expectOk(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-    200,
-  );
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'gateway',
-      document: {
-        mcpServers: {
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
-          inproc: { type: 'http', url: upstream.url, allowTools: ['echo', 'grow'] },
-          // Defined, never approved: its passthrough is as unknown as a server nobody defined.
-          unapproved: { type: 'http', url: upstream.url },
-          // Approved, never discovered: in the catalog's servers as pending, in no surface.
-          pending: { type: 'http', url: upstream.url },
-        },
-      },
-    }),
-    200,
-  );
-  approvals.everything = await approve('everything');
-  approvals.inproc = await approve('inproc');
-  approvals.pending = await approve('pending');
-  await discoverAndSubmit('everything');
-  await discoverAndSubmit('inproc');
+  approvals.everything = await stack.approve('everything');
+  approvals.inproc = await stack.approve('inproc');
+  approvals.pending = await stack.approve('pending');
+  await stack.discoverAndSubmit('everything');
+  await stack.discoverAndSubmit('inproc');
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
-  await api?.close();
+  await stack?.close();
   await upstream?.close();
-  await db?.close();
-  await testDb?.drop();
-  await rm(root, { recursive: true, force: true });
 }, TEST_DATABASE_TIMEOUT_MS);
 
 /** Everything the gateways of this file logged, at debug (no redaction: the canary proves nothing is logged). */
@@ -429,41 +142,22 @@ const logSink = new Writable({
   },
 });
 
-async function startGateway(env: Record<string, string> = {}) {
-  const parsed = parseConfig(gatewayConfigSchema, {
-    LOG_LEVEL: 'silent',
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX,
-    API_URL: apiUrl,
-    GATEWAY_TOKEN: tokens.gateway,
-    CHILD_PATH,
-    CHILD_CLOSE_GRACE_MS: '500',
-    ...env,
-  });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const app = await createGatewayApp(parsed.config, {
+const startGateway = (env: Record<string, string> = {}) =>
+  stack.startGateway(env, {
     logger: createLogger({ name: 'gateway', level: 'debug', destination: logSink }),
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return { app, url: await app.getUrl(), runtime: app.get(GatewayRuntime) };
-}
 
 /** A real SDK client on the workspace endpoint, or on a server's passthrough (`server`). */
-async function connect(
+function connect(
   url: string,
   token: string,
   options: { workspace?: string; server?: string } = {},
 ): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(pathOf(options), url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
-  const client = new Client({ name: 'gateway-surface-test', version: '0.0.0' });
-  await client.connect(transport);
-  return client;
+  return connectSdkClient(new URL(pathOf(options), url), token);
 }
 
 function pathOf(options: { workspace?: string; server?: string }): string {
-  const workspace = options.workspace ?? workspaceId;
+  const workspace = options.workspace ?? stack.workspaceId;
   return options.server === undefined ? `/mcp/w/${workspace}` : `/mcp/w/${workspace}/s/${options.server}`;
 }
 
@@ -495,11 +189,11 @@ describe('prompts and resources through the workspace endpoint', () => {
   });
 
   afterAll(async () => {
-    await gateway?.app.close();
+    await gateway?.close();
   });
 
   it('advertises tools, prompts and resources with listChanged, and no subscribe', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connect(gateway.url, stack.tokens.agent);
     try {
       expect(client.getServerCapabilities()).toEqual({
         tools: { listChanged: true },
@@ -512,7 +206,7 @@ describe('prompts and resources through the workspace endpoint', () => {
   });
 
   it('lists every served server’s prompts under minted names and gets them from their upstream', async () => {
-    const client = await connect(gateway.url, tokens.user);
+    const client = await connect(gateway.url, stack.tokens.alice);
     try {
       const listed = await client.listPrompts();
       const names = listed.prompts.map((p) => p.name);
@@ -551,7 +245,7 @@ describe('prompts and resources through the workspace endpoint', () => {
   });
 
   it('refuses a prompt it does not serve and arguments the prompt does not declare or misses', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connect(gateway.url, stack.tokens.agent);
     try {
       for (const name of ['greet', 'mcp__inproc__nope', 'mcp__unapproved__greet']) {
         await expect(client.getPrompt({ name, arguments: { who: 'x' } })).rejects.toMatchObject({
@@ -575,7 +269,7 @@ describe('prompts and resources through the workspace endpoint', () => {
   });
 
   it('lists resources and templates under gatehouse://<server>/ and reads them back, listed or templated', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connect(gateway.url, stack.tokens.agent);
     try {
       const resources = await client.listResources();
       const uris = resources.resources.map((r) => r.uri);
@@ -617,7 +311,7 @@ describe('prompts and resources through the workspace endpoint', () => {
   });
 
   it('refuses a URI it does not serve: un-namespaced, another server’s under this one, unlisted, unmatched', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connect(gateway.url, stack.tokens.agent);
     try {
       for (const uri of [
         // The upstream would answer every one of these (it serves anything under mem://): the gateway refuses.
@@ -642,7 +336,7 @@ describe('prompts and resources through the workspace endpoint', () => {
 
   it('refuses another workspace’s resources and prompts: nothing is served there', async () => {
     // The member sees the tenant's other workspace (nothing approved there); the agent is bound to its own.
-    const client = await connect(gateway.url, tokens.user, { workspace: otherWorkspaceId });
+    const client = await connect(gateway.url, stack.tokens.alice, { workspace: stack.otherWorkspaceId });
     try {
       expect((await client.listResources()).resources).toEqual([]);
       expect((await client.listPrompts()).prompts).toEqual([]);
@@ -655,14 +349,14 @@ describe('prompts and resources through the workspace endpoint', () => {
     } finally {
       await client.close();
     }
-    const refused = await post(gateway.url, pathOf({ workspace: otherWorkspaceId, server: 'inproc' }), {
-      authorization: `Bearer ${tokens.agent}`,
+    const refused = await post(gateway.url, pathOf({ workspace: stack.otherWorkspaceId, server: 'inproc' }), {
+      authorization: `Bearer ${stack.tokens.agent}`,
     });
     expect(refused.status).toBe(404);
   });
 
   it('refuses a cursor that is not one of its own', async () => {
-    const client = await connect(gateway.url, tokens.agent);
+    const client = await connect(gateway.url, stack.tokens.agent);
     try {
       for (const list of [
         () => client.listTools({ cursor: 'nope' }),
@@ -691,11 +385,11 @@ describe('the per-server passthrough endpoint', () => {
   });
 
   afterAll(async () => {
-    await gateway?.app.close();
+    await gateway?.close();
   });
 
   it('serves one server under its own names: tools, prompts, resources, templates', async () => {
-    const client = await connect(gateway.url, tokens.agent, { server: 'inproc' });
+    const client = await connect(gateway.url, stack.tokens.agent, { server: 'inproc' });
     try {
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name)).toEqual(['echo', 'grow']);
@@ -727,7 +421,7 @@ describe('the per-server passthrough endpoint', () => {
   });
 
   it('applies the same policy: allowTools, names of the workspace endpoint and other servers refused', async () => {
-    const client = await connect(gateway.url, tokens.user, { server: 'inproc' });
+    const client = await connect(gateway.url, stack.tokens.alice, { server: 'inproc' });
     try {
       for (const name of ['secret_op', 'mcp__inproc__echo', 'mcp__everything__echo']) {
         await expect(client.callTool({ name, arguments: {} })).rejects.toMatchObject({
@@ -753,7 +447,7 @@ describe('the per-server passthrough endpoint', () => {
   });
 
   it('serves a stdio server through its passthrough too', async () => {
-    const client = await connect(gateway.url, tokens.agent, { server: 'everything' });
+    const client = await connect(gateway.url, stack.tokens.agent, { server: 'everything' });
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('echo');
@@ -768,8 +462,8 @@ describe('the per-server passthrough endpoint', () => {
   });
 
   it('answers 404 for a server it does not serve exactly as for another workspace', async () => {
-    const auth = { authorization: `Bearer ${tokens.agent}` };
-    const reference = await post(gateway.url, pathOf({ workspace: otherWorkspaceId }), auth);
+    const auth = { authorization: `Bearer ${stack.tokens.agent}` };
+    const reference = await post(gateway.url, pathOf({ workspace: stack.otherWorkspaceId }), auth);
     expect(reference.status).toBe(404);
     const referenceBody = await reference.text();
     for (const server of [
@@ -789,12 +483,12 @@ describe('the per-server passthrough endpoint', () => {
     // Another workspace's passthrough of a server this one serves: the same 404.
     const elsewhere = await post(
       gateway.url,
-      pathOf({ workspace: otherWorkspaceId, server: 'inproc' }),
+      pathOf({ workspace: stack.otherWorkspaceId, server: 'inproc' }),
       auth,
     );
     expect(await elsewhere.text()).toBe(referenceBody);
-    const globex = await post(gateway.url, pathOf({ workspace: globexWorkspaceId, server: 'inproc' }), {
-      authorization: `Bearer ${tokens.user}`,
+    const globex = await post(gateway.url, pathOf({ workspace: stack.globexWorkspaceId, server: 'inproc' }), {
+      authorization: `Bearer ${stack.tokens.alice}`,
     });
     expect(globex.status).toBe(404);
   });
@@ -808,7 +502,11 @@ describe('the per-server passthrough endpoint', () => {
       gateway.app.inject({
         method: 'POST',
         url: path,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.agent}`, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${stack.tokens.agent}`,
+          ...headers,
+        },
         payload: INITIALIZE,
       });
     expect((await probe({ host: 'evil.example:4200' })).statusCode).toBe(403);
@@ -817,7 +515,7 @@ describe('the per-server passthrough endpoint', () => {
 
   it('binds a session to its surface: a passthrough session is not found on the workspace endpoint', async () => {
     const opened = await post(gateway.url, pathOf({ server: 'inproc' }), {
-      authorization: `Bearer ${tokens.agent}`,
+      authorization: `Bearer ${stack.tokens.agent}`,
     });
     expect(opened.status).toBe(200);
     const sessionId = opened.headers.get('mcp-session-id') ?? '';
@@ -825,7 +523,7 @@ describe('the per-server passthrough endpoint', () => {
     expect(sessionId).not.toBe('');
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     const headers = {
-      authorization: `Bearer ${tokens.agent}`,
+      authorization: `Bearer ${stack.tokens.agent}`,
       'mcp-session-id': sessionId,
       'mcp-protocol-version': '2025-11-25',
     };
@@ -843,7 +541,7 @@ describe('the per-server passthrough endpoint', () => {
     const listed = await post(
       gateway.url,
       pathOf({ server: 'inproc' }),
-      { authorization: `Bearer ${tokens.agent}` },
+      { authorization: `Bearer ${stack.tokens.agent}` },
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: {} }),
     );
     expect(listed.status).toBe(200);
@@ -856,7 +554,7 @@ describe('the passthrough’s rate limits', () => {
     const limited = await startGateway({ RATE_LIMIT_PER_TOKEN: '2' });
     try {
       const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-      const auth = { authorization: `Bearer ${tokens.agent}` };
+      const auth = { authorization: `Bearer ${stack.tokens.agent}` };
       expect((await post(limited.url, pathOf({}), auth, list)).status).toBe(200);
       expect((await post(limited.url, pathOf({ server: 'inproc' }), auth, list)).status).toBe(200);
       const refused = await post(limited.url, pathOf({ server: 'everything' }), auth, list);
@@ -864,7 +562,7 @@ describe('the passthrough’s rate limits', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
     } finally {
-      await limited.app.close();
+      await limited.close();
     }
   });
 });
@@ -877,13 +575,13 @@ describe('list_changed and revocation', () => {
   });
 
   afterAll(async () => {
-    await gateway?.app.close();
+    await gateway?.close();
   });
 
   it('relays an upstream’s prompts list_changed to the workspace’s and the server’s passthrough sessions', async () => {
-    const workspace = await connect(gateway.url, tokens.agent);
-    const passthrough = await connect(gateway.url, tokens.agent, { server: 'inproc' });
-    const other = await connect(gateway.url, tokens.agent, { server: 'everything' });
+    const workspace = await connect(gateway.url, stack.tokens.agent);
+    const passthrough = await connect(gateway.url, stack.tokens.agent, { server: 'inproc' });
+    const other = await connect(gateway.url, stack.tokens.agent, { server: 'everything' });
     const told: string[] = [];
     other.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
       told.push('everything');
@@ -905,15 +603,14 @@ describe('list_changed and revocation', () => {
   });
 
   it('refuses a revoked server: its prompts and resources at once, its passthrough with the same 404', async () => {
-    const workspace = await connect(gateway.url, tokens.agent);
-    const passthrough = await connect(gateway.url, tokens.agent, { server: 'inproc' });
+    const workspace = await connect(gateway.url, stack.tokens.agent);
+    const passthrough = await connect(gateway.url, stack.tokens.agent, { server: 'inproc' });
     try {
       await workspace.getPrompt({ name: 'mcp__inproc__greet', arguments: { who: 'before' } });
       await passthrough.readResource({ uri: 'mem://notes/1' });
-      await expectOk(
-        rest('admin', 'POST', `/v1/approvals/${approvals.inproc}/revoke`, { reason: 'surface test' }),
-        200,
-      );
+      await stack.expectStatus('admin', 'POST', `/v1/approvals/${approvals.inproc}/revoke`, 200, {
+        reason: 'surface test',
+      });
       await gateway.runtime.revocations?.catchUp();
       expect((await workspace.listPrompts()).prompts.map((p) => p.name)).not.toContain('mcp__inproc__greet');
       expect((await workspace.listResources()).resources.map((r) => r.uri)).not.toContain(
@@ -930,7 +627,7 @@ describe('list_changed and revocation', () => {
       // The open passthrough session's next request is refused before the transport: the server is not served.
       await expect(passthrough.listTools()).rejects.toThrow(/404/);
       const fresh = await post(gateway.url, pathOf({ server: 'inproc' }), {
-        authorization: `Bearer ${tokens.agent}`,
+        authorization: `Bearer ${stack.tokens.agent}`,
       });
       expect(fresh.status).toBe(404);
       expect(await fresh.json()).toMatchObject({ code: 'not_found', detail: 'No such workspace.' });
@@ -947,7 +644,12 @@ describe('list_changed and revocation', () => {
 describe('secrets', () => {
   it('no caller token and not the gateway token in anything the gateways logged', () => {
     expect(logged).toContain('gateway upstream connected');
-    for (const secret of [tokens.agent, tokens.user, tokens.globexUser, tokens.gateway]) {
+    for (const secret of [
+      stack.tokens.agent,
+      stack.tokens.alice,
+      stack.tokens.globexOwner,
+      stack.tokens.gateway,
+    ]) {
       expect(logged).not.toContain(secret);
       expect(logged).not.toContain(secret.slice(4));
     }
