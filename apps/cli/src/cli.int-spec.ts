@@ -165,7 +165,10 @@ describe('gatehouse import, servers, approvals, export', () => {
     expect(run.err).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.out[0]).toBe(`dry run: project:${workspaceId} would be created -> v1`);
-    expect(run.out[1]).toMatch(/^NAME\s+CHANGE\s+STATE\s+PROBLEMS$/);
+    expect(run.out[1]).toMatch(/^NAME\s+CHANGE\s+STATE\s+EFFECTIVE \(workspace view\)\s+PROBLEMS$/);
+    expect(run.out.find((line) => line.startsWith('sentry '))).toMatch(
+      /^sentry\s+added\s+valid\s+takes effect\s+-$/,
+    );
     for (const name of ['filesystem', 'github', 'sentry', 'internal-docs', 'postgres', 'legacy-events']) {
       expect(run.out.some((line) => new RegExp(`^${name}\\s+added\\s`).test(line))).toBe(true);
     }
@@ -176,9 +179,9 @@ describe('gatehouse import, servers, approvals, export', () => {
       ['import', projectFile, '--tier', 'project', '--workspace', workspaceId, '--dry-run', '--json'],
       { env: asAdmin() },
     );
-    const preview = onlyJson<{ nextVersion: number; requests: { serverName: string; outcome: string }[] }>(
-      json,
-    );
+    const { preview } = onlyJson<{
+      preview: { nextVersion: number; requests: { serverName: string; outcome: string }[] };
+    }>(json);
     expect(preview.nextVersion).toBe(1);
     expect(preview.requests.length).toBeGreaterThan(0);
     expect(preview.requests.every((request) => request.outcome === 'opened')).toBe(true);
@@ -342,7 +345,10 @@ describe('gatehouse import, servers, approvals, export', () => {
     // The export is itself a .mcp.json: imported as a user source it reads back with the same names and transports.
     const exportFile = join(home, 'exported.mcp.json');
     await writeFile(exportFile, text);
-    const dryRun = onlyJson<{ entries: { name: string; state: string }[] }>(
+    const { preview: dryRun, effective } = onlyJson<{
+      preview: { entries: { name: string; state: string }[] };
+      effective: { name: string; outcome: string; other: string | null }[];
+    }>(
       await runGatehouse(
         ['import', exportFile, '--tier', 'user', '--workspace', workspaceId, '--dry-run', '--json'],
         {
@@ -352,6 +358,16 @@ describe('gatehouse import, servers, approvals, export', () => {
     );
     expect(dryRun.entries.map((entry) => entry.name).sort()).toEqual(Object.keys(expected).sort());
     expect(dryRun.entries.every((entry) => entry.state === 'valid')).toBe(true);
+    // A user source loses every name to the project and managed sources that define it (decision 0015).
+    expect(effective.find((entry) => entry.name === 'sentry')).toEqual({
+      name: 'sentry',
+      outcome: 'shadowed',
+      other: `project:${workspaceId}`,
+    });
+    expect(effective.find((entry) => entry.name === 'company-search')).toMatchObject({
+      outcome: 'shadowed',
+      other: 'managed:org-policy',
+    });
   });
 
   it('export for VS Code and Cursor spells the env reference their way, and writes a file only once', async () => {

@@ -9,6 +9,7 @@ import { requestOf } from './command-client';
 import { displayText, renderTable } from '../output/table';
 import { clientConfigOf, passthroughUrl } from '../commands/client-config';
 import { credentialsDir } from '../credentials/credentials.store';
+import { effectiveAfterImport } from '../commands/effective-after-import';
 
 describe('requestOf: a command input placed as the REST generator reads it', () => {
   it('fills path parameters (encoded) and puts the rest of a GET in the query string', () => {
@@ -120,5 +121,26 @@ describe('credentialsDir', () => {
       '/home/a/.config/gatehouse',
     );
     expect(() => credentialsDir({})).toThrow('set HOME or XDG_CONFIG_HOME');
+  });
+});
+
+describe('effectiveAfterImport', () => {
+  it('says whether each imported entry would be the one in effect, by tier precedence', () => {
+    const project = { tier: 'project' as const, origin: 'project:w' };
+    const now = [
+      { name: 'mine', source: project },
+      { name: 'policy', source: { tier: 'managed' as const, origin: 'managed:org' } },
+      { name: 'theirs', source: { tier: 'user' as const, origin: 'user:u' } },
+      { name: 'twin', source: { tier: 'project' as const, origin: 'project:other' } },
+    ];
+    const entries = ['mine', 'policy', 'theirs', 'twin', 'new'].map((name) => ({ name, change: 'added' }));
+    expect(effectiveAfterImport(project, [...entries, { name: 'gone', change: 'removed' }], now)).toEqual([
+      { name: 'mine', outcome: 'takes_effect', other: null },
+      { name: 'policy', outcome: 'shadowed', other: 'managed:org' },
+      { name: 'theirs', outcome: 'takes_effect', other: 'user:u' },
+      { name: 'twin', outcome: 'ambiguous', other: 'project:other' },
+      { name: 'new', outcome: 'takes_effect', other: null },
+      { name: 'gone', outcome: 'removed', other: null },
+    ]);
   });
 });

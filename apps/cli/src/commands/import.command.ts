@@ -1,11 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
-import { importDefinitionSource, previewDefinitionSource } from '@gatehouse/commands';
+import {
+  getEffectiveDefinitions,
+  importDefinitionSource,
+  previewDefinitionSource,
+} from '@gatehouse/commands';
 import { checkDocumentText, MAX_DOCUMENT_BYTES } from '@gatehouse/definitions';
 import { apiClientFor } from '../api-client/api-target';
 import { parseCommandArgs, required } from '../cli-args';
 import { CliError, usageError } from '../cli-io';
 import { renderTable } from '../output/table';
 import { currentVersionOf, sourceTargetOf } from './definition-source.target';
+import { effectiveAfterImport } from './effective-after-import';
 import { API_HELP, API_OPTIONS, printHelp, type CliCommand } from './cli-command';
 
 /** The file's text, judged as the API judges it (size, JSON, no repeated key, depth) before anything is sent. */
@@ -77,18 +82,35 @@ export const importCommand: CliCommand = {
 
     if (values['dry-run']) {
       const preview = await client.call(previewDefinitionSource, { ...versioned, document: value });
-      if (values.json) return io.out(JSON.stringify(preview));
+      // The user and local tiers take part in the caller's view only; the others in the workspace's too.
+      const view = target.tier === 'user' || target.tier === 'local' ? 'principal' : 'workspace';
+      const now = await client.call(getEffectiveDefinitions, { workspaceId, view });
+      const effective = effectiveAfterImport(
+        { tier: preview.tier, origin: preview.origin },
+        preview.entries,
+        now.entries,
+      );
+      if (values.json) return io.out(JSON.stringify({ preview, effective }));
       io.out(
         `dry run: ${preview.origin} ${preview.currentVersion === null ? 'would be created' : `v${preview.currentVersion}`}` +
           (preview.nextVersion === null ? ' (unchanged)' : ` -> v${preview.nextVersion}`),
       );
-      const entries = preview.entries.map((entry) => [
-        entry.name,
-        entry.change,
-        entry.state,
-        problemsText(entry.problems),
-      ]);
-      for (const line of renderTable(['NAME', 'CHANGE', 'STATE', 'PROBLEMS'], entries)) io.out(line);
+      const entries = preview.entries.map((entry, index) => {
+        const after = effective[index];
+        const word = after === undefined ? '-' : after.outcome.replace('_', ' ');
+        return [
+          entry.name,
+          entry.change,
+          entry.state,
+          after?.other === null || after === undefined ? word : `${word} (${after.other})`,
+          problemsText(entry.problems),
+        ];
+      });
+      for (const line of renderTable(
+        ['NAME', 'CHANGE', 'STATE', `EFFECTIVE (${view} view)`, 'PROBLEMS'],
+        entries,
+      ))
+        io.out(line);
       if (preview.problems.length > 0) io.out(`source problems: ${problemsText(preview.problems)}`);
       io.out('');
       io.out(
