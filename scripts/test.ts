@@ -56,6 +56,21 @@ function describeRedis(redis: ProvidedRedis): string {
   }
 }
 
+/**
+ * Tests on the machine's own Redis use its logical database 15, so the BullMQ queues, caches and logs of a
+ * `npm start` running beside them (database 0) never meet theirs: that worker took the tests' catalog-refresh jobs
+ * and answered them from its own API. Pub/sub crosses databases; revocation announcements name their ledger
+ * (decision 0120) and the event fan-out checks positions, so those never mix either.
+ */
+const TEST_REDIS_DATABASE = '15';
+
+function testDatabaseOf(redis: ProvidedRedis): string {
+  if (redis.source !== 'local') return redis.url;
+  const url = new URL(redis.url);
+  url.pathname = `/${TEST_REDIS_DATABASE}`;
+  return url.toString();
+}
+
 function describeChromium(chromium: ProvidedChromium): string {
   switch (chromium.source) {
     case 'CHROMIUM_PATH':
@@ -123,7 +138,8 @@ async function run(): Promise<number> {
     redisLog.flush();
     throw error;
   });
-  say(`Redis: ${describeRedis(redis)}`);
+  const testRedisUrl = testDatabaseOf(redis);
+  say(`Redis: ${describeRedis({ ...redis, url: testRedisUrl })}`);
 
   const chromium = await provideChromium({ env, prefix: PREFIX, write: (line) => process.stdout.write(line) });
   say(`Chromium: ${describeChromium(chromium)}`);
@@ -131,7 +147,7 @@ async function run(): Promise<number> {
   return runJest(root, process.argv.slice(2), {
     ...env,
     TEST_DATABASE_URL: database.adminUrl,
-    TEST_REDIS_URL: redis.url,
+    TEST_REDIS_URL: testRedisUrl,
     CHROMIUM_PATH: chromium.path,
     ...(database.rolePasswords
       ? {
