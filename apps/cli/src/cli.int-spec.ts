@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, stat, chmod } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
@@ -133,6 +135,48 @@ describe('gatehouse login', () => {
       stdin: 'x',
     });
     expect(cleartext).toMatchObject({ code: 2, err: [expect.stringContaining('must be https')] });
+  });
+
+  it('answers exit 3 when what answers is not the API: not JSON, not the shape, a problem-less error, too large', async () => {
+    const answers: Record<string, (res: ServerResponse) => void> = {
+      '/html/v1/me': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'),
+      '/shape/v1/me': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":1}'),
+      '/bare/v1/me': (res) => res.writeHead(502).end('bad gateway'),
+      '/huge/v1/me': (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        let sent = 0;
+        const more = () => {
+          while (sent < 20 && res.write(chunk)) sent += 1;
+          if (sent < 20) res.once('drain', () => ((sent += 1), more()));
+          else res.end();
+        };
+        more();
+      },
+    };
+    const impostor = createServer((req, res) =>
+      (answers[req.url ?? ''] ?? ((r) => r.writeHead(404).end()))(res),
+    );
+    await new Promise<void>((done) => impostor.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`;
+    try {
+      const expected: Record<string, string> = {
+        html: 'the answer is not JSON',
+        shape: 'the answer is not what this command returns',
+        bare: 'HTTP 502 without a problem document',
+        huge: 'the answer is too large',
+      };
+      for (const [path, message] of Object.entries(expected)) {
+        const run = await runGatehouse(['login', '--api', `${base}/${path}`], {
+          env: userEnv(),
+          stdin: tokens.admin,
+        });
+        expect(run).toMatchObject({ code: 3, err: [expect.stringContaining(message)] });
+      }
+    } finally {
+      impostor.closeAllConnections();
+      await new Promise<void>((done) => impostor.close(() => done()));
+    }
   });
 
   it('answers exit 3 when the API cannot be reached', async () => {

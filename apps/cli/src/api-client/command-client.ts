@@ -124,17 +124,30 @@ function networkReason(error: unknown): string {
   return typeof cause?.code === 'string' ? cause.code : 'connection failed';
 }
 
+/** The answer's text, read chunk by chunk and cut at MAX_ANSWER_BYTES (an answer with no length is bounded too). */
 async function readBounded(response: Response, commandName: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > MAX_ANSWER_BYTES) throw new UnreachableError(`${commandName}: the answer is too large`);
+  const tooLarge = () => new UnreachableError(`${commandName}: the answer is too large`);
+  if (Number(response.headers.get('content-length') ?? '0') > MAX_ANSWER_BYTES) throw tooLarge();
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
   try {
-    const text = await response.text();
-    if (text.length > MAX_ANSWER_BYTES) throw new UnreachableError(`${commandName}: the answer is too large`);
-    return text;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > MAX_ANSWER_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
   } catch (error) {
     if (error instanceof UnreachableError) throw error;
     throw new UnreachableError(`${commandName}: the connection ended before the answer did`);
   }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string, commandName: string): unknown {
