@@ -127,4 +127,25 @@ describe('McpSessions', () => {
     expect(await answer.text()).toContain('"tools":[]');
     expect(sessions.size).toBe(before);
   });
+
+  it('answers a sessionless request as JSON, and as an event stream only when it asked for progress', async () => {
+    const post = (params: Record<string, unknown>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-test-token': 'token-e',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params }),
+      });
+    // Nothing can come before its answer (no progress asked, no session to send anything else on): plain JSON.
+    const plain = await post({});
+    expect(plain.headers.get('content-type')).toContain('application/json');
+    expect(await plain.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { tools: [] } });
+    // A progress token: its progress goes on the answer's own stream, before the result.
+    const streamed = await post({ _meta: { progressToken: 'p1' } });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(await streamed.text()).toContain('"tools":[]');
+  });
 });

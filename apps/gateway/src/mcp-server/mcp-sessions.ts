@@ -57,6 +57,18 @@ const SESSION_NOT_FOUND = JSON.stringify({
   id: null,
 });
 
+/** Whether a JSON-RPC message (or a batch) carries a progress token. */
+function asksForProgress(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    if (typeof message !== 'object' || message === null) return false;
+    const params = (message as { params?: unknown }).params;
+    if (typeof params !== 'object' || params === null) return false;
+    const meta = (params as { _meta?: unknown })._meta;
+    return typeof meta === 'object' && meta !== null && 'progressToken' in meta;
+  });
+}
+
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
@@ -205,7 +217,13 @@ export class McpSessions {
     scope: SurfaceScope,
   ): Promise<void> {
     const server = this.options.createServer(scope);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // Without a session nothing but the call's own progress can come before its answer (no elicitation: the
+    // answer to it would reach another replica's throwaway server), so only a request that asked for progress
+    // gets an event stream; any other is answered as plain JSON, without the SSE framing (decision 0111).
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !asksForProgress(body),
+    });
     response.on('close', () => {
       void transport.close().catch(() => undefined);
       void server.close().catch(() => undefined);
