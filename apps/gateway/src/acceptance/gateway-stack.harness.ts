@@ -4,21 +4,24 @@
 // tokens and an agent token bound to the workspace, a HostPolicy and pool ceiling allowing exactly the stdio
 // commands given, and the gateway app on another port (started per spec, with its own env). Servers are defined,
 // approved and discovered as the worker does (libs/mcp-client discovery posted with catalog.submit), for the
-// workspace or for one principal. Follows apps/gateway/src/endpoint/workspace-endpoint.int-spec.ts.
+// workspace or for one principal, with the API-side steps of libs/testing (createApiSteps, decision 0121), which
+// the API's and the worker's specs take against their own API too. Each stack has its own QUEUE_PREFIX and
+// REDIS_KEY_PREFIX (testNamespaces).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig, type Logger } from '@gatehouse/platform';
 import {
+  createApiSteps,
   createTestDatabase,
-  createTestRedisPrefix,
   createTestTenant,
   createTestWorkspace,
+  testNamespaces,
   testRedisUrl,
+  type ApiAnswer,
   type TestDatabase,
   type TestTenant,
   type TestUser,
@@ -55,10 +58,7 @@ export interface GatewayStackOptions {
   readonly name: string;
 }
 
-export interface Answer {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-}
+export type Answer = ApiAnswer;
 
 export interface StartedGateway {
   readonly app: NestFastifyApplication;
@@ -143,8 +143,7 @@ async function insertTestGatewayToken(ownerUrl: string): Promise<string> {
 }
 
 export async function startGatewayStack(options: GatewayStackOptions): Promise<GatewayStack> {
-  const queuePrefix = `gh-test-${randomBytes(6).toString('hex')}`;
-  const redisKeyPrefix = createTestRedisPrefix();
+  const { QUEUE_PREFIX: queuePrefix, REDIS_KEY_PREFIX: redisKeyPrefix } = testNamespaces();
   const silent = createLogger({ name: `${options.name}-test`, level: 'silent' });
   const root = await realpath(await mkdtemp(join(tmpdir(), `gh-${options.name}-`)));
   const testDb: TestDatabase = await createTestDatabase();
@@ -218,37 +217,16 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
   const apiUrl = await api.getUrl();
   const gateways = new Set<NestFastifyApplication>();
 
-  const rest: GatewayStack['rest'] = async (who, method, url, payload) => {
-    const response = await api.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${tokens[who]}`,
-        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-    });
-    return {
-      status: response.statusCode,
-      body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-    };
-  };
-  const expectStatus: GatewayStack['expectStatus'] = async (who, method, url, status, payload) => {
-    const answer = await rest(who, method, url, payload);
-    if (answer.status !== status)
-      throw new Error(
-        `${method} ${url}: expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`,
-      );
-    return answer;
-  };
-
-  await expectStatus('admin', 'PUT', '/v1/host-policy', 200, {
-    stdioCommands: options.stdioCommands.map((argv) => [...argv]),
-    headerHelpers: [],
-    privateCidrs: [],
-    traceContextOrigins: [],
-    fourEyes: false,
+  const steps = createApiSteps<Who>({
+    api,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: `${options.name}-discovery`, searchPath: CHILD_PATH },
   });
+  await steps.putHostPolicy(options.stdioCommands);
 
   const stack: GatewayStack = {
     db,
@@ -265,77 +243,11 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
     otherWorkspaceId,
     globexWorkspaceId,
     tokens,
-    rest,
-    expectStatus,
-    async defineServers(who, tier, mcpServers) {
-      await expectStatus(who, 'PUT', '/v1/definition-sources', 200, {
-        tier,
-        ...(tier === 'managed' ? { name: 'gateway' } : {}),
-        document: { mcpServers },
-      });
-    },
-    async approve(serverName, view = 'workspace', asker = 'admin') {
-      const opened = await expectStatus(
-        asker,
-        'POST',
-        `/v1/workspaces/${workspaceId}/approval-requests`,
-        201,
-        {
-          serverName,
-          view,
-        },
-      );
-      const identity = opened.body.identity as { key: string; definitionFingerprint: string };
-      const decided = await expectStatus(
-        'approver',
-        'POST',
-        `/v1/approval-requests/${opened.body.id as string}/decision`,
-        201,
-        {
-          decision: 'approve',
-          seenFingerprint: identity.definitionFingerprint,
-          seenIdentityKey: identity.key,
-        },
-      );
-      return decided.body.id as string;
-    },
-    async discoverAndSubmit(serverName, principalUserId) {
-      const issued = await expectStatus('worker', 'POST', '/v1/leases', 201, {
-        workspaceId,
-        serverName,
-        ...(principalUserId !== undefined ? { principalUserId } : {}),
-      });
-      const lease = issued.body as {
-        id: string;
-        transport: { transport: unknown };
-        source: { tier: 'managed'; origin: string };
-      };
-      const supervisor = superviseAdmitted(lease.transport.transport, {
-        serverId: serverName,
-        connect: {
-          serverName,
-          clientInfo: { name: `${options.name}-discovery`, version: '0.0.0' },
-          defaultStartupTimeoutMs: 60_000,
-          searchPath: CHILD_PATH,
-          closeGraceMs: 500,
-          stillAdmitted: () => true,
-        },
-        backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-      });
-      try {
-        const started = await supervisor.start();
-        if (started !== 'ready' || supervisor.catalog === undefined)
-          throw new Error(`discovery of ${serverName}: ${started}`);
-        const document = catalogDocumentOf(supervisor.catalog, {
-          source: lease.source,
-          fetchedAt: new Date().toISOString(),
-        });
-        await expectStatus('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, 201, { document });
-      } finally {
-        await supervisor.close();
-        await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-      }
-    },
+    rest: steps.rest,
+    expectStatus: steps.expectStatus,
+    defineServers: (who, tier, mcpServers) => steps.defineServers(who, tier, mcpServers),
+    approve: async (serverName, view, asker) => (await steps.approve(serverName, view, asker)).approvalId,
+    discoverAndSubmit: steps.discoverAndSubmit,
     async startGateway(env = {}, { logger = silent } = {}) {
       const config = parseConfig(gatewayConfigSchema, {
         LOG_LEVEL: 'silent',
