@@ -16,11 +16,14 @@ import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
+  createApiSteps,
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
+  testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
   type TestUser,
@@ -68,54 +71,12 @@ let admin: TestUser;
 let workspaceId: string;
 let root: string;
 const tokens = { admin: '', approver: '', worker: '' };
-
-async function rest(
-  who: keyof typeof tokens,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  payload?: unknown,
-) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status: number) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
+/** This file's own queue and revocation namespaces (the API's; its workers subscribe under REDIS_KEY_PREFIX). */
+const namespaces = testNamespaces();
+let steps: ApiSteps<keyof typeof tokens>;
 
 /** Opens a review of the server in the workspace view and approves what it shows. */
-async function approve(serverName: string): Promise<{ fingerprint: string; approvalId: string }> {
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  const decided = await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  return { fingerprint: identity.definitionFingerprint, approvalId: decided.id as string };
-}
+const approve = (serverName: string) => steps.approve(serverName);
 
 function workerConfig(env: Record<string, string>): WorkerConfig {
   const parsed = parseConfig(workerConfigSchema, { LOG_LEVEL: 'silent', ...env });
@@ -220,6 +181,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
+    ...namespaces,
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
     WORKER_POOLS: JSON.stringify({
@@ -235,31 +197,27 @@ beforeAll(async () => {
   api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });
   apiUrl = await api.getUrl();
-  await expectOk(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [
-        [EVERYTHING, 'stdio'],
-        [NODE, SILENT],
-      ],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-    200,
-  );
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'worker',
-      document: {
-        mcpServers: {
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
-          silent: { type: 'stdio', command: NODE, args: [SILENT] },
-        },
-      },
-    }),
-    200,
+  steps = createApiSteps({
+    api,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'catalog-refresh-test', searchPath: CHILD_PATH },
+  });
+  await steps.putHostPolicy([
+    [EVERYTHING, 'stdio'],
+    [NODE, SILENT],
+  ]);
+  await steps.defineServers(
+    'admin',
+    'managed',
+    {
+      everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+      silent: { type: 'stdio', command: NODE, args: [SILENT] },
+    },
+    'worker',
   );
 }, TEST_DATABASE_TIMEOUT_MS);
 
@@ -283,6 +241,7 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
         REDIS_URL: testRedisUrl(),
         API_URL: apiUrl,
         QUEUE_PREFIX: prefix,
+        REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
         WORKER_TOKEN: tokens.worker,
         WORKER_POOL: POOL,
         WORKER_CONCURRENCY: '2',
@@ -380,10 +339,9 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
       (await processesRunning(SILENT)).find((p) => p.ppid === process.pid),
     );
     expect(child.pgid).toBe(child.pid);
-    await expectOk(
-      rest('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, { reason: 'no longer needed' }),
-      200,
-    );
+    await steps.expectStatus('admin', 'POST', `/v1/approvals/${approvalId}/revoke`, 200, {
+      reason: 'no longer needed',
+    });
     await expect(job.waitUntilFinished(events)).resolves.toEqual({ outcome: 'dropped', reason: 'revoked' });
     expect(groupAlive(child.pgid)).toBe(false);
     expect((await snapshotRows()).filter((r) => r.server_name === 'silent')).toEqual([]);
@@ -434,6 +392,7 @@ describe('catalog refresh: SIGKILL of a worker process during discovery', () => 
         REDIS_URL: testRedisUrl(),
         API_URL: apiUrl,
         QUEUE_PREFIX: prefix,
+        REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
         WORKER_TOKEN: tokens.worker,
         WORKER_POOL: POOL,
         WORKER_PORT: String(await freePort()),
