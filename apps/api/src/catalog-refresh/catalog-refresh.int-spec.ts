@@ -13,11 +13,14 @@ import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
+  createApiSteps,
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
+  testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
 } from '@gatehouse/testing';
@@ -51,7 +54,9 @@ const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
 const NODE = process.execPath;
 const CHILD_PATH = `${dirname(NODE)}:/usr/bin:/bin`;
 const silent = createLogger({ name: 'catalog-refresh-producer-test', level: 'silent' });
-const PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+/** This file's own queue and revocation namespaces; its worker takes the same. */
+const namespaces = testNamespaces();
+const PREFIX = namespaces.QUEUE_PREFIX;
 
 let testDb: TestDatabase;
 let db: Database;
@@ -64,54 +69,10 @@ let root: string;
 let producerRedis: Redis;
 const queues: Record<'local' | 'aaa', Queue> = {} as Record<'local' | 'aaa', Queue>;
 const tokens = { admin: '', approver: '', member: '', worker: '' };
-
-async function rest(
-  who: keyof typeof tokens,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status = 200) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
+let steps: ApiSteps<keyof typeof tokens>;
 
 /** Opens a review of the server in the workspace view and approves what it shows; returns the fingerprint. */
-async function approve(serverName: string): Promise<string> {
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  return identity.definitionFingerprint;
-}
+const approve = async (serverName: string): Promise<string> => (await steps.approve(serverName)).fingerprint;
 
 /** Waits for the enqueues the API started after its commits (they run detached from the request). */
 const settled = () => api.get(CatalogRefreshProducer, { strict: false }).settled();
@@ -177,7 +138,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     DATABASE_URL: testDb.appUrl,
     REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX: PREFIX,
+    ...namespaces,
     // The sweep's scheduler runs (its ticks an hour apart); the tests call the sweep's tick themselves.
     CATALOG_SWEEP_EVERY_MS: '3600000',
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
@@ -192,27 +153,25 @@ beforeAll(async () => {
   api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });
   apiUrl = await api.getUrl();
-  await expectOk(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-  );
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'producer',
-      document: {
-        mcpServers: {
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
-          // Stdio too, but an argv the tenant never allowed: no open pool may run it.
-          elsewhere: { type: 'stdio', command: EVERYTHING, args: ['sse'] },
-        },
-      },
-    }),
+  steps = createApiSteps({
+    api,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'catalog-refresh-producer-test', searchPath: CHILD_PATH },
+  });
+  await steps.putHostPolicy([[EVERYTHING, 'stdio']]);
+  await steps.defineServers(
+    'admin',
+    'managed',
+    {
+      everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+      // Stdio too, but an argv the tenant never allowed: no open pool may run it.
+      elsewhere: { type: 'stdio', command: EVERYTHING, args: ['sse'] },
+    },
+    'producer',
   );
   producerRedis = createRedisConnection({ url: testRedisUrl(), name: 'producer-test', purpose: 'bullmq' });
   queues.local = new Queue(catalogRefreshQueueOf('local'), { connection: producerRedis, prefix: PREFIX });
@@ -269,8 +228,10 @@ describe('the API produces catalog refresh jobs', () => {
 
   it('collapses further triggers for the same catalog into the waiting job', async () => {
     for (let i = 0; i < 2; i += 1) {
-      const asked = await expectOk(
-        rest('admin', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, { serverName: 'everything' }),
+      const asked = await steps.expectOk(
+        steps.rest('admin', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+          serverName: 'everything',
+        }),
       );
       expect(asked).toEqual({
         outcome: 'collapsed',
@@ -283,8 +244,11 @@ describe('the API produces catalog refresh jobs', () => {
       });
     }
     // A tenant variable changes no fingerprint here: the server stays approved, and its refresh collapses too.
-    await expectOk(
-      rest('admin', 'PUT', '/v1/definition-variables/UNUSED_TOKEN', { scope: 'tenant', value: 'rotated' }),
+    await steps.expectOk(
+      steps.rest('admin', 'PUT', '/v1/definition-variables/UNUSED_TOKEN', {
+        scope: 'tenant',
+        value: 'rotated',
+      }),
     );
     await settled();
     // The sweep sees the approved server without a snapshot and asks again: still the same one job.
@@ -308,6 +272,7 @@ describe('the API produces catalog refresh jobs', () => {
         REDIS_URL: testRedisUrl(),
         API_URL: apiUrl,
         QUEUE_PREFIX: PREFIX,
+        REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
         WORKER_TOKEN: tokens.worker,
         WORKER_POOL: 'local',
         CHILD_PATH,
@@ -364,18 +329,23 @@ describe('the API produces catalog refresh jobs', () => {
     };
     try {
       await cycle(() =>
-        expectOk(
-          rest('admin', 'PUT', '/v1/definition-variables/ROTATED_KEY', { scope: 'tenant', value: 'v2' }),
+        steps.expectOk(
+          steps.rest('admin', 'PUT', '/v1/definition-variables/ROTATED_KEY', {
+            scope: 'tenant',
+            value: 'v2',
+          }),
         ),
       );
       const overlay = `/v1/workspaces/${workspaceId}/disabled-servers/everything`;
-      await expectOk(rest('admin', 'PUT', overlay, { scope: 'workspace' }));
+      await steps.expectOk(steps.rest('admin', 'PUT', overlay, { scope: 'workspace' }));
       await settled();
-      await cycle(() => expectOk(rest('admin', 'DELETE', `${overlay}?scope=workspace`)));
-      await expectOk(rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/trust`, { trusted: false }));
+      await cycle(() => steps.expectOk(steps.rest('admin', 'DELETE', `${overlay}?scope=workspace`)));
+      await steps.expectOk(
+        steps.rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/trust`, { trusted: false }),
+      );
       await settled();
       await cycle(() =>
-        expectOk(rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/trust`, { trusted: true })),
+        steps.expectOk(steps.rest('admin', 'PUT', `/v1/workspaces/${workspaceId}/trust`, { trusted: true })),
       );
     } finally {
       await events.close();
@@ -383,18 +353,18 @@ describe('the API produces catalog refresh jobs', () => {
   });
 
   it('lets a lease holder report a list_changed for the lease it holds, and nothing else', async () => {
-    const lease = await expectOk(
-      rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'everything' }),
+    const lease = await steps.expectOk(
+      steps.rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'everything' }),
       201,
     );
     const leaseId = lease.id as string;
-    const reported = await rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    const reported = await steps.rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'everything',
       leaseId,
     });
     expect(reported.status).toBe(200);
     expect(reported.body).toMatchObject({ reason: 'list_changed', pool: 'local', serverName: 'everything' });
-    const otherServer = await rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    const otherServer = await steps.rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'elsewhere',
       leaseId,
     });
@@ -402,12 +372,12 @@ describe('the API produces catalog refresh jobs', () => {
       status: 404,
       code: 'not_found',
     });
-    const noLease = await rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    const noLease = await steps.rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'everything',
     });
     expect(noLease.status).toBe(400);
-    await expectOk(rest('worker', 'POST', `/v1/leases/${leaseId}/release`));
-    const released = await rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    await steps.expectOk(steps.rest('worker', 'POST', `/v1/leases/${leaseId}/release`));
+    const released = await steps.rest('worker', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'everything',
       leaseId,
     });
@@ -435,7 +405,7 @@ describe('a stdio server no open pool may run', () => {
       reason: 'no_pool_allows',
       refusals: ['aaa:stdio_not_allowed_on_pool', 'local:command_not_allowed'],
     });
-    const asked = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    const asked = await steps.rest('admin', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'elsewhere',
     });
     expect(asked).toMatchObject({
@@ -445,11 +415,11 @@ describe('a stdio server no open pool may run', () => {
   });
 
   it('refuses a person another member’s view unless an owner or admin asks, and a server not approved', async () => {
-    const notApproved = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    const notApproved = await steps.rest('admin', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'nosuchserver',
     });
     expect(notApproved.body.code).toBe('not_found');
-    const member = await rest('member', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
+    const member = await steps.rest('member', 'POST', `/v1/workspaces/${workspaceId}/catalog/refresh`, {
       serverName: 'everything',
     });
     // Members hold no catalog:refresh (owners, admins and approvers do).
