@@ -98,10 +98,18 @@ class Upstream {
     this.renewTimer.unref();
   }
 
+  /** Closes (and releases) when the lease ends. */
+  private closeAt(expiresAt: string): void {
+    if (this.closed) return;
+    this.renewTimer = setTimeout(() => void this.close(), Math.max(0, Date.parse(expiresAt) - this.now()));
+    this.renewTimer.unref();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.renewTimer !== null) clearTimeout(this.renewTimer);
+    this.pool.supersededClosed(this);
     this.options.held.forget(this.lease.id);
     await this.supervisor.close();
     // Released even after a drop (idempotent at the API); a failure leaves it to expire.
@@ -118,7 +126,17 @@ class Upstream {
     }
     try {
       const renewed = await this.options.leases.renew(this.lease.id);
-      if (renewed.ok) return this.scheduleRenewal(renewed.expiresAt);
+      if (renewed.ok && Date.parse(renewed.expiresAt) > Date.parse(expiresAt))
+        return this.scheduleRenewal(renewed.expiresAt);
+      if (renewed.ok) {
+        // Re-decided but not lengthened (a lease that carries an access token ends with it, decision 0082; an
+        // approval about to expire): renewing again would only ask again, ever faster, until it ends. New calls
+        // lease again from now (a fresh lease, a fresh token); this connection ends its calls in flight and
+        // closes when its lease ends.
+        this.pool.supersede(this.key, this);
+        this.closeAt(renewed.expiresAt);
+        return;
+      }
       this.options.logger.info(
         { leaseId: this.lease.id, serverName: this.key.server, code: renewed.code },
         'gateway upstream: renewal refused, connection closed',
@@ -138,6 +156,8 @@ class Upstream {
 
 export class UpstreamPool {
   private readonly upstreams = new Map<string, Promise<Upstream | UpstreamAcquired>>();
+  /** Upstreams new calls no longer use, ending their calls in flight until their lease ends. */
+  private readonly superseded = new Set<Upstream>();
   private closed = false;
 
   constructor(private readonly options: UpstreamPoolOptions) {}
@@ -171,6 +191,24 @@ export class UpstreamPool {
     return settled;
   }
 
+  /** Forgets the key's upstream if it is still this one, without closing it: the next call leases again. */
+  supersede(key: UpstreamKey, upstream: Upstream): void {
+    const id = keyOf(key);
+    const entry = this.upstreams.get(id);
+    if (entry === undefined) return;
+    void entry.then((current) => {
+      if (current !== upstream || this.upstreams.get(id) !== entry) return;
+      this.upstreams.delete(id);
+      // Its lease's drop still closes it (the listener set when it connected).
+      this.superseded.add(upstream);
+    });
+  }
+
+  /** A superseded upstream closed: nothing more to close at shutdown. */
+  supersededClosed(upstream: Upstream): void {
+    this.superseded.delete(upstream);
+  }
+
   /** Closes an idle upstream and forgets it (the next call leases again). */
   retire(key: UpstreamKey, upstream: Upstream): void {
     void this.forget(keyOf(key), upstream);
@@ -200,8 +238,9 @@ export class UpstreamPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const entries = [...this.upstreams.values()];
+    const entries = [...this.upstreams.values(), ...this.superseded];
     this.upstreams.clear();
+    this.superseded.clear();
     await Promise.all(
       entries.map(async (entry) => {
         const settled = await entry;
