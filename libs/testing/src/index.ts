@@ -48,7 +48,9 @@ export { startBearerForwarder } from './mcp/bearer-forwarder';
 export type { BearerForwarder } from './mcp/bearer-forwarder';
 // The API-side steps of an end-to-end spec (REST as a token holder, HostPolicy, definitions, approve, discover as
 // the worker does) against the API a spec started, and a spec's own queue and Redis key namespaces (decision 0121).
-export { createApiSteps, testNamespaces } from './api/api-steps';
+export { createApiSteps } from './api/api-steps';
+export { testApiEnv, testNamespaces } from './api/test-api-env';
+export type { TestNamespaces } from './api/test-api-env';
 export type { ApiAnswer, ApiApproval, ApiMethod, ApiSteps, ApiStepsOptions } from './api/api-steps';
 export { readTap, STDIO_TAP_SCRIPT, waitForTap } from './stdio-tap/stdio-tap';
 export type { TappedMessage } from './stdio-tap/stdio-tap';

@@ -6,8 +6,8 @@
 // approved and discovered as the worker does (libs/mcp-client discovery posted with catalog.submit), for the
 // workspace or for one principal, with the API-side steps of libs/testing (createApiSteps, decision 0121), which
 // the API's and the worker's specs take against their own API too. Each stack has its own QUEUE_PREFIX and
-// REDIS_KEY_PREFIX (testNamespaces).
-import { randomBytes, randomUUID } from 'node:crypto';
+// REDIS_KEY_PREFIX (testApiEnv).
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +19,7 @@ import {
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
-  testNamespaces,
+  testApiEnv,
   testRedisUrl,
   type ApiAnswer,
   type TestDatabase,
@@ -143,7 +143,6 @@ async function insertTestGatewayToken(ownerUrl: string): Promise<string> {
 }
 
 export async function startGatewayStack(options: GatewayStackOptions): Promise<GatewayStack> {
-  const { QUEUE_PREFIX: queuePrefix, REDIS_KEY_PREFIX: redisKeyPrefix } = testNamespaces();
   const silent = createLogger({ name: `${options.name}-test`, level: 'silent' });
   const root = await realpath(await mkdtemp(join(tmpdir(), `gh-${options.name}-`)));
   const testDb: TestDatabase = await createTestDatabase();
@@ -192,15 +191,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
     gateway: await insertTestGatewayToken(testDb.ownerUrl),
   };
 
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX: queuePrefix,
-    REDIS_KEY_PREFIX: redisKeyPrefix,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
+  const apiEnv = testApiEnv(testDb.appUrl, {
     WORKER_POOLS: JSON.stringify({
       [POOL]: {
         tenants: [acme.slug, globex.slug],
@@ -211,6 +202,8 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
       },
     }),
   });
+  const { QUEUE_PREFIX: queuePrefix, REDIS_KEY_PREFIX: redisKeyPrefix } = apiEnv;
+  const parsed = parseConfig(apiConfigSchema, apiEnv);
   if (!parsed.ok) throw new Error(parsed.message);
   const api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });

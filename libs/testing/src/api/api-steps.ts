@@ -2,11 +2,9 @@
 // 0121): REST calls as one of the spec's token holders, a tenant's HostPolicy, a definition source, an approval
 // (a review opened by one holder and decided by the approver on what it shows) and a discovery as the worker does
 // it (a lease, libs/mcp-client, catalog.submit). A lib may not import an app, so the API is a parameter: anything
-// with Fastify's `inject` (the API app the spec started). Each spec's own namespaces come from `testNamespaces`.
-import { randomBytes } from 'node:crypto';
+// with Fastify's `inject` (the API app the spec started). The API's env comes from `testApiEnv`.
 import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import type { InjectCapable } from '../cross-tenant/cross-tenant.harness';
-import { createTestRedisPrefix } from '../test-redis';
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -60,17 +58,6 @@ export interface ApiSteps<Who extends string> {
   approve(serverName: string, view?: 'workspace' | 'principal', asker?: Who): Promise<ApiApproval>;
   /** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
   discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void>;
-}
-
-/**
- * A spec's own BullMQ and Redis key namespaces (QUEUE_PREFIX, REDIS_KEY_PREFIX), to spread into its API's (and
- * gateway's or worker's) env: suites running in parallel never see each other's jobs or revocation events.
- */
-export function testNamespaces(): { readonly QUEUE_PREFIX: string; readonly REDIS_KEY_PREFIX: string } {
-  return {
-    QUEUE_PREFIX: `gh-test-${randomBytes(6).toString('hex')}`,
-    REDIS_KEY_PREFIX: createTestRedisPrefix(),
-  };
 }
 
 export function createApiSteps<Who extends string>(options: ApiStepsOptions<Who>): ApiSteps<Who> {
