@@ -10,11 +10,15 @@ import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
+  createApiSteps,
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
+  testApiEnv,
+  testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
 } from '@gatehouse/testing';
@@ -53,7 +57,9 @@ const NODE = process.execPath;
 const GONE = [NODE, '-e', 'process.exit(3)'];
 const CHILD_PATH = `${dirname(NODE)}:/usr/bin:/bin`;
 const POOL = 'local';
-const PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+/** This file's own queue and revocation namespaces (its API's); every worker of it subscribes under the latter. */
+const namespaces = testNamespaces();
+const PREFIX = namespaces.QUEUE_PREFIX;
 const silent = createLogger({ name: 'probe-test', level: 'silent' });
 
 let testDb: TestDatabase;
@@ -67,48 +73,10 @@ let producerRedis: Redis;
 let queue: Queue;
 let events: QueueEvents;
 const tokens = { admin: '', approver: '', worker: '', worker2: '' };
+let steps: ApiSteps<keyof typeof tokens>;
 
-async function rest(who: keyof typeof tokens, method: 'POST' | 'PUT', url: string, payload?: unknown) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status = 200) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function approve(serverName: string): Promise<string> {
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  return identity.definitionFingerprint;
-}
+/** Opens a review of the server in the workspace view and approves what it shows; returns the fingerprint. */
+const approve = async (serverName: string): Promise<string> => (await steps.approve(serverName)).fingerprint;
 
 type ProbeRow = {
   server_name: string;
@@ -166,23 +134,20 @@ beforeAll(async () => {
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
   tokens.worker = await workerToken('worker local');
   tokens.worker2 = await workerToken('worker local 2');
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX: PREFIX,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      [POOL]: {
-        tenants: [acme.slug],
-        stdio: true,
-        commandCeiling: [[EVERYTHING], GONE],
-        allowedRoots: [root],
-      },
+  const parsed = parseConfig(
+    apiConfigSchema,
+    testApiEnv(testDb.appUrl, {
+      ...namespaces,
+      WORKER_POOLS: JSON.stringify({
+        [POOL]: {
+          tenants: [acme.slug],
+          stdio: true,
+          commandCeiling: [[EVERYTHING], GONE],
+          allowedRoots: [root],
+        },
+      }),
     }),
-  });
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   api = await createApiApp(parsed.config, {
     logger: createLogger({
@@ -191,32 +156,31 @@ beforeAll(async () => {
     }),
   });
   await api.listen({ host: '127.0.0.1', port: 0 });
-  await expectOk(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio'], GONE],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-  );
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'probes',
-      document: {
-        mcpServers: {
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
-          gone: { type: 'stdio', command: GONE[0], args: GONE.slice(1) },
-        },
-      },
-    }),
+  steps = createApiSteps({
+    api,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'probe-test', searchPath: CHILD_PATH },
+  });
+  await steps.putHostPolicy([[EVERYTHING, 'stdio'], GONE]);
+  await steps.defineServers(
+    'admin',
+    'managed',
+    {
+      everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
+      gone: { type: 'stdio', command: GONE[0], args: GONE.slice(1) },
+    },
+    'probes',
   );
   const config = parseConfig(workerConfigSchema, {
     LOG_LEVEL: 'silent',
     REDIS_URL: testRedisUrl(),
     API_URL: await api.getUrl(),
     QUEUE_PREFIX: PREFIX,
+    REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
     WORKER_TOKEN: tokens.worker,
     WORKER_POOL: POOL,
     CHILD_PATH,
@@ -382,8 +346,8 @@ describe('the probe queue', () => {
   });
 
   it('probes.submit takes a report only for a live lease the token holds, and only a consistent one', async () => {
-    const lease = await expectOk(
-      rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'everything' }),
+    const lease = await steps.expectOk(
+      steps.rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: 'everything' }),
       201,
     );
     const leaseId = lease.id as string;
@@ -394,22 +358,22 @@ describe('the probe queue', () => {
       protocolVersion: '2025-11-25',
       serverVersion: '1',
     };
-    const other = await rest('worker2', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    const other = await steps.rest('worker2', 'POST', `/v1/leases/${leaseId}/probe`, ready);
     expect({ status: other.status, code: other.body.code }).toEqual({ status: 404, code: 'not_found' });
-    const inconsistent = await rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, {
+    const inconsistent = await steps.rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, {
       ...ready,
       reason: 'x',
     });
     expect(inconsistent.status).toBe(400);
-    const stored = await rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    const stored = await steps.rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, ready);
     expect(stored).toMatchObject({
       status: 201,
       body: { leaseId, serverName: 'everything', state: 'ready' },
     });
-    await expectOk(rest('worker', 'POST', `/v1/leases/${leaseId}/release`));
-    const ended = await rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    await steps.expectOk(steps.rest('worker', 'POST', `/v1/leases/${leaseId}/release`));
+    const ended = await steps.rest('worker', 'POST', `/v1/leases/${leaseId}/probe`, ready);
     expect({ status: ended.status, code: ended.body.code }).toEqual({ status: 409, code: 'lease_ended' });
-    const user = await rest('admin', 'POST', `/v1/leases/${leaseId}/probe`, ready);
+    const user = await steps.rest('admin', 'POST', `/v1/leases/${leaseId}/probe`, ready);
     expect(user.status).toBe(403);
   });
 
@@ -424,6 +388,7 @@ describe('the probe queue', () => {
       REDIS_URL: testRedisUrl(),
       API_URL: gate.url,
       QUEUE_PREFIX: prefix,
+      REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
       WORKER_TOKEN: tokens.worker2,
       WORKER_POOL: POOL,
       CHILD_PATH,
@@ -473,7 +438,8 @@ describe('the probe queue', () => {
       await freshQueue.add('probe', payload, { jobId });
       await gate.leaseAnswered;
       expect(
-        (await rest('admin', 'POST', `/v1/approvals/${approval.id}/revoke`, { reason: 'window' })).status,
+        (await steps.rest('admin', 'POST', `/v1/approvals/${approval.id}/revoke`, { reason: 'window' }))
+          .status,
       ).toBe(200);
       await sequenced(owner, approval.id);
       gate.open();
@@ -500,6 +466,7 @@ describe('the probe queue', () => {
       REDIS_URL: testRedisUrl(),
       API_URL: gate.url,
       QUEUE_PREFIX: prefix,
+      REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
       WORKER_TOKEN: tokens.worker2,
       WORKER_POOL: POOL,
       CHILD_PATH,
