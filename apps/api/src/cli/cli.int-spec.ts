@@ -540,4 +540,17 @@ describe('gatehouse usage and configuration errors', () => {
     expect(run.out.join('\n')).toContain('gatehouse admin create-token');
     expect(run.out.join('\n')).toContain('gatehouse admin revoke-token --id TOKEN_ID');
   });
+
+  it('prints one command’s usage for admin <command> --help (and -h), touching no database', async () => {
+    for (const flag of ['--help', '-h']) {
+      const run = await cli(['admin', 'create-token', flag], {
+        env: { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/x' },
+      });
+      expect(run).toMatchObject({ code: 0, err: [] });
+      expect(run.out).toEqual([expect.stringMatching(/^usage: gatehouse admin create-token --kind /)]);
+    }
+    const revoke = await cli(['admin', 'revoke-token', '--id', 'x', '--help']);
+    expect(revoke.code).toBe(0);
+    expect(revoke.out[0]).toMatch(/^usage: gatehouse admin revoke-token --id TOKEN_ID/);
+  });
 });

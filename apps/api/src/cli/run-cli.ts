@@ -8,11 +8,11 @@ import { REVOKE_TOKEN_USAGE, revokeTokenCommand } from './revoke-token.command';
 
 type Command = (args: readonly string[], ctx: CliContext) => Promise<void>;
 
-const ADMIN_COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
-  'create-tenant': createTenantCommand,
-  'create-user': createUserCommand,
-  'create-token': createTokenCommand,
-  'revoke-token': revokeTokenCommand,
+const ADMIN_COMMANDS: Readonly<Record<string, { run: Command; usage: string }>> = Object.freeze({
+  'create-tenant': { run: createTenantCommand, usage: CREATE_TENANT_USAGE },
+  'create-user': { run: createUserCommand, usage: CREATE_USER_USAGE },
+  'create-token': { run: createTokenCommand, usage: CREATE_TOKEN_USAGE },
+  'revoke-token': { run: revokeTokenCommand, usage: REVOKE_TOKEN_USAGE },
 });
 
 const USAGE = [
@@ -41,6 +41,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     group === 'admin' && name !== undefined && Object.hasOwn(ADMIN_COMMANDS, name)
       ? ADMIN_COMMANDS[name]
       : undefined;
+  if (command !== undefined && args.some((arg) => arg === '--help' || arg === '-h')) {
+    // Usage before any configuration or database: --help works on a machine with nothing set.
+    io.out(`usage: ${command.usage}`);
+    return EXIT.ok;
+  }
   if (command === undefined) {
     io.err(
       `gatehouse: unknown command${group === 'admin' && name ? ` admin ${name.slice(0, 40)}` : ''}; run gatehouse --help`,
@@ -52,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     ctx = new CliContext(io, loadCliConfig(io.env));
     const context = ctx;
-    await ctx.checkpoints.run(() => command(args, context));
+    await ctx.checkpoints.run(() => command.run(args, context));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CliError) {
