@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
@@ -51,6 +54,9 @@ import { createGatewayApp } from '../create-gateway-app.js';
 jest.setTimeout(120_000);
 
 const POOL = 'local';
+const ROOT_DIR = resolve(__dirname, '../../../..');
+const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
+const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
 const silent = createLogger({ name: 'gateway-call-context-test', level: 'silent' });
 const TRACE_A = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
@@ -65,6 +71,7 @@ let acme: TestTenant;
 let workspaceId: string;
 let traced: Upstream;
 let plain: Upstream;
+let root: string;
 const tokens = { admin: '', approver: '', worker: '', gateway: '', agent: '', user: '' };
 let memberId: string;
 
@@ -277,7 +284,8 @@ async function discoverAndSubmit(serverName: string): Promise<void> {
       serverName,
       clientInfo: { name: 'gateway-call-context-test', version: '0.0.0' },
       defaultStartupTimeoutMs: 10_000,
-      searchPath: '/usr/bin:/bin',
+      searchPath: CHILD_PATH,
+      closeGraceMs: 500,
       stillAdmitted: () => true,
     },
     backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
@@ -344,6 +352,7 @@ const textOf = (result: unknown) =>
   ((result as { content?: { type: string; text: string }[] }).content ?? [])[0]?.text;
 
 beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-16-call-context-')));
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
   acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
@@ -390,14 +399,22 @@ beforeAll(async () => {
     QUEUE_PREFIX,
     GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
+    WORKER_POOLS: JSON.stringify({
+      [POOL]: {
+        tenants: [acme.slug],
+        stdio: true,
+        commandCeiling: [[EVERYTHING]],
+        allowedRoots: [root],
+        allowInsecureLoopback: true,
+      },
+    }),
   });
   if (!parsed.ok) throw new Error(parsed.message);
   api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });
   await expectOk(
     rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [],
+      stdioCommands: [[EVERYTHING, 'stdio']],
       headerHelpers: [],
       privateCidrs: [],
       // The listed origin without its port's default spelled out is the same origin as admitted.
@@ -414,6 +431,7 @@ beforeAll(async () => {
         mcpServers: {
           traced: { type: 'http', url: traced.url, elicitation: true },
           plain: { type: 'http', url: plain.url, principalHeader: 'X-Principal' },
+          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'], elicitation: true },
         },
       },
     }),
@@ -421,15 +439,19 @@ beforeAll(async () => {
   );
   await approve('traced');
   await approve('plain');
+  await approve('everything');
   await discoverAndSubmit('traced');
   await discoverAndSubmit('plain');
+  // Discovered with elicitation declared (its lease says it opted in): it lists its elicitation tool.
+  await discoverAndSubmit('everything');
 
   const config = parseConfig(gatewayConfigSchema, {
     LOG_LEVEL: 'silent',
     REDIS_URL: testRedisUrl(),
     API_URL: await api.getUrl(),
     GATEWAY_TOKEN: tokens.gateway,
-    CHILD_PATH: '/usr/bin:/bin',
+    CHILD_PATH,
+    CHILD_CLOSE_GRACE_MS: '500',
   });
   if (!config.ok) throw new Error(config.message);
   gateway = await createGatewayApp(config.config, { logger: silent });
@@ -444,6 +466,7 @@ afterAll(async () => {
   await plain?.close();
   await db?.close();
   await testDb?.drop();
+  if (root) await rm(root, { recursive: true, force: true });
 }, TEST_DATABASE_TIMEOUT_MS);
 
 beforeEach(() => {
@@ -605,6 +628,20 @@ describe('elicitation', () => {
       const result = await asking.client.callTool({ name: 'mcp__traced__ask', arguments: { text: 'x' } });
       expect(textOf(result)).toBe('answered: {"action":"accept","content":{"name":"Ada"}}');
       expect(asking.asked).toEqual(['Your name, for x?']);
+    } finally {
+      await asking.client.close();
+    }
+  });
+
+  it("is relayed from server-everything over stdio (its trigger-elicitation-request tool) to the session's client", async () => {
+    const asking = await session({}, true);
+    try {
+      const result = await asking.client.callTool({
+        name: 'mcp__everything__trigger-elicitation-request',
+        arguments: {},
+      });
+      expect(asking.asked).toHaveLength(1);
+      expect(JSON.stringify(result.content)).toContain('- Name: Ada');
     } finally {
       await asking.client.close();
     }
