@@ -86,6 +86,7 @@ export function createDatabase(options: CreateDatabaseOptions): Database {
   const pipeline = createTenantReadPipeline({
     url: options.url,
     poolMax: Math.max(1, Math.ceil((options.poolMax ?? 10) / 2)),
+    writePoolMax: Math.max(1, Math.ceil((options.poolMax ?? 10) / 5)),
     ...(options.onPoolError ? { onPoolError: options.onPoolError } : {}),
   });
 

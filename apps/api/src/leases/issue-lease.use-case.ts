@@ -284,11 +284,6 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       // Whose OAuth credential the lease carries a token of (never the token).
       oauthSubject: granted.credential?.subject ?? null,
     };
-    const refusedAudit = leaseAuditEvent(caller, 'leases.refused', null, subject, {
-      ...identityAudit,
-      code: 'not_approved',
-      reason: 'revoked',
-    });
     const issuedAudit = leaseAuditEvent(caller, 'leases.issued', id, subject, {
       ...identityAudit,
       expiresAt: expiresAt.toISOString(),
@@ -338,6 +333,11 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     if (appended === undefined) {
       // The approval was revoked since the decision: no lease was written. The refusal is audited in its own
       // committed transaction, as every other refusal, before the problem is thrown.
+      const refusedAudit = leaseAuditEvent(caller, 'leases.refused', null, subject, {
+        ...identityAudit,
+        code: 'not_approved',
+        reason: 'revoked',
+      });
       await this.db.withTenant(caller.tenantId, (tx) => appendAuditEvent(tx, refusedAudit));
       throw notApproved({ activationState: 'revoked', reasons: [], approvalRequestId: null });
     }

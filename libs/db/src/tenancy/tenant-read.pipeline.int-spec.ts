@@ -172,6 +172,31 @@ describe('writeInTenant', () => {
   });
 });
 
+describe('write connections', () => {
+  it('a write unit never queues behind read units waiting for a read connection', async () => {
+    // The one read connection held by a read that waits on an advisory lock the admin holds, and another read
+    // queued behind it: the write still commits at once, on a connection of its own (decision 0122).
+    await admin.query('SELECT pg_advisory_lock(4711)');
+    const held = single.read(alpha, '', { text: 'SELECT pg_advisory_xact_lock_shared(4711)', values: [] });
+    const queued = single.read(alpha, '', tenantOf);
+    try {
+      for (let waited = 0; ; waited += 20) {
+        const { rows } = await admin.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        );
+        if ((rows[0]?.n ?? 0) >= 1) break;
+        if (waited > 20_000) throw new Error('the read never waited on the advisory lock');
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      expect(await single.writeMany(bravo, '', [tenantOf])).toEqual([[{ tenant: bravo }]]);
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(4711)');
+    }
+    await held;
+    expect(await queued).toEqual([{ tenant: alpha }]);
+  });
+});
+
 describe('findWorkspacePage', () => {
   async function viaPrisma(
     tenantId: string,

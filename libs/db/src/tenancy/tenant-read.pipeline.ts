@@ -14,6 +14,12 @@ export interface TenantReadQuery {
 export interface TenantReadPipelineOptions {
   readonly url: string;
   readonly poolMax?: number;
+  /**
+   * Connections for writeMany, apart from the reads' (default 2). A write unit never queues behind the read units
+   * waiting for a connection: lease grants hold the tenant's audit head in turn (one batch in flight per tenant,
+   * decision 0100), so a batch that waited for a read connection made every later grant of the tenant wait too.
+   */
+  readonly writePoolMax?: number;
   readonly onPoolError?: (error: Error) => void;
 }
 
@@ -53,16 +59,18 @@ const COMMIT = 'COMMIT';
  */
 export function createTenantReadPipeline(options: TenantReadPipelineOptions): TenantReadPipeline {
   const pool = new Pool({ connectionString: options.url, max: options.poolMax ?? 4, pipeline: true });
-  pool.on('error', (error) => options.onPoolError?.(error));
+  const writePool = new Pool({ connectionString: options.url, max: options.writePoolMax ?? 2, pipeline: true });
+  for (const each of [pool, writePool]) each.on('error', (error) => options.onPoolError?.(error));
   let closing: Promise<void> | undefined;
 
   async function pipelined(
+    from: Pool,
     begin: string,
     tenantId: string,
     userId: string,
     queries: readonly TenantReadQuery[],
   ): Promise<unknown[][]> {
-    const client: PoolClient = await pool.connect();
+    const client: PoolClient = await from.connect();
     // pg writes each protocol message on its own (five per statement, each a syscall): corked while the unit is
     // queued (pipelined queries are written synchronously), they leave in one write and reach Postgres together,
     // so no statement of the unit waits on the API for the next one.
@@ -98,7 +106,7 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
   }
 
   const readMany = (tenantId: string, userId: string, queries: readonly TenantReadQuery[]) =>
-    pipelined(BEGIN_READ_ONLY, tenantId, userId, queries);
+    pipelined(pool, BEGIN_READ_ONLY, tenantId, userId, queries);
 
   async function read<R>(tenantId: string, userId: string, query: TenantReadQuery): Promise<R[]> {
     const [rows] = await readMany(tenantId, userId, [query]);
@@ -107,14 +115,14 @@ export function createTenantReadPipeline(options: TenantReadPipelineOptions): Te
   }
 
   const writeMany = (tenantId: string, userId: string, queries: readonly TenantReadQuery[]) =>
-    pipelined(BEGIN_READ_WRITE, tenantId, userId, queries);
+    pipelined(writePool, BEGIN_READ_WRITE, tenantId, userId, queries);
 
   return {
     read,
     readMany,
     writeMany,
     close: () => {
-      closing ??= pool.end();
+      closing ??= Promise.all([pool.end(), writePool.end()]).then(() => undefined);
       return closing;
     },
   };
