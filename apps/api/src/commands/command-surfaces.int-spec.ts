@@ -2002,6 +2002,36 @@ const CASES: readonly CommandCase[] = [
     ],
   },
   {
+    command: 'gateway.activity',
+    happy: async () => {
+      const { workspaceId } = await leaseSetup();
+      return {
+        token: tokens.member,
+        input: { workspaceId },
+        verify: (out) => {
+          // No gateway has served this workspace: live numbers are zero, the window is there.
+          expect(out).toMatchObject({
+            workspaceId,
+            liveSessions: 0,
+            calls: { total: 0, byOutcome: [] },
+            refusals: { total: 0, byReason: [] },
+          });
+          expect((out.minutes as unknown[]).length).toBe(out.windowMinutes);
+        },
+      };
+    },
+    refusals: [
+      refusal('another tenant’s workspace', 404, 'not_found', async () => ({
+        token: tokens.member,
+        input: { workspaceId: globexWorkspaceId },
+      })),
+      refusal('an agent token (people only)', 403, 'forbidden_caller', async () => ({
+        token: tokens.agent,
+        input: { workspaceId: (await leaseSetup()).workspaceId },
+      })),
+    ],
+  },
+  {
     command: 'servers.status',
     happy: async () => {
       const held = await freshLease();
