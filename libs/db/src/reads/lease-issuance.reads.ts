@@ -71,9 +71,34 @@ const SOURCES_IN_VIEW = `tier IN ('managed', 'plugin') OR (tier = 'project' AND 
   OR ($2 <> '' AND tier = 'local' AND workspace_id = $1::uuid AND owner_user_id = NULLIF($2, '')::uuid)`;
 const HOLDERS = `ARRAY['tenant', 'workspace:' || $1] || CASE WHEN $2 <> '' THEN ARRAY['user:' || $2] ELSE ARRAY[]::text[] END`;
 
-const WORKSPACE = `SELECT id, tenant_id AS "tenantId", name, repository_identity AS "repositoryIdentity", generation,
-  trusted, created_at AS "createdAt", updated_at AS "updatedAt" FROM workspaces WHERE id = $1::uuid`;
-const MEMBER = `SELECT ($1 = '' OR EXISTS (SELECT 1 FROM memberships WHERE user_id = NULLIF($1, '')::uuid)) AS member`;
+// The workspace, whether the principal is a member, and the tenant's HostPolicy as ONE row (each side null when
+// absent): three one-row reads in one statement, since every statement of a unit costs its own Bind, Execute and
+// Sync on both sides (decision 0122). $1 workspace id, $2 the principal's user id ('' for none), $3 tenant id.
+const SCALARS = `SELECT w.id, w.tenant_id AS "tenantId", w.name, w.repository_identity AS "repositoryIdentity",
+  w.generation, w.trusted, w.created_at AS "createdAt", w.updated_at AS "updatedAt",
+  ($2 = '' OR EXISTS (SELECT 1 FROM memberships WHERE user_id = NULLIF($2, '')::uuid)) AS member,
+  hp.tenant_id IS NOT NULL AS "hasHostPolicy", hp.stdio_commands AS "stdioCommands",
+  hp.header_helpers AS "headerHelpers", hp.private_cidrs AS "privateCidrs",
+  hp.trace_context_origins AS "traceContextOrigins", hp.four_eyes AS "fourEyes",
+  hp.updated_at AS "hostPolicyUpdatedAt"
+  FROM (SELECT 1) AS one
+  LEFT JOIN workspaces AS w ON w.id = $1::uuid
+  LEFT JOIN host_policies AS hp ON hp.tenant_id = $3::uuid`;
+
+interface ScalarsRow extends Omit<LeaseHostPolicyRow, 'updatedAt'> {
+  readonly id: string | null;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly repositoryIdentity: string | null;
+  readonly generation: number;
+  readonly trusted: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly member: boolean;
+  readonly hasHostPolicy: boolean;
+  readonly hostPolicyUpdatedAt: Date;
+}
+
 const SOURCES = `SELECT id, tenant_id AS "tenantId", tier::text AS tier, origin, workspace_id AS "workspaceId",
   owner_user_id AS "ownerUserId", document_ct AS "documentCt", updated_by AS "updatedBy"
   FROM definition_sources WHERE ${SOURCES_IN_VIEW} ORDER BY origin ASC`;
@@ -97,10 +122,6 @@ const APPROVALS = `SELECT id, tenant_id AS "tenantId", workspace_id AS "workspac
   revoked_by AS "revokedBy", revoke_reason AS "revokeReason", expiry_recorded_at AS "expiryRecordedAt"
   FROM approvals WHERE workspace_id = $1::uuid AND server_name = $3
   AND (principal_user_id IS NULL OR principal_user_id = NULLIF($2, '')::uuid)`;
-const HOST_POLICY = `SELECT stdio_commands AS "stdioCommands", header_helpers AS "headerHelpers",
-  private_cidrs AS "privateCidrs", trace_context_origins AS "traceContextOrigins", four_eyes AS "fourEyes",
-  updated_at AS "updatedAt" FROM host_policies WHERE tenant_id = $1::uuid`;
-
 export async function readLeaseIssuanceInputs(
   db: Pick<Database, 'readManyInTenant'>,
   tenantId: string,
@@ -111,25 +132,47 @@ export async function readLeaseIssuanceInputs(
   },
 ): Promise<LeaseIssuanceInputs> {
   const view = [args.workspaceId, args.principalUserId ?? ''];
-  const [workspace, member, sources, variables, overlays, authors, approvals, hostPolicy] =
-    await db.readManyInTenant(tenantId, [
-      { name: 'lease-issuance/workspace', text: WORKSPACE, values: [args.workspaceId] },
-      { name: 'lease-issuance/member', text: MEMBER, values: [args.principalUserId ?? ''] },
-      { name: 'lease-issuance/sources', text: SOURCES, values: view },
-      { name: 'lease-issuance/variables', text: VARIABLES, values: view },
-      { name: 'lease-issuance/overlays', text: OVERLAYS, values: view },
-      { name: 'lease-issuance/authors', text: AUTHORS, values: view },
-      { name: 'lease-issuance/approvals', text: APPROVALS, values: [...view, args.serverName] },
-      { name: 'lease-issuance/host-policy', text: HOST_POLICY, values: [tenantId] },
-    ]);
+  const [scalars, sources, variables, overlays, authors, approvals] = await db.readManyInTenant(tenantId, [
+    { name: 'lease-issuance/scalars', text: SCALARS, values: [...view, tenantId] },
+    { name: 'lease-issuance/sources', text: SOURCES, values: view },
+    { name: 'lease-issuance/variables', text: VARIABLES, values: view },
+    { name: 'lease-issuance/overlays', text: OVERLAYS, values: view },
+    { name: 'lease-issuance/authors', text: AUTHORS, values: view },
+    { name: 'lease-issuance/approvals', text: APPROVALS, values: [...view, args.serverName] },
+  ]);
+  const row = scalars?.[0] as ScalarsRow | undefined;
+  if (row === undefined) throw new Error('lease issuance read: the one-row statement answered no row');
   return {
-    workspace: (workspace?.[0] as Workspace | undefined) ?? null,
-    member: (member?.[0] as { member: boolean } | undefined)?.member ?? false,
+    workspace: row.id === null ? null : workspaceOf({ ...row, id: row.id }),
+    member: row.member,
     sources: (sources ?? []) as ViewSourceRow[],
     variables: (variables ?? []) as ViewVariableRow[],
     overlays: (overlays ?? []) as ViewOverlayRow[],
     authors: (authors ?? []) as ViewAuthorRow[],
     approvals: (approvals ?? []) as Approval[],
-    hostPolicy: (hostPolicy?.[0] as LeaseHostPolicyRow | undefined) ?? null,
+    hostPolicy: row.hasHostPolicy
+      ? {
+          stdioCommands: row.stdioCommands,
+          headerHelpers: row.headerHelpers,
+          privateCidrs: row.privateCidrs,
+          traceContextOrigins: row.traceContextOrigins,
+          fourEyes: row.fourEyes,
+          updatedAt: row.hostPolicyUpdatedAt,
+        }
+      : null,
+  };
+}
+
+/** The workspace columns of the one row, as the Prisma model has them. */
+function workspaceOf(row: ScalarsRow & { readonly id: string }): Workspace {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    name: row.name,
+    repositoryIdentity: row.repositoryIdentity,
+    generation: row.generation,
+    trusted: row.trusted,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
