@@ -177,8 +177,13 @@ export interface SupervisorOptions {
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
+/**
+ * A request in flight on the connection. Tool calls carry who made them; a prompts/get or resources/read is `read`
+ * (its caller is never asked), so an elicitation while one runs is no tool call's alone and is never relayed.
+ */
 interface InFlightCall {
   readonly elicitation: CallElicitation | null;
+  readonly read?: true;
 }
 
 function defaultDelay(ms: number, signal: AbortSignal): Promise<void> {
@@ -340,6 +345,9 @@ export class ConnectionSupervisor {
       timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
     };
+    // In flight like a call (decision 0107): a server's elicitation during it may be for it, not for a call.
+    const inFlight: InFlightCall = { elicitation: null, read: true };
+    this.inFlight.add(inFlight);
     try {
       const request = () => send(connection.client, options);
       const result = await (connection.guard === undefined
@@ -348,6 +356,8 @@ export class ConnectionSupervisor {
       return { ok: true, result };
     } catch (error) {
       return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
+    } finally {
+      this.inFlight.delete(inFlight);
     }
   }
 
@@ -492,7 +502,8 @@ export class ConnectionSupervisor {
   /** Whose relay a server's elicitation goes to now: the one scope every call in flight has, or why none. */
   private elicitationRelay(): ElicitationRelay | ElicitationRefusal {
     const calls = [...this.inFlight];
-    if (calls.length === 0) return 'elicitation_outside_call';
+    // Nothing but reads (or nothing) in flight: no tool call to relay it to.
+    if (calls.every((call) => call.read === true)) return 'elicitation_outside_call';
     const scopes = new Set(calls.map((call) => call.elicitation?.scope ?? null));
     if (scopes.size !== 1 || scopes.has(null)) return 'elicitation_ambiguous';
     const relay = calls.find((call) => call.elicitation?.relay != null)?.elicitation?.relay;
