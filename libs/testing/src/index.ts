@@ -48,7 +48,7 @@ export { startBearerForwarder } from './mcp/bearer-forwarder';
 export type { BearerForwarder } from './mcp/bearer-forwarder';
 // The API-side steps of an end-to-end spec (REST as a token holder, HostPolicy, definitions, approve, discover as
 // the worker does) against the API a spec started, and a spec's own queue and Redis key namespaces (decision 0121).
-export { createApiSteps } from './api/api-steps';
+export { createApiSteps, httpApi } from './api/api-steps';
 export { testApiEnv, testNamespaces } from './api/test-api-env';
 export type { TestNamespaces } from './api/test-api-env';
 export type { ApiAnswer, ApiApproval, ApiMethod, ApiSteps, ApiStepsOptions } from './api/api-steps';

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Scope } from '@gatehouse/contracts';
+import type { CatalogDocumentV1, Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig, type Logger } from '@gatehouse/platform';
 import {
@@ -107,7 +107,7 @@ export interface GatewayStack {
   /** Opens a review of the server in a view (asked by `asker`) and lets the approver approve it: the approval id. */
   approve(serverName: string, view?: 'workspace' | 'principal', asker?: Who): Promise<string>;
   /** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-  discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void>;
+  discoverAndSubmit(serverName: string, principalUserId?: string): Promise<CatalogDocumentV1>;
   startGateway(env?: Record<string, string>, options?: StartGatewayOptions): Promise<StartedGateway>;
   close(): Promise<void>;
 }

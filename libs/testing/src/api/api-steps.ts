@@ -2,7 +2,9 @@
 // 0121): REST calls as one of the spec's token holders, a tenant's HostPolicy, a definition source, an approval
 // (a review opened by one holder and decided by the approver on what it shows) and a discovery as the worker does
 // it (a lease, libs/mcp-client, catalog.submit). A lib may not import an app, so the API is a parameter: anything
-// with Fastify's `inject` (the API app the spec started). The API's env comes from `testApiEnv`.
+// with Fastify's `inject` (the API app the spec started, or `httpApi` for one in its own process). The API's env
+// comes from `testApiEnv`.
+import type { CatalogDocumentV1 } from '@gatehouse/contracts';
 import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import type { InjectCapable } from '../cross-tenant/cross-tenant.harness';
 
@@ -56,8 +58,25 @@ export interface ApiSteps<Who extends string> {
   ): Promise<void>;
   /** Opens a review of the server in a view (asked by `asker`, the admin by default) and approves it. */
   approve(serverName: string, view?: 'workspace' | 'principal', asker?: Who): Promise<ApiApproval>;
-  /** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-  discoverAndSubmit(serverName: string, principalUserId?: string): Promise<void>;
+  /**
+   * Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does:
+   * the document posted.
+   */
+  discoverAndSubmit(serverName: string, principalUserId?: string): Promise<CatalogDocumentV1>;
+}
+
+/** An API in its own process (the build's main.js) reached over HTTP, in the shape of Fastify's `inject`. */
+export function httpApi(baseUrl: string): InjectCapable {
+  return {
+    async inject(request) {
+      const response = await fetch(new URL(request.url, baseUrl), {
+        method: request.method,
+        headers: request.headers,
+        ...(request.payload !== undefined ? { body: request.payload } : {}),
+      });
+      return { statusCode: response.status, body: await response.text() };
+    },
+  };
 }
 
 export function createApiSteps<Who extends string>(options: ApiStepsOptions<Who>): ApiSteps<Who> {
@@ -166,6 +185,7 @@ export function createApiSteps<Who extends string>(options: ApiStepsOptions<Who>
           fetchedAt: new Date().toISOString(),
         });
         await expectStatus(options.worker, 'POST', `/v1/leases/${lease.id}/snapshot`, 201, { document });
+        return document;
       } finally {
         await supervisor.close();
         await rest(options.worker, 'POST', `/v1/leases/${lease.id}/release`);
