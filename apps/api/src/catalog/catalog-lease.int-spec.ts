@@ -2,18 +2,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { workspaceCatalog, type CatalogDocumentV1, type WorkspaceCatalogV1 } from '@gatehouse/contracts';
+import { workspaceCatalog, type WorkspaceCatalogV1 } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
+  createApiSteps,
   createTestDatabase,
-  createTestRedisPrefix,
   createTestTenant,
   createTestWorkspace,
-  testRedisUrl,
+  testApiEnv,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
   type TestUser,
@@ -62,6 +62,7 @@ const tokens = {
   gatewayElsewhere: '',
 };
 type Who = keyof typeof tokens;
+let steps: ApiSteps<Who>;
 
 interface Answer {
   status: number;
@@ -114,69 +115,12 @@ async function catalogOf(
   return { catalog: parsed.data, etag: answer.etag ?? '', text: answer.text };
 }
 
-/** Opens a review of the server in a view and lets the approver approve what it shows. */
-async function approve(
-  serverName: string,
-  view: 'workspace' | 'principal',
-  asker: Who = 'admin',
-): Promise<string> {
-  const opened = await ok(
-    rest(asker, 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, { serverName, view }),
-    201,
-  );
-  const identity = opened.body.identity as { key: string; definitionFingerprint: string };
-  const decided = await ok(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.body.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  return decided.body.id as string;
-}
+/** Opens a review of the server in a view and lets the approver approve what it shows: the approval id. */
+const approve = async (serverName: string, view: 'workspace' | 'principal', asker: Who = 'admin') =>
+  (await steps.approve(serverName, view, asker)).approvalId;
 
 /** A real discovery of a leased server, as the worker makes it, posted for the lease through catalog.submit. */
-async function discoverAndSubmit(serverName: string, principalUserId?: string): Promise<CatalogDocumentV1> {
-  const issued = await ok(
-    rest('worker', 'POST', '/v1/leases', {
-      workspaceId,
-      serverName,
-      ...(principalUserId !== undefined ? { principalUserId } : {}),
-    }),
-    201,
-  );
-  const lease = issued.body as {
-    id: string;
-    transport: unknown;
-    source: { tier: 'managed'; origin: string };
-  };
-  const supervisor = superviseAdmitted((lease.transport as { transport: unknown }).transport, {
-    serverId: serverName,
-    connect: {
-      serverName,
-      clientInfo: { name: 'gatehouse-catalog-lease-test', version: '0.0.0' },
-      defaultStartupTimeoutMs: 60_000,
-      searchPath: CHILD_PATH,
-      closeGraceMs: 500,
-      stillAdmitted: () => true,
-    },
-    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-  });
-  try {
-    expect(await supervisor.start()).toBe('ready');
-    if (supervisor.catalog === undefined) throw new Error('no catalog');
-    const document = catalogDocumentOf(supervisor.catalog, {
-      source: lease.source,
-      fetchedAt: new Date().toISOString(),
-    });
-    await ok(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
-    return document;
-  } finally {
-    await supervisor.close();
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-  }
-}
+const discoverAndSubmit = (serverName: string) => steps.discoverAndSubmit(serverName);
 
 /** A hand-made one-server catalog (an HTTP server the test cannot reach), posted for a lease through catalog.submit. */
 async function submitMade(serverName: string, principalUserId: string, tools: string[]): Promise<void> {
@@ -278,45 +222,36 @@ beforeAll(async () => {
     });
     tokens[who] = minted.secret;
   }
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'error',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX: createTestRedisPrefix(),
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      [POOL]: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
-      elsewhere: { tenants: [globex.slug] },
+  const parsed = parseConfig(
+    apiConfigSchema,
+    testApiEnv(testDb.appUrl, {
+      LOG_LEVEL: 'error',
+      WORKER_POOLS: JSON.stringify({
+        [POOL]: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+        elsewhere: { tenants: [globex.slug] },
+      }),
     }),
-  });
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   app = await createApiApp(parsed.config, {
     logger: createLogger({ name: 'catalog-lease-test', level: 'error' }),
     egressResolver: createFixedResolver({ 'mcp.public.example': ['93.184.216.34'] }),
   });
-  await ok(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-    200,
-  );
-  await ok(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'catalog',
-      document: {
-        mcpServers: {
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'], env: { GH_CANARY: CANARY } },
-        },
-      },
-    }),
-    200,
+  steps = createApiSteps({
+    api: app,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'gatehouse-catalog-lease-test', searchPath: CHILD_PATH },
+  });
+  await steps.putHostPolicy([[EVERYTHING, 'stdio']]);
+  await steps.defineServers(
+    'admin',
+    'managed',
+    { everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'], env: { GH_CANARY: CANARY } } },
+    'catalog',
   );
   // Alice's own server (user tier): approved for her alone.
   aliceSource = await ok(
