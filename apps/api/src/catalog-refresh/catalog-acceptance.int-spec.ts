@@ -8,11 +8,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createDatabase, type Database } from '@gatehouse/db';
 import {
+  createApiSteps,
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
+  httpApi,
+  testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
 } from '@gatehouse/testing';
@@ -43,6 +47,7 @@ let root: string;
 let apiUrl: string;
 const processes: ChildProcess[] = [];
 const tokens = { admin: '', approver: '', agent: '', worker: '' };
+let steps: ApiSteps<keyof typeof tokens>;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -89,13 +94,6 @@ async function call(who: keyof typeof tokens, method: string, path: string, body
     etag: response.headers.get('etag'),
     body: (text === '' ? null : JSON.parse(text)) as Record<string, unknown>,
   };
-}
-
-async function expectOk(answer: ReturnType<typeof call>, status = 200) {
-  const got = await answer;
-  if (got.status !== status)
-    throw new Error(`expected ${status}, got ${got.status}: ${JSON.stringify(got.body)}`);
-  return got.body;
 }
 
 type Catalog = {
@@ -163,11 +161,8 @@ beforeAll(async () => {
     return minted.secret;
   });
 
-  const shared = {
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX: `gh-test-${randomBytes(6).toString('hex')}`,
-    REDIS_KEY_PREFIX: `gh-test-${randomBytes(6).toString('hex')}:`,
-  };
+  // This file's own queue and Redis key namespaces, the API's and its worker's.
+  const shared = { REDIS_URL: testRedisUrl(), ...testNamespaces() };
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
   await start(
@@ -198,6 +193,15 @@ beforeAll(async () => {
     },
     'queue workers started',
   );
+  steps = createApiSteps({
+    api: httpApi(apiUrl),
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'catalog-acceptance-test', searchPath: `${dirname(NODE)}:/usr/bin:/bin` },
+  });
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -213,38 +217,14 @@ afterAll(async () => {
 }, TEST_DATABASE_TIMEOUT_MS);
 
 it('approve server-everything -> the worker discovers it -> the catalog shows mcp__everything__* -> revoke -> gone', async () => {
-  await expectOk(
-    call('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
+  await steps.putHostPolicy([[EVERYTHING, 'stdio']]);
+  await steps.defineServers(
+    'admin',
+    'managed',
+    { everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] } },
+    'acceptance',
   );
-  await expectOk(
-    call('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'acceptance',
-      document: { mcpServers: { everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] } } },
-    }),
-  );
-  const opened = await expectOk(
-    call('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName: 'everything',
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  const approval = await expectOk(
-    call('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
+  const approval = await steps.approve('everything');
 
   // Nothing asked the worker: the approval's commit enqueued the job, and the worker's snapshot changes the catalog.
   const discovered = await catalogUntil((catalog) =>
@@ -254,9 +234,9 @@ it('approve server-everything -> the worker discovers it -> the catalog shows mc
   expect(tools).toContain('mcp__everything__echo');
   for (const name of tools) expect(name).toMatch(/^mcp__everything__[A-Za-z0-9_-]+$/);
 
-  await expectOk(
-    call('admin', 'POST', `/v1/approvals/${approval.id as string}/revoke`, { reason: 'acceptance: revoke' }),
-  );
+  await steps.expectStatus('admin', 'POST', `/v1/approvals/${approval.approvalId}/revoke`, 200, {
+    reason: 'acceptance: revoke',
+  });
   const revoked = await catalogUntil(
     (catalog) => !catalog.servers.some((server) => server.name === 'everything'),
   );
