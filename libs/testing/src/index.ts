@@ -44,6 +44,8 @@ export { startLockHolderProcess } from './oauth/lock-holder.process';
 export { startStreamableHttpUpstream } from './mcp/streamable-http-upstream';
 export type { ConnectableMcpServer, StreamableHttpUpstream } from './mcp/streamable-http-upstream';
 export { conformanceScenarioServer } from './mcp/conformance-scenario.server';
+export { bearerDigestOf, startTokenRefusingUpstream } from './mcp/token-refusing-upstream';
+export type { TokenRefusingUpstream, TokenRefusingUpstreamOptions } from './mcp/token-refusing-upstream';
 export { startBearerForwarder } from './mcp/bearer-forwarder';
 export type { BearerForwarder } from './mcp/bearer-forwarder';
 // The API-side steps of an end-to-end spec (REST as a token holder, HostPolicy, definitions, approve, discover as
