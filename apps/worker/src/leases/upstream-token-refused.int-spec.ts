@@ -1,7 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import {
   catalogRefreshJobKey,
@@ -16,23 +13,27 @@ import { createDatabase, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
+  bearerDigestOf,
+  createApiSteps,
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
   followSignIn,
   OidcProviderProcess,
+  startTokenRefusingUpstream,
+  testApiEnv,
+  testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
   type TestUser,
+  type TokenRefusingUpstream,
 } from '@gatehouse/testing';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 // The processors' peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching
 // for its real peer is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -61,14 +62,16 @@ jest.setTimeout(120_000);
 const PUBLIC_URL = 'http://127.0.0.1:4000';
 const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
 const POOL = 'local';
-const PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+/** This file's own queue and revocation namespaces (its API's and its worker's). */
+const namespaces = testNamespaces();
+const PREFIX = namespaces.QUEUE_PREFIX;
 const SERVER = 'signed';
 
 let testDb: TestDatabase;
 let db: Database;
 let api: NestFastifyApplication;
 let provider: OidcProviderProcess;
-let upstream: Upstream;
+let upstream: TokenRefusingUpstream;
 let acme: TestTenant;
 let workspaceId: string;
 let member: TestUser;
@@ -78,103 +81,19 @@ let producerRedis: Redis;
 const queues: Queue[] = [];
 const events: QueueEvents[] = [];
 const tokens = { admin: '', approver: '', member: '', worker: '' };
-
-interface Upstream {
-  readonly server: Server;
-  readonly origin: string;
-  /** Digests of the tokens it refuses (the test's stand-in for an issuer that revoked them). */
-  readonly refused: Set<string>;
-  /** Refuses every token (the credential's refreshed token too). */
-  readonly refuseAll: { value: boolean };
-  /** Every request's bearer digest (null: none) and the answer's status. */
-  readonly seen: { digest: string | null; status: number }[];
-}
-
-const digestOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
-
-async function startUpstream(issuer: string): Promise<Upstream> {
-  const refused = new Set<string>();
-  const refuseAll = { value: false };
-  const seen: Upstream['seen'] = [];
-  let origin = '';
-  const server = createServer((req, res) => {
-    void (async () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (path === '/.well-known/oauth-protected-resource/mcp') {
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [issuer] }));
-        return;
-      }
-      const body = await bodyOf(req);
-      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
-      const digest = bearer === null ? null : digestOf(bearer);
-      if (digest === null || refuseAll.value || refused.has(digest)) {
-        seen.push({ digest, status: 401 });
-        res
-          .writeHead(401, {
-            'content-type': 'application/json',
-            'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-          })
-          .end('{"error":"invalid_token"}');
-        return;
-      }
-      seen.push({ digest, status: 200 });
-      const mcp = new McpServer({ name: 'signed', version: '1.0.0' });
-      mcp.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
-        content: [{ type: 'text', text: message }],
-      }));
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await mcp.connect(transport);
-      res.on('close', () => void transport.close());
-      await transport.handleRequest(req, res, body);
-    })();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, origin, refused, refuseAll, seen };
-}
-
-async function bodyOf(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
-}
-
-async function rest(who: keyof typeof tokens, method: 'POST' | 'PUT', url: string, payload?: unknown) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status = 200) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
+let steps: ApiSteps<keyof typeof tokens>;
 
 /** The member's current access token, as a lease carries it (the lease released at once). */
 async function currentToken(): Promise<string> {
-  const lease = await expectOk(
-    rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: SERVER, principalUserId: member.id }),
+  const lease = await steps.expectOk(
+    steps.rest('worker', 'POST', '/v1/leases', {
+      workspaceId,
+      serverName: SERVER,
+      principalUserId: member.id,
+    }),
     201,
   );
-  await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id as string}/release`));
+  await steps.expectOk(steps.rest('worker', 'POST', `/v1/leases/${lease.id as string}/release`));
   const transport = (lease.transport as { transport: { oauth?: { accessToken: string } } }).transport;
   if (transport.oauth === undefined) throw new Error('the lease carries no access token');
   return transport.oauth.accessToken;
@@ -252,7 +171,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
   provider = await OidcProviderProcess.start({ clients: [] });
-  upstream = await startUpstream(provider.issuer);
+  upstream = await startTokenRefusingUpstream({ issuer: provider.issuer });
   acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
   const admin = await createMember(db, acme, 'admin');
   const approver = await createMember(db, acme, 'approver');
@@ -277,57 +196,42 @@ beforeAll(async () => {
     });
     return minted.secret;
   });
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX: PREFIX,
-    PUBLIC_URL,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
-  });
+  const parsed = parseConfig(
+    apiConfigSchema,
+    testApiEnv(testDb.appUrl, {
+      ...namespaces,
+      PUBLIC_URL,
+      WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
+    }),
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   api = await createApiApp(parsed.config, {
     logger: createLogger({ name: 'upstream-401-test-api', level: 'silent' }),
     egressResolver: createFixedResolver({}),
   });
   await api.listen({ host: '127.0.0.1', port: 0 });
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'oauth',
-      document: {
-        mcpServers: {
-          [SERVER]: { type: 'http', url: `${upstream.origin}/mcp`, oauth: { scopes: ['mcp:tools'] } },
-        },
-      },
-    }),
+  steps = createApiSteps({
+    api,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'upstream-401-test', searchPath: '/usr/bin:/bin' },
+  });
+  await steps.defineServers(
+    'admin',
+    'managed',
+    { [SERVER]: { type: 'http', url: `${upstream.origin}/mcp`, oauth: { scopes: ['mcp:tools'] } } },
+    'oauth',
   );
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName: SERVER,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  fingerprint = identity.definitionFingerprint;
-  await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  const started = await expectOk(
-    rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName: SERVER }),
+  ({ fingerprint } = await steps.approve(SERVER));
+  const started = await steps.expectOk(
+    steps.rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName: SERVER }),
     201,
   );
   const redirectUrl = await followSignIn(started.authorizationUrl as string, REDIRECT_URI);
-  await expectOk(rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl }));
+  await steps.expectOk(steps.rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl }));
 
   producerRedis = createRedisConnection({
     url: testRedisUrl(),
@@ -349,6 +253,7 @@ beforeAll(async () => {
     REDIS_URL: testRedisUrl(),
     API_URL: await api.getUrl(),
     QUEUE_PREFIX: PREFIX,
+    REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
     WORKER_TOKEN: tokens.worker,
     WORKER_POOL: POOL,
     CHILD_PATH: '/usr/bin:/bin',
@@ -369,10 +274,7 @@ afterAll(async () => {
   }
   if (producerRedis) await closeRedis(producerRedis);
   await api?.close();
-  if (upstream) {
-    upstream.server.closeAllConnections();
-    await new Promise<void>((done) => upstream.server.close(() => done()));
-  }
+  await upstream?.close();
   await provider?.stop();
   await db?.close();
   await testDb?.drop();
@@ -388,7 +290,7 @@ beforeEach(async () => {
 describe('an upstream 401 on a lease that carries an access token', () => {
   it('a probe retries once with a fresh lease, whose token the API refreshed (one grant), and reports ready', async () => {
     const before = await currentToken();
-    upstream.refused.add(digestOf(before));
+    upstream.refused.add(bearerDigestOf(before));
     const since = new Date();
 
     await expect(runProbe()).resolves.toMatchObject({
@@ -401,8 +303,10 @@ describe('an upstream 401 on a lease that carries an access token', () => {
     const after = await currentToken();
     expect(after).not.toBe(before);
     // The refused token once, then only the refreshed one; never a request without a bearer.
-    expect(upstream.seen[0]).toEqual({ digest: digestOf(before), status: 401 });
-    expect(upstream.seen.slice(1).every((s) => s.digest === digestOf(after) && s.status === 200)).toBe(true);
+    expect(upstream.seen[0]).toEqual({ digest: bearerDigestOf(before), status: 401 });
+    expect(upstream.seen.slice(1).every((s) => s.digest === bearerDigestOf(after) && s.status === 200)).toBe(
+      true,
+    );
     expect(upstream.seen.length).toBeGreaterThan(1);
     // The job's lease and its fresh lease, both released (and the test's own lease of `currentToken`).
     const rows = await leasesSince(since);
@@ -423,8 +327,8 @@ describe('an upstream 401 on a lease that carries an access token', () => {
     expect((await provider.stats()).refreshGrants).toBe(1);
     const second = await currentToken();
     expect(upstream.seen).toEqual([
-      { digest: digestOf(first), status: 401 },
-      { digest: digestOf(second), status: 401 },
+      { digest: bearerDigestOf(first), status: 401 },
+      { digest: bearerDigestOf(second), status: 401 },
     ]);
     const owner = new Client({ connectionString: testDb.adminUrl });
     await owner.connect();
@@ -456,8 +360,8 @@ describe('an upstream 401 on a lease that carries an access token', () => {
     expect(second).not.toBe(first);
     // Exactly two attempts: the lease's token, then the fresh lease's; both refused; never unauthenticated.
     expect(upstream.seen).toEqual([
-      { digest: digestOf(first), status: 401 },
-      { digest: digestOf(second), status: 401 },
+      { digest: bearerDigestOf(first), status: 401 },
+      { digest: bearerDigestOf(second), status: 401 },
     ]);
     const rows = await leasesSince(since);
     expect(rows.length).toBe(3);
