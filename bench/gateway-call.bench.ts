@@ -18,11 +18,13 @@ import { processCpu } from './proc-cpu';
 // process, its defaults but Streamable HTTP only) fronting the same stdio command, and "direct HTTP": the same
 // tool on the SDK's own Streamable HTTP server in its own process. The load client is its own process
 // (bench/mcp-load.runner.ts: SDK clients over Streamable HTTP, one warm session each, one call at a time each) at
-// 1, 8 and 32 concurrent sessions; the fronts take turns at each concurrency. CPU per 1,000 calls is each front's
-// own (utime+stime from /proc/<pid>/stat over the measured window), its stdio child counted apart.
+// 1, 8 and 32 concurrent sessions; at each, the fronts' windows alternate, sessions kept warm. CPU per 1,000 calls
+// is each front's own (utime+stime from /proc/<pid>/stat over its windows), its stdio child counted apart.
 
 const CONCURRENCY = [1, 8, 32] as const;
 const WARMUP_CALLS_TOTAL = 600;
+/** Measured windows per front and concurrency, alternating between the fronts (2 × BENCH_DURATION_S in all). */
+const ROUNDS = 4;
 
 type Front = 'gateway' | 'mcp-proxy' | 'direct';
 
@@ -52,57 +54,125 @@ function countsSince(before: Readonly<Record<string, number>>, after: Readonly<R
   return since;
 }
 
-/** One load run against a target: warm, then measured, the target's CPU read at both ends of the window. */
-function measure(
-  target: Target,
-  clients: number,
-  durationSeconds: number,
-  apiRequests: ApiCounts,
-): Promise<Measured> {
-  const options: McpLoadOptions = {
-    url: target.url,
-    tool: target.tool,
-    clients,
-    warmupCalls: Math.max(20, Math.ceil(WARMUP_CALLS_TOTAL / clients)),
-    durationSeconds,
-    ...(target.token === undefined ? {} : { token: target.token }),
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'mcp-load.runner.js')], {
+/** One load client process for one target: warm sessions, then windows on demand, then its summary. */
+class LoadClient {
+  private readonly child: ChildProcess;
+  private readonly waiting: ((line: string) => void)[] = [];
+  /** Rejects once the client exits: every wait races it (handled here, so a normal exit is no unhandled rejection). */
+  private readonly exited: Promise<never>;
+
+  constructor(
+    readonly target: Target,
+    clients: number,
+    windowSeconds: number,
+  ) {
+    const options: McpLoadOptions = {
+      url: target.url,
+      tool: target.tool,
+      clients,
+      warmupCalls: Math.max(20, Math.ceil(WARMUP_CALLS_TOTAL / clients)),
+      durationSeconds: windowSeconds,
+      ...(target.token === undefined ? {} : { token: target.token }),
+    };
+    this.child = spawn(process.execPath, [join(__dirname, 'mcp-load.runner.js')], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
-    let before = { ownMs: 0, childrenMs: 0 };
-    let requestsBefore: Readonly<Record<string, number>> = {};
-    let summary: Measured | null = null;
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      const message = JSON.parse(line) as { phase?: string } & McpLoadSummary;
-      if (message.phase === 'warm') {
-        before = processCpu(target.pid);
-        requestsBefore = apiRequests();
-        child.stdin.write('go\n');
-        return;
+    const stdout = this.child.stdout as NonNullable<ChildProcess['stdout']>;
+    createInterface({ input: stdout }).on('line', (line) => this.waiting.shift()?.(line));
+    this.exited = new Promise<never>((_, reject) =>
+      this.child.once('close', (code) =>
+        reject(new Error(`${target.front} load client exited with ${code}`)),
+      ),
+    );
+    this.exited.catch(() => undefined);
+    this.child.stdin?.write(`${JSON.stringify(options)}\n`);
+  }
+
+  /** The next line the client prints, or an error if it exits first. */
+  private next<T>(): Promise<T> {
+    return Promise.race([
+      new Promise<T>((resolve) => this.waiting.push((line) => resolve(JSON.parse(line) as T))),
+      this.exited,
+    ]);
+  }
+
+  warm(): Promise<{ phase: string }> {
+    return this.next();
+  }
+
+  window(): Promise<{ calls: number; seconds: number }> {
+    const answer = this.next<{ calls: number; seconds: number }>();
+    this.child.stdin?.write('go\n');
+    return answer;
+  }
+
+  async end(): Promise<McpLoadSummary> {
+    const summary = this.next<McpLoadSummary>();
+    this.child.stdin?.end('end\n');
+    return summary;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/** Each front's load client at one concurrency, their windows alternating; CPU and API requests per window. */
+async function measureAt(
+  targets: readonly Target[],
+  clients: number,
+  windowSeconds: number,
+  apiRequests: ApiCounts,
+): Promise<Map<Front, Measured>> {
+  const loads: LoadClient[] = [];
+  try {
+    // Started and warmed one after another, not at once: each warm-up has the machine to itself.
+    for (const target of targets) {
+      const load = new LoadClient(target, clients, windowSeconds);
+      loads.push(load);
+      await load.warm();
+    }
+    const cpu = new Map<Front, { own: number; children: number }>();
+    const api = new Map<Front, Record<string, number>>();
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // A different front first each round: none always runs right after another's garbage.
+      for (let i = 0; i < loads.length; i += 1) {
+        const load = loads[(i + round) % loads.length] as LoadClient;
+        const front = load.target.front;
+        const before = processCpu(load.target.pid);
+        const requestsBefore = apiRequests();
+        await load.window();
+        const after = processCpu(load.target.pid);
+        const used = cpu.get(front) ?? { own: 0, children: 0 };
+        cpu.set(front, {
+          own: used.own + after.ownMs - before.ownMs,
+          children: used.children + after.childrenMs - before.childrenMs,
+        });
+        const counted = api.get(front) ?? {};
+        for (const [path, n] of Object.entries(countsSince(requestsBefore, apiRequests())))
+          counted[path] = (counted[path] ?? 0) + n;
+        api.set(front, counted);
       }
-      const after = processCpu(target.pid);
-      const per1000 = (ms: number) => (ms / Math.max(1, message.calls)) * 1000;
-      summary = {
-        ...message,
-        cpuMsPer1000: per1000(after.ownMs - before.ownMs),
-        childCpuMsPer1000: per1000(after.childrenMs - before.childrenMs),
-        apiRequests: countsSince(requestsBefore, apiRequests()),
-      };
-      child.stdin.end();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (summary === null) return reject(new Error(`load client exited with ${code} before its summary`));
-      const failed = Object.keys(summary.failures);
-      if (failed.length > 0)
-        return reject(new Error(`${target.front}: failed calls ${JSON.stringify(summary.failures)}`));
-      resolve(summary);
-    });
-    child.stdin.write(`${JSON.stringify(options)}\n`);
-  });
+    }
+    const results = new Map<Front, Measured>();
+    for (const load of loads) {
+      const summary = await load.end();
+      const front = load.target.front;
+      if (Object.keys(summary.failures).length > 0)
+        throw new Error(`${front}: failed calls ${JSON.stringify(summary.failures)}`);
+      const used = cpu.get(front) ?? { own: 0, children: 0 };
+      const per1000 = (ms: number) => (ms / Math.max(1, summary.calls)) * 1000;
+      results.set(front, {
+        ...summary,
+        cpuMsPer1000: per1000(used.own),
+        childCpuMsPer1000: per1000(used.children),
+        apiRequests: api.get(front) ?? {},
+      });
+    }
+    return results;
+  } finally {
+    for (const load of loads) load.kill();
+  }
 }
 
 async function startMcpProxy(command: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
@@ -156,16 +226,13 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
       { front: 'direct', url: direct.url, pid: direct.child.pid ?? 0, tool: 'echo' },
     ];
     const results = new Map<string, Measured>();
-    for (const [round, clients] of CONCURRENCY.entries()) {
-      // Each concurrency starts with a different front, so none always runs first (or last).
-      const order = targets.map((_, i) => targets[(i + round) % targets.length] as Target);
-      for (const target of order) {
-        ctx.log(`  gateway-call: ${target.front} at ${clients}`);
-        results.set(
-          `${target.front}@${clients}`,
-          await measure(target, clients, ctx.durationSeconds, scenario.apiRequests),
-        );
-      }
+    const windowSeconds = (ctx.durationSeconds * 2) / ROUNDS;
+    for (const clients of CONCURRENCY) {
+      ctx.log(
+        `  gateway-call: ${clients} sessions per front, ${ROUNDS} alternating windows of ${windowSeconds} s`,
+      );
+      const measured = await measureAt(targets, clients, windowSeconds, scenario.apiRequests);
+      for (const [front, m] of measured) results.set(`${front}@${clients}`, m);
     }
     const at = (front: Front, clients: number) => results.get(`${front}@${clients}`) as Measured;
     const rows: BenchRow[] = [];
@@ -222,12 +289,16 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
         'session, its event store on) and (c) the same tool on the SDK’s own Streamable HTTP server ' +
         '(bench/echo-http.server.ts, a session per client), each in its own process. The load client is another ' +
         'process (bench/mcp-load.runner.ts): N SDK clients over Streamable HTTP, one session each, ' +
-        `${WARMUP_CALLS_TOTAL} warm-up calls spread over them, then one call at a time each for ` +
-        `${ctx.durationSeconds} s, at N = ${CONCURRENCY.join(', ')}; the fronts take turns at each N (a different ` +
-        'one first each time). CPU per 1,000 calls: utime+stime of the front’s own process from /proc/<pid>/stat ' +
-        'over the measured window; its descendants (the stdio upstream) counted apart. The API’s HTTP requests ' +
-        'are counted by path during the gateway’s windows: a warm call awaits none; a catalog read every 5 s is ' +
-        'the ETag revalidation running behind the calls (decision 0111). All over loopback on a machine of 2 ' +
+        `${WARMUP_CALLS_TOTAL} warm-up calls spread over them, then one call at a time each, at N = ` +
+        `${CONCURRENCY.join(', ')}: at each N the three fronts' clients are open and warm at once and take turns ` +
+        `in ${ROUNDS} windows of ${(ctx.durationSeconds * 2) / ROUNDS} s each (a different front first each ` +
+        'round), so a change in the machine’s load falls on all three; numbers over all windows. CPU per 1,000 ' +
+        'calls: utime+stime of the front’s own process from /proc/<pid>/stat over its windows; its descendants ' +
+        '(the stdio upstream) counted apart. The API’s HTTP requests ' +
+        'are counted by path during the gateway’s windows: a warm call awaits none; the catalog read of nearly ' +
+        'every window (its first call finds the policy past the 5 s TTL, the other fronts having run meanwhile) ' +
+        'and an introspection every 30 s are revalidations running behind the calls (decision 0111). All over ' +
+        'loopback on a machine of 2 ' +
         'cores shared by load client, front and upstream (and, on a shared machine, by whatever else runs: the ' +
         'load average is in the runs row).',
       rows,

@@ -1,9 +1,11 @@
 // Child-process entry of the gateway-call bench's load client: N SDK clients (Client over
-// StreamableHTTPClientTransport, one session each, warmed up), each calling one tool one call at a time, for the
-// duration. Runs in its own process so it never competes with the proxies for an event loop. Protocol on
+// StreamableHTTPClientTransport, one session each, warmed up), each calling one tool one call at a time, for
+// measured windows. Runs in its own process so it never competes with the proxies for an event loop. Protocol on
 // stdio (tokens stay out of `ps`): options as one JSON line on stdin; `{"phase":"warm"}` on stdout once every
-// session is open and warmed; then `go` on stdin starts the measured run, whose summary comes back as one JSON
-// line; the sessions are closed after it (DELETE), outside the measured window.
+// session is open and warmed; then each `go` on stdin runs one window of `durationSeconds` and answers
+// `{"phase":"window","calls":n,"seconds":s}`, so the bench can alternate windows between fronts with the
+// sessions kept warm; `end` answers the summary over every window as one JSON line, then the sessions are
+// closed (outside any window).
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -84,25 +86,34 @@ async function main(): Promise<void> {
   );
   for (const key of Object.keys(failures)) delete failures[key];
   process.stdout.write(`${JSON.stringify({ phase: 'warm' })}\n`);
-  const go = await lines.next();
-  if (go.done === true || go.value.trim() !== 'go') throw new Error('expected go');
 
   const latencies: number[] = [];
-  const started = performance.now();
-  const deadline = started + options.durationSeconds * 1000;
-  await Promise.all(
-    clients.map(async (client) => {
-      for (let i = 0; performance.now() < deadline; i += 1) {
-        const sent = performance.now();
-        await call(client, i);
-        latencies.push(performance.now() - sent);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
+  let seconds = 0;
+  for (
+    let line = await lines.next();
+    line.done !== true && line.value.trim() === 'go';
+    line = await lines.next()
+  ) {
+    const before = latencies.length;
+    const started = performance.now();
+    const deadline = started + options.durationSeconds * 1000;
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let i = 0; performance.now() < deadline; i += 1) {
+          const sent = performance.now();
+          await call(client, i);
+          latencies.push(performance.now() - sent);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    seconds += elapsed;
+    const window = { phase: 'window', calls: latencies.length - before, seconds: elapsed };
+    process.stdout.write(`${JSON.stringify(window)}\n`);
+  }
   latencies.sort((a, b) => a - b);
   const summary: McpLoadSummary = {
-    callsPerSecond: latencies.length / elapsed,
+    callsPerSecond: latencies.length / seconds,
     latencyP50Ms: percentile(latencies, 50),
     latencyP99Ms: percentile(latencies, 99),
     calls: latencies.length,
