@@ -1,32 +1,32 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { Client as Pg } from 'pg';
 import type { Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
+  bearerDigestOf,
+  createApiSteps,
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
   followSignIn,
   OidcProviderProcess,
+  startTokenRefusingUpstream,
+  testApiEnv,
+  testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
   type TestDatabase,
   type TestTenant,
   type TestUser,
+  type TokenRefusingUpstream,
 } from '@gatehouse/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { z } from 'zod';
 // The gateway's peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching for
 // its real peer is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -54,7 +54,8 @@ jest.setTimeout(120_000);
 const PUBLIC_URL = 'http://127.0.0.1:4000';
 const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
 const POOL = 'local';
-const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
+/** This file's own queue and revocation namespaces (its API's; its gateway subscribes under REDIS_KEY_PREFIX). */
+const namespaces = testNamespaces();
 const SERVER = 'signed';
 const TOOL = `mcp__${SERVER}__echo`;
 
@@ -64,100 +65,12 @@ let api: NestFastifyApplication;
 let gateway: NestFastifyApplication;
 let gatewayUrl: string;
 let provider: OidcProviderProcess;
-let upstream: Upstream;
+let upstream: TokenRefusingUpstream;
 let acme: TestTenant;
 let workspaceId: string;
 let member: TestUser;
 const tokens = { admin: '', approver: '', member: '', worker: '', gateway: '' };
-
-interface Upstream {
-  readonly server: Server;
-  readonly origin: string;
-  /** Digests of the tokens it refuses (the test's stand-in for an issuer that revoked them). */
-  readonly refused: Set<string>;
-  /** Refuses every token (the credential's refreshed token too). */
-  readonly refuseAll: { value: boolean };
-  /** Every request's bearer digest (null: none) and the answer's status. */
-  readonly seen: { digest: string | null; status: number }[];
-}
-
-const digestOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
-
-async function startUpstream(issuer: string): Promise<Upstream> {
-  const refused = new Set<string>();
-  const refuseAll = { value: false };
-  const seen: Upstream['seen'] = [];
-  let origin = '';
-  const server = createServer((req, res) => {
-    void (async () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (path === '/.well-known/oauth-protected-resource/mcp') {
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [issuer] }));
-        return;
-      }
-      const body = await bodyOf(req);
-      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null;
-      const digest = bearer === null ? null : digestOf(bearer);
-      if (digest === null || refuseAll.value || refused.has(digest)) {
-        seen.push({ digest, status: 401 });
-        res
-          .writeHead(401, {
-            'content-type': 'application/json',
-            'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-          })
-          .end('{"error":"invalid_token","error_description":"upstream secret words"}');
-        return;
-      }
-      seen.push({ digest, status: 200 });
-      const mcp = new McpServer({ name: 'signed', version: '1.0.0' });
-      mcp.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
-        content: [{ type: 'text', text: message }],
-      }));
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await mcp.connect(transport);
-      res.on('close', () => void transport.close());
-      await transport.handleRequest(req, res, body);
-    })();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, origin, refused, refuseAll, seen };
-}
-
-async function bodyOf(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
-}
-
-async function rest(who: keyof typeof tokens, method: 'POST' | 'PUT', url: string, payload?: unknown) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: Promise<{ status: number; body: Record<string, unknown> }>, status = 200) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
+let steps: ApiSteps<keyof typeof tokens>;
 
 interface LeaseBody {
   id: string;
@@ -167,8 +80,12 @@ interface LeaseBody {
 
 /** A lease for the member, as the worker asks it. */
 async function memberLease(): Promise<LeaseBody> {
-  return (await expectOk(
-    rest('worker', 'POST', '/v1/leases', { workspaceId, serverName: SERVER, principalUserId: member.id }),
+  return (await steps.expectOk(
+    steps.rest('worker', 'POST', '/v1/leases', {
+      workspaceId,
+      serverName: SERVER,
+      principalUserId: member.id,
+    }),
     201,
   )) as unknown as LeaseBody;
 }
@@ -176,37 +93,9 @@ async function memberLease(): Promise<LeaseBody> {
 /** The member's current access token, as a lease carries it (the lease released at once). */
 async function currentToken(): Promise<string> {
   const lease = await memberLease();
-  await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id}/release`));
+  await steps.expectOk(steps.rest('worker', 'POST', `/v1/leases/${lease.id}/release`));
   if (lease.transport.transport.oauth === undefined) throw new Error('the lease carries no access token');
   return lease.transport.transport.oauth.accessToken;
-}
-
-/** Discovers the server for the member through libs/mcp-client and posts its catalog, as the worker does. */
-async function discoverAndSubmit(): Promise<void> {
-  const lease = await memberLease();
-  const supervisor = superviseAdmitted(lease.transport.transport, {
-    serverId: SERVER,
-    connect: {
-      serverName: SERVER,
-      clientInfo: { name: 'upstream-401-gateway-test', version: '0.0.0' },
-      defaultStartupTimeoutMs: 10_000,
-      searchPath: '/usr/bin:/bin',
-      stillAdmitted: () => true,
-    },
-    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-  });
-  try {
-    expect(await supervisor.start()).toBe('ready');
-    if (supervisor.catalog === undefined) throw new Error('no catalog');
-    const document = catalogDocumentOf(supervisor.catalog, {
-      source: lease.source,
-      fetchedAt: new Date().toISOString(),
-    });
-    await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
-  } finally {
-    await supervisor.close();
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-  }
 }
 
 type LeaseRow = { released: boolean; revoked: boolean };
@@ -270,7 +159,10 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
   provider = await OidcProviderProcess.start({ clients: [] });
-  upstream = await startUpstream(provider.issuer);
+  upstream = await startTokenRefusingUpstream({
+    issuer: provider.issuer,
+    refusalBody: '{"error":"invalid_token","error_description":"upstream secret words"}',
+  });
   acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
   const admin = await createMember(db, acme, 'admin');
   const approver = await createMember(db, acme, 'approver');
@@ -296,61 +188,48 @@ beforeAll(async () => {
     return minted.secret;
   });
   tokens.gateway = await gatewayToken();
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX,
-    PUBLIC_URL,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
-  });
+  const parsed = parseConfig(
+    apiConfigSchema,
+    testApiEnv(testDb.appUrl, {
+      ...namespaces,
+      PUBLIC_URL,
+      WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
+    }),
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   api = await createApiApp(parsed.config, {
     logger: createLogger({ name: 'upstream-401-gateway-test-api', level: 'silent' }),
     egressResolver: createFixedResolver({}),
   });
   await api.listen({ host: '127.0.0.1', port: 0 });
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'oauth',
-      document: {
-        mcpServers: {
-          [SERVER]: { type: 'http', url: `${upstream.origin}/mcp`, oauth: { scopes: ['mcp:tools'] } },
-        },
-      },
-    }),
+  steps = createApiSteps({
+    api,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: { clientName: 'upstream-401-gateway-test', searchPath: '/usr/bin:/bin' },
+  });
+  await steps.defineServers(
+    'admin',
+    'managed',
+    { [SERVER]: { type: 'http', url: `${upstream.origin}/mcp`, oauth: { scopes: ['mcp:tools'] } } },
+    'oauth',
   );
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName: SERVER,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-  const started = await expectOk(
-    rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName: SERVER }),
+  await steps.approve(SERVER);
+  const started = await steps.expectOk(
+    steps.rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName: SERVER }),
     201,
   );
   const redirectUrl = await followSignIn(started.authorizationUrl as string, REDIRECT_URI);
-  await expectOk(rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl }));
-  await discoverAndSubmit();
+  await steps.expectOk(steps.rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl }));
+  await steps.discoverAndSubmit(SERVER, member.id);
 
   const config = parseConfig(gatewayConfigSchema, {
     LOG_LEVEL: 'silent',
     REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
     API_URL: await api.getUrl(),
     GATEWAY_TOKEN: tokens.gateway,
     CHILD_PATH: '/usr/bin:/bin',
@@ -366,10 +245,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await api?.close();
-  if (upstream) {
-    upstream.server.closeAllConnections();
-    await new Promise<void>((done) => upstream.server.close(() => done()));
-  }
+  await upstream?.close();
   await provider?.stop();
   await db?.close();
   await testDb?.drop();
@@ -385,7 +261,7 @@ beforeEach(async () => {
 describe("the gateway's upstream refusing a lease's access token", () => {
   it('connects with a fresh lease whose token the API refreshed (one grant) and the call succeeds', async () => {
     const before = await currentToken();
-    upstream.refused.add(digestOf(before));
+    upstream.refused.add(bearerDigestOf(before));
     const since = new Date();
     const client = await connect();
     try {
@@ -397,10 +273,10 @@ describe("the gateway's upstream refusing a lease's access token", () => {
       const after = await currentToken();
       expect(after).not.toBe(before);
       // The refused token once, then only the refreshed one; never a request without a bearer.
-      expect(upstream.seen[0]).toEqual({ digest: digestOf(before), status: 401 });
-      expect(upstream.seen.slice(1).every((s) => s.digest === digestOf(after) && s.status === 200)).toBe(
-        true,
-      );
+      expect(upstream.seen[0]).toEqual({ digest: bearerDigestOf(before), status: 401 });
+      expect(
+        upstream.seen.slice(1).every((s) => s.digest === bearerDigestOf(after) && s.status === 200),
+      ).toBe(true);
       // A second call on the warm connection asks nothing more of the API or the issuer.
       await expect(client.callTool({ name: TOOL, arguments: { message: 'again' } })).resolves.toMatchObject({
         content: [{ type: 'text', text: 'again' }],
@@ -478,8 +354,8 @@ describe("the gateway's upstream refusing a lease's access token", () => {
       expect(second).not.toBe(first);
       // Exactly two attempts: the lease's token, then the fresh lease's; both refused; never unauthenticated.
       expect(upstream.seen).toEqual([
-        { digest: digestOf(first), status: 401 },
-        { digest: digestOf(second), status: 401 },
+        { digest: bearerDigestOf(first), status: 401 },
+        { digest: bearerDigestOf(second), status: 401 },
       ]);
       // The gateway's two leases and the test's own: all released, none left live.
       const rows = await leasesSince(since);
