@@ -215,7 +215,7 @@ export async function loadDefinitionSnapshot(
  * issuance, libs/db readLeaseIssuanceInputs), decrypted once. The rows must be those the views' filters select.
  */
 export function definitionSnapshotOf(
-  cipher: DefinitionCipher,
+  cipher: Pick<DefinitionCipher, 'openDocument' | 'openValue' | 'fingerprintKeyFor'>,
   tenantId: string,
   rows: {
     readonly sources: readonly ViewSourceRow[];

@@ -24,6 +24,7 @@ import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
 import { leaseActivationOf, type LeaseActivation } from './lease-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
+import { OpenedDocumentsCache } from './opened-documents.cache';
 import { LeaseGrantBatcher } from './lease-grant.batcher';
 import {
   destinationRefused,
@@ -92,7 +93,11 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
   ) {
     this.grants = new LeaseGrantBatcher(db);
+    this.documents = new OpenedDocumentsCache(cipher);
   }
+
+  /** Definition documents opened by earlier leases of this process, by row and exact ciphertext (decision 0122). */
+  private readonly documents: OpenedDocumentsCache;
 
   /** One per use case, i.e. per API process: grants of a tenant arriving together commit together. */
   private readonly grants: LeaseGrantBatcher;
@@ -134,7 +139,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     if (workspace === null) throw notFound('workspace');
     // Leasing for a user means a member of this tenant; anyone else reads like an id that does not exist.
     if (!inputs.member) throw notFound('member');
-    const snapshot = definitionSnapshotOf(this.cipher, tenantId, inputs);
+    const snapshot = definitionSnapshotOf(this.documents, tenantId, inputs);
     const activation = leaseActivationOf(snapshot, inputs.approvals, { workspace, userId, serverName, now });
     return { workspace, activation, tenantPolicy: hostPolicyOfRow(inputs.hostPolicy) };
   }
