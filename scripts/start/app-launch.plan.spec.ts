@@ -97,4 +97,14 @@ describe('planAppLaunches', () => {
     for (const name of ['api', 'gateway', 'dashboard']) expect(env(name)['WORKER_TOKEN']).toBeUndefined();
     for (const name of ['api', 'worker', 'dashboard']) expect(env(name)['GATEWAY_TOKEN']).toBeUndefined();
   });
+  it('tells the dashboard where the gateway is and the API where the dashboard is, following moved ports', () => {
+    expect(launch('dashboard').env['GATEWAY_URL']).toBe('http://127.0.0.1:4200');
+    expect(launch('api').env['DASHBOARD_URL']).toBe('http://127.0.0.1:3000');
+    const moved = { GATEWAY_PORT: '4300', DASHBOARD_PORT: '3100' };
+    expect(launch('dashboard', moved).env['GATEWAY_URL']).toBe('http://127.0.0.1:4300');
+    expect(launch('api', moved).env['DASHBOARD_URL']).toBe('http://127.0.0.1:3100');
+    expect(launch('dashboard', { GATEWAY_URL: 'https://gw.example.com' }).env['GATEWAY_URL']).toBe(
+      'https://gw.example.com',
+    );
+  });
 });

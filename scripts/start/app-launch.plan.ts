@@ -68,6 +68,8 @@ const APP_SPECS: readonly AppSpec[] = [
       PUBLIC_URL: `http://127.0.0.1:${ports.api}`,
       // The dashboard's server forwards the browser's address; only it (on loopback) is believed.
       TRUSTED_PROXIES: '127.0.0.1',
+      // An OAuth sign-in started in the dashboard comes back to its Connections page, not to a JSON answer.
+      DASHBOARD_URL: `http://127.0.0.1:${ports.dashboard}`,
       ...keyRingVariables(context),
     }),
     hostVariable: 'API_HOST',
@@ -104,7 +106,11 @@ const APP_SPECS: readonly AppSpec[] = [
   {
     name: 'dashboard',
     schema: dashboardConfigSchema,
-    provided: (_context, ports) => ({ API_URL: `http://127.0.0.1:${ports.api}` }),
+    provided: (_context, ports) => ({
+      API_URL: `http://127.0.0.1:${ports.api}`,
+      // The workspace pages show this endpoint and a client config for it (else: "not configured").
+      GATEWAY_URL: `http://127.0.0.1:${ports.gateway}`,
+    }),
     hostVariable: undefined,
     portVariable: 'DASHBOARD_PORT',
     healthPath: '/api/healthz',
