@@ -4,9 +4,15 @@ import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Scope } from '@gatehouse/contracts';
 import { insertGatewayToken } from '@gatehouse/db';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig } from '@gatehouse/platform';
-import { createTestWorkspace, testRedisUrl, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
+import {
+  createApiSteps,
+  createTestWorkspace,
+  testNamespaces,
+  testRedisUrl,
+  TEST_DATABASE_TIMEOUT_MS,
+  type ApiSteps,
+} from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // The CLI's peers are the real API and the real gateway: a test reaching for its real peers is the one place an
 // app imports another.
@@ -26,7 +32,7 @@ import { startHttpUpstream, type HttpUpstream } from '../testing/mcp-http-upstre
 // `gatehouse connect` end to end (issue 17's acceptance): the MCP Inspector CLI launches
 // `node bin/gatehouse.cjs connect <gateway>/mcp/w/<workspace>` as its stdio server and reaches a workspace's tools
 // through the real gateway, which reaches them through the real API (introspection, catalog lease, transport
-// lease) on a Streamable HTTP upstream. Set up as apps/gateway's workspace-endpoint int-spec does: a managed
+// lease) on a Streamable HTTP upstream. Set up with libs/testing's API steps (decision 0121): a managed
 // definition, approved by an approver, its catalog discovered through libs/mcp-client and posted for the lease
 // as the worker does.
 
@@ -45,73 +51,9 @@ let gateway: NestFastifyApplication;
 let gatewayUrl: string;
 let workspaceId: string;
 const tokens = { admin: '', approver: '', worker: '', agent: '' };
-
-async function rest(
-  who: keyof typeof tokens,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  payload?: unknown,
-) {
-  const response = await api.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  const body = JSON.parse(response.body || 'null') as Record<string, unknown>;
-  if (response.statusCode >= 300)
-    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-  return body;
-}
-
-async function approve(serverName: string): Promise<void> {
-  const opened = await rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-    serverName,
-    view: 'workspace',
-  });
-  const identity = opened['identity'] as { key: string; definitionFingerprint: string };
-  await rest('approver', 'POST', `/v1/approval-requests/${opened['id'] as string}/decision`, {
-    decision: 'approve',
-    seenFingerprint: identity.definitionFingerprint,
-    seenIdentityKey: identity.key,
-  });
-}
-
-/** Discovers the leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-async function discoverAndSubmit(serverName: string): Promise<void> {
-  const lease = (await rest('worker', 'POST', '/v1/leases', { workspaceId, serverName })) as {
-    id: string;
-    transport: { transport: unknown };
-    source: { tier: 'managed'; origin: string };
-  };
-  const supervisor = superviseAdmitted(lease.transport.transport, {
-    serverId: serverName,
-    connect: {
-      serverName,
-      clientInfo: { name: 'gateway-connect-test', version: '0.0.0' },
-      defaultStartupTimeoutMs: 30_000,
-      searchPath: `${dirname(process.execPath)}:/usr/bin:/bin`,
-      closeGraceMs: 500,
-      stillAdmitted: () => true,
-    },
-    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-  });
-  try {
-    expect(await supervisor.start()).toBe('ready');
-    if (supervisor.catalog === undefined) throw new Error('no catalog');
-    const document = catalogDocumentOf(supervisor.catalog, {
-      source: lease.source,
-      fetchedAt: new Date().toISOString(),
-    });
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document });
-  } finally {
-    await supervisor.close();
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-  }
-}
+/** This file's own queue and revocation namespaces (its API's; its gateway subscribes under REDIS_KEY_PREFIX). */
+const namespaces = testNamespaces();
+let steps: ApiSteps<keyof typeof tokens>;
 
 async function gatewayToken(): Promise<string> {
   const minted = mintTokenSecret('gateway');
@@ -136,7 +78,10 @@ async function gatewayToken(): Promise<string> {
 beforeAll(async () => {
   const slug = `acme-${randomBytes(4).toString('hex')}`;
   api = await startLoopbackApi(
-    { WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [slug], allowInsecureLoopback: true } }) },
+    {
+      ...namespaces,
+      WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [slug], allowInsecureLoopback: true } }),
+    },
     { slug },
   );
   upstream = await startHttpUpstream(UPSTREAM_TOKEN);
@@ -169,21 +114,28 @@ beforeAll(async () => {
     return minted.secret;
   });
 
-  await rest('admin', 'PUT', '/v1/definition-sources', {
-    tier: 'managed',
-    name: 'gateway',
-    document: {
-      mcpServers: {
-        tools: { type: 'http', url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
-      },
+  steps = createApiSteps({
+    api: api.app,
+    tokens,
+    workspaceId,
+    admin: 'admin',
+    approver: 'approver',
+    worker: 'worker',
+    discovery: {
+      clientName: 'gateway-connect-test',
+      searchPath: `${dirname(process.execPath)}:/usr/bin:/bin`,
     },
   });
-  await approve('tools');
-  await discoverAndSubmit('tools');
+  await steps.defineServers('admin', 'managed', {
+    tools: { type: 'http', url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
+  });
+  await steps.approve('tools');
+  await steps.discoverAndSubmit('tools');
 
   const parsed = parseConfig(gatewayConfigSchema, {
     LOG_LEVEL: 'silent',
     REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
     API_URL: api.url,
     GATEWAY_TOKEN: await gatewayToken(),
     CHILD_PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
