@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import type { CatalogDocumentV1, Scope } from '@gatehouse/contracts';
 import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
@@ -112,6 +113,25 @@ export interface GatewayStack {
   close(): Promise<void>;
 }
 
+export interface CapturedLogs {
+  /** A logger at debug writing into this capture (a gateway's: `startGateway(env, { logger })`). */
+  logger(): Logger;
+  /** Everything logged into it so far. */
+  text(): string;
+}
+
+/** What gateways logged, kept in memory at debug: a spec proves no secret is in it. */
+export function captureLogs(name = 'gateway'): CapturedLogs {
+  let logged = '';
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged += chunk.toString('utf8');
+      done();
+    },
+  });
+  return { logger: () => createLogger({ name, level: 'debug', destination: sink }), text: () => logged };
+}
+
 /** A real SDK client on a workspace endpoint with a bearer token. */
 export async function connectSdkClient(endpoint: URL, token: string): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(endpoint, {
@@ -122,7 +142,8 @@ export async function connectSdkClient(endpoint: URL, token: string): Promise<Cl
   return client;
 }
 
-async function insertTestGatewayToken(ownerUrl: string): Promise<string> {
+/** A gateway token as the operator's CLI makes one (on `pool`, with the gateway's scopes): its secret. */
+export async function insertTestGatewayToken(ownerUrl: string, pool = POOL): Promise<string> {
   const minted = mintTokenSecret('gateway');
   await insertGatewayToken({
     ownerUrl,
@@ -134,7 +155,7 @@ async function insertTestGatewayToken(ownerUrl: string): Promise<string> {
       'revocations:read',
       'catalog:refresh',
     ] satisfies Scope[],
-    pool: POOL,
+    pool,
     secretHash: minted.secretHash,
     prefix: minted.prefix,
     expiresAt: null,
