@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { catalogRefreshQueueOf } from '@gatehouse/contracts';
-import { createLogger } from '@gatehouse/platform';
 import {
   startStreamableHttpUpstream,
   testRedisUrl,
@@ -18,6 +16,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  captureLogs,
   connectSdkClient,
   EVERYTHING,
   startGatewayStack,
@@ -108,18 +107,9 @@ afterAll(async () => {
 }, TEST_DATABASE_TIMEOUT_MS);
 
 /** Everything the gateways of this file logged, at debug (no redaction: the canary proves nothing is logged). */
-let logged = '';
-const logSink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logged += chunk.toString('utf8');
-    done();
-  },
-});
+const logs = captureLogs();
 
-const startGateway = (env: Record<string, string> = {}) =>
-  stack.startGateway(env, {
-    logger: createLogger({ name: 'gateway', level: 'debug', destination: logSink }),
-  });
+const startGateway = (env: Record<string, string> = {}) => stack.startGateway(env, { logger: logs.logger() });
 
 describe('the workspace gateway through a real SDK client', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
@@ -352,15 +342,15 @@ describe('the workspace gateway through a real SDK client', () => {
 
 describe('secrets', () => {
   it('no caller token and not the gateway token in anything the gateways logged', () => {
-    expect(logged).toContain('gateway upstream connected');
+    expect(logs.text()).toContain('gateway upstream connected');
     for (const secret of [
       stack.tokens.agent,
       stack.tokens.alice,
       stack.tokens.globexOwner,
       stack.tokens.gateway,
     ]) {
-      expect(logged).not.toContain(secret);
-      expect(logged).not.toContain(secret.slice(4));
+      expect(logs.text()).not.toContain(secret);
+      expect(logs.text()).not.toContain(secret.slice(4));
     }
   });
 });
