@@ -1,5 +1,3 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '@gatehouse/platform';
 import {
   startStreamableHttpUpstream,
   TEST_DATABASE_TIMEOUT_MS,
@@ -20,6 +18,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  captureLogs,
   connectSdkClient,
   EVERYTHING,
   startGatewayStack,
@@ -134,18 +133,9 @@ afterAll(async () => {
 }, TEST_DATABASE_TIMEOUT_MS);
 
 /** Everything the gateways of this file logged, at debug (no redaction: the canary proves nothing is logged). */
-let logged = '';
-const logSink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logged += chunk.toString('utf8');
-    done();
-  },
-});
+const logs = captureLogs();
 
-const startGateway = (env: Record<string, string> = {}) =>
-  stack.startGateway(env, {
-    logger: createLogger({ name: 'gateway', level: 'debug', destination: logSink }),
-  });
+const startGateway = (env: Record<string, string> = {}) => stack.startGateway(env, { logger: logs.logger() });
 
 /** A real SDK client on the workspace endpoint, or on a server's passthrough (`server`). */
 function connect(
@@ -643,15 +633,15 @@ describe('list_changed and revocation', () => {
 
 describe('secrets', () => {
   it('no caller token and not the gateway token in anything the gateways logged', () => {
-    expect(logged).toContain('gateway upstream connected');
+    expect(logs.text()).toContain('gateway upstream connected');
     for (const secret of [
       stack.tokens.agent,
       stack.tokens.alice,
       stack.tokens.globexOwner,
       stack.tokens.gateway,
     ]) {
-      expect(logged).not.toContain(secret);
-      expect(logged).not.toContain(secret.slice(4));
+      expect(logs.text()).not.toContain(secret);
+      expect(logs.text()).not.toContain(secret.slice(4));
     }
   });
 });
