@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client as Pg } from 'pg';
-import type { Scope } from '@gatehouse/contracts';
-import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
+import { createDatabase, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
@@ -23,8 +22,6 @@ import {
   type TestUser,
   type TokenRefusingUpstream,
 } from '@gatehouse/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // The gateway's peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching for
@@ -32,13 +29,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createApiApp } from '../../../api/src/create-api-app.js';
+import { connectSdkClient, insertTestGatewayToken } from '../acceptance/gateway-stack.harness.js';
 import { gatewayConfigSchema } from '../config/gateway.config.js';
 import { createGatewayApp } from '../create-gateway-app.js';
 
@@ -116,34 +112,8 @@ async function leasesSince(since: Date): Promise<LeaseRow[]> {
   }
 }
 
-async function gatewayToken(): Promise<string> {
-  const minted = mintTokenSecret('gateway');
-  await insertGatewayToken({
-    ownerUrl: testDb.ownerUrl,
-    name: 'gateway local',
-    scopes: [
-      'tokens:introspect',
-      'leases:write',
-      'catalog:read',
-      'revocations:read',
-      'catalog:refresh',
-    ] satisfies Scope[],
-    pool: POOL,
-    secretHash: minted.secretHash,
-    prefix: minted.prefix,
-    expiresAt: null,
-  });
-  return minted.secret;
-}
-
-async function connect(): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`/mcp/w/${workspaceId}`, gatewayUrl), {
-    requestInit: { headers: { authorization: `Bearer ${tokens.member}` } },
-  });
-  const client = new Client({ name: 'upstream-401-gateway-test', version: '0.0.0' });
-  await client.connect(transport);
-  return client;
-}
+/** A real SDK client of the member on the workspace endpoint. */
+const connect = () => connectSdkClient(new URL(`/mcp/w/${workspaceId}`, gatewayUrl), tokens.member);
 
 /** The JSON-RPC error a call through the gateway ended with. */
 async function refusalOf(call: Promise<unknown>): Promise<McpError> {
@@ -187,7 +157,7 @@ beforeAll(async () => {
     });
     return minted.secret;
   });
-  tokens.gateway = await gatewayToken();
+  tokens.gateway = await insertTestGatewayToken(testDb.ownerUrl, POOL);
   const parsed = parseConfig(
     apiConfigSchema,
     testApiEnv(testDb.appUrl, {
