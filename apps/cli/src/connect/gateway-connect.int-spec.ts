@@ -2,8 +2,6 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { Scope } from '@gatehouse/contracts';
-import { insertGatewayToken } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   createApiSteps,
@@ -17,11 +15,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // The CLI's peers are the real API and the real gateway: a test reaching for its real peers is the one place an
 // app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { insertTestGatewayToken } from '../../../gateway/src/acceptance/gateway-stack.harness.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { gatewayConfigSchema } from '../../../gateway/src/config/gateway.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -54,26 +52,6 @@ const tokens = { admin: '', approver: '', worker: '', agent: '' };
 /** This file's own queue and revocation namespaces (its API's; its gateway subscribes under REDIS_KEY_PREFIX). */
 const namespaces = testNamespaces();
 let steps: ApiSteps<keyof typeof tokens>;
-
-async function gatewayToken(): Promise<string> {
-  const minted = mintTokenSecret('gateway');
-  await insertGatewayToken({
-    ownerUrl: api.testDb.ownerUrl,
-    name: 'gateway local',
-    scopes: [
-      'tokens:introspect',
-      'leases:write',
-      'catalog:read',
-      'revocations:read',
-      'catalog:refresh',
-    ] satisfies Scope[],
-    pool: POOL,
-    secretHash: minted.secretHash,
-    prefix: minted.prefix,
-    expiresAt: null,
-  });
-  return minted.secret;
-}
 
 beforeAll(async () => {
   const slug = `acme-${randomBytes(4).toString('hex')}`;
@@ -137,7 +115,7 @@ beforeAll(async () => {
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
     API_URL: api.url,
-    GATEWAY_TOKEN: await gatewayToken(),
+    GATEWAY_TOKEN: await insertTestGatewayToken(api.testDb.ownerUrl, POOL),
     CHILD_PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
   });
   if (!parsed.ok) throw new Error(parsed.message);
