@@ -13,6 +13,7 @@ import { seedDemoData } from './start/demo.seeder';
 import { provisionServiceTokens } from './start/service-tokens.provisioner';
 import { DEMO_TENANT_SLUG } from '../prisma/seed';
 import { loadOrCreateDevKeyRing } from './start/dev-key-ring';
+import { keyRingMismatchWarning } from './start/key-ring-mismatch';
 import { waitForHealth } from './start/health.waiter';
 import { formatPrefix, shouldUseColor } from './start/line-prefixer';
 import { loadOrCreateLocalSecrets } from './start/local-secrets';
@@ -292,6 +293,8 @@ async function run(): Promise<void> {
     say(
       `${devRing.created ? 'generated a' : 'using the'} development key ring in ${relative(root, devRing.file)} (GATEHOUSE_KEYS is unset; never use it in production)`,
     );
+    const mismatch = keyRingMismatchWarning(prepared, devRing, database.databaseName);
+    if (mismatch !== undefined) say(mismatch);
   }
   const seedKeyRing =
     keyRing ??
