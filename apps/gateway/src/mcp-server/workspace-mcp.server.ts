@@ -1,5 +1,4 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   CallToolRequestSchema,
   ElicitResultSchema,
@@ -36,6 +35,7 @@ import type {
 } from '../catalog/served-surface.js';
 import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
 import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
+import { matchesTemplate } from './uri-template.matcher.js';
 
 // The SDK's low-level Server for one session of either endpoint (decisions 0080, 0104, 0105): the workspace
 // endpoint (every served server, namespaced) or one server's passthrough (its own names), the same handlers
@@ -113,30 +113,6 @@ function templateOf({ uriTemplate, name, template }: ServedTemplate): ResourceTe
     ...(template.description === undefined ? {} : { description: template.description }),
     ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
   };
-}
-
-/** Compiled upstream templates, shared by every session (bounded: cleared whole when it grows past the bound). */
-const compiledTemplates = new Map<string, UriTemplate | null>();
-const MAX_COMPILED_TEMPLATES = 2_000;
-
-/** RFC 6570 matching by the SDK's UriTemplate; a template it cannot compile matches nothing. */
-function matchesTemplate(uriTemplate: string, uri: string): boolean {
-  let compiled = compiledTemplates.get(uriTemplate);
-  if (compiled === undefined) {
-    try {
-      compiled = new UriTemplate(uriTemplate);
-    } catch {
-      compiled = null;
-    }
-    if (compiledTemplates.size >= MAX_COMPILED_TEMPLATES) compiledTemplates.clear();
-    compiledTemplates.set(uriTemplate, compiled);
-  }
-  if (compiled === null) return false;
-  try {
-    return compiled.match(uri) !== null;
-  } catch {
-    return false;
-  }
 }
 
 function catalogUnavailable(): McpError {
