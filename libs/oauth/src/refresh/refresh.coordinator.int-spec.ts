@@ -195,6 +195,29 @@ describe('RefreshCoordinator: one refresh per credential across instances', () =
     expect(stored?.tokens?.refreshToken).not.toBe(signedIn.tokens.refreshToken);
   });
 
+  it('concurrent calls for one credential in one process read the store once, fresh or expired', async () => {
+    // Each store read is a database transaction in the API: 50 callers of one process taking 50 of them at once
+    // exhausted the pool under load (P2028, a refresh test's API process died of it). They share one read.
+    class CountingStore extends InMemoryTokenStore {
+      gets = 0;
+      override get(key: Parameters<InMemoryTokenStore['get']>[0]) {
+        this.gets += 1;
+        return super.get(key);
+      }
+    }
+    const store = new CountingStore();
+    const signedIn = await expiredCredential(store);
+    const [instance] = coordinators(1, store);
+    store.gets = 0;
+    const expired = await concurrently([instance!], signedIn, 50);
+    expect(expired.every((result) => result.ok)).toBe(true);
+    expect(store.gets).toBe(1 + 1); // the shared read, and the refresh's own read under its lock
+    store.gets = 0;
+    const fresh = await concurrently([instance!], signedIn, 50);
+    expect(fresh.every((result) => result.ok)).toBe(true);
+    expect(store.gets).toBe(1);
+  });
+
   it('a holder killed (SIGKILL, another process) before sending: another completes once its lock expires', async () => {
     const store = new InMemoryTokenStore();
     const signedIn = await expiredCredential(store);

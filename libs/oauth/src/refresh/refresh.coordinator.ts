@@ -78,6 +78,7 @@ const LOCK_PREFIX = 'oauth-refresh:';
 
 export class RefreshCoordinator {
   private readonly inFlight = new Map<string, Promise<AccessTokenResult>>();
+  private readonly reads = new Map<string, Promise<AccessTokenResult>>();
   private readonly now: () => number;
   private readonly lockTtlMs: number;
   private readonly grantTimeoutMs: number;
@@ -97,10 +98,23 @@ export class RefreshCoordinator {
     );
   }
 
-  /** A usable access token: the stored one while it is fresh, otherwise one refresh (shared). */
-  async getAccessToken(
+  /**
+   * A usable access token: the stored one while it is fresh, otherwise one refresh (shared). Callers of one
+   * credential in this process share one store read and its outcome: each read is a database transaction, and a
+   * burst of callers (a gateway's sessions, a worker pool's jobs) must not take one each from the pool.
+   */
+  getAccessToken(key: CredentialKey, options: Pick<RefreshOptions, 'fetch'> = {}): Promise<AccessTokenResult> {
+    const id = credentialKeyId(key);
+    const running = this.reads.get(id);
+    if (running) return running;
+    const reading = this.readAccessToken(key, options).finally(() => this.reads.delete(id));
+    this.reads.set(id, reading);
+    return reading;
+  }
+
+  private async readAccessToken(
     key: CredentialKey,
-    options: Pick<RefreshOptions, 'fetch'> = {},
+    options: Pick<RefreshOptions, 'fetch'>,
   ): Promise<AccessTokenResult> {
     const current = await this.options.store.get(key);
     if (!current) return { ok: false, reason: 'not_signed_in' };

@@ -61,8 +61,12 @@ async function main(): Promise<void> {
   const lines = createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     const command = JSON.parse(line) as Command;
+    // A caller whose call throws (the database away, a pool timeout) is a failed caller the test counts, never
+    // an unhandled rejection that kills this "API process" and hides which call failed.
     void Promise.all(
-      Array.from({ length: command.callers }, () => coordinator.getAccessToken(command.key)),
+      Array.from({ length: command.callers }, () =>
+        coordinator.getAccessToken(command.key).catch(() => ({ ok: false as const, reason: 'threw' })),
+      ),
     ).then((results) => {
       const digests = new Set(
         results.flatMap((r) => (r.ok ? [createHash('sha256').update(r.accessToken).digest('hex')] : [])),
