@@ -103,7 +103,10 @@ export class RefreshCoordinator {
    * credential in this process share one store read and its outcome: each read is a database transaction, and a
    * burst of callers (a gateway's sessions, a worker pool's jobs) must not take one each from the pool.
    */
-  getAccessToken(key: CredentialKey, options: Pick<RefreshOptions, 'fetch'> = {}): Promise<AccessTokenResult> {
+  getAccessToken(
+    key: CredentialKey,
+    options: Pick<RefreshOptions, 'fetch'> = {},
+  ): Promise<AccessTokenResult> {
     const id = credentialKeyId(key);
     const running = this.reads.get(id);
     if (running) return running;
