@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +17,7 @@ import {
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
+  testApiEnv,
   testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
@@ -133,21 +134,18 @@ beforeAll(async () => {
     });
     return minted.secret;
   });
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    ...namespaces,
-    // The sweep's scheduler runs (its ticks an hour apart); the tests call the sweep's tick themselves.
-    CATALOG_SWEEP_EVERY_MS: '3600000',
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      aaa: { tenants: '*' },
-      local: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+  const parsed = parseConfig(
+    apiConfigSchema,
+    testApiEnv(testDb.appUrl, {
+      ...namespaces,
+      // The sweep's scheduler runs (its ticks an hour apart); the tests call the sweep's tick themselves.
+      CATALOG_SWEEP_EVERY_MS: '3600000',
+      WORKER_POOLS: JSON.stringify({
+        aaa: { tenants: '*' },
+        local: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+      }),
     }),
-  });
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   apiConfig = parsed.config;
   api = await createApiApp(parsed.config, { logger: silent });
