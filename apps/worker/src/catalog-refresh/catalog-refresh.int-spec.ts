@@ -20,6 +20,7 @@ import {
   createTestDatabase,
   createTestTenant,
   createTestWorkspace,
+  testApiEnv,
   testNamespaces,
   testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
@@ -176,23 +177,20 @@ beforeAll(async () => {
     });
     return minted.secret;
   });
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    ...namespaces,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      [POOL]: {
-        tenants: [acme.slug],
-        stdio: true,
-        commandCeiling: [[EVERYTHING], [NODE, SILENT]],
-        allowedRoots: [root],
-      },
+  const parsed = parseConfig(
+    apiConfigSchema,
+    testApiEnv(testDb.appUrl, {
+      ...namespaces,
+      WORKER_POOLS: JSON.stringify({
+        [POOL]: {
+          tenants: [acme.slug],
+          stdio: true,
+          commandCeiling: [[EVERYTHING], [NODE, SILENT]],
+          allowedRoots: [root],
+        },
+      }),
     }),
-  });
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   api = await createApiApp(parsed.config, { logger: silent });
   await api.listen({ host: '127.0.0.1', port: 0 });
