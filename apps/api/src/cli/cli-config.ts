@@ -37,7 +37,10 @@ export function loadCliConfig(env: Readonly<Record<string, string | undefined>>)
 
 export function requireDatabaseUrl(config: CliConfig): string {
   if (config.databaseUrl === undefined)
-    throw usageError("DATABASE_URL is not set (the app role's Postgres URL)");
+    throw usageError(
+      "DATABASE_URL is not set (the app role's Postgres URL; after npm start: gatehouse_app with the appPassword " +
+        'of .gatehouse/local-secrets.json, see README, Operations)',
+    );
   return config.databaseUrl;
 }
 

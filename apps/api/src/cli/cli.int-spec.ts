@@ -515,7 +515,10 @@ describe('gatehouse usage and configuration errors', () => {
       readStdin: async () => '',
     };
     expect(await runCli(['admin', 'create-tenant', '--slug', 'x', '--name', 'X'], io)).toBe(2);
-    expect(err).toEqual(["gatehouse: DATABASE_URL is not set (the app role's Postgres URL)"]);
+    expect(err).toEqual([
+      "gatehouse: DATABASE_URL is not set (the app role's Postgres URL; after npm start: gatehouse_app with " +
+        'the appPassword of .gatehouse/local-secrets.json, see README, Operations)',
+    ]);
 
     expect((await cli(['admin', 'drop-everything'])).code).toBe(2);
     // Names on Object.prototype are not commands.
