@@ -3,6 +3,7 @@ import { apiClientFor } from '../api-client/api-target';
 import { oneOf, parseCommandArgs, required } from '../cli-args';
 import { renderTable } from '../output/table';
 import { API_HELP, API_OPTIONS, printHelp, type CliCommand } from './cli-command';
+import { sourceProblemLines } from './source-problems';
 
 /** The transport an effective entry names (its identity, else its projection), or '-' when neither exists. */
 export function transportOf(entry: {
@@ -45,5 +46,6 @@ export const serversCommand: CliCommand = {
     ]);
     for (const line of renderTable(['NAME', 'TRANSPORT', 'STATUS', 'ACTIVATION', 'SOURCE'], rows))
       io.out(line);
+    for (const line of sourceProblemLines(effective.problems)) io.err(line);
   },
 };
