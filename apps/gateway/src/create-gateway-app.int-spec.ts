@@ -112,7 +112,7 @@ describe('gateway app (real Redis, real API)', () => {
       expect(response.json()).toMatchObject({ code: 'not_found' });
     });
 
-    it('measures the workspace endpoint but logs no info line per MCP request (the hot path)', async () => {
+    it('measures the MCP endpoints but logs no info line per MCP request (the hot path)', async () => {
       const response = await gateway.inject({
         method: 'POST',
         url: '/mcp/w/5d2c1b0a-0000-4000-8000-000000000000',
@@ -121,8 +121,19 @@ describe('gateway app (real Redis, real API)', () => {
       });
       expect(response.statusCode).toBe(401);
       const metrics = await gateway.inject({ method: 'GET', url: '/metrics' });
-      expect(metrics.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/mcp\/w\/:workspaceId"/);
+      expect(metrics.body).toMatch(
+        /http_request_duration_seconds_count\{[^}]*route="\/mcp\/w\/:workspaceId"/,
+      );
       expect(logs).not.toContain('"route":"/mcp/w/:workspaceId"');
+      // The per-server passthrough is the same hot path.
+      const passthrough = await gateway.inject({
+        method: 'POST',
+        url: '/mcp/w/5d2c1b0a-0000-4000-8000-000000000000/s/everything',
+        headers: { host: '127.0.0.1' },
+        payload: {},
+      });
+      expect(passthrough.statusCode).toBe(401);
+      expect(logs).not.toContain('"route":"/mcp/w/:workspaceId/s/:server"');
       // Other routes still log their request line at info.
       await gateway.inject({ method: 'POST', url: '/test-probe', payload: {} });
       expect(logs).toContain('"route":"/test-probe"');

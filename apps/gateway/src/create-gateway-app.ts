@@ -19,11 +19,12 @@ import { GatewayModule } from './gateway.module.js';
 export const GATEWAY_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * The workspace endpoint's request line is logged at debug (decision 0111): one info line per tools/call was the
- * largest cost of the warm path under the gateway-call bench. Every request is still measured (route, status,
- * duration), refusals are counted by reason and failures are logged.
+ * The MCP endpoints' request line (the workspace endpoint and the per-server passthrough) is logged at debug
+ * (decision 0111): one info line per tools/call was the largest cost of the warm path under the gateway-call
+ * bench. Every request is still measured (route, status, duration), refusals are counted by reason and failures
+ * are logged.
  */
-const QUIET_ROUTES = [...DEFAULT_QUIET_ROUTES, '/mcp/w/:workspaceId'];
+const QUIET_ROUTES = [...DEFAULT_QUIET_ROUTES, '/mcp/w/:workspaceId', '/mcp/w/:workspaceId/s/:server'];
 
 export type GatewayAppDeps = {
   logger?: Logger;
