@@ -11,6 +11,7 @@ import { prepareDatabase, displayUrl } from './start/database.preparer';
 import { provideDatabase, type ProvidedDatabase } from './start/database.provider';
 import { seedDemoData } from './start/demo.seeder';
 import { provisionServiceTokens } from './start/service-tokens.provisioner';
+import { DEMO_STDIO_COMMAND, demoWorkerPools } from './start/demo-pool';
 import { DEMO_TENANT_SLUG } from '../prisma/seed';
 import { loadOrCreateDevKeyRing } from './start/dev-key-ring';
 import { keyRingMismatchWarning } from './start/key-ring-mismatch';
@@ -243,7 +244,8 @@ async function printSummary(
   const notes: Record<string, string> = {
     dashboard: '',
     api: apiExtras.join(' '),
-    gateway: '/mcp/w/<workspaceId> (an agent or user token as Bearer; README: the gateway) /healthz /readyz /metrics',
+    gateway:
+      '/mcp/w/<workspaceId> (an agent or user token as Bearer; README: the gateway) /healthz /readyz /metrics',
     worker: '/healthz /readyz /metrics',
   };
   say('Gatehouse is running:');
@@ -301,10 +303,16 @@ async function run(): Promise<void> {
     (env['GATEHOUSE_KEYS'] && env['GATEHOUSE_ACTIVE_KEY_ID']
       ? { keys: env['GATEHOUSE_KEYS'], activeKeyId: env['GATEHOUSE_ACTIVE_KEY_ID'] }
       : undefined);
-  for (const line of await seedDemoData(database, seedKeyRing)) say(line);
+  // Without pools of the operator's own, the demo's stdio server gets a pool that may run exactly it (development).
+  const demoPools = !env['WORKER_POOLS'] && !production;
+  const appEnv = demoPools ? { ...env, WORKER_POOLS: demoWorkerPools(root) } : env;
+  if (demoPools)
+    say(`WORKER_POOLS is unset: the default pool may run the demo's ${DEMO_STDIO_COMMAND.join(' ')}`);
+  const seeded = await seedDemoData(database, seedKeyRing, demoPools ? appEnv['WORKER_POOLS'] : undefined);
+  for (const line of seeded) say(line);
   const serviceTokens = await provisionServiceTokens({
     database,
-    env,
+    env: appEnv,
     idsFile: join(root, '.gatehouse', 'service-tokens.json'),
     tenantSlug: DEMO_TENANT_SLUG,
     pool: env['WORKER_POOL'] || 'default',
@@ -313,7 +321,7 @@ async function run(): Promise<void> {
 
   const launches = planAppLaunches({
     root,
-    env,
+    env: appEnv,
     databaseUrl: database.appUrl,
     redisUrl: redis.url,
     keyRing,

@@ -3,6 +3,7 @@ import { seedDemoLogin } from '../../apps/api/src/identity/seed-demo-login';
 import { DEMO_TENANT_SLUG, seedDemo } from '../../prisma/seed';
 import type { ProvidedDatabase } from './database.provider';
 import { seedDemoDefinitions } from './demo-definitions.seeder';
+import { seedDemoHostPolicy } from './demo-host-policy.seeder';
 
 export const DEMO_OWNER_EMAIL = 'owner@demo.gatehouse.test';
 
@@ -13,6 +14,8 @@ export const DEMO_OWNER_EMAIL = 'owner@demo.gatehouse.test';
 export async function seedDemoData(
   database: ProvidedDatabase,
   keyRing: { keys: string; activeKeyId: string } | undefined,
+  /** The API's WORKER_POOLS (JSON) when they allow the demo's stdio server: its HostPolicy is seeded too. */
+  demoWorkerPools?: string,
 ): Promise<string[]> {
   const db = createDatabase({ url: database.appUrl, poolMax: 1 });
   try {
@@ -40,6 +43,16 @@ export async function seedDemoData(
           tenantSlug: DEMO_TENANT_SLUG,
           workspaceId: String(workspaceId),
           ownerEmail: login.email,
+        })),
+      );
+    }
+    if (demoWorkerPools !== undefined) {
+      lines.push(
+        ...(await seedDemoHostPolicy(db, {
+          tenantId: String(tenantId),
+          tenantSlug: DEMO_TENANT_SLUG,
+          ownerEmail: login.email,
+          workerPools: demoWorkerPools,
         })),
       );
     }
