@@ -381,6 +381,30 @@ describe('the catalog in the dashboard', () => {
   );
 });
 
+describe('the Catalog page', () => {
+  it(
+    "lists the workspace's approved servers with their marks and counts, each linking to its whole catalog",
+    async () => {
+      await awaitCatalog(discovered('everything'));
+      await open(page, `/catalog?workspace=${workspaceId}`);
+      const everything = page.getByRole('row').filter({ hasText: 'everything' }).first();
+      await everything.getByText('Up to date').waitFor();
+      // The tools column counts what the worker discovered: server-everything has more than a handful.
+      const tools = Number(await everything.locator('td').nth(2).innerText());
+      expect(tools).toBeGreaterThan(5);
+      const notes = page.getByRole('row').filter({ hasText: 'notes' }).first();
+      await notes.getByText('Not discovered yet').waitFor();
+      await expectAccessible(page, 'catalog page');
+      await everything.getByRole('link', { name: 'everything' }).click();
+      await page.waitForURL((address) => address.pathname === `/servers/${workspaceId}/server/everything`);
+      await page.locator('#server-catalog').getByText('mcp__everything__echo', { exact: true }).waitFor();
+      await open(mobile, `/catalog?workspace=${workspaceId}`);
+      await expectNoHorizontalOverflow(mobile, 'catalog page at 390 px');
+    },
+    FLOW_TIMEOUT_MS,
+  );
+});
+
 describe('the connections of a server', () => {
   /** A call as the discovery worker (its token, not a session): what a worker's lease and probe report send. */
   async function asWorker(path: string, body: unknown): Promise<Record<string, unknown>> {

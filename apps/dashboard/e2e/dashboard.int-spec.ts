@@ -770,7 +770,7 @@ describe('dashboard in a browser', () => {
     { name: 'approvals-closed', path: () => '/approvals?show=closed' },
     { name: 'connections', path: () => '/connections' },
     { name: 'gateway', path: () => '/gateway' },
-    { name: 'coming-soon-catalog', path: () => '/catalog' },
+    { name: 'catalog', path: () => '/catalog' },
     { name: 'not-found', path: () => '/no-such-page' },
   ];
 

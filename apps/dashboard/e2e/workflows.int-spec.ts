@@ -402,7 +402,7 @@ describe('the workflows a platform team expects', () => {
       { name: 'host-policy', path: () => '/settings/host-policy' },
       { name: 'connections', path: () => '/connections' },
       { name: 'gateway', path: () => '/gateway' },
-      { name: 'coming-soon', path: () => '/catalog' },
+      { name: 'catalog', path: () => '/catalog' },
     ];
 
     it.each(PAGES)(

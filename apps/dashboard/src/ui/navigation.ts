@@ -87,7 +87,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
     href: '/catalog',
     label: 'Catalog',
     summary: 'The admitted tools, prompts and resources of each workspace.',
-    status: 'coming-soon',
+    needs: 'readCatalog',
+    status: 'ready',
   },
   {
     href: '/gateway',
