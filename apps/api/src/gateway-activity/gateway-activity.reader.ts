@@ -1,6 +1,7 @@
 import {
   GATEWAY_ACTIVITY_LIVE_MS,
   GATEWAY_ACTIVITY_REFUSALS,
+  GATEWAY_ACTIVITY_SESSIONS_TTL_SECONDS,
   GATEWAY_ACTIVITY_WINDOW_MINUTES,
   GATEWAY_CALL_OUTCOMES,
   callField,
@@ -53,12 +54,22 @@ export async function readGatewayActivity(
 
   let liveSessions = 0;
   let replicas = 0;
-  for (const value of Object.values(hashes[0] ?? {})) {
+  const dead: string[] = [];
+  for (const [replica, value] of Object.entries(hashes[0] ?? {})) {
     const decoded = decodeReplicaSessions(value);
-    if (decoded === null || nowMs - decoded.atMs > GATEWAY_ACTIVITY_LIVE_MS) continue;
+    if (decoded === null || nowMs - decoded.atMs > GATEWAY_ACTIVITY_SESSIONS_TTL_SECONDS * 1000) {
+      dead.push(replica);
+      continue;
+    }
+    if (nowMs - decoded.atMs > GATEWAY_ACTIVITY_LIVE_MS) continue;
     liveSessions += decoded.count;
     replicas += 1;
   }
+  // Live replicas keep the hash's expiry fresh, so a crashed replica's field would never go: a field older than
+  // the key would live alone (or unreadable) is dropped here: one more command, only when there is one, and a
+  // failure of it (housekeeping) never fails the read.
+  if (dead.length > 0)
+    await redis.hdel(gatewaySessionsKey(keyPrefix, workspaceId), ...dead).catch(() => undefined);
 
   const outcomes = new Map<(typeof GATEWAY_CALL_OUTCOMES)[number], number>();
   const reasons = new Map<(typeof GATEWAY_ACTIVITY_REFUSALS)[number], number>();

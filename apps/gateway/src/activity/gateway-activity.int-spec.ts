@@ -4,6 +4,7 @@ import {
   testRedisUrl,
   type StreamableHttpUpstream,
 } from '@gatehouse/testing';
+import { gatewaySessionsKey } from '@gatehouse/contracts';
 import { createLogger } from '@gatehouse/platform';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,6 +21,7 @@ import {
   type GatewayStack,
   type StartedGateway,
 } from '../acceptance/gateway-stack.harness';
+import { Redis } from 'ioredis';
 import { GatewayActivityRecorder } from './gateway-activity.recorder.js';
 
 // Issue 16 item 2 end to end (decision 0118): a real gateway serves an SDK client's calls and refuses some of the
@@ -205,5 +207,27 @@ describe('gateway.activity after a real gateway served and refused calls', () =>
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await gateway.runtime.activity?.flush();
     expect(await activity()).toMatchObject({ liveSessions: 2, replicas: 1 });
+  });
+
+  it('forgets a replica dead for longer than the sessions key would live alone, on the next read', async () => {
+    // Live replicas keep the hash's expiry fresh, so a crashed replica's field would stay for good: the read
+    // drops fields older than the key's own lifetime (a minute-old one may be a replica that lost Redis).
+    await replica('replica-crashed', 7, () => Date.now() - 10 * 60_000).flush();
+    await replica('replica-away', 3, () => Date.now() - 60_000).flush();
+    await replica('replica-live', 1, () => Date.now()).flush();
+    const key = gatewaySessionsKey(stack.redisKeyPrefix, stack.workspaceId);
+    const redis = new Redis(testRedisUrl());
+    try {
+      expect(Object.keys(await redis.hgetall(key))).toContain('replica-crashed');
+      const before = await activity();
+      expect(Object.keys(await redis.hgetall(key))).not.toContain('replica-crashed');
+      // Never counted in the first place: dropping it changes no answer.
+      expect(await activity()).toMatchObject({ liveSessions: before.liveSessions });
+      expect(Object.keys(await redis.hgetall(key))).toEqual(
+        expect.arrayContaining(['replica-away', 'replica-live']),
+      );
+    } finally {
+      redis.disconnect();
+    }
   });
 });
