@@ -1,7 +1,6 @@
-import { ROLE_SCOPES } from '@gatehouse/commands';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import type { Database } from '@gatehouse/db';
-import type { TenantPrincipal } from '../../apps/api/src/auth/principal';
+import { demoOwnerPrincipal } from './demo-owner.principal';
 import { DefinitionCipher } from '../../apps/api/src/definitions/definition-cipher';
 import { writeDefinitionSource } from '../../apps/api/src/definitions/write-definition-source';
 
@@ -40,24 +39,14 @@ export async function seedDemoDefinitions(
     }),
   }));
   if (found.source !== null || found.owner === null) return [];
-  const principal: TenantPrincipal = {
-    type: 'tenant',
-    tenantId: target.tenantId,
-    tenantSlug: target.tenantSlug,
-    userId: found.owner.id,
-    role: 'owner',
-    via: 'session',
-    sessionId: null,
-    tokenId: null,
-    scopes: ROLE_SCOPES.owner,
-    workspaceIds: [],
-    pool: null,
-  };
+  const principal = demoOwnerPrincipal(target, found.owner.id);
   await writeDefinitionSource(db, cipher, {
     principal,
     input: { tier: 'project', workspaceId: target.workspaceId },
     document: { kind: 'value', value: DEMO_PROJECT_DOCUMENT },
     action: 'definitions.sources.put',
   });
-  return [`  demo servers: ${Object.keys(DEMO_PROJECT_DOCUMENT.mcpServers).join(', ')} (project source, waiting for approval)`];
+  return [
+    `  demo servers: ${Object.keys(DEMO_PROJECT_DOCUMENT.mcpServers).join(', ')} (project source, waiting for approval)`,
+  ];
 }

@@ -1,6 +1,5 @@
-import { ROLE_SCOPES } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import type { TenantPrincipal } from '../../apps/api/src/auth/principal';
+import { demoOwnerPrincipal } from './demo-owner.principal';
 import { workerPoolsEnvField } from '../../apps/api/src/auth/pool-config';
 import { PutHostPolicyUseCase } from '../../apps/api/src/host-policy/put-host-policy.use-case';
 import { DEMO_STDIO_COMMAND } from './demo-pool';
@@ -26,19 +25,7 @@ export async function seedDemoHostPolicy(db: Database, target: DemoHostPolicyTar
   if (found.policy !== null || found.owner === null) return [];
   const pools = workerPoolsEnvField.safeParse(target.workerPools);
   if (!pools.success) return [];
-  const principal: TenantPrincipal = {
-    type: 'tenant',
-    tenantId: target.tenantId,
-    tenantSlug: target.tenantSlug,
-    userId: found.owner.id,
-    role: 'owner',
-    via: 'session',
-    sessionId: null,
-    tokenId: null,
-    scopes: ROLE_SCOPES.owner,
-    workspaceIds: [],
-    pool: null,
-  };
+  const principal = demoOwnerPrincipal(target, found.owner.id);
   await new PutHostPolicyUseCase(db, pools.data).execute({
     principal,
     input: {
