@@ -1,42 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { Client as Pg } from 'pg';
-import { createDatabase, type Database } from '@gatehouse/db';
-import { createFixedResolver } from '@gatehouse/egress';
-import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   bearerDigestOf,
-  createApiSteps,
-  createTestDatabase,
-  createTestTenant,
-  createTestWorkspace,
-  followSignIn,
-  OidcProviderProcess,
-  startTokenRefusingUpstream,
-  testApiEnv,
   testNamespaces,
-  testRedisUrl,
   TEST_DATABASE_TIMEOUT_MS,
-  type ApiSteps,
-  type TestDatabase,
-  type TestTenant,
-  type TestUser,
+  type OidcProviderProcess,
   type TokenRefusingUpstream,
 } from '@gatehouse/testing';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-// The gateway's peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching for
-// its real peer is the one place an app imports another.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { apiConfigSchema } from '../../../api/src/config/api.config.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createApiApp } from '../../../api/src/create-api-app.js';
-import { connectSdkClient, insertTestGatewayToken } from '../acceptance/gateway-stack.harness.js';
-import { gatewayConfigSchema } from '../config/gateway.config.js';
-import { createGatewayApp } from '../create-gateway-app.js';
+import { startSignedInStack, type SignedInStack } from './testing/signed-in-member.stack.js';
 
 // An upstream 401 on a gateway lease that carries an access token (issue 15, decisions 0082 and 0098), through the
 // real API and gateway: the member signs in through the API against oidc-provider on loopback; the upstream MCP
@@ -47,73 +17,30 @@ import { createGatewayApp } from '../create-gateway-app.js';
 
 jest.setTimeout(120_000);
 
-const PUBLIC_URL = 'http://127.0.0.1:4000';
-const REDIRECT_URI = `${PUBLIC_URL}/v1/oauth/callback`;
-const POOL = 'local';
 /** This file's own queue and revocation namespaces (its API's; its gateway subscribes under REDIS_KEY_PREFIX). */
 const namespaces = testNamespaces();
 const SERVER = 'signed';
 const TOOL = `mcp__${SERVER}__echo`;
 
-let testDb: TestDatabase;
-let db: Database;
-let api: NestFastifyApplication;
-let gateway: NestFastifyApplication;
-let gatewayUrl: string;
+let stack: SignedInStack;
 let provider: OidcProviderProcess;
 let upstream: TokenRefusingUpstream;
-let acme: TestTenant;
-let workspaceId: string;
-let member: TestUser;
-const tokens = { admin: '', approver: '', member: '', worker: '', gateway: '' };
-let steps: ApiSteps<keyof typeof tokens>;
-
-interface LeaseBody {
-  id: string;
-  transport: { transport: { oauth?: { accessToken: string } } };
-  source: { tier: 'managed'; origin: string };
-}
-
-/** A lease for the member, as the worker asks it. */
-async function memberLease(): Promise<LeaseBody> {
-  return (await steps.expectOk(
-    steps.rest('worker', 'POST', '/v1/leases', {
-      workspaceId,
-      serverName: SERVER,
-      principalUserId: member.id,
-    }),
-    201,
-  )) as unknown as LeaseBody;
-}
-
-/** The member's current access token, as a lease carries it (the lease released at once). */
-async function currentToken(): Promise<string> {
-  const lease = await memberLease();
-  await steps.expectOk(steps.rest('worker', 'POST', `/v1/leases/${lease.id}/release`));
-  if (lease.transport.transport.oauth === undefined) throw new Error('the lease carries no access token');
-  return lease.transport.transport.oauth.accessToken;
-}
 
 type LeaseRow = { released: boolean; revoked: boolean };
 
 /** The server's leases since `since`, as the database superuser reads them. */
-async function leasesSince(since: Date): Promise<LeaseRow[]> {
-  const owner = new Pg({ connectionString: testDb.adminUrl });
-  await owner.connect();
-  try {
-    const result = await owner.query<LeaseRow>(
-      `SELECT released_at IS NOT NULL AS released, revoked_at IS NOT NULL AS revoked FROM leases
-        WHERE workspace_id = $1 AND server_name = $2 AND issued_at >= $3 ORDER BY issued_at`,
-      [workspaceId, SERVER, since],
-    );
-    return result.rows;
-  } finally {
-    await owner.end();
-  }
-}
+const leasesSince = (since: Date): Promise<LeaseRow[]> =>
+  stack.leaseRows<LeaseRow>(
+    `SELECT released_at IS NOT NULL AS released, revoked_at IS NOT NULL AS revoked FROM leases
+      WHERE workspace_id = $1 AND server_name = $2 AND issued_at >= $3 ORDER BY issued_at`,
+    since,
+  );
+
+/** The member's current access token, as a lease carries it (the lease released at once). */
+const currentToken = () => stack.currentToken();
 
 /** A real SDK client of the member on the workspace endpoint. */
-const connect = () => connectSdkClient(new URL(`/mcp/w/${workspaceId}`, gatewayUrl), tokens.member);
+const connect = () => stack.connect();
 
 /** The JSON-RPC error a call through the gateway ended with. */
 async function refusalOf(call: Promise<unknown>): Promise<McpError> {
@@ -126,99 +53,17 @@ async function refusalOf(call: Promise<unknown>): Promise<McpError> {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase({ url: testDb.appUrl, poolMax: 3 });
-  provider = await OidcProviderProcess.start({ clients: [] });
-  upstream = await startTokenRefusingUpstream({
-    issuer: provider.issuer,
+  stack = await startSignedInStack({
+    name: 'upstream-401-gateway-test',
+    namespaces,
+    server: SERVER,
     refusalBody: '{"error":"invalid_token","error_description":"upstream secret words"}',
   });
-  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
-  const admin = await createMember(db, acme, 'admin');
-  const approver = await createMember(db, acme, 'approver');
-  member = await createMember(db, acme, 'member');
-  workspaceId = (await createTestWorkspace(db, acme.id)).id;
-  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
-  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
-  tokens.member = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
-  });
-  tokens.gateway = await insertTestGatewayToken(testDb.ownerUrl, POOL);
-  const parsed = parseConfig(
-    apiConfigSchema,
-    testApiEnv(testDb.appUrl, {
-      ...namespaces,
-      PUBLIC_URL,
-      WORKER_POOLS: JSON.stringify({ [POOL]: { tenants: [acme.slug], allowInsecureLoopback: true } }),
-    }),
-  );
-  if (!parsed.ok) throw new Error(parsed.message);
-  api = await createApiApp(parsed.config, {
-    logger: createLogger({ name: 'upstream-401-gateway-test-api', level: 'silent' }),
-    egressResolver: createFixedResolver({}),
-  });
-  await api.listen({ host: '127.0.0.1', port: 0 });
-  steps = createApiSteps({
-    api,
-    tokens,
-    workspaceId,
-    admin: 'admin',
-    approver: 'approver',
-    worker: 'worker',
-    discovery: { clientName: 'upstream-401-gateway-test', searchPath: '/usr/bin:/bin' },
-  });
-  await steps.defineServers(
-    'admin',
-    'managed',
-    { [SERVER]: { type: 'http', url: `${upstream.origin}/mcp`, oauth: { scopes: ['mcp:tools'] } } },
-    'oauth',
-  );
-  await steps.approve(SERVER);
-  const started = await steps.expectOk(
-    steps.rest('member', 'POST', `/v1/workspaces/${workspaceId}/oauth/sign-in`, { serverName: SERVER }),
-    201,
-  );
-  const redirectUrl = await followSignIn(started.authorizationUrl as string, REDIRECT_URI);
-  await steps.expectOk(steps.rest('member', 'POST', '/v1/oauth/sign-in/complete', { redirectUrl }));
-  await steps.discoverAndSubmit(SERVER, member.id);
-
-  const config = parseConfig(gatewayConfigSchema, {
-    LOG_LEVEL: 'silent',
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX: namespaces.REDIS_KEY_PREFIX,
-    API_URL: await api.getUrl(),
-    GATEWAY_TOKEN: tokens.gateway,
-    CHILD_PATH: '/usr/bin:/bin',
-  });
-  if (!config.ok) throw new Error(config.message);
-  gateway = await createGatewayApp(config.config, {
-    logger: createLogger({ name: 'upstream-401-gateway-test', level: 'silent' }),
-  });
-  await gateway.listen({ host: '127.0.0.1', port: 0 });
-  gatewayUrl = await gateway.getUrl();
+  ({ provider, upstream } = stack);
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
-  await gateway?.close();
-  await api?.close();
-  await upstream?.close();
-  await provider?.stop();
-  await db?.close();
-  await testDb?.drop();
+  await stack?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
 beforeEach(async () => {
