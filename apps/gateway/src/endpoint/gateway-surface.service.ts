@@ -10,7 +10,8 @@ import {
   type TemplateMatcher,
 } from '../catalog/served-surface.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
-import type { UpstreamAcquired, UpstreamPool } from '../upstreams/upstream.pool.js';
+import { callLeasedUpstream, type UpstreamUnavailable } from '../upstreams/leased-call.js';
+import type { UpstreamKey, UpstreamPool } from '../upstreams/upstream.pool.js';
 
 // Prompts and resources for a caller, in our own terms (the MCP server adapter maps them to the SDK's), on either
 // surface: the workspace endpoint's namespaced one or one server's passthrough (decisions 0104, 0105). Lists come
@@ -27,14 +28,6 @@ export type SurfaceRead =
   | { readonly ok: false; readonly reason: 'catalog_unavailable' }
   /** The passthrough's server is not in the caller's catalog (not approved, omitted, revoked, nobody's). */
   | { readonly ok: false; readonly reason: 'not_served' };
-
-/** The server could not be leased or reached, or the request failed on the way: typed, content-free. */
-export interface UpstreamUnavailable {
-  readonly ok: false;
-  readonly reason: 'upstream_unavailable';
-  readonly server: string;
-  readonly detail: string;
-}
 
 export type PromptAnswer =
   | { readonly ok: true; readonly result: UpstreamPromptResult }
@@ -81,10 +74,9 @@ export class GatewaySurfaceService {
     if (served === undefined) return { ok: false, reason: 'unknown_prompt' };
     const refused = argumentsRefusal(served, args);
     if (refused !== undefined) return refused;
-    const upstream = await this.upstreamOf(caller, served.server);
-    if (!upstream.ok) return upstream;
-    const outcome = await upstream.supervisor.getPrompt(served.remoteName, { ...args }, bounds);
-    return outcome.ok ? outcome : unavailable(served.server, outcomeDetail(outcome));
+    return callLeasedUpstream(this.upstreams, keyOf(caller, served.server), (supervisor) =>
+      supervisor.getPrompt(served.remoteName, { ...args }, bounds),
+    );
   }
 
   async readResource(
@@ -98,10 +90,10 @@ export class GatewaySurfaceService {
     if (!read.ok) return read;
     const resolved = resolveResource(read.surface, uri, matches);
     if (resolved === undefined) return { ok: false, reason: 'unknown_resource' };
-    const upstream = await this.upstreamOf(caller, resolved.server);
-    if (!upstream.ok) return upstream;
-    const outcome = await upstream.supervisor.readResource(resolved.remoteUri, bounds);
-    if (!outcome.ok) return unavailable(resolved.server, outcomeDetail(outcome));
+    const outcome = await callLeasedUpstream(this.upstreams, keyOf(caller, resolved.server), (supervisor) =>
+      supervisor.readResource(resolved.remoteUri, bounds),
+    );
+    if (!outcome.ok) return outcome;
     // The contents name the URIs the upstream knows: served back under this surface's form of them, so a
     // client can read what it was given (the workspace endpoint's prefix; the passthrough's is empty).
     const prefix = read.surface.uriPrefixOf(resolved.server);
@@ -114,26 +106,11 @@ export class GatewaySurfaceService {
       },
     };
   }
+}
 
-  /** The server's upstream for the caller's principal, still held (revocation is checked on every request). */
-  private async upstreamOf(
-    caller: GatewayCaller,
-    server: string,
-  ): Promise<Extract<UpstreamAcquired, { ok: true }> | UpstreamUnavailable> {
-    const upstream = await this.upstreams.acquire({
-      tenantId: caller.tenantId,
-      workspaceId: caller.workspaceId,
-      server,
-      principal: caller.userId,
-    });
-    if (!upstream.ok)
-      return unavailable(
-        server,
-        upstream.reason === 'lease_refused' ? `lease_${upstream.code}` : upstream.failureClass,
-      );
-    if (!upstream.held.live) return unavailable(server, 'revoked');
-    return upstream;
-  }
+/** The server's upstream for the caller's principal. */
+function keyOf(caller: GatewayCaller, server: string): UpstreamKey {
+  return { tenantId: caller.tenantId, workspaceId: caller.workspaceId, server, principal: caller.userId };
 }
 
 /** Prompt arguments are checked against what the catalog lists for the prompt: declared names, required ones. */
@@ -150,14 +127,4 @@ function argumentsRefusal(
     if (argument.required === true && !Object.prototype.hasOwnProperty.call(args, argument.name))
       return { ok: false, reason: 'invalid_arguments', argument: argument.name, problem: 'missing' };
   return undefined;
-}
-
-function outcomeDetail(
-  outcome: { reason: 'not_connected' } | { reason: 'call_failed'; failure: { failureClass: string } },
-): string {
-  return outcome.reason === 'not_connected' ? 'not_connected' : outcome.failure.failureClass;
-}
-
-function unavailable(server: string, detail: string): UpstreamUnavailable {
-  return { ok: false, reason: 'upstream_unavailable', server, detail };
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitationRelay, ToolCallOutcome } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
-import type { CatalogCache, PolicyRead } from '../catalog/catalog.cache.js';
+import { callerPolicyOf } from '../catalog/caller-policy.js';
+import type { CatalogCache } from '../catalog/catalog.cache.js';
 import type { CatalogFreshness, ExposedTool } from '../catalog/tool-policy.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
 import { traceContextOf, traceHeadersOf, type RequestHeaders } from '../upstreams/trace-context.js';
+import { callLeasedUpstream, unavailable, type UpstreamUnavailable } from '../upstreams/leased-call.js';
 import type { UpstreamPool } from '../upstreams/upstream.pool.js';
 
 // What the workspace endpoint does for a caller, in our own terms (the MCP server adapter maps them to the SDK's):
@@ -34,12 +36,7 @@ export type ToolCallAnswer =
   /** The caller's catalog could not be read now. */
   | { readonly ok: false; readonly reason: 'catalog_unavailable' }
   /** The server could not be leased or reached, or the call failed on the way: typed, content-free. */
-  | {
-      readonly ok: false;
-      readonly reason: 'upstream_unavailable';
-      readonly server: string;
-      readonly detail: string;
-    };
+  | UpstreamUnavailable;
 
 export interface CallBounds {
   readonly signal?: AbortSignal;
@@ -66,7 +63,7 @@ export class GatewayToolsService {
   ) {}
 
   async list(caller: GatewayCaller): Promise<ToolListing> {
-    const read = await this.policyOf(caller);
+    const read = await callerPolicyOf(this.catalogs, this.catalogClient, caller);
     if (!read.ok) return { ok: false, reason: 'catalog_unavailable' };
     return { ok: true, tools: read.policy.tools, freshness: read.policy.freshness };
   }
@@ -77,7 +74,7 @@ export class GatewayToolsService {
     args: Record<string, unknown>,
     bounds: CallBounds = {},
   ): Promise<ToolCallAnswer> {
-    const read = await this.policyOf(caller);
+    const read = await callerPolicyOf(this.catalogs, this.catalogClient, caller);
     if (!read.ok) return { ok: false, reason: 'catalog_unavailable' };
     // The same policy tools/list rendered: a name it does not hold is refused whatever an upstream offers.
     const exposed = read.policy.byName.get(name);
@@ -88,58 +85,25 @@ export class GatewayToolsService {
       server: exposed.server,
       principal: caller.userId,
     };
-    const upstream = await this.upstreams.acquire(key);
-    if (!upstream.ok) {
-      const detail = upstream.reason === 'lease_refused' ? `lease_${upstream.code}` : upstream.failureClass;
-      return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail };
-    }
-    // Revocation is checked on every call against what the ledger told us: a dropped lease is never used.
-    if (!upstream.held.live) {
-      return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail: 'revoked' };
-    }
     const headers = traceHeadersOf(traceContextOf(bounds.requestHeaders));
-    const outcome = await upstream.supervisor.callTool(exposed.remoteName, args, {
-      ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
-      ...(bounds.onProgress === undefined ? {} : { onProgress: bounds.onProgress }),
-      ...(headers === undefined ? {} : { headers }),
-      // Only the session that made the call may be asked; calls of two sessions in flight at once: nobody.
-      elicitation: { scope: bounds.sessionId ?? `call:${randomUUID()}`, relay: bounds.onElicitation ?? null },
-    });
+    const outcome = await callLeasedUpstream(this.upstreams, key, (supervisor) =>
+      supervisor.callTool(exposed.remoteName, args, {
+        ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+        ...(bounds.onProgress === undefined ? {} : { onProgress: bounds.onProgress }),
+        ...(headers === undefined ? {} : { headers }),
+        // Only the session that made the call may be asked; calls of two sessions in flight at once: nobody.
+        elicitation: { scope: bounds.sessionId ?? `call:${randomUUID()}`, relay: bounds.onElicitation ?? null },
+      }),
+    );
     if (outcome.ok) return { ok: true, result: outcome.result };
     switch (outcome.reason) {
       case 'invalid_arguments':
         return { ok: false, reason: 'invalid_arguments', path: outcome.path, problem: outcome.problem };
       case 'unknown_tool':
         // Catalogued, but the connected upstream does not list it (yet): its catalog and ours disagree.
-        return {
-          ok: false,
-          reason: 'upstream_unavailable',
-          server: exposed.server,
-          detail: 'tool_not_listed',
-        };
-      case 'not_connected':
-        return { ok: false, reason: 'upstream_unavailable', server: exposed.server, detail: 'not_connected' };
-      case 'call_failed':
-        // Its token refused after the one fresh lease this connection may have: the next call leases again.
-        if (outcome.failure.failureClass === 'auth') await this.upstreams.discard(key, upstream.supervisor);
-        return {
-          ok: false,
-          reason: 'upstream_unavailable',
-          server: exposed.server,
-          detail: outcome.failure.failureClass,
-        };
-    }
-  }
-
-  /** The caller's policy; the API unreachable or refusing reads as unavailable (the caller may retry). */
-  private async policyOf(caller: GatewayCaller): Promise<PolicyRead> {
-    try {
-      return await this.catalogs.policyFor(
-        { tenantId: caller.tenantId, workspaceId: caller.workspaceId, principal: caller.userId },
-        (etag) => this.catalogClient.read(caller.workspaceId, caller.userId, etag),
-      );
-    } catch {
-      return { ok: false, status: 503 };
+        return unavailable(exposed.server, 'tool_not_listed');
+      case 'upstream_unavailable':
+        return outcome;
     }
   }
 }
