@@ -1,12 +1,13 @@
 import type { CatalogRefreshPayload, CatalogRefreshPayloadV2, QueueName } from '@gatehouse/contracts';
 import { catalogDocumentOf, superviseAdmitted, type ConnectionSupervisor } from '@gatehouse/mcp-client';
-import { freshLeaseTokens, type FreshLeaseTokens } from '@gatehouse/coordination';
+import type { FreshLeaseTokens } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerConfig } from '../config/worker.config.js';
 import { ChildGroupReaper } from '../children/child-group.reaper.js';
 import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
 import { leasedConnectOptions } from '../leases/leased-connect.options.js';
+import { droppedOutcome, runLeasedJob } from '../leases/leased-job.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
 import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
 import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
@@ -24,14 +25,6 @@ export type CatalogRefreshOutcome =
   | { outcome: 'unreachable'; failureClass: string; reason: string }
   /** The lease was revoked while the job held it: connection closed, nothing posted. */
   | { outcome: 'dropped'; reason: 'revoked' | 'revalidate' };
-
-/** A job given up midway at shutdown: thrown so BullMQ retries it on a worker that stays. */
-export class JobAbandonedError extends Error {
-  constructor() {
-    super('abandoned at shutdown');
-    this.name = 'JobAbandonedError';
-  }
-}
 
 /** A transient failure reaching the server: thrown so BullMQ retries the job under its backoff. */
 export class ServerUnavailableError extends Error {
@@ -90,57 +83,22 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     payload: CatalogRefreshPayloadV2,
     ids: Record<string, unknown>,
   ): Promise<CatalogRefreshOutcome> {
-    // Taken before the lease: a revocation committed between its issuance and the watch below still reaches it.
-    const since = await this.revocations.positionBeforeLease();
-    const input = {
-      workspaceId: payload.workspaceId,
-      serverName: payload.serverName,
-      principalUserId: payload.principalUserId,
-    };
-    const issued = await api.issue(input);
-    if (!issued.ok) {
-      this.logger.info(
-        { ...ids, status: issued.status, code: issued.code },
-        'catalog refresh: lease refused',
-      );
-      return { outcome: 'refused', step: 'lease', code: issued.code };
-    }
-    const lease = issued.lease;
-    const held = this.held.hold({
-      leaseId: lease.id,
-      tenantId: lease.tenantId,
-      workspaceId: lease.workspaceId,
-      serverName: lease.serverName,
-      approvalId: lease.approvalId,
-      principalUserId: lease.principalUserId,
-    });
-    const logIds = { ...ids, leaseId: lease.id, serverName: lease.serverName };
-    // An upstream 401 is retried once with a fresh lease's token (decision 0082); a second is `auth_refused`.
-    const fresh = freshLeaseTokens({
-      api,
-      leases: this.held,
-      input,
-      lease,
-      held,
-      onRefused: (refusal) => this.logger.info({ ...logIds, ...refusal }, 'catalog refresh: no fresh lease'),
-    });
-    try {
-      // Subscribed before connecting: a revocation since the lease was asked for drops it and closes its connection.
-      await this.revocations.watch(lease.tenantId, since);
-      return await this.discoverAndSubmit(api, lease, held, fresh, logIds);
-    } finally {
-      await fresh.release().catch((error: unknown) => {
-        this.logger.warn(
-          { ...logIds, err: error },
-          'catalog refresh: fresh lease release failed; it expires',
-        );
-      });
-      this.held.forget(lease.id);
-      // Released even after a drop (idempotent at the API); a failure to release leaves it to expire.
-      await api.release(lease.id).catch((error: unknown) => {
-        this.logger.warn({ ...logIds, err: error }, 'catalog refresh: lease release failed; it expires');
-      });
-    }
+    const result = await runLeasedJob(
+      { api, held: this.held, revocations: this.revocations, logger: this.logger },
+      {
+        input: {
+          workspaceId: payload.workspaceId,
+          serverName: payload.serverName,
+          principalUserId: payload.principalUserId,
+        },
+        label: 'catalog refresh',
+        ids,
+      },
+      ({ lease, held, fresh, logIds }) => this.discoverAndSubmit(api, lease, held, fresh, logIds),
+    );
+    if (result.leased) return result.value;
+    this.logger.info({ ...ids, status: result.status, code: result.code }, 'catalog refresh: lease refused');
+    return { outcome: 'refused', step: 'lease', code: result.code };
   }
 
   private async discoverAndSubmit(
@@ -160,7 +118,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     held.signal.addEventListener('abort', closeOnDrop, { once: true });
     try {
       const status = await supervisor.start();
-      const dropped = this.droppedOutcome(held);
+      const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
       if (status !== 'ready' || supervisor.catalog === undefined) return this.notReached(supervisor, logIds);
       const document = catalogDocumentOf(supervisor.catalog, {
@@ -169,7 +127,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
       });
       // Connection closed before posting: the child is gone whatever the API answers.
       await supervisor.close();
-      const afterClose = this.droppedOutcome(held);
+      const afterClose = droppedOutcome(held);
       if (afterClose !== null) return afterClose;
       const submitted = await api.submitSnapshot(lease.id, document, held.signal);
       if (!submitted.ok) {
@@ -184,25 +142,12 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
       this.logger.info({ ...logIds, tools, complete: document.complete }, 'catalog refresh: snapshot stored');
       return { outcome: 'stored', leaseId: lease.id, complete: document.complete, tools };
     } catch (error) {
-      const dropped = this.droppedOutcome(held);
+      const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
       throw error;
     } finally {
       held.signal.removeEventListener('abort', closeOnDrop);
       await supervisor.close();
-    }
-  }
-
-  /** The outcome when the lease was dropped meanwhile (a shutdown throws so the job is retried elsewhere). */
-  private droppedOutcome(held: HeldLease): CatalogRefreshOutcome | null {
-    switch (held.dropped) {
-      case null:
-        return null;
-      case 'shutdown':
-        throw new JobAbandonedError();
-      case 'revoked':
-      case 'revalidate':
-        return { outcome: 'dropped', reason: held.dropped };
     }
   }
 

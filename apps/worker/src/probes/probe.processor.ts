@@ -1,6 +1,6 @@
 import type { ProbePayload, ProbeReport, QueueName } from '@gatehouse/contracts';
 import { classifyFailure, connectAdmitted } from '@gatehouse/mcp-client';
-import { freshLeaseTokens, type FreshLeaseTokens } from '@gatehouse/coordination';
+import type { FreshLeaseTokens } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChildGroupReaper } from '../children/child-group.reaper.js';
@@ -10,6 +10,7 @@ import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
 import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
 import { leasedConnectOptions } from '../leases/leased-connect.options.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
+import { droppedOutcome, runLeasedJob } from '../leases/leased-job.js';
 import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
 import { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
 
@@ -21,14 +22,6 @@ export type ProbeOutcome =
   | { outcome: 'refused'; step: 'lease' | 'report'; code: string }
   /** The lease was revoked while the probe held it: connection closed, nothing reported. */
   | { outcome: 'dropped'; reason: 'revoked' | 'revalidate' };
-
-/** A probe given up at shutdown: thrown so BullMQ retries it on a worker that stays. */
-export class ProbeAbandonedError extends Error {
-  constructor() {
-    super('abandoned at shutdown');
-    this.name = 'ProbeAbandonedError';
-  }
-}
 
 /**
  * Probes one server (decision 0078): lease it with the worker token, connect through libs/mcp-client from the
@@ -53,50 +46,37 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
     if (payload.pool !== this.config.WORKER_POOL) return { outcome: 'skipped', reason: 'other_pool' };
     if (this.leases === null) return { outcome: 'skipped', reason: 'no_worker_token' };
     const api = this.leases;
-    // Taken before the lease (decision 0073): a revocation committed between its issuance and the first watch of
-    // the tenant below still reaches it, read from the ledger.
-    const since = await this.revocations.positionBeforeLease();
-    const input = {
-      workspaceId: payload.workspaceId,
-      serverName: payload.serverName,
-      principalUserId: payload.principalUserId,
-    };
-    const issued = await api.issue(input);
-    if (!issued.ok) return { outcome: 'refused', step: 'lease', code: issued.code };
-    const lease = issued.lease;
-    const held = this.held.hold({
-      leaseId: lease.id,
-      tenantId: lease.tenantId,
-      workspaceId: lease.workspaceId,
-      serverName: lease.serverName,
-      approvalId: lease.approvalId,
-      principalUserId: lease.principalUserId,
-    });
-    // An upstream 401 is retried once with a fresh lease's token (decision 0082); a second is `auth_refused`.
-    const fresh = freshLeaseTokens({
-      api,
-      leases: this.held,
-      input,
-      lease,
-      held,
-      onRefused: (refusal) =>
-        this.logger.info({ ...ids, leaseId: lease.id, ...refusal }, 'probe: no fresh lease'),
-    });
+    const result = await runLeasedJob(
+      { api, held: this.held, revocations: this.revocations, logger: this.logger },
+      {
+        input: {
+          workspaceId: payload.workspaceId,
+          serverName: payload.serverName,
+          principalUserId: payload.principalUserId,
+        },
+        label: 'probe',
+        ids,
+      },
+      ({ lease, held, fresh, logIds }) => this.probeAndReport(api, lease, held, fresh, logIds),
+    );
+    return result.leased ? result.value : { outcome: 'refused', step: 'lease', code: result.code };
+  }
+
+  private async probeAndReport(
+    api: LeaseApiClient,
+    lease: IssuedLease,
+    held: HeldLease,
+    fresh: FreshLeaseTokens,
+    logIds: Record<string, unknown>,
+  ): Promise<ProbeOutcome> {
     try {
-      await this.revocations.watch(lease.tenantId, since);
       const report = await this.probe(lease, held, fresh);
       const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
       const submitted = await api.submitProbe(lease.id, report, held.signal);
       if (!submitted.ok) return { outcome: 'refused', step: 'report', code: submitted.code };
       this.logger.info(
-        {
-          ...ids,
-          leaseId: lease.id,
-          state: report.state,
-          failureClass: report.failureClass,
-          reason: report.reason,
-        },
+        { ...logIds, state: report.state, failureClass: report.failureClass, reason: report.reason },
         'probe reported',
       );
       return {
@@ -109,17 +89,6 @@ export class ProbeProcessor implements QueueProcessor<typeof QueueName.Probe> {
       const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
       throw error;
-    } finally {
-      await fresh.release().catch((error: unknown) => {
-        this.logger.warn({ ...ids, err: error }, 'probe: fresh lease release failed; it expires');
-      });
-      this.held.forget(lease.id);
-      await api.release(lease.id).catch((error: unknown) => {
-        this.logger.warn(
-          { ...ids, leaseId: lease.id, err: error },
-          'probe: lease release failed; it expires',
-        );
-      });
     }
   }
 
@@ -165,16 +134,4 @@ function failed(
 /** The version a server named itself, as the report holds it (1-128 characters), or null. */
 function boundedVersion(version: string): string | null {
   return version.length >= 1 && version.length <= 128 ? version : null;
-}
-
-function droppedOutcome(held: HeldLease): ProbeOutcome | null {
-  switch (held.dropped) {
-    case null:
-      return null;
-    case 'shutdown':
-      throw new ProbeAbandonedError();
-    case 'revoked':
-    case 'revalidate':
-      return { outcome: 'dropped', reason: held.dropped };
-  }
 }
