@@ -5,7 +5,7 @@
 // to by the member and discovered for them, and the gateway under the same REDIS_KEY_PREFIX. The OIDC provider and
 // PUBLIC_URL are why this is not the acceptance harness (gateway-stack.harness.ts), whose steps it takes.
 import { randomUUID } from 'node:crypto';
-import { Client as Pg } from 'pg';
+import { Client as Pg, type QueryResultRow } from 'pg';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createFixedResolver } from '@gatehouse/egress';
 import { createLogger, parseConfig } from '@gatehouse/platform';
@@ -84,7 +84,7 @@ export interface SignedInStack {
   /** The member's current access token, as a lease carries it (the lease released at once). */
   currentToken(): Promise<string>;
   /** The server's leases issued since `since` (as the database superuser reads them): a query's rows. */
-  leaseRows<Row extends Record<string, unknown>>(sql: string, since: Date): Promise<Row[]>;
+  leaseRows<Row extends QueryResultRow>(sql: string, since: Date): Promise<Row[]>;
   /** A real SDK client of the member on the workspace endpoint. */
   connect(): Promise<Client>;
   close(): Promise<void>;
@@ -208,7 +208,7 @@ export async function startSignedInStack(options: SignedInStackOptions): Promise
       if (lease.transport.transport.oauth === undefined) throw new Error('the lease carries no access token');
       return lease.transport.transport.oauth.accessToken;
     },
-    async leaseRows<Row extends Record<string, unknown>>(sql: string, since: Date) {
+    async leaseRows<Row extends QueryResultRow>(sql: string, since: Date) {
       const owner = new Pg({ connectionString: testDb.adminUrl });
       await owner.connect();
       try {
