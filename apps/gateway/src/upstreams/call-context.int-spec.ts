@@ -1,22 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import type { Scope } from '@gatehouse/contracts';
-import { createDatabase, insertGatewayToken, type Database } from '@gatehouse/db';
-import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
-import { createLogger, parseConfig } from '@gatehouse/platform';
-import {
-  createTestDatabase,
-  createTestTenant,
-  createTestWorkspace,
-  testRedisUrl,
-  TEST_DATABASE_TIMEOUT_MS,
-  type TestDatabase,
-  type TestTenant,
-} from '@gatehouse/testing';
+import { TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -29,21 +14,12 @@ import {
   McpError,
   isInitializeRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-// The gateway's peer is the real API (introspection, catalog, leases): a test reaching for its real peer is the one
-// place an app imports another.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { apiConfigSchema } from '../../../api/src/config/api.config.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createApiApp } from '../../../api/src/create-api-app.js';
-import { gatewayConfigSchema } from '../config/gateway.config.js';
-import { createGatewayApp } from '../create-gateway-app.js';
+import {
+  EVERYTHING,
+  startGatewayStack,
+  type GatewayStack,
+  type StartedGateway,
+} from '../acceptance/gateway-stack.harness.js';
 
 // What of a caller's call reaches its upstream, and only its upstream (issue 16; decisions 0106, 0107), through the
 // real API and gateway and real SDK clients: two in-process SDK servers over Streamable HTTP, `traced` on an
@@ -53,27 +29,14 @@ import { createGatewayApp } from '../create-gateway-app.js';
 
 jest.setTimeout(120_000);
 
-const POOL = 'local';
-const ROOT_DIR = resolve(__dirname, '../../../..');
-const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
-const CHILD_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
-const QUEUE_PREFIX = `gh-test-${randomBytes(6).toString('hex')}`;
-const silent = createLogger({ name: 'gateway-call-context-test', level: 'silent' });
 const TRACE_A = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const TRACE_B = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
 
-let testDb: TestDatabase;
-let db: Database;
-let api: NestFastifyApplication;
-let gateway: NestFastifyApplication;
-let gatewayUrl: string;
-let acme: TestTenant;
-let workspaceId: string;
+/** The whole stack (its own QUEUE_PREFIX and REDIS_KEY_PREFIX); its member alice is the user of these cases. */
+let stack: GatewayStack;
+let gateway: StartedGateway;
 let traced: Upstream;
 let plain: Upstream;
-let root: string;
-const tokens = { admin: '', approver: '', worker: '', gateway: '', agent: '', user: '' };
-let memberId: string;
 
 /** One request an upstream was sent: its HTTP and JSON-RPC method, the call it carries or cancels, the trace headers. */
 interface Seen {
@@ -230,94 +193,6 @@ async function startUpstream(name: string): Promise<Upstream> {
   };
 }
 
-async function rest(who: keyof typeof tokens, method: 'POST' | 'PUT', url: string, payload?: unknown) {
-  const response = await api.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${tokens[who]}`,
-      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-  });
-  return {
-    status: response.statusCode,
-    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
-  };
-}
-
-async function expectOk(answer: ReturnType<typeof rest>, status: number) {
-  const { status: got, body } = await answer;
-  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function approve(serverName: string): Promise<void> {
-  const opened = await expectOk(
-    rest('admin', 'POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName,
-      view: 'workspace',
-    }),
-    201,
-  );
-  const identity = opened.identity as { key: string; definitionFingerprint: string };
-  await expectOk(
-    rest('approver', 'POST', `/v1/approval-requests/${opened.id as string}/decision`, {
-      decision: 'approve',
-      seenFingerprint: identity.definitionFingerprint,
-      seenIdentityKey: identity.key,
-    }),
-    201,
-  );
-}
-
-/** Discovers a leased server through libs/mcp-client and posts its catalog for the lease, as the worker does. */
-async function discoverAndSubmit(serverName: string): Promise<void> {
-  const lease = (await expectOk(rest('worker', 'POST', '/v1/leases', { workspaceId, serverName }), 201)) as {
-    id: string;
-    transport: { transport: unknown };
-    source: { tier: 'managed'; origin: string };
-  };
-  const supervisor = superviseAdmitted(lease.transport.transport, {
-    serverId: serverName,
-    connect: {
-      serverName,
-      clientInfo: { name: 'gateway-call-context-test', version: '0.0.0' },
-      defaultStartupTimeoutMs: 10_000,
-      searchPath: CHILD_PATH,
-      closeGraceMs: 500,
-      stillAdmitted: () => true,
-    },
-    backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
-  });
-  try {
-    expect(await supervisor.start()).toBe('ready');
-    if (supervisor.catalog === undefined) throw new Error('no catalog');
-    const document = catalogDocumentOf(supervisor.catalog, {
-      source: lease.source,
-      fetchedAt: new Date().toISOString(),
-    });
-    await expectOk(rest('worker', 'POST', `/v1/leases/${lease.id}/snapshot`, { document }), 201);
-  } finally {
-    await supervisor.close();
-    await rest('worker', 'POST', `/v1/leases/${lease.id}/release`);
-  }
-}
-
-async function gatewayToken(): Promise<string> {
-  const minted = mintTokenSecret('gateway');
-  await insertGatewayToken({
-    ownerUrl: testDb.ownerUrl,
-    name: 'gateway local',
-    scopes: ['tokens:introspect', 'leases:write', 'catalog:read', 'revocations:read'] satisfies Scope[],
-    pool: POOL,
-    secretHash: minted.secretHash,
-    prefix: minted.prefix,
-    expiresAt: null,
-  });
-  return minted.secret;
-}
-
 interface Session {
   readonly client: Client;
   /** The elicitations this session's client was asked (its handler answers `Ada`). */
@@ -328,9 +203,9 @@ interface Session {
 async function session(
   headers: Record<string, string>,
   elicits = false,
-  token: string = tokens.agent,
+  token: string = stack.tokens.agent,
 ): Promise<Session> {
-  const transport = new StreamableHTTPClientTransport(new URL(`/mcp/w/${workspaceId}`, gatewayUrl), {
+  const transport = new StreamableHTTPClientTransport(gateway.endpoint(), {
     requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
   });
   const client = new Client(
@@ -352,121 +227,36 @@ const textOf = (result: unknown) =>
   ((result as { content?: { type: string; text: string }[] }).content ?? [])[0]?.text;
 
 beforeAll(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'gh-16-call-context-')));
-  testDb = await createTestDatabase();
-  db = createDatabase({ url: testDb.appUrl, poolMax: 2 });
-  acme = await createTestTenant(db, { slug: `acme-${randomUUID().slice(0, 8)}` });
-  const admin = await createMember(db, acme, 'admin');
-  const approver = await createMember(db, acme, 'approver');
-  const member = await createMember(db, acme, 'member');
-  memberId = member.id;
-  workspaceId = (await createTestWorkspace(db, acme.id)).id;
-  tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
-  tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
-  tokens.user = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
-  tokens.agent = (
-    await mintTestToken(db, acme, admin, {
-      kind: 'agent',
-      scopes: ['gateway:use'],
-      workspaceIds: [workspaceId],
-    })
-  ).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
-  });
-  tokens.gateway = await gatewayToken();
+  stack = await startGatewayStack({ name: '16-call-context', stdioCommands: [[EVERYTHING, 'stdio']] });
   traced = await startUpstream('traced');
   plain = await startUpstream('plain');
-
-  const parsed = parseConfig(apiConfigSchema, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: testDb.appUrl,
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX,
-    GATEHOUSE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    GATEHOUSE_ACTIVE_KEY_ID: 'k1',
-    WORKER_POOLS: JSON.stringify({
-      [POOL]: {
-        tenants: [acme.slug],
-        stdio: true,
-        commandCeiling: [[EVERYTHING]],
-        allowedRoots: [root],
-        allowInsecureLoopback: true,
-      },
-    }),
+  await stack.expectStatus('admin', 'PUT', '/v1/host-policy', 200, {
+    stdioCommands: [[EVERYTHING, 'stdio']],
+    headerHelpers: [],
+    privateCidrs: [],
+    // The listed origin without its port's default spelled out is the same origin as admitted.
+    traceContextOrigins: [traced.origin],
+    fourEyes: false,
   });
-  if (!parsed.ok) throw new Error(parsed.message);
-  api = await createApiApp(parsed.config, { logger: silent });
-  await api.listen({ host: '127.0.0.1', port: 0 });
-  await expectOk(
-    rest('admin', 'PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      // The listed origin without its port's default spelled out is the same origin as admitted.
-      traceContextOrigins: [traced.origin],
-      fourEyes: false,
-    }),
-    200,
-  );
-  await expectOk(
-    rest('admin', 'PUT', '/v1/definition-sources', {
-      tier: 'managed',
-      name: 'call-context',
-      document: {
-        mcpServers: {
-          traced: { type: 'http', url: traced.url, elicitation: true },
-          plain: { type: 'http', url: plain.url, principalHeader: 'X-Principal' },
-          everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'], elicitation: true },
-        },
-      },
-    }),
-    200,
-  );
-  await approve('traced');
-  await approve('plain');
-  await approve('everything');
-  await discoverAndSubmit('traced');
-  await discoverAndSubmit('plain');
+  await stack.defineServers('admin', 'managed', {
+    traced: { type: 'http', url: traced.url, elicitation: true },
+    plain: { type: 'http', url: plain.url, principalHeader: 'X-Principal' },
+    everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'], elicitation: true },
+  });
+  await stack.approve('traced');
+  await stack.approve('plain');
+  await stack.approve('everything');
+  await stack.discoverAndSubmit('traced');
+  await stack.discoverAndSubmit('plain');
   // Discovered with elicitation declared (its lease says it opted in): it lists its elicitation tool.
-  await discoverAndSubmit('everything');
-
-  const config = parseConfig(gatewayConfigSchema, {
-    LOG_LEVEL: 'silent',
-    REDIS_URL: testRedisUrl(),
-    API_URL: await api.getUrl(),
-    GATEWAY_TOKEN: tokens.gateway,
-    CHILD_PATH,
-    CHILD_CLOSE_GRACE_MS: '500',
-  });
-  if (!config.ok) throw new Error(config.message);
-  gateway = await createGatewayApp(config.config, { logger: silent });
-  await gateway.listen({ host: '127.0.0.1', port: 0 });
-  gatewayUrl = await gateway.getUrl();
+  await stack.discoverAndSubmit('everything');
+  gateway = await stack.startGateway();
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
-  await gateway?.close();
-  await api?.close();
+  await stack?.close();
   await traced?.close();
   await plain?.close();
-  await db?.close();
-  await testDb?.drop();
-  if (root) await rm(root, { recursive: true, force: true });
 }, TEST_DATABASE_TIMEOUT_MS);
 
 beforeEach(() => {
@@ -594,12 +384,12 @@ describe("a caller's trace context", () => {
 
 describe('the principal header', () => {
   it("carries the calling user to a server that declares it, on every request of that user's connection", async () => {
-    const user = await session({}, false, tokens.user);
+    const user = await session({}, false, stack.tokens.alice);
     try {
       const result = await user.client.callTool({ name: 'mcp__plain__echo', arguments: { text: 'me' } });
       expect(textOf(result)).toBe('plain: me');
       expect(plain.seen.length).toBeGreaterThan(0);
-      expect(plain.seen.every((seen) => seen.principal === memberId)).toBe(true);
+      expect(plain.seen.every((seen) => seen.principal === stack.users.alice.id)).toBe(true);
     } finally {
       await user.client.close();
     }
@@ -607,7 +397,7 @@ describe('the principal header', () => {
 
   it('is not sent for an agent (no principal), nor to a server that does not declare it', async () => {
     const agent = await session({});
-    const user = await session({}, false, tokens.user);
+    const user = await session({}, false, stack.tokens.alice);
     try {
       await agent.client.callTool({ name: 'mcp__plain__echo', arguments: { text: 'agent' } });
       const agentCalls = plain.seen.filter((seen) => seen.text === 'agent');
