@@ -66,12 +66,7 @@ afterAll(async () => {
   await stack?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
-beforeEach(async () => {
-  upstream.refused.clear();
-  upstream.refuseAll.value = false;
-  upstream.seen.length = 0;
-  await provider.configure({ resetStats: true });
-});
+beforeEach(() => stack.resetUpstream());
 
 describe("the gateway's upstream refusing a lease's access token", () => {
   it('connects with a fresh lease whose token the API refreshed (one grant) and the call succeeds', async () => {

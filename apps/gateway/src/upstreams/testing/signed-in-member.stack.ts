@@ -87,6 +87,8 @@ export interface SignedInStack {
   leaseRows<Row extends QueryResultRow>(sql: string, since: Date): Promise<Row[]>;
   /** A real SDK client of the member on the workspace endpoint. */
   connect(): Promise<Client>;
+  /** Before each case: the upstream takes every token again and has seen nothing; the issuer's counts are 0. */
+  resetUpstream(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -218,6 +220,12 @@ export async function startSignedInStack(options: SignedInStackOptions): Promise
       }
     },
     connect: () => connectSdkClient(new URL(`/mcp/w/${workspaceId}`, gatewayUrl), tokens.member),
+    async resetUpstream() {
+      upstream.refused.clear();
+      upstream.refuseAll.value = false;
+      upstream.seen.length = 0;
+      await provider.configure({ resetStats: true });
+    },
     async close() {
       await gateway.close();
       await api.close();
