@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  testNamespaces,
-  TEST_DATABASE_TIMEOUT_MS,
-  type OidcProviderProcess,
-  type TokenRefusingUpstream,
-} from '@gatehouse/testing';
+import { testNamespaces, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { startSignedInStack, type SignedInStack } from './testing/signed-in-member.stack.js';
 
 // A gateway lease that carries an access token ends with the token (decision 0082): renewing re-decides it but never
@@ -21,8 +16,6 @@ const SERVER = 'signed';
 const TOOL = `mcp__${SERVER}__echo`;
 
 let stack: SignedInStack;
-let provider: OidcProviderProcess;
-let upstream: TokenRefusingUpstream;
 
 /** A real SDK client of the member on the workspace endpoint. */
 const connect = () => stack.connect();
@@ -35,19 +28,13 @@ beforeAll(async () => {
     accessTokenTtlSeconds: 10,
     refusalBody: '{"error":"invalid_token","error_description":"upstream secret words"}',
   });
-  ({ provider, upstream } = stack);
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
-beforeEach(async () => {
-  upstream.refused.clear();
-  upstream.refuseAll.value = false;
-  upstream.seen.length = 0;
-  await provider.configure({ resetStats: true });
-});
+beforeEach(() => stack.resetUpstream());
 
 interface LeaseEnd {
   readonly id: string;
