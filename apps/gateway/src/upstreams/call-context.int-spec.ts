@@ -1,18 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
+import type { IncomingMessage } from 'node:http';
+import { startStreamableHttpUpstream, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ElicitRequestSchema,
   ElicitResultSchema,
   ListToolsRequestSchema,
   McpError,
-  isInitializeRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   EVERYTHING,
@@ -114,7 +110,6 @@ function upstreamServer(name: string, hooks: { started: () => void; gate: Promis
 }
 
 async function startUpstream(name: string): Promise<Upstream> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
   const seen: Seen[] = [];
   const waiting: { predicate: (seen: Seen) => boolean; done: (seen: Seen) => void }[] = [];
   let started: (() => void)[] = [];
@@ -139,46 +134,23 @@ async function startUpstream(name: string): Promise<Upstream> {
       wait.done(entry);
     }
   };
-  const http: HttpServer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const body: unknown =
-          chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-        record(req, body);
-        const id = req.headers['mcp-session-id'];
-        let transport = typeof id === 'string' ? transports.get(id) : undefined;
-        if (transport === undefined && isInitializeRequest(body)) {
-          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (sessionId) => void transports.set(sessionId, created),
-          });
-          await upstreamServer(name, {
-            started: () => {
-              const now = started;
-              started = [];
-              for (const done of now) done();
-            },
-            get gate() {
-              return gate;
-            },
-          }).connect(created);
-          transport = created;
-        }
-        if (transport === undefined) {
-          res.writeHead(404).end();
-          return;
-        }
-        await transport.handleRequest(req, res, body);
-      })();
-    });
-  });
-  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-  const { port } = http.address() as AddressInfo;
+  const upstream = await startStreamableHttpUpstream(
+    () =>
+      upstreamServer(name, {
+        started: () => {
+          const now = started;
+          started = [];
+          for (const done of now) done();
+        },
+        get gate() {
+          return gate;
+        },
+      }),
+    { onRequest: record },
+  );
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    origin: `http://127.0.0.1:${port}`,
+    url: upstream.url,
+    origin: new URL(upstream.url).origin,
     seen,
     next: (predicate) => new Promise((done) => waiting.push({ predicate, done })),
     slowStarted: () => new Promise((done) => started.push(done)),
@@ -186,10 +158,7 @@ async function startUpstream(name: string): Promise<Upstream> {
       release();
       gate = new Promise<void>((done) => (release = done));
     },
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((done) => http.close(() => done()));
-    },
+    close: upstream.close,
   };
 }
 

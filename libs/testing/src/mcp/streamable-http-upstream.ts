@@ -2,7 +2,7 @@
 // client: the upstream the gateway's tests connect to through a lease. Written once here so every acceptance spec
 // serves its SDK servers the same way.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -20,8 +20,14 @@ export interface StreamableHttpUpstream {
   readonly close: () => Promise<void>;
 }
 
+export interface StreamableHttpUpstreamOptions {
+  /** Sees every request (its headers and parsed JSON-RPC body) before it is served: a spec recording what came. */
+  readonly onRequest?: (req: IncomingMessage, body: unknown) => void;
+}
+
 export async function startStreamableHttpUpstream(
   serverFor: () => ConnectableMcpServer,
+  options: StreamableHttpUpstreamOptions = {},
 ): Promise<StreamableHttpUpstream> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: HttpServer = createServer((req, res) => {
@@ -31,6 +37,7 @@ export async function startStreamableHttpUpstream(
       void (async () => {
         const body: unknown =
           chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+        options.onRequest?.(req, body);
         const id = req.headers['mcp-session-id'];
         let transport = typeof id === 'string' ? transports.get(id) : undefined;
         if (transport === undefined && isInitializeRequest(body)) {
