@@ -17,6 +17,20 @@ function event(kind: RevocationEvent['kind'], subject: RevocationEvent['subject'
   return { seq: 1, tenantId: TENANT, kind, subject, occurredAt: '2026-12-01T12:00:00.000Z' };
 }
 
+/** An introspection that answers only when the test says: `answer` settles the one started `started` times. */
+function held() {
+  const settles: Array<(answer: CallerCheck) => void> = [];
+  return {
+    introspect: () => new Promise<CallerCheck>((resolve) => settles.push(resolve)),
+    answer(index: number, check: CallerCheck = { ok: true, caller }) {
+      settles[index]?.(check);
+    },
+    get started() {
+      return settles.length;
+    },
+  };
+}
+
 function counting(answer: CallerCheck = { ok: true, caller }) {
   let calls = 0;
   return {
@@ -127,5 +141,83 @@ describe('CallerCache', () => {
       reason: 'unauthenticated',
     });
     expect(refused.calls).toBe(1);
+  });
+
+  it('an introspection started before the token’s revocation neither answers a request that arrives after it nor fills the cache', async () => {
+    const cache = new CallerCache({ ttlMs: 60_000 });
+    const api = held();
+    const before = cache.check('ghu_token', WORKSPACE, api.introspect);
+    cache.evict(event('token_revoked', { tokenIds: [caller.tokenId] }));
+    // Arrives after the revocation: asks the API again, never shares the answer asked for before it.
+    const after = cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.started).toBe(2);
+    // The older introspection answers late, from before the revocation: its own request (which came before the
+    // revocation) gets it, but it is not held.
+    api.answer(0);
+    expect(await before).toEqual({ ok: true, caller });
+    api.answer(1, { ok: false, reason: 'unauthenticated' });
+    expect(await after).toEqual({ ok: false, reason: 'unauthenticated' });
+    expect(cache.size).toBe(0);
+    const refused = counting({ ok: false, reason: 'unauthenticated' });
+    expect(await cache.check('ghu_token', WORKSPACE, refused.introspect)).toEqual({
+      ok: false,
+      reason: 'unauthenticated',
+    });
+    expect(refused.calls).toBe(1);
+  });
+
+  it('a revalidation started before the token’s revocation does not answer the miss that follows it', async () => {
+    let now = 0;
+    const cache = new CallerCache({ ttlMs: 1_000, now: () => now });
+    await cache.check('ghu_token', WORKSPACE, counting().introspect);
+    now = 1_500;
+    const api = held();
+    // Served from memory while one introspection revalidates behind it.
+    expect(await cache.check('ghu_token', WORKSPACE, api.introspect)).toEqual({ ok: true, caller });
+    expect(api.started).toBe(1);
+    expect(cache.evict(event('token_revoked', { tokenIds: [caller.tokenId] }))).toEqual([caller.tokenId]);
+    const after = cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.started).toBe(2);
+    api.answer(0);
+    api.answer(1, { ok: false, reason: 'unauthenticated' });
+    expect(await after).toEqual({ ok: false, reason: 'unauthenticated' });
+    await new Promise((done) => setImmediate(done));
+    expect(cache.size).toBe(0);
+  });
+
+  it('after a clear (revalidation of everything), an introspection started before it is neither shared nor held', async () => {
+    const cache = new CallerCache({ ttlMs: 60_000 });
+    const api = held();
+    const before = cache.check('ghu_token', WORKSPACE, api.introspect);
+    cache.clear();
+    const after = cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.started).toBe(2);
+    api.answer(0);
+    await before;
+    expect(cache.size).toBe(0);
+    // The introspection asked after the clear is the one held, and later checks share nothing older.
+    api.answer(1);
+    expect(await after).toEqual({ ok: true, caller });
+    expect(cache.size).toBe(1);
+    expect(await cache.check('ghu_token', WORKSPACE, api.introspect)).toEqual({ ok: true, caller });
+    expect(api.started).toBe(2);
+  });
+
+  it('concurrent misses after an invalidation share the one introspection asked after it', async () => {
+    const cache = new CallerCache({ ttlMs: 60_000 });
+    const api = held();
+    const before = cache.check('ghu_token', WORKSPACE, api.introspect);
+    cache.evict(event('member_changed', { userId: caller.userId as string }));
+    const afterOne = cache.check('ghu_token', WORKSPACE, api.introspect);
+    const afterTwo = cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.started).toBe(2);
+    // The later introspection answers first; the older one, answering after it, must not take its place.
+    api.answer(1);
+    expect(await afterOne).toEqual({ ok: true, caller });
+    expect(await afterTwo).toEqual({ ok: true, caller });
+    api.answer(0);
+    await before;
+    expect(await cache.check('ghu_token', WORKSPACE, api.introspect)).toEqual({ ok: true, caller });
+    expect(api.started).toBe(2);
   });
 });

@@ -9,7 +9,11 @@ import type { CallerCheck, GatewayCaller } from './caller.js';
 // every hit; anything else (a change that writes no event) at most `ttlMs`, and the call that finds it older is
 // not held up: up to twice `ttlMs` it is answered from memory while one introspection revalidates behind it
 // (decision 0111), whose refusal evicts it; older than that, the check waits for the API. Only active callers are
-// cached: nothing a caller can guess fills it. Concurrent misses for one key share one introspection.
+// cached: nothing a caller can guess fills it. Concurrent misses for one key share one introspection, but only
+// within one generation: every caller event and every clear bumps it, and an introspection started before the bump
+// (whose answer may predate a revocation the gateway has since heard of) neither fills the cache nor answers a
+// request that arrived after it; that request asks the API again. Pending introspections are keyed by token hash,
+// so which token an event names is unknown until they answer: any caller event counts for all of them.
 
 export interface CallerCacheOptions {
   readonly ttlMs: number;
@@ -23,6 +27,12 @@ interface Entry {
   readonly storedAt: number;
 }
 
+interface Pending {
+  readonly answer: Promise<CallerCheck>;
+  /** The generation it was asked in: only requests of that generation share it, only then is it stored. */
+  readonly generation: number;
+}
+
 const DEFAULT_MAX_ENTRIES = 10_000;
 
 /** The events after which a cached caller may no longer be what the API would say. */
@@ -30,10 +40,10 @@ const CALLER_EVENTS: ReadonlySet<RevocationEvent['kind']> = new Set(['token_revo
 
 export class CallerCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<CallerCheck>>();
+  private readonly pending = new Map<string, Pending>();
   private readonly maxEntries: number;
   private readonly now: () => number;
-  // Bumped on every eviction: an introspection that started before one never stores its (older) answer.
+  // Bumped on every caller event and clear: an introspection started before one is neither shared nor stored.
   private generation = 0;
 
   constructor(private readonly options: CallerCacheOptions) {
@@ -58,18 +68,16 @@ export class CallerCache {
       }
       this.entries.delete(key);
     }
-    let answer = this.pending.get(key);
-    if (answer === undefined) {
-      const startedAt = this.generation;
-      answer = introspect().finally(() => this.pending.delete(key));
-      this.pending.set(key, answer);
-      const settled = await answer;
-      if (settled.ok && startedAt === this.generation && this.options.ttlMs > 0)
-        this.store(key, settled.caller);
-      return settled.ok ? expiryChecked(settled.caller, wallClock) : settled;
+    const current = this.pending.get(key);
+    if (current !== undefined && current.generation === this.generation) {
+      const shared = await current.answer;
+      return shared.ok ? expiryChecked(shared.caller, wallClock) : shared;
     }
-    const shared = await answer;
-    return shared.ok ? expiryChecked(shared.caller, wallClock) : shared;
+    const started = this.introspect(key, introspect);
+    const settled = await started.answer;
+    if (settled.ok && started.generation === this.generation && this.options.ttlMs > 0)
+      this.store(key, settled.caller);
+    return settled.ok ? expiryChecked(settled.caller, wallClock) : settled;
   }
 
   /** Evicts what a ledger event may have changed; returns the token ids it evicted. */
@@ -102,17 +110,28 @@ export class CallerCache {
 
   /** One introspection behind a held caller: a live answer renews it, a refusal evicts it, a failure waits. */
   private revalidate(key: string, introspect: () => Promise<CallerCheck>): void {
-    if (this.pending.has(key)) return;
-    const startedAt = this.generation;
-    const answer = introspect().finally(() => this.pending.delete(key));
-    this.pending.set(key, answer);
-    answer.then(
+    if (this.pending.get(key)?.generation === this.generation) return;
+    const started = this.introspect(key, introspect);
+    started.answer.then(
       (settled) => {
         if (!settled.ok) this.entries.delete(key);
-        else if (startedAt === this.generation) this.store(key, settled.caller);
+        else if (started.generation === this.generation) this.store(key, settled.caller);
       },
       () => undefined,
     );
+  }
+
+  /** Asks the API for `key` in this generation; it replaces (never shares) an older generation's pending ask. */
+  private introspect(key: string, introspect: () => Promise<CallerCheck>): Pending {
+    const started: Pending = {
+      generation: this.generation,
+      answer: introspect().finally(() => {
+        // A newer generation's ask may have taken the slot meanwhile: it stays.
+        if (this.pending.get(key) === started) this.pending.delete(key);
+      }),
+    };
+    this.pending.set(key, started);
+    return started;
   }
 
   private store(key: string, caller: GatewayCaller): void {
