@@ -52,6 +52,22 @@ async function refusalOf(call: Promise<unknown>): Promise<McpError> {
   return error;
 }
 
+type SignedInClient = Awaited<ReturnType<typeof connect>>;
+
+/** The two read surfaces that go through the same leased call as tools/call, each as one request of the member. */
+const READS: Record<'prompts/get' | 'resources/read', (client: SignedInClient) => Promise<unknown>> = {
+  'prompts/get': async (client) => {
+    const name = (await client.listPrompts()).prompts.find((p) => p.name.endsWith('greeting'))?.name;
+    if (name === undefined) throw new Error('the greeting prompt is not served');
+    return client.getPrompt({ name });
+  },
+  'resources/read': async (client) => {
+    const uri = (await client.listResources()).resources.find((r) => r.uri.endsWith('signed://note'))?.uri;
+    if (uri === undefined) throw new Error('the note resource is not served');
+    return client.readResource({ uri });
+  },
+};
+
 beforeAll(async () => {
   stack = await startSignedInStack({
     name: 'upstream-401-gateway-test',
@@ -175,4 +191,58 @@ describe("the gateway's upstream refusing a lease's access token", () => {
       await client.close();
     }
   });
+
+  it.each(['prompts/get', 'resources/read'] as const)(
+    '%s refused again after the fresh lease: auth, and the connection is let go (its leases released) as for tools/call',
+    async (surface) => {
+      const read = READS[surface];
+      const client = await connect();
+      try {
+        // Whatever connection an earlier case left: let it go (refused for good), then a warm one that has not
+        // retried yet, served on this surface.
+        upstream.refuseAll.value = true;
+        await refusalOf(client.callTool({ name: TOOL, arguments: { message: 'drop' } }));
+        upstream.refuseAll.value = false;
+        const since = new Date();
+        await expect(read(client)).resolves.toBeDefined();
+        const inUse = upstream.seen.at(-1)?.digest;
+        if (inUse === null || inUse === undefined) throw new Error('no bearer seen');
+
+        // Refused once: the one fresh lease, the same request answered.
+        upstream.refused.add(inUse);
+        await expect(read(client)).resolves.toBeDefined();
+        const refreshed = upstream.seen.at(-1);
+        expect(refreshed?.status).toBe(200);
+        expect(refreshed?.digest).not.toBe(inUse);
+        expect(await leasesSince(since)).toEqual([
+          { released: false, revoked: false },
+          { released: false, revoked: false },
+        ]);
+
+        // Refused again: no retry left. Typed, content-free, one attempt; and the connection is let go, so both
+        // its leases are released by the time the refusal is answered.
+        upstream.refuseAll.value = true;
+        upstream.seen.length = 0;
+        const refusal = await refusalOf(read(client));
+        expect(refusal.data).toEqual({ reason: 'upstream_unavailable', server: SERVER, detail: 'auth' });
+        expect(JSON.stringify(refusal)).not.toContain('upstream secret words');
+        // The list before it is answered from the catalog; the refused request is the one upstream attempt.
+        expect(upstream.seen).toEqual([{ digest: refreshed?.digest, status: 401 }]);
+        expect(await leasesSince(since)).toEqual([
+          { released: true, revoked: false },
+          { released: true, revoked: false },
+        ]);
+
+        // The next request leases again and is served once the upstream takes tokens.
+        upstream.refuseAll.value = false;
+        upstream.refused.clear();
+        await expect(read(client)).resolves.toBeDefined();
+        const rows = await leasesSince(since);
+        expect(rows).toHaveLength(3);
+        expect(rows.at(-1)).toEqual({ released: false, revoked: false });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // An upstream MCP server behind a bearer token on a loopback port (issue 15, decisions 0082 and 0098): it names
-// its authorization server in protected-resource metadata and serves one `echo` tool (a stateless SDK server per
-// request) to any bearer, unless the test has had it refuse that token (as an issuer that revoked it) or every
+// its authorization server in protected-resource metadata and serves one `echo` tool, one `greeting` prompt and
+// one `note` resource (so prompts/get and resources/read can be refused like tools/call; a stateless SDK server
+// per request) to any bearer, unless the test has had it refuse that token (as an issuer that revoked it) or every
 // token. Written once here for the worker's and the gateway's specs of an upstream 401 on a leased access token.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -75,6 +76,12 @@ export async function startTokenRefusingUpstream(
       const mcp = new McpServer({ name: 'signed', version: '1.0.0' });
       mcp.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
         content: [{ type: 'text', text: message }],
+      }));
+      mcp.registerPrompt('greeting', { description: 'A greeting' }, () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }],
+      }));
+      mcp.registerResource('note', 'signed://note', { mimeType: 'text/plain' }, (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a note' }],
       }));
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
