@@ -45,7 +45,7 @@ describe('McpSessions', () => {
       createServer: () => {
         const server = new Server({ name: 'sessions-test', version: '0' }, { capabilities: { tools: {} } });
         server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
-        return server;
+        return { server };
       },
       idleCloseMs: 60_000,
       now: () => now,

@@ -5,6 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
 import type { SurfaceScope } from '../catalog/served-surface.js';
+import type { ToolCallHandler } from './tool-call.handler.js';
+import { WarmToolCalls } from './warm-tool-calls.js';
 import { CALLER_KEY } from './workspace-mcp.server.js';
 
 // Streamable HTTP for the workspace endpoint (decision 0080): the one place the gateway touches the SDK's server
@@ -29,11 +31,19 @@ interface Session {
   readonly surface: string;
   readonly server: Server;
   readonly transport: StreamableHTTPServerTransport;
+  /** The session's warm tools/call (decision 0125); absent when its server has no tools/call of ours. */
+  readonly warm: WarmToolCalls | undefined;
+}
+
+/** One session's server and, when it serves tools, its tools/call for the warm-call path. */
+export interface SessionServer {
+  readonly server: Server;
+  readonly callTool?: ToolCallHandler;
 }
 
 export interface McpSessionsOptions {
   /** A new Server for one session (or one stateless request) on this surface. */
-  readonly createServer: (scope: SurfaceScope) => Server;
+  readonly createServer: (scope: SurfaceScope) => SessionServer;
   readonly onSessionCount?: (count: number) => void;
   /** A session id this caller may not use (unknown, another token's, another surface's). */
   readonly onSessionNotFound?: (caller: GatewayCaller) => void;
@@ -126,6 +136,7 @@ export class McpSessions {
         session.inFlight -= 1;
         session.lastSeen = this.now();
       });
+      if (session.warm?.serve(withAuth, response, body, caller) === true) return;
       await session.transport.handleRequest(withAuth, response, body);
       return;
     }
@@ -184,7 +195,7 @@ export class McpSessions {
     caller: GatewayCaller,
     scope: SurfaceScope,
   ): Promise<void> {
-    const server = this.options.createServer(scope);
+    const { server, callTool } = this.options.createServer(scope);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -198,13 +209,19 @@ export class McpSessions {
           surface: surfaceKeyOf(scope),
           server,
           transport,
+          warm:
+            callTool === undefined
+              ? undefined
+              : new WarmToolCalls(id, callTool, () => server.getClientCapabilities()),
         });
         this.options.onSessionCount?.(this.sessions.size);
       },
     });
     transport.onclose = () => {
       const id = transport.sessionId;
-      if (id !== undefined && this.sessions.delete(id)) this.options.onSessionCount?.(this.sessions.size);
+      if (id === undefined) return;
+      this.sessions.get(id)?.warm?.abortAll();
+      if (this.sessions.delete(id)) this.options.onSessionCount?.(this.sessions.size);
     };
     await server.connect(transport);
     await transport.handleRequest(request, response, body);
@@ -216,7 +233,7 @@ export class McpSessions {
     body: unknown,
     scope: SurfaceScope,
   ): Promise<void> {
-    const server = this.options.createServer(scope);
+    const { server } = this.options.createServer(scope);
     // Without a session nothing but the call's own progress can come before its answer (no elicitation: the
     // answer to it would reach another replica's throwaway server), so only a request that asked for progress
     // gets an event stream; any other is answered as plain JSON, without the SSE framing (decision 0111).
@@ -234,6 +251,7 @@ export class McpSessions {
 
   private async closeSession(session: Session): Promise<void> {
     if (this.sessions.delete(session.id)) this.options.onSessionCount?.(this.sessions.size);
+    session.warm?.abortAll();
     await session.server.close().catch(() => undefined);
   }
 }

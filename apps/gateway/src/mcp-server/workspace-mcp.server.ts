@@ -35,6 +35,13 @@ import type {
 } from '../catalog/served-surface.js';
 import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
 import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
+import {
+  catalogUnavailable,
+  surfaceFor,
+  toolCallHandler,
+  upstreamUnavailable,
+  type ToolCallHandler,
+} from './tool-call.handler.js';
 import { matchesTemplate } from './uri-template.matcher.js';
 
 // The SDK's low-level Server for one session of either endpoint (decisions 0080, 0104, 0105): the workspace
@@ -115,22 +122,15 @@ function templateOf({ uriTemplate, name, template }: ServedTemplate): ResourceTe
   };
 }
 
-function catalogUnavailable(): McpError {
-  return new McpError(ErrorCode.InternalError, 'The workspace catalog is unavailable', {
-    reason: 'catalog_unavailable',
-  });
+/** One session's (or one stateless request's) server, and its tools/call for the warm-call path. */
+export interface WorkspaceServer {
+  readonly server: Server;
+  readonly callTool: ToolCallHandler;
 }
 
-function upstreamUnavailable(server: string, detail: string): McpError {
-  return new McpError(ErrorCode.InternalError, 'The upstream server is unavailable', {
-    reason: 'upstream_unavailable',
-    server,
-    detail,
-  });
-}
-
-export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
+export function createWorkspaceServer(options: WorkspaceServerOptions): WorkspaceServer {
   const { scope, surfaces } = options;
+  const callTool = toolCallHandler(options);
   const server = new Server(
     { name: options.serverInfo.name, version: options.serverInfo.version },
     {
@@ -143,12 +143,8 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
   );
 
   /** The caller's surface now; the passthrough's server gone since admission is refused like an unknown one. */
-  async function surfaceOf(extra: Parameters<typeof callerOf>[0]): Promise<ServedSurface> {
-    const read = await surfaces.surface(callerOf(extra), scope);
-    if (read.ok) return read.surface;
-    if (read.reason === 'not_served')
-      throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: 'not_served' });
-    throw catalogUnavailable();
+  function surfaceOf(extra: Parameters<typeof callerOf>[0]): Promise<ServedSurface> {
+    return surfaceFor(surfaces, callerOf(extra), scope);
   }
 
   /** One page of a list, with the catalog's freshness; a cursor that is not ours is the caller's bad input. */
@@ -176,75 +172,38 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const caller = callerOf(extra);
-    let name = request.params.name;
-    if (scope.kind === 'server') {
-      // The passthrough's own name to the catalog's minted one: the tools service resolves that, through the
-      // same policy, to this same server's tool (a name this surface does not hold is refused here).
-      const served = (await surfaceOf(extra)).toolsByName.get(name);
-      if (served === undefined) {
-        options.onToolCall?.('unknown_tool', caller);
-        throw new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
-      }
-      name = served.exposed.name;
-    }
     const progressToken = request.params._meta?.progressToken;
-    // Every relayed progress is written before the result: the result ends the call's stream, and a progress
-    // after it is lost to the client (the upstream's order is kept by libs/mcp-client; this keeps ours).
-    const relayed: Promise<void>[] = [];
     // Form-mode elicitation, declared by this session's client (a stateless request has no client to ask).
     const elicits = server.getClientCapabilities()?.elicitation;
-    const answer = await options.tools.call(caller, name, request.params.arguments ?? {}, {
-      signal: extra.signal,
-      // This request's own trace context and session: for this call only (decisions 0106, 0107).
-      requestHeaders: extra.requestInfo?.headers ?? {},
-      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
-      ...(elicits === undefined || (elicits.form === undefined && elicits.url !== undefined)
-        ? {}
-        : {
-            onElicitation: (params, signal) =>
-              extra.sendRequest(
-                { method: 'elicitation/create', params: params as ElicitRequest['params'] },
-                ElicitResultSchema,
-                { signal },
-              ),
-          }),
-      // Progress of this call goes to this call's own request stream, under the client's token; nothing else.
-      ...(progressToken === undefined
-        ? {}
-        : {
-            onProgress: (progress) => {
-              relayed.push(
-                extra
-                  .sendNotification({
-                    method: 'notifications/progress',
-                    params: { progressToken, ...progress },
-                  })
-                  .catch(() => undefined),
-              );
-            },
-          }),
-    });
-    await Promise.all(relayed);
-    options.onToolCall?.(
-      answer.ok ? (answer.result.isError === true ? 'tool_error' : 'ok') : answer.reason,
-      caller,
+    return callTool(
+      callerOf(extra),
+      { name: request.params.name, arguments: request.params.arguments ?? {} },
+      {
+        signal: extra.signal,
+        requestHeaders: extra.requestInfo?.headers ?? {},
+        ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+        ...(elicits === undefined || (elicits.form === undefined && elicits.url !== undefined)
+          ? {}
+          : {
+              elicit: (params, signal) =>
+                extra.sendRequest(
+                  { method: 'elicitation/create', params: params as ElicitRequest['params'] },
+                  ElicitResultSchema,
+                  { signal },
+                ),
+            }),
+        // Progress of this call goes to this call's own request stream, under the client's token; nothing else.
+        ...(progressToken === undefined
+          ? {}
+          : {
+              sendProgress: (progress) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, ...progress },
+                }),
+            }),
+      },
     );
-    if (answer.ok) return answer.result;
-    switch (answer.reason) {
-      case 'unknown_tool':
-        throw new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: answer.reason });
-      case 'invalid_arguments':
-        throw new McpError(ErrorCode.InvalidParams, 'Invalid arguments', {
-          reason: answer.reason,
-          path: answer.path,
-          problem: answer.problem,
-        });
-      case 'catalog_unavailable':
-        throw catalogUnavailable();
-      case 'upstream_unavailable':
-        throw upstreamUnavailable(answer.server, answer.detail);
-    }
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (request, extra): Promise<ListPromptsResult> => {
@@ -321,5 +280,5 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Server {
     }
   });
 
-  return server;
+  return { server, callTool };
 }

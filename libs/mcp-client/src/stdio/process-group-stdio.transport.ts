@@ -43,6 +43,8 @@ export class ProcessGroupStdioTransport implements Transport {
 
   private child: ChildProcessWithoutNullStreams | null = null;
   private closing: Promise<void> | null = null;
+  /** Writes to the child are held until the event loop's check phase (see send). */
+  private corked = false;
   private readonly reader: BoundedLineReader;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {
@@ -96,6 +98,16 @@ export class ProcessGroupStdioTransport implements Transport {
     const child = this.child;
     if (child === null || this.closing !== null) {
       return Promise.reject(new McpTransportError('not_connected', this.options.origin));
+    }
+    // The messages of one turn of the event loop (the calls of many sessions at once) go to the child in one
+    // write: one pipe write and one wake-up of the child instead of one per message.
+    if (!this.corked) {
+      this.corked = true;
+      child.stdin.cork();
+      setImmediate(() => {
+        this.corked = false;
+        child.stdin.uncork();
+      });
     }
     return new Promise((resolve) => {
       if (child.stdin.write(`${JSON.stringify(message)}\n`)) resolve();

@@ -1,0 +1,253 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  ElicitResultSchema,
+  ErrorCode,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationRelay } from '@gatehouse/mcp-client';
+import type { GatewayCaller } from '../callers/caller.js';
+import type { ToolCallChannel, ToolCallHandler } from './tool-call.handler.js';
+
+// The warm-call path of one session (decision 0125): a `tools/call` POST on an open session is answered here,
+// without the SDK's Streamable HTTP transport (its Node-to-web conversion, zod over every message and SSE framing
+// were about half of the gateway's CPU per call). It takes only what it can serve exactly as the transport would:
+// one well-formed JSON-RPC message with the headers the transport requires. Anything else, malformed or unusual
+// (a batch, a missing Accept, an unknown protocol version, bad params), goes to the transport, which answers
+// it as it always has. The answer is plain JSON unless the call needs to speak before it (progress, an
+// elicitation): then, and only from then, the response is an event stream. Its cancellations and the answers to
+// its elicitations arrive as POSTs of their own and are taken here too, by the ids only this path handed out.
+
+type RequestId = string | number;
+type JsonRpcMessage = Record<string, unknown>;
+
+/** A server-to-client request id of this path: never an integer, so never one of the SDK Server's own. */
+const ELICIT_ID_PREFIX = 'gatehouse-elicit-';
+/** As the SDK's own request timeout: a client that never answers an elicitation does not hold the call forever. */
+const ELICIT_TIMEOUT_MS = 60_000;
+
+interface PendingAnswer {
+  readonly settle: (message: JsonRpcMessage) => void;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || Number.isSafeInteger(value);
+}
+
+/** The headers the transport insists on for every POST; a request without them is the transport's to refuse. */
+function isPlainPost(request: IncomingMessage): boolean {
+  const accept = request.headers.accept;
+  if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream'))
+    return false;
+  if (!isJsonContentType(request.headers['content-type'])) return false;
+  const version = request.headers['mcp-protocol-version'];
+  return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
+}
+
+/** The JSON-RPC error a thrown error is answered with: ours carry their code and data, anything else is internal. */
+function errorOf(error: unknown): JsonRpcMessage {
+  if (error instanceof McpError)
+    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  return { code: ErrorCode.InternalError, message: 'Internal error' };
+}
+
+/** One call's HTTP response: JSON when its answer is all there is, an event stream once it must speak first. */
+class CallResponse {
+  private streaming = false;
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly sessionId: string,
+  ) {}
+
+  get open(): boolean {
+    return !this.response.writableEnded && !this.response.destroyed;
+  }
+
+  /** A message before the answer (progress, an elicitation): the response becomes an event stream. */
+  send(message: JsonRpcMessage): void {
+    if (!this.open) return;
+    this.stream();
+    this.response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  answer(message: JsonRpcMessage): void {
+    if (!this.open) return;
+    if (this.streaming) {
+      this.response.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      return;
+    }
+    this.response
+      .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId })
+      .end(JSON.stringify(message));
+  }
+
+  /** A cancelled call is not answered (the protocol's rule): its stream just ends. */
+  end(): void {
+    if (!this.open) return;
+    this.stream();
+    this.response.end();
+  }
+
+  private stream(): void {
+    if (this.streaming) return;
+    this.streaming = true;
+    this.response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'mcp-session-id': this.sessionId,
+    });
+  }
+}
+
+export class WarmToolCalls {
+  /** This path's calls in flight, by the client's request id (its cancellations name them). */
+  private readonly calls = new Map<RequestId, AbortController>();
+  /** Elicitations this path sent, by id, waiting for the client's answer. */
+  private readonly answers = new Map<string, PendingAnswer>();
+  private nextElicitation = 0;
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly callTool: ToolCallHandler,
+    /** What the session's client declared at initialize (undefined before). */
+    private readonly clientCapabilities: () => ClientCapabilities | undefined,
+  ) {}
+
+  /** Serves the POST when it is this path's; false: the session's transport serves it, untouched. */
+  serve(request: IncomingMessage, response: ServerResponse, body: unknown, caller: GatewayCaller): boolean {
+    if (request.method !== 'POST' || !isObject(body) || body.jsonrpc !== '2.0' || !isPlainPost(request))
+      return false;
+    const { method, id, params } = body;
+    if (method === 'tools/call') return isRequestId(id) && this.call(request, response, caller, id, params);
+    if (method === 'notifications/cancelled') return !('id' in body) && this.cancel(response, params);
+    if (method === undefined) return this.answered(response, body);
+    return false;
+  }
+
+  /** The session is closing: its calls are abandoned, its elicitations refused. */
+  abortAll(): void {
+    for (const controller of this.calls.values()) controller.abort();
+    this.calls.clear();
+    for (const [id, pending] of this.answers)
+      pending.settle({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: 'Session closed' } });
+  }
+
+  private call(
+    request: IncomingMessage,
+    response: ServerResponse,
+    caller: GatewayCaller,
+    id: RequestId,
+    params: unknown,
+  ): boolean {
+    // Exactly the SDK's CallToolRequestSchema where it matters; anything it would refuse goes to it to refuse.
+    if (!isObject(params) || typeof params.name !== 'string') return false;
+    const args = params.arguments;
+    if (args !== undefined && !isObject(args)) return false;
+    const meta = params._meta;
+    if (meta !== undefined && !isObject(meta)) return false;
+    const progressToken = meta?.progressToken;
+    if (progressToken !== undefined && !isRequestId(progressToken)) return false;
+
+    const controller = new AbortController();
+    this.calls.set(id, controller);
+    const reply = new CallResponse(response, this.sessionId);
+    // The client went away: the call is abandoned (upstream cancellation is the supervisor's).
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    const elicit = this.elicitationRelay(reply);
+    const channel: ToolCallChannel = {
+      signal: controller.signal,
+      requestHeaders: request.headers,
+      sessionId: this.sessionId,
+      ...(elicit === undefined ? {} : { elicit }),
+      ...(progressToken === undefined
+        ? {}
+        : {
+            sendProgress: async (progress) =>
+              reply.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, ...progress } }),
+          }),
+    };
+    this.callTool(caller, { name: params.name, arguments: args ?? {} }, channel).then(
+      (result) => this.finish(id, controller, reply, { jsonrpc: '2.0', id, result }),
+      (error: unknown) => this.finish(id, controller, reply, { jsonrpc: '2.0', id, error: errorOf(error) }),
+    );
+    return true;
+  }
+
+  private finish(id: RequestId, controller: AbortController, reply: CallResponse, message: JsonRpcMessage): void {
+    if (this.calls.get(id) === controller) this.calls.delete(id);
+    if (controller.signal.aborted) reply.end();
+    else reply.answer(message);
+  }
+
+  /** A cancellation of one of this path's calls; another's (or an unknown id's) is the transport's. */
+  private cancel(response: ServerResponse, params: unknown): boolean {
+    if (!isObject(params) || !isRequestId(params.requestId)) return false;
+    const controller = this.calls.get(params.requestId);
+    if (controller === undefined) return false;
+    this.calls.delete(params.requestId);
+    controller.abort();
+    response.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
+    return true;
+  }
+
+  /** The client's answer to one of this path's elicitations; any other answer is the transport's. */
+  private answered(response: ServerResponse, message: JsonRpcMessage): boolean {
+    const { id } = message;
+    if (typeof id !== 'string' || !('result' in message || 'error' in message)) return false;
+    const pending = this.answers.get(id);
+    if (pending === undefined) return false;
+    pending.settle(message);
+    response.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
+    return true;
+  }
+
+  /** Form-mode elicitation during a call, when the session's client declared it (decision 0107). */
+  private elicitationRelay(reply: CallResponse): ElicitationRelay | undefined {
+    const elicits = this.clientCapabilities()?.elicitation;
+    if (elicits === undefined || (elicits.form === undefined && elicits.url !== undefined)) return undefined;
+    return (params, signal) =>
+      new Promise((resolve, reject) => {
+        if (!reply.open) {
+          reject(new McpError(ErrorCode.ConnectionClosed, 'The call\'s client is gone'));
+          return;
+        }
+        const id = `${ELICIT_ID_PREFIX}${++this.nextElicitation}`;
+        const settle = (message: JsonRpcMessage) => {
+          this.answers.delete(id);
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          if (isObject(message.error)) {
+            const { code, message: text, data } = message.error;
+            reject(
+              new McpError(
+                typeof code === 'number' ? code : ErrorCode.InternalError,
+                typeof text === 'string' ? text.slice(0, 1_024) : 'Elicitation failed',
+                data,
+              ),
+            );
+            return;
+          }
+          const result = ElicitResultSchema.safeParse(message.result);
+          if (result.success) resolve(result.data);
+          else reject(new McpError(ErrorCode.InvalidParams, 'Invalid elicitation result'));
+        };
+        const onAbort = () =>
+          settle({ id, error: { code: ErrorCode.RequestTimeout, message: 'Elicitation abandoned' } });
+        const timer = setTimeout(onAbort, ELICIT_TIMEOUT_MS);
+        timer.unref();
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.answers.set(id, { settle });
+        reply.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params });
+      });
+  }
+}
