@@ -61,6 +61,7 @@ export type {
   SupervisorOptions,
   SupervisorStatus,
   ToolCallOutcome,
+  CompletionOutcome,
   PromptOutcome,
   ResourceReadOutcome,
   UpstreamReadOutcome,

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   connectInMemory,
   createEdgeServer,
@@ -290,5 +290,34 @@ describe('ConnectionSupervisor', () => {
       'status:ready',
       'catalog:refreshed',
     ]);
+  });
+
+  it('asks for completions only a server that declared them, once, and says so when it did not', async () => {
+    const params = {
+      ref: { type: 'ref/prompt' as const, name: 'greet' },
+      argument: { name: 'who', value: 'A' },
+      context: { arguments: { mood: 'glad' } },
+    };
+    const asked: unknown[] = [];
+    const h = harness((servers) =>
+      inMemoryConnector(() => {
+        const server = createEdgeServer({ capabilities: { tools: {}, completions: {} } });
+        server.setRequestHandler(CompleteRequestSchema, (request) => {
+          asked.push(request.params);
+          return { completion: { values: ['Ada', 'Alan'], total: 2, hasMore: false } };
+        });
+        return server;
+      }, servers),
+    );
+    await h.supervisor.start();
+    expect(await h.supervisor.complete(params)).toEqual({
+      ok: true,
+      result: { completion: { values: ['Ada', 'Alan'], total: 2, hasMore: false } },
+    });
+    expect(asked).toEqual([params]);
+
+    const silent = harness(edge({ capabilities: { tools: {} } }));
+    await silent.supervisor.start();
+    expect(await silent.supervisor.complete(params)).toEqual({ ok: false, reason: 'not_offered' });
   });
 });

@@ -7,6 +7,8 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
   type ElicitResult,
   type GetPromptResult,
   type ReadResourceResult,
@@ -37,6 +39,7 @@ export type SupervisedClient = ListingClient &
   Pick<
     Client,
     | 'callTool'
+    | 'complete'
     | 'getPrompt'
     | 'readResource'
     | 'setNotificationHandler'
@@ -155,6 +158,10 @@ export type UpstreamReadOutcome<T> =
 
 export type PromptOutcome = UpstreamReadOutcome<GetPromptResult>;
 export type ResourceReadOutcome = UpstreamReadOutcome<ReadResourceResult>;
+/** A completion/complete, or `not_offered`: the server did not declare `completions`, so it was not asked. */
+export type CompletionOutcome =
+  | UpstreamReadOutcome<CompleteResult>
+  | { readonly ok: false; readonly reason: 'not_offered' };
 
 export interface SupervisorOptions {
   /** Gatehouse's id of the server (part of the catalog identity). */
@@ -330,6 +337,20 @@ export class ConnectionSupervisor {
     bounds: { readonly signal?: AbortSignal } = {},
   ): Promise<ResourceReadOutcome> {
     return this.readOnce((client, options) => client.readResource({ uri }, options), bounds);
+  }
+
+  /**
+   * completion/complete on the live connection, once, under the call timeout; only to a server that declared
+   * `completions` in its handshake (the SDK client would refuse it too, as an error of no class).
+   */
+  async complete(
+    params: CompleteRequest['params'],
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<CompletionOutcome> {
+    const declared = this.current?.client.getServerCapabilities()?.completions;
+    if (this.current !== undefined && this.status === 'ready' && declared === undefined)
+      return { ok: false, reason: 'not_offered' };
+    return this.readOnce((client, options) => client.complete(params, options), bounds);
   }
 
   private async readOnce<T>(
