@@ -56,6 +56,8 @@ export type ApiAppDeps = {
   egressResolver?: Resolver;
   /** The registry the surfaces are generated from; COMMANDS by default (a test adds a throwaway command). */
   commands?: readonly CommandDefinition[];
+  /** Connections of the Prisma pool (createDatabase's default when absent); a test starves it with 1. */
+  databasePoolMax?: number;
 };
 
 /** The API's logger: redacts the secret config variables by name and scrubs their values from every line. */
@@ -80,6 +82,7 @@ export async function createApiApp(
   const logger = deps.logger ?? createApiLogger(config);
   const database = createDatabase({
     url: config.DATABASE_URL,
+    ...(deps.databasePoolMax !== undefined ? { poolMax: deps.databasePoolMax } : {}),
     onPoolError: (error) => logger.warn({ err: error }, 'idle postgres connection failed'),
   });
   const redis = createRedisConnection({ url: config.REDIS_URL, name: 'api', purpose: 'command', logger });

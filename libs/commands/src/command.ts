@@ -99,7 +99,8 @@ export function successStatusOf(command: Pick<CommandDefinition, 'http'>): 200 |
 
 /**
  * What every command may answer whatever it does, from the surfaces and the runner: the credential, its kind,
- * pool and scope, the CSRF check, the request's shape and characters, and our own faults.
+ * pool and scope, the CSRF check, the request's shape and characters, our own faults, and Postgres momentarily
+ * out of reach (503 with Retry-After).
  */
 export const SURFACE_PROBLEMS: readonly ProblemCode[] = Object.freeze([
   'bad_request',
@@ -115,6 +116,7 @@ export const SURFACE_PROBLEMS: readonly ProblemCode[] = Object.freeze([
   'pool_not_open',
   'forbidden_scope',
   'internal',
+  'dependency_unavailable',
 ]);
 
 /** Every problem code a command may answer: the surfaces', `conflict` for mutations (unique keys), its own. */

@@ -58,7 +58,8 @@ export {
   type ProblemDocument,
   type ProblemInit,
 } from './errors/problem-error.js';
-export { toProblem, type MappedProblem } from './errors/problem-mapping.js';
+export { DEPENDENCY_RETRY_AFTER_SECONDS, toProblem, type MappedProblem } from './errors/problem-mapping.js';
+export { logMappedProblem, problemHeaders } from './http/problem-reply.js';
 export { BootRefusedError } from './errors/boot-refused.error.js';
 export {
   HTTP_REQUEST_DURATION_METRIC,

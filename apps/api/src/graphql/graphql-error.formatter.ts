@@ -1,12 +1,14 @@
+import type { FastifyReply } from 'fastify';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
 import { isProblemCode, type ProblemCode } from '@gatehouse/contracts';
-import { toProblem, type Logger } from '@gatehouse/platform';
+import { logMappedProblem, problemHeaders, toProblem, type Logger } from '@gatehouse/platform';
 
 // GraphQL errors carry the same stable codes as REST problems, in `extensions.code` and `extensions.status`.
-// Only ProblemError text reaches the client; anything else becomes a generic `internal` error that is logged.
+// Only ProblemError text reaches the client; anything else becomes a generic `internal` error that is logged,
+// or `dependency_unavailable` (503, Retry-After on the response, a warn line) when Postgres was out of reach.
 // Validation messages of graphql-js that would echo a submitted value are replaced by value-free ones.
 
-type Formatted = { error: GraphQLFormattedError; status: number };
+type Formatted = { error: GraphQLFormattedError; status: number; headers?: Record<string, string> };
 
 const VARIABLE_VALUE = /^Variable "(\$[_A-Za-z][_0-9A-Za-z]*)" got invalid value/;
 
@@ -70,8 +72,9 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
     );
   }
 
-  const { problem, unexpected } = toProblem(original ?? error);
-  if (unexpected) logger.error({ err: original ?? error, path: error.path }, 'graphql request failed');
+  const mapped = toProblem(original ?? error);
+  logMappedProblem(logger, mapped, original ?? error, { path: error.path }, 'graphql request failed');
+  const { problem } = mapped;
   const {
     type: _type,
     title,
@@ -85,6 +88,7 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
     {
       status,
       error: { message: detail ?? title, ...position(error), extensions: { code, status, ...extra } },
+      headers: problemHeaders(mapped),
     },
   ];
 }
@@ -92,10 +96,15 @@ function formatOne(error: GraphQLError, logger: Logger): Formatted[] {
 /**
  * mercurius `errorFormatter`: maps every error through the same `toProblem` as REST. With data present the
  * answer is 200 (partial success, as GraphQL over HTTP expects); with none, the status of the first error.
+ * Headers an error needs (Retry-After) go on the reply mercurius puts in the context.
  */
 export function graphqlErrorFormatter(logger: Logger) {
-  return (execution: ExecutionResult & { errors: readonly GraphQLError[] }) => {
+  return (
+    execution: ExecutionResult & { errors: readonly GraphQLError[] },
+    context?: { reply?: FastifyReply },
+  ) => {
     const formatted = execution.errors.flatMap((error) => formatOne(error, logger));
+    for (const { headers } of formatted) if (headers !== undefined) context?.reply?.headers(headers);
     const hasData = execution.data !== undefined && execution.data !== null;
     return {
       statusCode: hasData ? 200 : (formatted[0]?.status ?? 500),

@@ -102,7 +102,14 @@ export async function registerAdminMcp(fastify: FastifyInstance, options: AdminM
         if (request.body === MALFORMED) return jsonRpcError(reply, 400, -32700, 'Parse error');
 
         reply.hijack();
-        const server = createAdminServer(serverOptions);
+        const server = createAdminServer({
+          ...serverOptions,
+          // Merged by Node into the head the transport writes once the call is answered.
+          answerHeaders: (headers) => {
+            for (const [name, value] of Object.entries(headers))
+              if (!reply.raw.headersSent) reply.raw.setHeader(name, value);
+          },
+        });
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,

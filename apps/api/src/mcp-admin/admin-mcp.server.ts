@@ -1,5 +1,5 @@
 import { MCP_HELP_TOOL } from '@gatehouse/commands';
-import { ProblemError, problemJson, type Logger } from '@gatehouse/platform';
+import { ProblemError, logMappedProblem, problemHeaders, toProblem, type Logger } from '@gatehouse/platform';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -33,6 +33,11 @@ export interface AdminServerOptions {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly onUndeclaredProblem: (commandName: string, code: string) => void;
   readonly onRefused?: RefusalObserver;
+  /**
+   * Headers the HTTP answer of this request must carry (Retry-After when a dependency was momentarily away): a
+   * tool call's refusal is a result, so the route sets them on the response the transport then writes.
+   */
+  readonly answerHeaders?: (headers: Record<string, string>) => void;
 }
 
 function principalOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): Principal {
@@ -49,8 +54,6 @@ function principalOf(extra: { authInfo?: { extra?: Record<string, unknown> } }):
  * per call with it, 1.8 without). It only serves elicitation, which this server never asks for.
  */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
-
-const INTERNAL = problemJson({ status: 500, code: 'internal', title: 'Internal server error' });
 
 /** A name no offered tool has: refused alike whether it maps to a withheld command or to nothing. */
 function unknownTool(): McpError {
@@ -119,13 +122,22 @@ export function createAdminServer(options: AdminServerOptions): Server {
       return outputResult(output);
     } catch (error) {
       if (error instanceof ProblemError && error.status < 500) return problemResult(error.toProblem());
+      // REST's mapping: a dependency momentarily away is 503 `dependency_unavailable` with Retry-After.
+      const mapped = toProblem(error);
+      if (mapped.unavailable !== undefined) options.answerHeaders?.(problemHeaders(mapped));
       if (error instanceof ProblemError) {
         // A 5xx of ours (dependency unavailable, say) keeps its code; its detail is written for clients.
         options.logger.warn({ command: entry.command.name, code: error.code }, 'admin MCP call failed');
-        return problemResult(error.toProblem());
+        return problemResult(mapped.problem);
       }
-      options.logger.error({ err: error, command: entry.command.name }, 'admin MCP call failed');
-      return problemResult(INTERNAL);
+      logMappedProblem(
+        options.logger,
+        mapped,
+        error,
+        { command: entry.command.name },
+        'admin MCP call failed',
+      );
+      return problemResult(mapped.problem);
     }
   });
 

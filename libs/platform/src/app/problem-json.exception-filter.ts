@@ -3,12 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PROBLEM_CONTENT_TYPE } from '../errors/problem-error.js';
 import { toProblem } from '../errors/problem-mapping.js';
+import { logMappedProblem, problemHeaders } from '../http/problem-reply.js';
 
 /**
  * The default exception filter of every app built by createServiceApp: everything thrown while handling a
  * request, and Fastify's own errors that Nest routes here (bad JSON, body too large, unknown route), becomes
  * RFC 9457 problem+json. Only ProblemError text reaches the client; anything unexpected is logged and answered
- * with a generic 500.
+ * with a generic 500; a dependency momentarily away gets 503 with Retry-After and a warn line.
  */
 @Catch()
 export class ProblemJsonExceptionFilter implements ExceptionFilter {
@@ -18,14 +19,19 @@ export class ProblemJsonExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const { problem, unexpected } = toProblem(exception);
-    if (unexpected) {
-      this.logger.error(
-        { err: exception, reqId: request.id, route: request.routeOptions?.url ?? 'unmatched' },
-        'request failed',
-      );
-    }
+    const mapped = toProblem(exception);
+    logMappedProblem(
+      this.logger,
+      mapped,
+      exception,
+      { reqId: request.id, route: request.routeOptions?.url ?? 'unmatched' },
+      'request failed',
+    );
     if (reply.sent) return;
-    void reply.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+    void reply
+      .status(mapped.problem.status)
+      .headers(problemHeaders(mapped))
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(mapped.problem);
   }
 }

@@ -1,6 +1,6 @@
 import { isProblemCode } from '@gatehouse/contracts';
 import { ProblemError, problemJson } from './problem-error.js';
-import { toProblem } from './problem-mapping.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, toProblem } from './problem-mapping.js';
 
 function fastifyError(code: string, statusCode: number): Error {
   return Object.assign(new Error(`fastify says ${code} with secret detail`), { code, statusCode });
@@ -101,12 +101,124 @@ describe('toProblem', () => {
   });
 
   it('flags a 5xx ProblemError as unexpected but keeps its code', () => {
+    const mapped = toProblem(new ProblemError({ status: 500, code: 'internal', title: 'Internal' }));
+    expect(mapped).toMatchObject({ unexpected: true, problem: { status: 500, code: 'internal' } });
+  });
+
+  it('answers a ProblemError dependency_unavailable as written, with Retry-After and not as a fault of ours', () => {
     const mapped = toProblem(
-      new ProblemError({ status: 503, code: 'dependency_unavailable', title: 'Unavailable' }),
+      new ProblemError({
+        status: 503,
+        code: 'dependency_unavailable',
+        title: 'Unavailable',
+        detail: 'Redis.',
+      }),
     );
-    expect(mapped).toMatchObject({
+    expect(mapped).toEqual({
+      unexpected: false,
+      problem: expect.objectContaining({ status: 503, code: 'dependency_unavailable', detail: 'Redis.' }),
+      unavailable: { retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS, cause: 'dependency_unavailable' },
+    });
+  });
+
+  const adapterError = (cause: Record<string, unknown>) =>
+    Object.assign(new Error('Invalid `prisma.$queryRaw()` invocation: host db.internal:5432'), {
+      code: 'P2010',
+      meta: { driverAdapterError: Object.assign(new Error('DriverAdapterError'), { cause }) },
+    });
+
+  it.each([
+    [
+      'Prisma could not start the transaction in time (P2028)',
+      Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), {
+        code: 'P2028',
+      }),
+      'P2028',
+    ],
+    [
+      'Prisma timed out waiting for a pooled connection (P2024)',
+      Object.assign(new Error('x'), { code: 'P2024' }),
+      'P2024',
+    ],
+    [
+      "Prisma can't reach the server (P1001)",
+      Object.assign(new Error('db.internal:5432'), { code: 'P1001' }),
+      'P1001',
+    ],
+    [
+      'the adapter: not reachable',
+      adapterError({ kind: 'DatabaseNotReachable', host: 'db', port: 5432 }),
+      'DatabaseNotReachable',
+    ],
+    [
+      'the adapter: too many connections',
+      adapterError({ kind: 'TooManyConnections', cause: 'sorry' }),
+      'TooManyConnections',
+    ],
+    [
+      'the adapter: a server shutting down (57P01)',
+      adapterError({ kind: 'postgres', code: '57P01', originalCode: '57P01' }),
+      '57P01',
+    ],
+    [
+      'pg: a connection exception (08006)',
+      Object.assign(new Error('connection failure'), { code: '08006' }),
+      '08006',
+    ],
+    [
+      'pg: too many connections (53300), as a cause',
+      new Error('query failed', { cause: { code: '53300' } }),
+      '53300',
+    ],
+    ["pg-pool's connection timeout", new Error('timeout exceeded when trying to connect'), 'pool_timeout'],
+  ])(
+    'answers a dependency momentarily away (%s) 503 dependency_unavailable with Retry-After',
+    (_label, error, cause) => {
+      const mapped = toProblem(error);
+      expect(mapped).toEqual({
+        unexpected: false,
+        problem: expect.objectContaining({
+          status: 503,
+          code: 'dependency_unavailable',
+          title: 'Unavailable',
+        }),
+        unavailable: { retryAfterSeconds: 1, cause },
+      });
+      expect(JSON.stringify(mapped.problem)).not.toMatch(/db\.internal|Prisma|prisma|timeout exceeded/);
+    },
+  );
+
+  it.each([
+    [
+      'an expired transaction (P2028, a transaction held too long)',
+      Object.assign(
+        new Error('Transaction API error: A query cannot be executed on an expired transaction.'),
+        {
+          code: 'P2028',
+        },
+      ),
+    ],
+    [
+      'a closed transaction (P2028, our misuse)',
+      Object.assign(
+        new Error('Transaction API error: Transaction already closed: A commit cannot be executed'),
+        {
+          code: 'P2028',
+        },
+      ),
+    ],
+    [
+      'a query Postgres refused (the adapter, 42703)',
+      adapterError({ kind: 'postgres', code: '42703', originalCode: '42703' }),
+    ],
+    [
+      'a socket error of no known source',
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    ],
+  ])('keeps %s a generic 500', (_label, error) => {
+    expect(toProblem(error)).toEqual({
       unexpected: true,
-      problem: { status: 503, code: 'dependency_unavailable' },
+      problem: expect.objectContaining({ status: 500, code: 'internal' }),
     });
   });
   it.each([

@@ -1,11 +1,20 @@
 import type { ProblemCode } from '@gatehouse/contracts';
+import { dependencyFailureOf } from './dependency-unavailable.js';
 import { ProblemError, problemJson, type ProblemDocument } from './problem-error.js';
 
 export type MappedProblem = {
   problem: ProblemDocument;
   /** True when the error is a fault of ours (5xx): log it, and never send its message. */
   unexpected: boolean;
+  /**
+   * Set for 503 `dependency_unavailable` (a dependency momentarily out of reach, not a fault of ours): answer
+   * `Retry-After: retryAfterSeconds` and log one warn line with `cause`, without the error or its stack.
+   */
+  unavailable?: { readonly retryAfterSeconds: number; readonly cause: string };
 };
+
+/** What a client waits before retrying a request refused because a dependency was momentarily away. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 1;
 
 type Known = { status: number; code: ProblemCode; title: string; detail?: string };
 
@@ -77,6 +86,13 @@ const INTERNAL: Known = {
   detail: 'The server failed to handle the request. It has been logged.',
 };
 
+const DEPENDENCY_UNAVAILABLE: Known = {
+  status: 503,
+  code: 'dependency_unavailable',
+  title: 'Unavailable',
+  detail: 'A service the API depends on is momentarily unavailable. Retry after the time in Retry-After.',
+};
+
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
@@ -144,10 +160,20 @@ function fromKnown(known: Known, unexpected: boolean): MappedProblem {
 /**
  * Maps anything thrown while handling a request to the problem document the client gets. Only ProblemError
  * text reaches the client; any other error gets a fixed title and detail chosen by its status, and 5xx are
- * flagged for logging.
+ * flagged for logging, except a dependency momentarily unavailable (503 `dependency_unavailable`, `unavailable`
+ * set: Retry-After and a warn line).
  */
 export function toProblem(error: unknown): MappedProblem {
-  if (error instanceof ProblemError) return { problem: error.toProblem(), unexpected: error.status >= 500 };
+  if (error instanceof ProblemError) {
+    // A use case's own 503 (Redis away, say) is answered as it wrote it, with the same Retry-After.
+    if (error.code === 'dependency_unavailable')
+      return {
+        problem: error.toProblem(),
+        unexpected: false,
+        unavailable: { retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS, cause: error.code },
+      };
+    return { problem: error.toProblem(), unexpected: error.status >= 500 };
+  }
   const fastifyCode = fastifyCodeOf(error);
   const known = fastifyCode === undefined ? undefined : FASTIFY_ERRORS[fastifyCode];
   if (known) return fromKnown(known, false);
@@ -160,5 +186,11 @@ export function toProblem(error: unknown): MappedProblem {
     }
     return fromKnown(BY_STATUS[status] ?? { status, code: 'client_error', title: 'Client error' }, false);
   }
+  const failure = dependencyFailureOf(error);
+  if (failure !== null)
+    return {
+      ...fromKnown(DEPENDENCY_UNAVAILABLE, false),
+      unavailable: { retryAfterSeconds: DEPENDENCY_RETRY_AFTER_SECONDS, cause: failure.cause },
+    };
   return fromKnown(INTERNAL, true);
 }
