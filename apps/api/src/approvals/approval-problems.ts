@@ -87,6 +87,28 @@ export function changedSinceReview(changed: readonly string[]): ApprovalProblemE
   );
 }
 
+/**
+ * The source the request came from cannot be read now: nothing in it can be reviewed again, so this is not
+ * `changed_since_review`; the source needs an owner's or admin's attention (rewrite it, or the operator restores
+ * the key its document was sealed with).
+ */
+export function sourceUnreadable(source: 'unreadable' | 'missing'): ApprovalProblemError {
+  return new ApprovalProblemError(
+    {
+      status: 409,
+      code: 'source_unreadable',
+      title: 'Source unreadable',
+      detail:
+        source === 'missing'
+          ? 'The definition source this request came from no longer exists, so nothing of it can be approved. ' +
+            'Write the source again, then decide the request it opens.'
+          : 'The definition source this request came from cannot be read (its stored document does not open). ' +
+            'An owner or admin must write it again before anything of it can be decided.',
+    },
+    { source },
+  );
+}
+
 export function alreadyRevoked(): ProblemError {
   return new ProblemError({
     status: 409,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { canDecide, type DecisionAuthority, type DecisionRefusal } from '@gatehouse/activation';
+import { canDecide, type DecisionAuthority } from '@gatehouse/activation';
 import { type CommandInput, decideApprovalRequest } from '@gatehouse/commands';
 import type { Approval, ApprovalRequest, Database, TenantTx } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
@@ -13,7 +13,8 @@ import { requestNotOpen } from './approval-problems';
 import { findVisibleRequest, fourEyesOf } from './approval-visibility';
 import { identityOfRow, toApprovalView } from './approval.views';
 import { deciderOf } from './decider.mapping';
-import { auditRefusedDecision, problemOfRefusal } from './decision-refusal';
+import { auditRefusedDecision, problemOfRefusal, type DecideRefusal } from './decision-refusal';
+import { requestSourceStateOf } from './request-source.state';
 import { evaluateWorkspaceView } from './workspace-activation';
 import { Inject, Optional } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
@@ -32,7 +33,7 @@ const NOTHING_NOW = '(the server is gone from this view or no longer resolves)';
 
 type Outcome =
   | { readonly ok: true; readonly approval: Approval }
-  | { readonly ok: false; readonly request: ApprovalRequest; readonly refusal: DecisionRefusal };
+  | { readonly ok: false; readonly request: ApprovalRequest; readonly refusal: DecideRefusal };
 
 /** A denial says why (the person asking again must learn what to change); an approval may. */
 function reasonOf(input: Input): string | null {
@@ -170,7 +171,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
     principal: UseCaseArgs<Input>['principal'],
     request: ApprovalRequest,
     input: Input,
-  ): Promise<DecisionAuthority> {
+  ): Promise<DecisionAuthority | DecideRefusal> {
     const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: request.workspaceId } });
     const evaluated = await evaluateWorkspaceView(tx, this.cipher, {
       tenantId: principal.tenantId,
@@ -192,6 +193,11 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
       },
       fourEyes: await fourEyesOf(tx, principal.tenantId),
     });
+    if (!authority.ok && authority.reason === 'changed_since_review') {
+      // The entry is gone or different because its source cannot be read: say that, not "read it again".
+      const source = await requestSourceStateOf(tx, this.cipher, request);
+      if (source !== 'readable') return { ok: false, reason: 'source_unreadable', source };
+    }
     if (!authority.ok) return authority;
     // The entry is what the decider saw, but the request names something else (an older identity not yet
     // superseded): the decision would not be about this request's identity.

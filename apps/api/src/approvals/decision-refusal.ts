@@ -6,11 +6,26 @@ import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../shared/audit-actor';
 import { forbiddenScope } from '../shared/command-problems';
 import { identityAuditData } from './approval-identity.audit';
-import { changedSinceReview, deciderNotHuman, fourEyesAuthor, roleCannotDecide } from './approval-problems';
+import {
+  changedSinceReview,
+  deciderNotHuman,
+  fourEyesAuthor,
+  roleCannotDecide,
+  sourceUnreadable,
+} from './approval-problems';
 import { identityOfRow } from './approval.views';
 
+/** Beyond what `canDecide` refuses: the request's source cannot be read now (request-source.state.ts). */
+export interface SourceUnreadableRefusal {
+  readonly ok: false;
+  readonly reason: 'source_unreadable';
+  readonly source: 'unreadable' | 'missing';
+}
+
+export type DecideRefusal = DecisionRefusal | SourceUnreadableRefusal;
+
 /** The problem a refused decision answers with (stable codes; see approval-problems). */
-export function problemOfRefusal(refusal: DecisionRefusal): ProblemError {
+export function problemOfRefusal(refusal: DecideRefusal): ProblemError {
   switch (refusal.reason) {
     case 'not_a_human_principal':
     case 'source_cannot_approve_itself':
@@ -23,6 +38,8 @@ export function problemOfRefusal(refusal: DecisionRefusal): ProblemError {
       return fourEyesAuthor();
     case 'changed_since_review':
       return changedSinceReview(refusal.changed);
+    case 'source_unreadable':
+      return sourceUnreadable(refusal.source);
     default: {
       const unreachable: never = refusal;
       throw new Error(`unknown refusal ${String(unreachable)}`);
@@ -36,7 +53,7 @@ export interface RefusedDecision {
   readonly verb: 'approve' | 'deny';
   readonly seenFingerprint: string;
   readonly seenIdentityKey: string;
-  readonly refusal: DecisionRefusal;
+  readonly refusal: DecideRefusal;
 }
 
 /**
@@ -56,6 +73,7 @@ export async function auditRefusedDecision(db: Database, refused: RefusedDecisio
         decision: refused.verb,
         reason: refusal.reason,
         changed: refusal.reason === 'changed_since_review' ? [...refusal.changed] : [],
+        ...(refusal.reason === 'source_unreadable' ? { source: refusal.source } : {}),
         // What the decider said they reviewed: hashes, never a definition value.
         seenFingerprint: refused.seenFingerprint,
         seenIdentity: refused.seenIdentityKey,

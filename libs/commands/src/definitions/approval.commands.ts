@@ -91,6 +91,7 @@ export const decideApprovalRequest = defineCommand({
     'forbidden',
     'request_not_open',
     'changed_since_review',
+    'source_unreadable',
     'four_eyes_author',
     'decider_not_human',
     'role_cannot_decide',

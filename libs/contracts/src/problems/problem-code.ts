@@ -48,6 +48,8 @@ export const PROBLEM_CODES = Object.freeze([
   'role_cannot_decide',
   'four_eyes_author',
   'changed_since_review',
+  // The request's definition source cannot be read now (its sealed document does not open, or its row is gone).
+  'source_unreadable',
   'already_revoked',
   // Transport leases (a refusal is audited; where an approval is missing or expired it opens a request).
   'not_approved',
