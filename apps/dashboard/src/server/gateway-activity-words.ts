@@ -17,6 +17,7 @@ const REFUSAL_LABELS: Readonly<Record<GatewayActivityRefusal, string>> = {
   rate_limited_token: 'A token made too many requests (per-token rate limit)',
   rate_limited_workspace: 'The workspace received too many requests (per-workspace rate limit)',
   session_not_found: 'A client named a session the gateway no longer has (it re-initializes)',
+  session_limit: 'A token held as many busy sessions as it may and was refused another',
   server_not_found: 'A passthrough named a server the caller is not served',
 };
 

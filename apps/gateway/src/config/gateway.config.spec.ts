@@ -20,6 +20,7 @@ describe('gatewayConfigSchema', () => {
         CATALOG_CACHE_TTL_MS: 5_000,
         RATE_LIMIT_PER_TOKEN: 600,
         RATE_LIMIT_PER_WORKSPACE: 6_000,
+        SESSIONS_PER_TOKEN: 100,
         CHILD_PATH: '/usr/local/bin:/usr/bin:/bin',
         CHILD_CLOSE_GRACE_MS: 2_000,
         UPSTREAM_STARTUP_TIMEOUT_MS: 30_000,

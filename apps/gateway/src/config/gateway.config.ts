@@ -79,6 +79,12 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_PER_WORKSPACE: integerField({ min: 1, max: 10_000_000 })
     .default(6_000)
     .describe('MCP requests per minute all callers of one workspace may make on this replica.'),
+  SESSIONS_PER_TOKEN: integerField({ min: 1, max: 10_000 })
+    .default(100)
+    .describe(
+      'Open MCP sessions one caller token may hold on a replica: a new one replaces its least recently used ' +
+        'idle session, or is refused (429) when all are busy.',
+    ),
   CHILD_PATH: z
     .string()
     .min(1)

@@ -18,6 +18,7 @@ export type GatewayRefusalReason =
   | 'rate_limited_token'
   | 'rate_limited_workspace'
   | 'session_not_found'
+  | 'session_limit'
   | 'unavailable';
 
 /** Notification methods are the protocol's words; anything else an upstream sends is counted as `other`. */

@@ -108,6 +108,11 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
           },
         });
       },
+      maxSessionsPerToken: config.SESSIONS_PER_TOKEN,
+      onSessionLimit: (caller) => {
+        metrics.refused('session_limit');
+        activity?.refused(caller.workspaceId, 'session_limit');
+      },
       onSessionCount: (count) => metrics.sessions.set(count),
       onSessionNotFound: (caller) => {
         metrics.refused('session_not_found');

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
-import { McpSessions } from './mcp-sessions.js';
+import { McpSessions, type McpSessionsOptions } from './mcp-sessions.js';
 
 // The session layer alone, through a real SDK client over a loopback socket: the caller of each request is
 // whoever the `x-test-token` header names (standing in for the endpoint's authentication). A session serves only
@@ -34,35 +34,79 @@ function readBody(request: IncomingMessage): Promise<unknown> {
   });
 }
 
+interface Served {
+  readonly sessions: McpSessions;
+  readonly url: URL;
+  readonly close: () => Promise<void>;
+}
+
+/** The session layer behind a loopback HTTP server; the caller is whoever `x-test-token` names. */
+async function serveSessions(options: Omit<McpSessionsOptions, 'createServer'>): Promise<Served> {
+  const sessions = new McpSessions({
+    createServer: () => {
+      const server = new Server({ name: 'sessions-test', version: '0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+      return { server };
+    },
+    ...options,
+  });
+  const http: HttpServer = createServer((request, response) => {
+    void readBody(request).then((body) =>
+      sessions.handle(request, response, body, callerFor(String(request.headers['x-test-token']))),
+    );
+  });
+  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+  const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp/w/${WORKSPACE}`);
+  return {
+    sessions,
+    url,
+    close: async () => {
+      await sessions.close();
+      http.closeAllConnections();
+      await new Promise<void>((done) => http.close(() => done()));
+    },
+  };
+}
+
+const JSON_AND_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Opens a session by hand (no standalone GET stream, unlike the SDK client): its id. */
+async function initialize(url: URL, token: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, 'x-test-token': token },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'by-hand', version: '0' } },
+    }),
+  });
+}
+
+async function listTools(url: URL, token: string, sessionId: string): Promise<number> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, 'x-test-token': token, 'mcp-session-id': sessionId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  await answer.text();
+  return answer.status;
+}
+
 describe('McpSessions', () => {
   let now = 0;
+  let served: Served;
   let sessions: McpSessions;
-  let http: HttpServer;
   let url: URL;
 
   beforeAll(async () => {
-    sessions = new McpSessions({
-      createServer: () => {
-        const server = new Server({ name: 'sessions-test', version: '0' }, { capabilities: { tools: {} } });
-        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
-        return { server };
-      },
-      idleCloseMs: 60_000,
-      now: () => now,
-    });
-    http = createServer((request, response) => {
-      void readBody(request).then((body) =>
-        sessions.handle(request, response, body, callerFor(String(request.headers['x-test-token']))),
-      );
-    });
-    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-    url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp/w/${WORKSPACE}`);
+    served = await serveSessions({ idleCloseMs: 60_000, now: () => now });
+    ({ sessions, url } = served);
   });
 
   afterAll(async () => {
-    await sessions.close();
-    http.closeAllConnections();
-    await new Promise<void>((done) => http.close(() => done()));
+    await served.close();
   });
 
   async function connect(
@@ -147,5 +191,52 @@ describe('McpSessions', () => {
     const streamed = await post({ _meta: { progressToken: 'p1' } });
     expect(streamed.headers.get('content-type')).toContain('text/event-stream');
     expect(await streamed.text()).toContain('"tools":[]');
+  });
+
+  it("holds a bounded number of a token's sessions: its least recently used idle one makes room, busy ones refuse", async () => {
+    const bounded = await serveSessions({ maxSessionsPerToken: 2 });
+    const opened: string[] = [];
+    const open = async (token: string) => {
+      const answer = await initialize(bounded.url, token);
+      await answer.text();
+      const id = answer.headers.get('mcp-session-id');
+      if (id !== null) opened.push(id);
+      return answer;
+    };
+    const stream = new AbortController();
+    try {
+      await open('token-f');
+      await open('token-f');
+      const [first, second] = opened as [string, string];
+      // The second is in use again, so the first is the least recently used: the third replaces it.
+      expect(await listTools(bounded.url, 'token-f', second)).toBe(200);
+      expect((await open('token-f')).status).toBe(200);
+      expect(bounded.sessions.size).toBe(2);
+      expect(await listTools(bounded.url, 'token-f', first)).toBe(404);
+      expect(await listTools(bounded.url, 'token-f', second)).toBe(200);
+      // Another token's sessions are its own.
+      expect((await open('token-g')).status).toBe(200);
+
+      // Both of token-f's sessions busy (an open stream each): a new one is refused, nothing is closed.
+      const third = opened[2] as string;
+      const streams = await Promise.all(
+        [second, third].map((id) =>
+          fetch(bounded.url, {
+            method: 'GET',
+            headers: { accept: 'text/event-stream', 'x-test-token': 'token-f', 'mcp-session-id': id },
+            signal: stream.signal,
+          }),
+        ),
+      );
+      expect(streams.map((response) => response.status)).toEqual([200, 200]);
+      const refused = await open('token-f');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(bounded.sessions.size).toBe(3);
+    } finally {
+      stream.abort();
+      await bounded.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PROBLEM_CONTENT_TYPE, problemJson } from '@gatehouse/platform';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -49,10 +50,19 @@ export interface McpSessionsOptions {
   readonly onSessionNotFound?: (caller: GatewayCaller) => void;
   /** A session with no request for this long is closed (its client re-initializes). Default 30 minutes. */
   readonly idleCloseMs?: number;
+  /**
+   * Open sessions one token may hold on this replica. At the bound, its new session replaces its least recently
+   * used idle one (whose client re-initializes on its next request); with all of them busy it is refused (429).
+   * Default 100.
+   */
+  readonly maxSessionsPerToken?: number;
+  /** A token at its session bound with every session busy was refused a new one. */
+  readonly onSessionLimit?: (caller: GatewayCaller) => void;
   readonly now?: () => number;
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 30 * 60_000;
+const DEFAULT_MAX_SESSIONS_PER_TOKEN = 100;
 const WORKSPACE: SurfaceScope = { kind: 'workspace' };
 
 /** Server names never are empty, so `''` is the workspace endpoint's own key. */
@@ -66,6 +76,16 @@ const SESSION_NOT_FOUND = JSON.stringify({
   error: { code: -32001, message: 'Session not found' },
   id: null,
 });
+
+/** A token at its session bound with every one of them busy (problem+json, as the endpoint's refusals). */
+const SESSION_LIMIT = JSON.stringify(
+  problemJson({
+    status: 429,
+    code: 'rate_limited',
+    title: 'Too many sessions',
+    detail: 'This token holds as many open sessions as it may, all of them busy. Close one or retry.',
+  }),
+);
 
 /** Whether a JSON-RPC message (or a batch) carries a progress token. */
 function asksForProgress(body: unknown): boolean {
@@ -83,10 +103,12 @@ export class McpSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly idleCloseMs: number;
+  private readonly maxSessionsPerToken: number;
   private readonly now: () => number;
 
   constructor(private readonly options: McpSessionsOptions) {
     this.idleCloseMs = options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS;
+    this.maxSessionsPerToken = options.maxSessionsPerToken ?? DEFAULT_MAX_SESSIONS_PER_TOKEN;
     this.now = options.now ?? (() => Date.now());
     // A client that goes away without DELETE leaves its session behind: swept once it has been idle long enough.
     this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, this.idleCloseMs / 4));
@@ -195,6 +217,13 @@ export class McpSessions {
     caller: GatewayCaller,
     scope: SurfaceScope,
   ): Promise<void> {
+    if (!(await this.roomFor(caller))) {
+      this.options.onSessionLimit?.(caller);
+      response
+        .writeHead(429, { 'content-type': PROBLEM_CONTENT_TYPE, 'retry-after': '1' })
+        .end(SESSION_LIMIT);
+      return;
+    }
     const { server, callTool } = this.options.createServer(scope);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -247,6 +276,21 @@ export class McpSessions {
     });
     await server.connect(transport);
     await transport.handleRequest(request, response, body);
+  }
+
+  /** Whether the token may open one more session, after letting its least recently used idle one go if need be. */
+  private async roomFor(caller: GatewayCaller): Promise<boolean> {
+    let count = 0;
+    let idlest: Session | undefined;
+    for (const session of this.sessions.values()) {
+      if (session.tokenId !== caller.tokenId) continue;
+      count += 1;
+      if (session.inFlight === 0 && (idlest === undefined || session.lastSeen < idlest.lastSeen)) idlest = session;
+    }
+    if (count < this.maxSessionsPerToken) return true;
+    if (idlest === undefined) return false;
+    await this.closeSession(idlest);
+    return true;
   }
 
   private async closeSession(session: Session): Promise<void> {

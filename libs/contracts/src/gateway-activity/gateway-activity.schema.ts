@@ -23,6 +23,7 @@ export const GATEWAY_ACTIVITY_REFUSALS = [
   'rate_limited_token',
   'rate_limited_workspace',
   'session_not_found',
+  'session_limit',
   'server_not_found',
 ] as const;
 export const gatewayActivityRefusal = z.enum(GATEWAY_ACTIVITY_REFUSALS);
