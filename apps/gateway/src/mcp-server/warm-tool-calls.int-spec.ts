@@ -489,11 +489,10 @@ describe('what the warm path leaves to the SDK transport', () => {
     }));
 });
 
-describe('a tools/call with params the SDK refuses that the warm path does not check', () => {
-  // DEFECT (reported to the lead; fails until fixed): the warm path takes a tools/call whose params carry `task`
-  // (task augmentation, 2025-11-25) and runs it, answering a plain result as application/json. Before it, the SDK
-  // refused it (the gateway's Server declares no tasks): -32603, and the upstream was never called. The path
-  // checks params against the SDK's shape but not this key, so it serves a request the transport would refuse.
+describe('a tools/call with params only the SDK judges', () => {
+  // Found by this spec (failed before the fix): the warm path took a tools/call whose params carry `task` (task
+  // augmentation, 2025-11-25) and ran it. The SDK refuses it (the gateway's Server declares no tasks): -32603,
+  // and the upstream is never called. The path now leaves such a call to the transport.
   it('with params.task (task augmentation) is left to the SDK, which refuses it; the upstream is not called', async () =>
     withSession(async (session) => {
       const tasked = {
@@ -515,9 +514,8 @@ describe('a tools/call with params the SDK refuses that the warm path does not c
       expect(upstream.calls()).toEqual(['fence']);
     }));
 
-  // DEFECT (reported to the lead; fails until fixed), the same gap: `_meta` is checked for its progressToken only.
-  // A related-task key that is not the SDK's shape fails the transport's JSON-RPC envelope (400, -32700, no
-  // upstream call); the warm path serves it (200, the tool runs upstream).
+  // The same gap (failed before the fix): a related-task `_meta` key that is not the SDK's shape fails the
+  // transport's JSON-RPC envelope (400, -32700, no upstream call); the warm path served it.
   it('with a malformed related-task _meta is refused by the transport (400); the upstream is not called', async () =>
     withSession(async (session) => {
       const answer = await session.post({

@@ -25,6 +25,8 @@ type JsonRpcMessage = Record<string, unknown>;
 
 /** A server-to-client request id of this path: never an integer, so never one of the SDK Server's own. */
 const ELICIT_ID_PREFIX = 'gatehouse-elicit-';
+/** The `_meta` key of a request that belongs to a task (MCP 2025-11-25 tasks). */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** As the SDK's own request timeout: a client that never answers an elicitation does not hold the call forever. */
 const ELICIT_TIMEOUT_MS = 60_000;
 
@@ -147,12 +149,13 @@ export class WarmToolCalls {
     id: RequestId,
     params: unknown,
   ): boolean {
-    // Exactly the SDK's CallToolRequestSchema where it matters; anything it would refuse goes to it to refuse.
-    if (!isObject(params) || typeof params.name !== 'string') return false;
+    // The SDK's CallToolRequestSchema, field by field; anything it would judge otherwise goes to it to judge: a
+    // task-augmented call (the gateway declares no tasks) and a related-task `_meta` among them.
+    if (!isObject(params) || typeof params.name !== 'string' || 'task' in params) return false;
     const args = params.arguments;
     if (args !== undefined && !isObject(args)) return false;
     const meta = params._meta;
-    if (meta !== undefined && !isObject(meta)) return false;
+    if (meta !== undefined && (!isObject(meta) || RELATED_TASK in meta)) return false;
     const progressToken = meta?.progressToken;
     if (progressToken !== undefined && !isRequestId(progressToken)) return false;
 
