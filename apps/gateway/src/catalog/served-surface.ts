@@ -65,6 +65,8 @@ export interface ServedSurface {
   readonly resources: readonly ServedResource[];
   readonly resourcesByUri: ReadonlyMap<string, ServedResource>;
   readonly templates: readonly ServedTemplate[];
+  /** By the template as served (a completion's `ref/resource` names one exactly, decision 0126). */
+  readonly templatesByUri: ReadonlyMap<string, ServedTemplate>;
   /** The prefix each served server's URIs carry (empty on the passthrough), to map result URIs back. */
   readonly uriPrefixOf: (server: string) => string;
   readonly freshness: CatalogFreshness;
@@ -198,6 +200,9 @@ function surfaceOf(
   // A URI listed twice (two names, one URI) resolves to the first, as it is listed first.
   for (const resource of resources)
     if (!resourcesByUri.has(resource.uri)) resourcesByUri.set(resource.uri, resource);
+  const templatesByUri = new Map<string, ServedTemplate>();
+  for (const template of templates)
+    if (!templatesByUri.has(template.uriTemplate)) templatesByUri.set(template.uriTemplate, template);
   return {
     tools,
     toolsByName: new Map(tools.map((t) => [t.name, t])),
@@ -206,6 +211,7 @@ function surfaceOf(
     resources,
     resourcesByUri,
     templates,
+    templatesByUri,
     uriPrefixOf,
     freshness,
   };

@@ -182,13 +182,14 @@ describe('prompts and resources through the workspace endpoint', () => {
     await gateway?.close();
   });
 
-  it('advertises tools, prompts and resources with listChanged, and no subscribe', async () => {
+  it('advertises tools, prompts and resources with listChanged, no subscribe, and completions', async () => {
     const client = await connect(gateway.url, stack.tokens.agent);
     try {
       expect(client.getServerCapabilities()).toEqual({
         tools: { listChanged: true },
         prompts: { listChanged: true },
         resources: { listChanged: true },
+        completions: {},
       });
     } finally {
       await client.close();

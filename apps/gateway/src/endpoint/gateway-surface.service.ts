@@ -12,12 +12,20 @@ import {
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
 import { callLeasedUpstream, type UpstreamUnavailable } from '../upstreams/leased-call.js';
 import type { UpstreamKey, UpstreamPool } from '../upstreams/upstream.pool.js';
+import {
+  boundedCompletion,
+  completionInputRefusal,
+  noCompletion,
+  type CompletionInput,
+  type CompletionTooLarge,
+  type ServedCompletion,
+} from './completion.bounds.js';
 
-// Prompts and resources for a caller, in our own terms (the MCP server adapter maps them to the SDK's), on either
-// surface: the workspace endpoint's namespaced one or one server's passthrough (decisions 0104, 0105). Lists come
-// from the caller's catalog policy and gets/reads are resolved through the same surface, so what a list shows is
-// exactly what get/read accepts; only then is the server's upstream, for the caller's principal, asked. Nothing
-// here carries an upstream's error text, a secret or an argument value.
+// Prompts, resources and their completions for a caller, in our own terms (the MCP server adapter maps them to the
+// SDK's), on either surface: the workspace endpoint's namespaced one or one server's passthrough (decisions 0104,
+// 0105, 0126). Lists come from the caller's catalog policy and gets/reads/completions are resolved through the same
+// surface, so what a list shows is exactly what they accept; only then is the server's upstream, for the caller's
+// principal, asked. Nothing here carries an upstream's error text, a secret or an argument value.
 
 export type UpstreamPromptResult = Extract<PromptOutcome, { ok: true }>['result'];
 export type UpstreamResourceResult = Extract<ResourceReadOutcome, { ok: true }>['result'];
@@ -44,6 +52,20 @@ export type PromptAnswer =
 export type ResourceAnswer =
   | { readonly ok: true; readonly result: UpstreamResourceResult }
   | { readonly ok: false; readonly reason: 'catalog_unavailable' | 'not_served' | 'unknown_resource' }
+  | UpstreamUnavailable;
+
+/** What a completion names: a served prompt, or a served resource template (or listed resource) by its URI. */
+export type CompletionRef =
+  | { readonly type: 'ref/prompt'; readonly name: string }
+  | { readonly type: 'ref/resource'; readonly uri: string };
+
+export type CompletionAnswer =
+  | { readonly ok: true; readonly result: ServedCompletion }
+  | {
+      readonly ok: false;
+      readonly reason: 'catalog_unavailable' | 'not_served' | 'unknown_prompt' | 'unknown_resource';
+    }
+  | CompletionTooLarge
   | UpstreamUnavailable;
 
 export class GatewaySurfaceService {
@@ -106,6 +128,67 @@ export class GatewaySurfaceService {
       },
     };
   }
+
+  /**
+   * completion/complete (decision 0126): the ref resolved through the surface exactly as prompts/get and
+   * resources/read resolve theirs, then relayed to that server's upstream with its own prompt name or template;
+   * a server that declared no completions offers none (the empty answer), it is not an error.
+   */
+  async complete(
+    caller: GatewayCaller,
+    scope: SurfaceScope,
+    ref: CompletionRef,
+    input: CompletionInput,
+    bounds: { readonly signal?: AbortSignal } = {},
+  ): Promise<CompletionAnswer> {
+    const refused = completionInputRefusal(input);
+    if (refused !== undefined) return refused;
+    const read = await this.surface(caller, scope);
+    if (!read.ok) return read;
+    const target = completionTargetOf(read.surface, ref);
+    if (!target.ok) return target;
+    const outcome = await callLeasedUpstream(this.upstreams, keyOf(caller, target.server), (supervisor) =>
+      supervisor.complete(
+        {
+          ref: target.ref,
+          argument: { name: input.argument.name, value: input.argument.value },
+          ...(input.context?.arguments === undefined
+            ? {}
+            : { context: { arguments: { ...input.context.arguments } } }),
+        },
+        bounds,
+      ),
+    );
+    if (outcome.ok) return { ok: true, result: boundedCompletion(outcome.result) };
+    if (outcome.reason === 'not_offered') return { ok: true, result: noCompletion() };
+    return outcome;
+  }
+}
+
+/** A completion's ref as the server that owns it knows it; a ref the surface does not serve is refused. */
+function completionTargetOf(
+  surface: ServedSurface,
+  ref: CompletionRef,
+):
+  | { readonly ok: true; readonly server: string; readonly ref: CompletionRef }
+  | { readonly ok: false; readonly reason: 'unknown_prompt' | 'unknown_resource' } {
+  if (ref.type === 'ref/prompt') {
+    const served = surface.promptsByName.get(ref.name);
+    if (served === undefined) return { ok: false, reason: 'unknown_prompt' };
+    return { ok: true, server: served.server, ref: { type: 'ref/prompt', name: served.remoteName } };
+  }
+  // Exactly a template or a resource as listed, never a URI matched against one.
+  const template = surface.templatesByUri.get(ref.uri);
+  if (template !== undefined)
+    return {
+      ok: true,
+      server: template.server,
+      ref: { type: 'ref/resource', uri: template.template.uriTemplate },
+    };
+  const resource = surface.resourcesByUri.get(ref.uri);
+  if (resource !== undefined)
+    return { ok: true, server: resource.server, ref: { type: 'ref/resource', uri: resource.remoteUri } };
+  return { ok: false, reason: 'unknown_resource' };
 }
 
 /** The server's upstream for the caller's principal. */

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ElicitResultSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -11,6 +12,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type CompleteResult,
   type ElicitRequest,
   type GetPromptResult,
   type ListPromptsResult,
@@ -138,6 +140,8 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Workspac
         tools: { listChanged: true },
         prompts: { listChanged: true },
         resources: { listChanged: true },
+        // Relayed to the upstream that owns the ref; one that declared none offers none (decision 0126).
+        completions: {},
       },
     },
   );
@@ -270,6 +274,38 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Workspac
         throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', {
           reason: answer.reason,
           uri: request.params.uri.slice(0, 2_048),
+        });
+      case 'not_served':
+        throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: answer.reason });
+      case 'catalog_unavailable':
+        throw catalogUnavailable();
+      case 'upstream_unavailable':
+        throw upstreamUnavailable(answer.server, answer.detail);
+    }
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra): Promise<CompleteResult> => {
+    const { ref, argument, context } = request.params;
+    const answer = await surfaces.complete(
+      callerOf(extra),
+      scope,
+      ref.type === 'ref/prompt' ? { type: ref.type, name: ref.name } : { type: ref.type, uri: ref.uri },
+      { argument, ...(context === undefined ? {} : { context }) },
+      { signal: extra.signal },
+    );
+    if (answer.ok) return answer.result;
+    switch (answer.reason) {
+      case 'unknown_prompt':
+        throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
+      case 'unknown_resource':
+        throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', {
+          reason: answer.reason,
+          uri: (ref.type === 'ref/resource' ? ref.uri : '').slice(0, 2_048),
+        });
+      case 'argument_too_large':
+        throw new McpError(ErrorCode.InvalidParams, 'Completion argument too large', {
+          reason: answer.reason,
+          field: answer.field,
         });
       case 'not_served':
         throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: answer.reason });

@@ -160,8 +160,7 @@ export type PromptOutcome = UpstreamReadOutcome<GetPromptResult>;
 export type ResourceReadOutcome = UpstreamReadOutcome<ReadResourceResult>;
 /** A completion/complete, or `not_offered`: the server did not declare `completions`, so it was not asked. */
 export type CompletionOutcome =
-  | UpstreamReadOutcome<CompleteResult>
-  | { readonly ok: false; readonly reason: 'not_offered' };
+  UpstreamReadOutcome<CompleteResult> | { readonly ok: false; readonly reason: 'not_offered' };
 
 export interface SupervisorOptions {
   /** Gatehouse's id of the server (part of the catalog identity). */
