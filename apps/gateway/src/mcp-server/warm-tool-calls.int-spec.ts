@@ -679,3 +679,83 @@ describe('closing the session', () => {
     }
   });
 });
+
+describe('the review of the warm path (each case failed before its fix)', () => {
+  // The SDK's JSON-RPC envelope is strict: a request, a notification or an answer with a member of its own is
+  // not a JSON-RPC message to it (400, -32700). The warm path took all three by their fields alone.
+  it('leaves a tools/call with an envelope member of its own to the transport (400); the upstream is not called', async () =>
+    withSession(async (session) => {
+      const answer = await session.post({ ...call(13, 'mcp__warm__echo', { text: 'extra' }), extra: true });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' },
+        id: null,
+      });
+      await fence(session);
+      expect(upstream.calls()).toEqual(['fence']);
+    }));
+
+  it('leaves a notifications/cancelled with an envelope member of its own to the transport: the call runs on', async () =>
+    withSession(async (session) => {
+      const running = upstream.slowStarted();
+      const pending = session.post(call('slow-3', 'mcp__warm__slow', { text: 'e' }));
+      await running;
+      const cancel = await session.post({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 'slow-3' },
+        extra: true,
+      });
+      expect(cancel.status).toBe(400);
+      await cancel.arrayBuffer();
+      upstream.releaseSlow();
+      const answer = await pending;
+      expect(await answer.json()).toMatchObject({ id: 'slow-3', result: { content: [{ text: 'slow: e' }] } });
+    }));
+
+  it('leaves an elicitation answer carrying both result and error to the transport (400): the call waits on', async () =>
+    withSession(
+      async (session) => {
+        const stream = new EventStream(await session.post(call(14, 'mcp__warm__ask', { text: 'z' })));
+        const asked = await stream.next();
+        const both = await session.post({
+          jsonrpc: '2.0',
+          id: asked?.id,
+          result: { action: 'accept', content: { name: 'Both' } },
+          error: { code: -1, message: 'no' },
+        });
+        expect(both.status).toBe(400);
+        await both.arrayBuffer();
+        const reply = await session.post({
+          jsonrpc: '2.0',
+          id: asked?.id,
+          result: { action: 'accept', content: { name: 'Ada' } },
+        });
+        expect(reply.status).toBe(202);
+        expect(await stream.rest()).toEqual([
+          expect.objectContaining({
+            id: 14,
+            result: {
+              content: [{ type: 'text', text: 'answered: {"action":"accept","content":{"name":"Ada"}}' }],
+            },
+          }),
+        ]);
+      },
+      { elicitation: { form: {} } },
+    ));
+
+  // The transport's event stream says no-transform and X-Accel-Buffering: no, so a proxy (nginx) passes each
+  // progress on as it comes instead of buffering the stream until it ends.
+  it("streams with the transport's own event-stream headers", async () =>
+    withSession(async (session) => {
+      const sdk = await session.post([call('h-1', 'mcp__warm__echo', { text: 'sdk' })]);
+      await sdk.arrayBuffer();
+      const warm = await session.post(
+        call('h-2', 'mcp__warm__steps', { text: 'warm' }, { progressToken: 'h' }),
+      );
+      await warm.arrayBuffer();
+      for (const header of ['content-type', 'cache-control', 'x-accel-buffering', 'mcp-session-id'])
+        expect([header, warm.headers.get(header)]).toEqual([header, sdk.headers.get(header)]);
+    }));
+});

@@ -3,6 +3,9 @@ import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js
 import {
   ElicitResultSchema,
   ErrorCode,
+  JSONRPCErrorResponseSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCResultResponseSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type ClientCapabilities,
@@ -38,6 +41,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The members the SDK's (strict) JSON-RPC request envelope allows; any other makes it no message to the SDK. */
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+function isRequestEnvelope(message: JsonRpcMessage): boolean {
+  for (const key in message) if (!REQUEST_MEMBERS.has(key)) return false;
+  return true;
+}
+
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || Number.isSafeInteger(value);
 }
@@ -49,13 +60,19 @@ function isPlainPost(request: IncomingMessage): boolean {
     return false;
   if (!isJsonContentType(request.headers['content-type'])) return false;
   const version = request.headers['mcp-protocol-version'];
-  return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
+  return (
+    version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+  );
 }
 
 /** The JSON-RPC error a thrown error is answered with: ours carry their code and data, anything else is internal. */
 function errorOf(error: unknown): JsonRpcMessage {
   if (error instanceof McpError)
-    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.data === undefined ? {} : { data: error.data }),
+    };
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }
 
@@ -100,10 +117,13 @@ class CallResponse {
   private stream(): void {
     if (this.streaming) return;
     this.streaming = true;
+    // The transport's own event-stream headers: no-transform and no X-Accel buffering keep a proxy from holding
+    // the stream's progress back until it ends.
     this.response.writeHead(200, {
       'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
+      'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',
+      'x-accel-buffering': 'no',
       'mcp-session-id': this.sessionId,
     });
   }
@@ -128,8 +148,9 @@ export class WarmToolCalls {
     if (request.method !== 'POST' || !isObject(body) || body.jsonrpc !== '2.0' || !isPlainPost(request))
       return false;
     const { method, id, params } = body;
-    if (method === 'tools/call') return isRequestId(id) && this.call(request, response, caller, id, params);
-    if (method === 'notifications/cancelled') return !('id' in body) && this.cancel(response, params);
+    if (method === 'tools/call')
+      return isRequestId(id) && isRequestEnvelope(body) && this.call(request, response, caller, id, params);
+    if (method === 'notifications/cancelled') return this.cancel(response, body);
     if (method === undefined) return this.answered(response, body);
     return false;
   }
@@ -139,7 +160,11 @@ export class WarmToolCalls {
     for (const controller of this.calls.values()) controller.abort();
     this.calls.clear();
     for (const [id, pending] of this.answers)
-      pending.settle({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: 'Session closed' } });
+      pending.settle({
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.ConnectionClosed, message: 'Session closed' },
+      });
   }
 
   private call(
@@ -176,7 +201,11 @@ export class WarmToolCalls {
         ? {}
         : {
             sendProgress: async (progress) =>
-              reply.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, ...progress } }),
+              reply.send({
+                jsonrpc: '2.0',
+                method: 'notifications/progress',
+                params: { progressToken, ...progress },
+              }),
           }),
     };
     this.callTool(caller, { name: params.name, arguments: args ?? {} }, channel).then(
@@ -186,17 +215,26 @@ export class WarmToolCalls {
     return true;
   }
 
-  private finish(id: RequestId, controller: AbortController, reply: CallResponse, message: JsonRpcMessage): void {
+  private finish(
+    id: RequestId,
+    controller: AbortController,
+    reply: CallResponse,
+    message: JsonRpcMessage,
+  ): void {
     if (this.calls.get(id) === controller) this.calls.delete(id);
     if (controller.signal.aborted) reply.end();
     else reply.answer(message);
   }
 
   /** A cancellation of one of this path's calls; another's (or an unknown id's) is the transport's. */
-  private cancel(response: ServerResponse, params: unknown): boolean {
+  private cancel(response: ServerResponse, message: JsonRpcMessage): boolean {
+    const { params } = message;
     if (!isObject(params) || !isRequestId(params.requestId)) return false;
+    // A reason that is not a string fails the SDK's CancelledNotificationSchema: its Protocol would cancel nothing.
+    if (params.reason !== undefined && typeof params.reason !== 'string') return false;
     const controller = this.calls.get(params.requestId);
-    if (controller === undefined) return false;
+    // One of ours: judged by the SDK's own (strict) envelope, as the transport would judge it (rare, so zod here).
+    if (controller === undefined || !JSONRPCNotificationSchema.safeParse(message).success) return false;
     this.calls.delete(params.requestId);
     controller.abort();
     response.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
@@ -209,6 +247,12 @@ export class WarmToolCalls {
     if (typeof id !== 'string' || !('result' in message || 'error' in message)) return false;
     const pending = this.answers.get(id);
     if (pending === undefined) return false;
+    // An answer to one of ours, judged by the SDK's own (strict) envelopes: a malformed one is the transport's 400.
+    if (
+      !JSONRPCResultResponseSchema.safeParse(message).success &&
+      !JSONRPCErrorResponseSchema.safeParse(message).success
+    )
+      return false;
     pending.settle(message);
     response.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
     return true;
@@ -221,7 +265,7 @@ export class WarmToolCalls {
     return (params, signal) =>
       new Promise((resolve, reject) => {
         if (!reply.open) {
-          reject(new McpError(ErrorCode.ConnectionClosed, 'The call\'s client is gone'));
+          reject(new McpError(ErrorCode.ConnectionClosed, "The call's client is gone"));
           return;
         }
         const id = `${ELICIT_ID_PREFIX}${++this.nextElicitation}`;
