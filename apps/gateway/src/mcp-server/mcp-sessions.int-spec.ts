@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
 import { McpSessions, type McpSessionsOptions } from './mcp-sessions.js';
+import type { ToolCallHandler } from './tool-call.handler.js';
 
 // The session layer alone, through a real SDK client over a loopback socket: the caller of each request is
 // whoever the `x-test-token` header names (standing in for the endpoint's authentication). A session serves only
@@ -41,12 +42,15 @@ interface Served {
 }
 
 /** The session layer behind a loopback HTTP server; the caller is whoever `x-test-token` names. */
-async function serveSessions(options: Omit<McpSessionsOptions, 'createServer'>): Promise<Served> {
+async function serveSessions(
+  options: Omit<McpSessionsOptions, 'createServer'>,
+  callTool?: ToolCallHandler,
+): Promise<Served> {
   const sessions = new McpSessions({
     createServer: () => {
       const server = new Server({ name: 'sessions-test', version: '0' }, { capabilities: { tools: {} } });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
-      return { server };
+      return callTool === undefined ? { server } : { server, callTool };
     },
     ...options,
   });
@@ -236,6 +240,59 @@ describe('McpSessions', () => {
       expect(bounded.sessions.size).toBe(3);
     } finally {
       stream.abort();
+      await bounded.close();
+    }
+  });
+
+  // A session counts once its transport registers it, after the bound was checked: this holds only while nothing
+  // between the two waits on I/O (no initialize can run in between). Checked in review; kept as the guard.
+  it("holds the bound against a token's initializes that arrive together", async () => {
+    const bounded = await serveSessions({ maxSessionsPerToken: 2 });
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => initialize(bounded.url, 'token-h')));
+      await Promise.all(answers.map((answer) => answer.text()));
+      expect(bounded.sessions.size).toBeLessThanOrEqual(2);
+      expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(2);
+      expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  // Found in review (failed before the fix): the transport's event stream carries a keep-alive comment every 15 s,
+  // so a proxy's idle timeout does not cut a long call; a warm call's JSON answer sent nothing until it was done.
+  it('keeps a long warm call alive: past the keep-alive interval its answer is an event stream of keep-alives', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    const bounded = await serveSessions({ keepAliveMs: 50 }, async () => {
+      await held;
+      return { content: [{ type: 'text', text: 'long' }] };
+    });
+    try {
+      const opened = await initialize(bounded.url, 'token-i');
+      await opened.text();
+      const sessionId = opened.headers.get('mcp-session-id') as string;
+      const answer = await fetch(bounded.url, {
+        method: 'POST',
+        headers: {
+          ...JSON_AND_SSE,
+          'x-test-token': 'token-i',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'long-1', method: 'tools/call', params: { name: 'x' } }),
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('text/event-stream');
+      const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!text.includes(': keepalive\n\n')) text += decoder.decode((await reader.read()).value);
+      release();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) text += decoder.decode(read.value);
+      expect(text).toMatch(/^(: keepalive\n\n)+event: message\ndata: \{"jsonrpc":"2.0","id":"long-1","result":\{"content":\[\{"type":"text","text":"long"\}\]\}\}\n\n$/);
+    } finally {
+      release();
       await bounded.close();
     }
   });

@@ -56,6 +56,8 @@ export interface McpSessionsOptions {
    * Default 100.
    */
   readonly maxSessionsPerToken?: number;
+  /** Between keep-alive comments on a warm call's response; default the SDK transport's (15 s). */
+  readonly keepAliveMs?: number;
   /** A token at its session bound with every session busy was refused a new one. */
   readonly onSessionLimit?: (caller: GatewayCaller) => void;
   readonly now?: () => number;
@@ -241,7 +243,12 @@ export class McpSessions {
           warm:
             callTool === undefined
               ? undefined
-              : new WarmToolCalls(id, callTool, () => server.getClientCapabilities()),
+              : new WarmToolCalls(
+                  id,
+                  callTool,
+                  () => server.getClientCapabilities(),
+                  this.options.keepAliveMs,
+                ),
         });
         this.options.onSessionCount?.(this.sessions.size);
       },

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   ElicitResultSchema,
@@ -79,11 +80,28 @@ function errorOf(error: unknown): JsonRpcMessage {
 /** One call's HTTP response: JSON when its answer is all there is, an event stream once it must speak first. */
 class CallResponse {
   private streaming = false;
+  private readonly keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly response: ServerResponse,
     private readonly sessionId: string,
-  ) {}
+    keepAliveMs: number,
+  ) {
+    // As the transport's event stream: a comment every interval, so a proxy's idle timeout does not cut a long
+    // call. A call still running after one interval is answered as an event stream from then on.
+    if (keepAliveMs > 0) {
+      this.keepAlive = setInterval(() => {
+        if (!this.open) {
+          this.stopKeepAlive();
+          return;
+        }
+        this.stream();
+        this.response.write(': keepalive\n\n');
+      }, keepAliveMs);
+      this.keepAlive.unref();
+      response.once('close', () => this.stopKeepAlive());
+    }
+  }
 
   get open(): boolean {
     return !this.response.writableEnded && !this.response.destroyed;
@@ -97,6 +115,7 @@ class CallResponse {
   }
 
   answer(message: JsonRpcMessage): void {
+    this.stopKeepAlive();
     if (!this.open) return;
     if (this.streaming) {
       this.response.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -109,9 +128,14 @@ class CallResponse {
 
   /** A cancelled call is not answered (the protocol's rule): its stream just ends. */
   end(): void {
+    this.stopKeepAlive();
     if (!this.open) return;
     this.stream();
     this.response.end();
+  }
+
+  private stopKeepAlive(): void {
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
   }
 
   private stream(): void {
@@ -141,6 +165,8 @@ export class WarmToolCalls {
     private readonly callTool: ToolCallHandler,
     /** What the session's client declared at initialize (undefined before). */
     private readonly clientCapabilities: () => ClientCapabilities | undefined,
+    /** Between keep-alive comments on a call's response (the transport's own default). */
+    private readonly keepAliveMs: number = DEFAULT_SSE_KEEP_ALIVE_MS,
   ) {}
 
   /** Serves the POST when it is this path's; false: the session's transport serves it, untouched. */
@@ -186,7 +212,7 @@ export class WarmToolCalls {
 
     const controller = new AbortController();
     this.calls.set(id, controller);
-    const reply = new CallResponse(response, this.sessionId);
+    const reply = new CallResponse(response, this.sessionId, this.keepAliveMs);
     // The client went away: the call is abandoned (upstream cancellation is the supervisor's).
     response.once('close', () => {
       if (!response.writableFinished) controller.abort();
