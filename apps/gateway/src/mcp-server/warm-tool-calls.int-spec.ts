@@ -56,12 +56,15 @@ interface RecordingUpstream {
   readonly close: () => Promise<void>;
 }
 
-/** `echo`, `fail` (a tool error), `slow` (held until released or cancelled), `steps` (3 progress), `ask` (elicits). */
+/**
+ * `echo`, `fail` (a tool error), `slow` (held until released or cancelled), `steps` (3 progress), `ask` (elicits),
+ * `hurry` (elicits, and gives up on the answer after 200 ms: the upstream cancels its elicitation).
+ */
 function warmServer(hooks: { readonly started: () => void; readonly gate: () => Promise<void> }): Server {
   const server = new Server({ name: 'warm', version: '1.0.0' }, { capabilities: { tools: {} } });
   const text = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: ['echo', 'fail', 'slow', 'steps', 'ask'].map((name) => ({ name, inputSchema: text })),
+    tools: ['echo', 'fail', 'slow', 'steps', 'ask', 'hurry'].map((name) => ({ name, inputSchema: text })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const said = String(request.params.arguments?.text);
@@ -85,6 +88,22 @@ function warmServer(hooks: { readonly started: () => void; readonly gate: () => 
             params: { progressToken, progress, total: 3 },
           });
         return { content: [{ type: 'text', text: `stepped: ${said}` }] };
+      }
+      case 'hurry': {
+        const elicited = await extra
+          .sendRequest(
+            {
+              method: 'elicitation/create',
+              params: { message: 'Quick?', requestedSchema: { type: 'object', properties: {} } },
+            },
+            ElicitResultSchema,
+            { timeout: 200 },
+          )
+          .then(
+            () => 'answered',
+            () => 'gave up',
+          );
+        return { content: [{ type: 'text', text: `${elicited}: ${said}` }] };
       }
       default: {
         const answer = await extra.sendRequest(
@@ -758,4 +777,25 @@ describe('the review of the warm path (each case failed before its fix)', () => 
       for (const header of ['content-type', 'cache-control', 'x-accel-buffering', 'mcp-session-id'])
         expect([header, warm.headers.get(header)]).toEqual([header, sdk.headers.get(header)]);
     }));
+
+  // The SDK's Protocol tells the client when a request it sent is given up (the upstream cancelled it, or its
+  // timeout): notifications/cancelled on the call's stream, so the client drops its prompt. The path did not.
+  it('tells the client an elicitation the upstream gave up is cancelled, before the call answers', async () =>
+    withSession(
+      async (session) => {
+        const answer = await session.post(call(15, 'mcp__warm__hurry', { text: 'q' }));
+        const messages = await new EventStream(answer).rest();
+        const asked = messages[0];
+        expect(asked).toMatchObject({ method: 'elicitation/create' });
+        expect(messages.slice(1)).toEqual([
+          {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: asked?.id, reason: expect.any(String) },
+          },
+          { jsonrpc: '2.0', id: 15, result: { content: [{ type: 'text', text: 'gave up: q' }] } },
+        ]);
+      },
+      { elicitation: { form: {} } },
+    ));
 });

@@ -294,6 +294,11 @@ export class WarmToolCalls {
           reject(new McpError(ErrorCode.ConnectionClosed, "The call's client is gone"));
           return;
         }
+        // Given up before it was asked (an abort listener would never fire): not asked at all, as the SDK's.
+        if (signal.aborted) {
+          reject(new McpError(ErrorCode.RequestTimeout, 'Elicitation abandoned'));
+          return;
+        }
         const id = `${ELICIT_ID_PREFIX}${++this.nextElicitation}`;
         const settle = (message: JsonRpcMessage) => {
           this.answers.delete(id);
@@ -314,9 +319,18 @@ export class WarmToolCalls {
           if (result.success) resolve(result.data);
           else reject(new McpError(ErrorCode.InvalidParams, 'Invalid elicitation result'));
         };
-        const onAbort = () =>
+        // Given up (the upstream cancelled it, or no answer in time): the client is told, as the SDK's Protocol
+        // tells it, so it drops its prompt; an answer after this is nobody's.
+        const abandon = (reason: string) => {
+          reply.send({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason },
+          });
           settle({ id, error: { code: ErrorCode.RequestTimeout, message: 'Elicitation abandoned' } });
-        const timer = setTimeout(onAbort, ELICIT_TIMEOUT_MS);
+        };
+        const onAbort = () => abandon('The server no longer needs the answer');
+        const timer = setTimeout(() => abandon('Request timed out'), ELICIT_TIMEOUT_MS);
         timer.unref();
         signal.addEventListener('abort', onAbort, { once: true });
         this.answers.set(id, { settle });
