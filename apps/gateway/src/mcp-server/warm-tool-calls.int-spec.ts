@@ -798,4 +798,59 @@ describe('the review of the warm path (each case failed before its fix)', () => 
       },
       { elicitation: { form: {} } },
     ));
+
+  // Checked in review, holding: kept as guards.
+  it("does not let one session's client cancel another session's call of the same token", async () =>
+    withSession(async (owner) =>
+      withSession(async (other) => {
+        const running = upstream.slowStarted();
+        const pending = owner.post(call('mine-1', 'mcp__warm__slow', { text: 'm' }));
+        await running;
+        const cancel = await other.post({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: 'mine-1' },
+        });
+        // The transport's 202 for any notification: the call's answer tells.
+        expect(cancel.status).toBe(202);
+        await cancel.arrayBuffer();
+        upstream.releaseSlow();
+        expect(await (await pending).json()).toMatchObject({
+          id: 'mine-1',
+          result: { content: [{ text: 'slow: m' }] },
+        });
+      }),
+    ));
+
+  it('refuses __proto__ keys in params, arguments or _meta with 400 malformed_json; the upstream is not called', async () =>
+    withSession(async (session) => {
+      for (const body of [
+        '{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"mcp__warm__echo","arguments":{"text":"p","__proto__":{"x":1}}}}',
+        '{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"mcp__warm__echo","__proto__":{"task":{}},"arguments":{"text":"p"}}}',
+        '{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"mcp__warm__echo","arguments":{"text":"p"},"_meta":{"__proto__":{"progressToken":"t"}}}}',
+      ]) {
+        const answer = await fetch(gateway.endpoint(), {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${stack.tokens.agent}`,
+            'content-type': 'application/json',
+            accept: ACCEPT_BOTH,
+            'mcp-session-id': session.id,
+            'mcp-protocol-version': PROTOCOL,
+          },
+          body,
+        });
+        // The endpoint's JSON parser refuses a prototype key outright: the path never sees one.
+        expect(answer.status).toBe(400);
+        expect(await answer.json()).toMatchObject({ code: 'malformed_json' });
+      }
+      await fence(session);
+      expect(
+        upstream
+          .calls()
+          .filter((said) => said !== 'fence')
+          .every((said) => said === 'p'),
+      ).toBe(true);
+      expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+    }));
 });
