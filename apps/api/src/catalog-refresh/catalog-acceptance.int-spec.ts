@@ -20,8 +20,7 @@ import {
   type TestDatabase,
   type TestTenant,
 } from '@gatehouse/testing';
-import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 
 // Issue 14's acceptance, end to end through real processes: the API (the build's main.js) and a worker (main.js)
 // on real Postgres and Redis, and @modelcontextprotocol/server-everything over stdio. Approve the server in a
@@ -144,22 +143,7 @@ beforeAll(async () => {
       workspaceIds: [workspaceId],
     })
   ).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
-  });
+  tokens.worker = await mintWorkerTestToken(db, acme, admin, { pool: POOL });
 
   // This file's own queue and Redis key namespaces, the API's and its worker's.
   const shared = { REDIS_URL: testRedisUrl(), ...testNamespaces() };

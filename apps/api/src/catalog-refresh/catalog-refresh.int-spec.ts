@@ -34,8 +34,7 @@ import type { Redis } from 'ioredis';
 import { workerConfigSchema } from '../../../worker/src/config/worker.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createWorkerApp, type WorkerApp } from '../../../worker/src/create-worker-app.js';
-import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema, type ApiConfig } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 import { CatalogRefreshProducer } from './catalog-refresh.producer';
@@ -118,21 +117,9 @@ beforeAll(async () => {
   tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
   tokens.member = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:refresh'],
-        workspaceIds: [],
-        pool: 'local',
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
+  tokens.worker = await mintWorkerTestToken(db, acme, admin, {
+    pool: 'local',
+    scopes: ['leases:write', 'snapshots:write', 'revocations:read', 'catalog:refresh'],
   });
   const parsed = parseConfig(
     apiConfigSchema,

@@ -20,8 +20,7 @@ import {
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mintTokenSecret } from '../auth/api-token.format';
-import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 
@@ -189,21 +188,10 @@ beforeAll(async () => {
       workspaceIds: [workspaceId],
     })
   ).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'catalog:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
+  tokens.worker = await mintWorkerTestToken(db, acme, admin, {
+    pool: POOL,
+    name: 'worker',
+    scopes: ['leases:write', 'snapshots:write', 'catalog:read'],
   });
   // Gateway tokens, as the operator's CLI makes them: one on a pool open to acme, one on a pool that is not.
   for (const [who, pool] of [

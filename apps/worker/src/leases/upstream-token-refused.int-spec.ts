@@ -37,11 +37,13 @@ import type { Redis } from 'ioredis';
 // The processors' peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching
 // for its real peer is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh.producer.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+import {
+  createMember,
+  mintTestToken,
+  mintWorkerTestToken,
+} from '../../../api/src/commands/testing/surfaces-harness.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -180,22 +182,7 @@ beforeAll(async () => {
   tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
   tokens.member = (await mintTestToken(db, acme, member, { kind: 'user' })).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker local',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
-  });
+  tokens.worker = await mintWorkerTestToken(db, acme, admin, { pool: POOL });
   const parsed = parseConfig(
     apiConfigSchema,
     testApiEnv(testDb.appUrl, {

@@ -28,13 +28,15 @@ import type { Redis } from 'ioredis';
 // The processor's peer is the real API (leases, probes.submit, the producer): a test reaching for its real peer
 // is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh.producer.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { StaleCatalogsSweep } from '../../../api/src/catalog-refresh/stale-catalogs.sweep.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { createMember, mintTestToken } from '../../../api/src/commands/testing/surfaces-harness.js';
+import {
+  createMember,
+  mintTestToken,
+  mintWorkerTestToken,
+} from '../../../api/src/commands/testing/surfaces-harness.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -103,23 +105,7 @@ async function probeRows(): Promise<ProbeRow[]> {
 }
 
 async function workerToken(name: string): Promise<string> {
-  const admin = await createMember(db, acme, 'admin');
-  return db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name,
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write', 'revocations:read'],
-        workspaceIds: [],
-        pool: POOL,
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
-  });
+  return mintWorkerTestToken(db, acme, await createMember(db, acme, 'admin'), { pool: POOL, name });
 }
 
 beforeAll(async () => {

@@ -190,6 +190,43 @@ export async function mintTestToken(
   });
 }
 
+export interface WorkerTokenRequest {
+  /** A pool of the spec's own WORKER_POOLS. */
+  readonly pool: string;
+  /** 'worker local' unless told. */
+  readonly name?: string;
+  /** What a worker needs to lease, post its snapshots and follow revocations, unless told. */
+  readonly scopes?: readonly Scope[];
+}
+
+/**
+ * A worker token (no workspace binding) minted with `mintApiToken` as `tokens.create` does, on behalf of
+ * `creator`: without `mintTestToken`'s policy check, whose DEFAULT_WORKER_POOLS do not know the spec's pools.
+ */
+export async function mintWorkerTestToken(
+  db: Database,
+  tenant: TestTenant,
+  creator: TestUser,
+  request: WorkerTokenRequest,
+): Promise<string> {
+  return db.withTenant(tenant.id, async (tx) => {
+    const minted = await mintApiToken(tx, {
+      tenantId: tenant.id,
+      createdById: creator.id,
+      name: request.name ?? 'worker local',
+      grant: {
+        kind: 'worker',
+        userId: null,
+        scopes: request.scopes ?? ['leases:write', 'snapshots:write', 'revocations:read'],
+        workspaceIds: [],
+        pool: request.pool,
+      },
+      expiresAt: null,
+    });
+    return minted.secret;
+  });
+}
+
 /** A tenant member who can sign in with TEST_PASSWORD. */
 export async function createMember(
   db: Database,
