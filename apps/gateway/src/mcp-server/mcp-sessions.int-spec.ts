@@ -296,4 +296,43 @@ describe('McpSessions', () => {
       await bounded.close();
     }
   });
+
+  // Checked in review, holding: a warm call counts as in flight, so the bound never evicts its session.
+  it('never makes room by closing a session with a warm call in flight: the new one is refused, the call answers', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((done) => (started = done));
+    const bounded = await serveSessions({ maxSessionsPerToken: 1 }, async () => {
+      started();
+      await held;
+      return { content: [{ type: 'text', text: 'kept' }] };
+    });
+    try {
+      const opened = await initialize(bounded.url, 'token-j');
+      await opened.text();
+      const pending = fetch(bounded.url, {
+        method: 'POST',
+        headers: {
+          ...JSON_AND_SSE,
+          'x-test-token': 'token-j',
+          'mcp-session-id': opened.headers.get('mcp-session-id') as string,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'kept-1', method: 'tools/call', params: { name: 'x' } }),
+      });
+      await running;
+      const refused = await initialize(bounded.url, 'token-j');
+      expect(refused.status).toBe(429);
+      await refused.text();
+      release();
+      expect(await (await pending).json()).toEqual({
+        jsonrpc: '2.0',
+        id: 'kept-1',
+        result: { content: [{ type: 'text', text: 'kept' }] },
+      });
+    } finally {
+      release();
+      await bounded.close();
+    }
+  });
 });
