@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
-import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
+import { apiSession, approveOpenRequest, openRequests } from './api-steps.harness';
+import {
+  launchBrowser,
+  newTestContext,
+  screenshot,
+  seriousA11yViolations,
+  signInInBrowser,
+} from './browser.harness';
+import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
 // Issue 18 items 2-4 in a real browser against the real API: statuses that agree (approved but not admissible,
 // disabled with the approval beneath its overlay and the overlay's reason, no four-eyes banner while four-eyes
@@ -18,73 +25,12 @@ let page: Page;
 let workspaceId = '';
 let localToolRequestId = '';
 
-interface ApiSession {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-}
-
-async function apiSession(person: Person): Promise<ApiSession> {
-  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: person.password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
-    ';',
-  )[0];
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  return {
-    async call(method, path, body) {
-      const response = await fetch(`${stack.apiUrl}${path}`, {
-        method,
-        headers: {
-          cookie: cookie ?? '',
-          'x-csrf-token': csrfToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
-    },
-  };
-}
-
-interface RequestSummary {
-  id: string;
-  identity: {
-    serverName: string;
-    definitionFingerprint: string;
-    key: string;
-    principalUserId: string | null;
-  };
-}
-
-async function openRequests(api: ApiSession): Promise<RequestSummary[]> {
-  const result = await api.call('GET', `/v1/approval-requests?status=open&workspaceId=${workspaceId}`);
-  expect(result.status).toBe(200);
-  return (result.body as { items: RequestSummary[] }).items;
-}
-
-async function approve(api: ApiSession, serverName: string, reason: string): Promise<string> {
-  const request = (await openRequests(api)).find((item) => item.identity.serverName === serverName);
-  if (request === undefined) throw new Error(`no open request for ${serverName}`);
-  const decided = await api.call('POST', `/v1/approval-requests/${request.id}/decision`, {
-    decision: 'approve',
-    seenFingerprint: request.identity.definitionFingerprint,
-    seenIdentityKey: request.identity.key,
-    reason,
-  });
-  expect(decided.status).toBe(201);
-  return request.id;
-}
-
 /**
  * A trusted workspace: local-tool (stdio, approved, but the host policy allows no stdio command, so no pool may
  * run it), paused (approved, then disabled with a reason), repo and notes (each reads a variable nobody set).
  */
 async function setTheScene(): Promise<void> {
-  const api = await apiSession(stack.owner);
+  const api = await apiSession(stack, stack.owner);
   const created = await api.call('POST', '/v1/workspaces', { name: 'agreement' });
   expect(created.status).toBe(201);
   workspaceId = (created.body as { id: string }).id;
@@ -102,8 +48,13 @@ async function setTheScene(): Promise<void> {
     },
   });
   expect(written.status).toBe(200);
-  localToolRequestId = await approve(api, 'local-tool', 'Reviewed with the platform team.');
-  await approve(api, 'paused', 'Fine to run.');
+  localToolRequestId = await approveOpenRequest(
+    api,
+    workspaceId,
+    'local-tool',
+    'Reviewed with the platform team.',
+  );
+  await approveOpenRequest(api, workspaceId, 'paused', 'Fine to run.');
   const disabled = await api.call('PUT', `/v1/workspaces/${workspaceId}/disabled-servers/paused`, {
     scope: 'workspace',
     reason: 'Paused for the security audit',
@@ -128,12 +79,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await newTestContext(browser);
   page = await context.newPage();
-  await page.goto(`${stack.dashboardUrl}/sign-in`);
-  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-  await page.getByLabel('Email').fill(stack.owner.email);
-  await page.getByLabel('Password').fill(stack.owner.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((address) => address.pathname !== '/sign-in');
+  await signInInBrowser(page, stack.dashboardUrl, stack.owner);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -227,8 +173,10 @@ describe('statuses that agree, requests without duplicates, reasons on decisions
   it(
     'denies with a reason (keyboard only), shows it on the request and names the way back for what it does',
     async () => {
-      const api = await apiSession(stack.owner);
-      const repo = (await openRequests(api)).find((request) => request.identity.serverName === 'repo');
+      const api = await apiSession(stack, stack.owner);
+      const repo = (await openRequests(api, workspaceId)).find(
+        (request) => request.identity.serverName === 'repo',
+      );
       expect(repo).toBeDefined();
       await open(`/approvals/${repo?.id ?? ''}`);
       await page.getByText('Personal variable REPO_DIR set').first().waitFor();

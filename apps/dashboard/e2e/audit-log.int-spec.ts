@@ -1,6 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
-import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
+import { apiSession, approveOpenRequest } from './api-steps.harness';
+import {
+  expectNoHorizontalOverflow,
+  launchBrowser,
+  newTestContext,
+  screenshot,
+  seriousA11yViolations,
+  signInInBrowser,
+} from './browser.harness';
+import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
 // Issue 18 item 5 (decision 0092) in a real browser against the real API: every row has a readable label and
 // names its target (the server, the decision, the expiry), opens with the keyboard to its detail (the decision
@@ -17,41 +25,9 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-interface ApiSession {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-}
-
-async function apiSession(person: Person): Promise<ApiSession> {
-  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: person.password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
-    ';',
-  )[0];
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  return {
-    async call(method, path, body) {
-      const response = await fetch(`${stack.apiUrl}${path}`, {
-        method,
-        headers: {
-          cookie: cookie ?? '',
-          'x-csrf-token': csrfToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
-    },
-  };
-}
-
 /** A workspace with one server, approved and then revoked with a reason, a variable set, a failed sign-in. */
 async function setTheScene(): Promise<void> {
-  const api = await apiSession(stack.owner);
+  const api = await apiSession(stack, stack.owner);
   const created = await api.call('POST', '/v1/workspaces', { name: 'audited' });
   expect(created.status).toBe(201);
   const workspaceId = (created.body as { id: string }).id;
@@ -62,18 +38,7 @@ async function setTheScene(): Promise<void> {
     document: { mcpServers: { tickets: { type: 'http', url: 'https://tickets.acme.test/mcp' } } },
   });
   expect(written.status).toBe(200);
-  const open = await api.call('GET', `/v1/approval-requests?status=open&workspaceId=${workspaceId}`);
-  const request = (
-    open.body as { items: { id: string; identity: { definitionFingerprint: string; key: string } }[] }
-  ).items[0];
-  if (request === undefined) throw new Error('no open request for tickets');
-  const decided = await api.call('POST', `/v1/approval-requests/${request.id}/decision`, {
-    decision: 'approve',
-    seenFingerprint: request.identity.definitionFingerprint,
-    seenIdentityKey: request.identity.key,
-    reason: 'Reviewed with the platform team.',
-  });
-  expect(decided.status).toBe(201);
+  await approveOpenRequest(api, workspaceId, 'tickets', 'Reviewed with the platform team.');
   const approvals = await api.call('GET', `/v1/approvals?workspaceId=${workspaceId}`);
   const approval = (approvals.body as { items: { id: string }[] }).items[0];
   if (approval === undefined) throw new Error('no approval for tickets');
@@ -93,12 +58,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await newTestContext(browser);
   page = await context.newPage();
-  await page.goto(`${stack.dashboardUrl}/sign-in`);
-  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-  await page.getByLabel('Email').fill(stack.owner.email);
-  await page.getByLabel('Password').fill(stack.owner.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((address) => address.pathname !== '/sign-in');
+  await signInInBrowser(page, stack.dashboardUrl, stack.owner);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -114,21 +74,6 @@ async function open(path: string): Promise<void> {
 async function expectAccessible(label: string): Promise<void> {
   const violations = await seriousA11yViolations(page);
   expect({ page: label, violations }).toEqual({ page: label, violations: [] });
-}
-
-async function expectNoHorizontalOverflow(label: string): Promise<void> {
-  const measured = await page.evaluate(() => {
-    const overflow = document.documentElement.scrollWidth - window.innerWidth;
-    const widest =
-      overflow <= 0
-        ? []
-        : [...document.querySelectorAll('body *')]
-            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
-            .slice(-5)
-            .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 40)}`);
-    return { overflow: Math.max(0, overflow), widest };
-  });
-  expect({ page: label, ...measured }).toEqual({ page: label, overflow: 0, widest: [] });
 }
 
 // A refused row's label is followed by its outcome badge in the same line, so the label is matched as a start.
@@ -216,7 +161,7 @@ describe('an audit log worth reading', () => {
       const summary = auditRow('Revoked an approval').getByText('Details', { exact: false });
       await summary.click();
       await auditRow('Revoked an approval').getByText(REVOKE_REASON).waitFor();
-      await expectNoHorizontalOverflow('audit log at 390 px');
+      await expectNoHorizontalOverflow(page, 'audit log at 390 px');
       await expectAccessible('audit log at 390 px');
       await screenshot(page, 'audit-mobile');
     },

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { REPOSITORY_ROOT } from './dashboard-stack.harness';
+import { REPOSITORY_ROOT, type Person } from './dashboard-stack.harness';
 
 // Debian's chromium driven by playwright-core (never a downloaded browser), axe-core injected into pages,
-// and screenshots under test-output/screenshots/.
+// screenshots under test-output/screenshots/, and the steps every spec takes in a page (signing in, checking
+// the page fits a phone's width).
 
 export const SCREENSHOT_DIR = join(REPOSITORY_ROOT, 'test-output', 'screenshots');
 
@@ -76,4 +77,30 @@ export async function screenshot(
 ): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: options.fullPage ?? true });
+}
+
+/** Signs `person` in on the dashboard's sign-in page and waits until it has moved on. */
+export async function signInInBrowser(page: Page, dashboardUrl: string, person: Person): Promise<void> {
+  await page.goto(`${dashboardUrl}/sign-in`);
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((address) => address.pathname !== '/sign-in');
+}
+
+/** Fails unless the page fits its viewport's width, naming the widest elements when it does not. */
+export async function expectNoHorizontalOverflow(page: Page, label: string): Promise<void> {
+  const measured = await page.evaluate(() => {
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    const widest =
+      overflow <= 0
+        ? []
+        : [...document.querySelectorAll('body *')]
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(-5)
+            .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 40)}`);
+    return { overflow: Math.max(0, overflow), widest };
+  });
+  expect({ page: label, ...measured }).toEqual({ page: label, overflow: 0, widest: [] });
 }

@@ -3,13 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackDocuments, OidcProviderProcess } from '@gatehouse/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
 import {
-  REPOSITORY_ROOT,
-  startDashboardStack,
-  type DashboardStack,
-  type Person,
-} from './dashboard-stack.harness';
+  allowOnlyStdioCommand,
+  apiSession,
+  expectStatus,
+  mintWorkerToken,
+  reviewAndApprove,
+  type ApiSession,
+} from './api-steps.harness';
+import {
+  expectNoHorizontalOverflow,
+  launchBrowser,
+  newTestContext,
+  screenshot,
+  seriousA11yViolations,
+  signInInBrowser,
+} from './browser.harness';
+import { REPOSITORY_ROOT, startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 import { startWorker } from './worker-process.harness';
 
 // The catalog, the Connections page and the Gateway panel (issues 14, 15 and 16, dashboard items), in a real
@@ -37,72 +47,6 @@ let workspaceId = '';
 /** The discovery worker's token: the connections case leases and probes with it as that worker would. */
 let workerSecret = '';
 const roots = mkdtempSync(join(tmpdir(), 'gh-e2e-worker-'));
-
-interface ApiSession {
-  call(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: unknown; etag: string | null }>;
-}
-
-async function apiSession(person: Person): Promise<ApiSession> {
-  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: person.password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
-    ';',
-  )[0];
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  return {
-    async call(method, path, body, headers = {}) {
-      const response = await fetch(`${stack.apiUrl}${path}`, {
-        method,
-        headers: {
-          cookie: cookie ?? '',
-          'x-csrf-token': csrfToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return {
-        status: response.status,
-        body: text === '' ? null : (JSON.parse(text) as unknown),
-        etag: response.headers.get('etag'),
-      };
-    },
-  };
-}
-
-async function expectStatus<T = Record<string, unknown>>(
-  pending: Promise<{ status: number; body: unknown }>,
-  status: number,
-): Promise<T> {
-  const answer = await pending;
-  expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
-  return answer.body as T;
-}
-
-async function approve(serverName: string): Promise<void> {
-  const opened = await expectStatus<{ id: string; identity: { key: string; definitionFingerprint: string } }>(
-    api.call('POST', `/v1/workspaces/${workspaceId}/approval-requests`, { serverName, view: 'workspace' }),
-    201,
-  );
-  await expectStatus(
-    api.call('POST', `/v1/approval-requests/${opened.id}/decision`, {
-      decision: 'approve',
-      seenFingerprint: opened.identity.definitionFingerprint,
-      seenIdentityKey: opened.identity.key,
-    }),
-    201,
-  );
-}
 
 interface CatalogServer {
   name: string;
@@ -141,7 +85,7 @@ const discovered = (name: string) => (servers: CatalogServer[]) =>
  * document names the authorization server.
  */
 async function setTheScene(): Promise<void> {
-  api = await apiSession(stack.owner);
+  api = await apiSession(stack, stack.owner);
   const created = await expectStatus<{ id: string }>(
     api.call('POST', '/v1/workspaces', {
       name: 'catalog-space',
@@ -150,16 +94,7 @@ async function setTheScene(): Promise<void> {
     201,
   );
   workspaceId = created.id;
-  await expectStatus(
-    api.call('PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-    200,
-  );
+  await allowOnlyStdioCommand(api, [EVERYTHING, 'stdio']);
   const serverUrl = `${resource.origin}/mcp`;
   resource.json('/.well-known/oauth-protected-resource/mcp', {
     resource: serverUrl,
@@ -188,29 +123,11 @@ async function setTheScene(): Promise<void> {
     }),
     200,
   );
-  const worker = await expectStatus<{ secret: string }>(
-    api.call('POST', '/v1/tokens', {
-      name: 'worker discovery',
-      kind: 'worker',
-      scopes: ['catalog:read', 'leases:write', 'snapshots:write', 'revocations:read'],
-      pool: POOL,
-    }),
-    201,
-  );
-  workerSecret = worker.secret;
-  await startWorker(stack, { token: worker.secret, pool: POOL });
-  await approve('everything');
-  await approve('notes');
+  workerSecret = await mintWorkerToken(api, 'worker discovery', POOL);
+  await startWorker(stack, { token: workerSecret, pool: POOL });
+  await reviewAndApprove(api, workspaceId, 'everything');
+  await reviewAndApprove(api, workspaceId, 'notes');
   await awaitCatalog(discovered('everything'));
-}
-
-async function signIn(target: Page, person: Person): Promise<void> {
-  await target.goto(`${stack.dashboardUrl}/sign-in`);
-  await target.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-  await target.getByLabel('Email').fill(person.email);
-  await target.getByLabel('Password').fill(person.password);
-  await target.getByRole('button', { name: 'Sign in' }).click();
-  await target.waitForURL((address) => address.pathname !== '/sign-in');
 }
 
 beforeAll(async () => {
@@ -235,10 +152,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await newTestContext(browser);
   page = await context.newPage();
-  await signIn(page, stack.owner);
+  await signInInBrowser(page, stack.dashboardUrl, stack.owner);
   const phone = await newTestContext(browser, PHONE);
   mobile = await phone.newPage();
-  await signIn(mobile, stack.owner);
+  await signInInBrowser(mobile, stack.dashboardUrl, stack.owner);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -256,21 +173,6 @@ async function open(target: Page, path: string): Promise<void> {
 async function expectAccessible(target: Page, label: string): Promise<void> {
   const violations = await seriousA11yViolations(target);
   expect({ page: label, violations }).toEqual({ page: label, violations: [] });
-}
-
-async function expectNoHorizontalOverflow(target: Page, label: string): Promise<void> {
-  const measured = await target.evaluate(() => {
-    const overflow = document.documentElement.scrollWidth - window.innerWidth;
-    const widest =
-      overflow <= 0
-        ? []
-        : [...document.querySelectorAll('body *')]
-            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
-            .slice(-5)
-            .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 40)}`);
-    return { overflow: Math.max(0, overflow), widest };
-  });
-  expect({ page: label, ...measured }).toEqual({ page: label, overflow: 0, widest: [] });
 }
 
 /** Waits for `locator`; a timeout names the page the browser is on, what it says, and the processes' logs. */
@@ -684,7 +586,7 @@ describe('a workspace service credential', () => {
       const memberContext = await newTestContext(browser);
       try {
         const memberPage = await memberContext.newPage();
-        await signIn(memberPage, stack.member);
+        await signInInBrowser(memberPage, stack.dashboardUrl, stack.member);
         await open(memberPage, `/connections?workspace=${workspaceId}`);
         const memberRow = memberPage
           .locator('#connections-servers')

@@ -3,13 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newTestContext } from './browser.harness';
 import {
-  REPOSITORY_ROOT,
-  startDashboardStack,
-  type DashboardStack,
-  type Person,
-} from './dashboard-stack.harness';
+  allowOnlyStdioCommand,
+  apiSession,
+  expectStatus,
+  mintWorkerToken,
+  reviewAndApprove,
+  type ApiSession,
+} from './api-steps.harness';
+import { launchBrowser, newTestContext, signInInBrowser } from './browser.harness';
+import { REPOSITORY_ROOT, startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 import { startWorker } from './worker-process.harness';
 
 // Issue 14's secret canary, dashboard half: "the secret appears in the lease response to its holder and nowhere
@@ -33,71 +36,6 @@ let workspaceId = '';
 let leaseHolderToken = '';
 const roots = mkdtempSync(join(tmpdir(), 'gh-e2e-canary-'));
 
-interface ApiSession {
-  call(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: unknown; text: string; etag: string | null }>;
-}
-
-async function apiSession(person: Person): Promise<ApiSession> {
-  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: person.password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
-    ';',
-  )[0];
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  return {
-    async call(method, path, body, headers = {}) {
-      const response = await fetch(`${stack.apiUrl}${path}`, {
-        method,
-        headers: {
-          cookie: cookie ?? '',
-          'x-csrf-token': csrfToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return {
-        status: response.status,
-        body: text === '' ? null : (JSON.parse(text) as unknown),
-        text,
-        etag: response.headers.get('etag'),
-      };
-    },
-  };
-}
-
-async function expectStatus<T = Record<string, unknown>>(
-  pending: Promise<{ status: number; body: unknown }>,
-  status: number,
-): Promise<T> {
-  const answer = await pending;
-  expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
-  return answer.body as T;
-}
-
-async function mintWorkerToken(name: string): Promise<string> {
-  const minted = await expectStatus<{ secret: string }>(
-    api.call('POST', '/v1/tokens', {
-      name,
-      kind: 'worker',
-      scopes: ['catalog:read', 'leases:write', 'snapshots:write', 'revocations:read'],
-      pool: POOL,
-    }),
-    201,
-  );
-  return minted.secret;
-}
-
 /** Long-polls the owner's catalog (ETag + ?wait=) until server-everything is discovered. */
 async function awaitDiscovery(): Promise<void> {
   let etag: string | null = null;
@@ -120,7 +58,7 @@ async function awaitDiscovery(): Promise<void> {
 }
 
 async function setTheScene(): Promise<void> {
-  api = await apiSession(stack.owner);
+  api = await apiSession(stack, stack.owner);
   workspaceId = (
     await expectStatus<{ id: string }>(
       api.call('POST', '/v1/workspaces', {
@@ -130,16 +68,7 @@ async function setTheScene(): Promise<void> {
       201,
     )
   ).id;
-  await expectStatus(
-    api.call('PUT', '/v1/host-policy', {
-      stdioCommands: [[EVERYTHING, 'stdio']],
-      headerHelpers: [],
-      privateCidrs: [],
-      traceContextOrigins: [],
-      fourEyes: false,
-    }),
-    200,
-  );
+  await allowOnlyStdioCommand(api, [EVERYTHING, 'stdio']);
   await expectStatus(
     api.call('PUT', '/v1/definition-sources', {
       tier: 'managed',
@@ -152,24 +81,10 @@ async function setTheScene(): Promise<void> {
     }),
     200,
   );
-  await startWorker(stack, { token: await mintWorkerToken('worker discovery'), pool: POOL });
-  const opened = await expectStatus<{ id: string; identity: { key: string; definitionFingerprint: string } }>(
-    api.call('POST', `/v1/workspaces/${workspaceId}/approval-requests`, {
-      serverName: 'everything',
-      view: 'workspace',
-    }),
-    201,
-  );
-  await expectStatus(
-    api.call('POST', `/v1/approval-requests/${opened.id}/decision`, {
-      decision: 'approve',
-      seenFingerprint: opened.identity.definitionFingerprint,
-      seenIdentityKey: opened.identity.key,
-    }),
-    201,
-  );
+  await startWorker(stack, { token: await mintWorkerToken(api, 'worker discovery', POOL), pool: POOL });
+  await reviewAndApprove(api, workspaceId, 'everything');
   await awaitDiscovery();
-  leaseHolderToken = await mintWorkerToken('lease holder');
+  leaseHolderToken = await mintWorkerToken(api, 'lease holder', POOL);
 }
 
 beforeAll(async () => {
@@ -183,12 +98,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const context = await newTestContext(browser);
   page = await context.newPage();
-  await page.goto(`${stack.dashboardUrl}/sign-in`);
-  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-  await page.getByLabel('Email').fill(stack.owner.email);
-  await page.getByLabel('Password').fill(stack.owner.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((address) => address.pathname !== '/sign-in');
+  await signInInBrowser(page, stack.dashboardUrl, stack.owner);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
-import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
+import { apiSession, approveOpenRequest, type ApiSession } from './api-steps.harness';
+import {
+  launchBrowser,
+  newTestContext,
+  screenshot,
+  seriousA11yViolations,
+  signInInBrowser,
+} from './browser.harness';
+import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
 // The source editor (issue 18 item 1), in a real browser against the real API: the stored document opened
 // with secrets as placeholders that keep their values, a server added with the keyboard alone in the entry
@@ -19,38 +26,6 @@ let page: Page;
 let api: ApiSession;
 let workspaceId = '';
 const secret = `cnry${Date.now().toString(36)}EditorKey3`;
-
-interface ApiSession {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-}
-
-async function apiSession(person: Person): Promise<ApiSession> {
-  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: person.password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
-    ';',
-  )[0];
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  return {
-    async call(method, path, body) {
-      const response = await fetch(`${stack.apiUrl}${path}`, {
-        method,
-        headers: {
-          cookie: cookie ?? '',
-          'x-csrf-token': csrfToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
-    },
-  };
-}
 
 const deployTools = {
   type: 'stdio',
@@ -72,7 +47,7 @@ const notes = {
 
 /** A trusted workspace with a project source of two servers; docs approved. */
 async function setTheScene(): Promise<void> {
-  api = await apiSession(stack.owner);
+  api = await apiSession(stack, stack.owner);
   const created = await api.call('POST', '/v1/workspaces', {
     name: 'editor-space',
     repositoryIdentity: 'github.com/acme/editor',
@@ -86,28 +61,7 @@ async function setTheScene(): Promise<void> {
     document: { mcpServers: { 'deploy-tools': deployTools, docs } },
   });
   expect(first.status).toBe(200);
-  const open = await api.call('GET', `/v1/approval-requests?status=open&workspaceId=${workspaceId}&limit=50`);
-  const request = (
-    open.body as {
-      items: { id: string; identity: { serverName: string; definitionFingerprint: string; key: string } }[];
-    }
-  ).items.find((item) => item.identity.serverName === 'docs');
-  expect(request).toBeDefined();
-  const decided = await api.call('POST', `/v1/approval-requests/${request?.id ?? ''}/decision`, {
-    decision: 'approve',
-    seenFingerprint: request?.identity.definitionFingerprint,
-    seenIdentityKey: request?.identity.key,
-  });
-  expect(decided.status).toBe(201);
-}
-
-async function signIn(target: Page, person: Person): Promise<void> {
-  await target.goto(`${stack.dashboardUrl}/sign-in`);
-  await target.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-  await target.getByLabel('Email').fill(person.email);
-  await target.getByLabel('Password').fill(person.password);
-  await target.getByRole('button', { name: 'Sign in' }).click();
-  await target.waitForURL((address) => address.pathname !== '/sign-in');
+  await approveOpenRequest(api, workspaceId, 'docs');
 }
 
 beforeAll(async () => {
@@ -116,7 +70,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await newTestContext(browser);
   page = await context.newPage();
-  await signIn(page, stack.owner);
+  await signInInBrowser(page, stack.dashboardUrl, stack.owner);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -378,7 +332,7 @@ describe('the source editor', () => {
       const phone = await newTestContext(browser, PHONE);
       try {
         const mobile = await phone.newPage();
-        await signIn(mobile, stack.owner);
+        await signInInBrowser(mobile, stack.dashboardUrl, stack.owner);
         await open(mobile, sources());
         await mobile.getByRole('list', { name: 'Servers in this source' }).waitFor();
         expect(await horizontalOverflow(mobile)).toBe(0);

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
-import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
+import { apiSession, approveOpenRequest, openRequests } from './api-steps.harness';
+import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
 // The workflows a platform team expects (issue 18, items 6-9), in a real browser against the real API:
 // navigation that leads to Servers and Approvals (with the open-request count), a workspace page that leads to
@@ -23,53 +24,6 @@ let changedRequestId = '';
 const secret = `cnry${Date.now().toString(36)}LiteralKey9`;
 const rotated = `cnry${Date.now().toString(36)}RotatedKey5`;
 
-interface ApiSession {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
-}
-
-/** Signs in at the API as `person` (the dashboard's own login path), for setting the scene. */
-async function apiSession(person: Person): Promise<ApiSession> {
-  const login = await fetch(`${stack.apiUrl}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: person.password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.getSetCookie().find((line) => line.startsWith('gh_session=')) ?? '').split(
-    ';',
-  )[0];
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  return {
-    async call(method, path, body) {
-      const response = await fetch(`${stack.apiUrl}${path}`, {
-        method,
-        headers: {
-          cookie: cookie ?? '',
-          'x-csrf-token': csrfToken,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
-    },
-  };
-}
-
-interface RequestSummary {
-  id: string;
-  identity: { serverName: string; definitionFingerprint: string; key: string };
-}
-
-async function openRequests(api: ApiSession): Promise<RequestSummary[]> {
-  const result = await api.call(
-    'GET',
-    `/v1/approval-requests?status=open&workspaceId=${workspaceId}&limit=50`,
-  );
-  expect(result.status).toBe(200);
-  return (result.body as { items: RequestSummary[] }).items;
-}
-
 function documentWith(deployTools: Record<string, unknown>) {
   return {
     mcpServers: {
@@ -85,7 +39,7 @@ function documentWith(deployTools: Record<string, unknown>) {
 
 /** A workspace, trusted, with a project source of two servers; deploy-tools approved, then changed. */
 async function setTheScene(): Promise<void> {
-  const api = await apiSession(stack.owner);
+  const api = await apiSession(stack, stack.owner);
   const created = await api.call('POST', '/v1/workspaces', {
     name: 'platform-core',
     repositoryIdentity: 'github.com/acme/platform',
@@ -102,14 +56,7 @@ async function setTheScene(): Promise<void> {
     }),
   });
   expect(first.status).toBe(200);
-  const deploy = (await openRequests(api)).find((request) => request.identity.serverName === 'deploy-tools');
-  expect(deploy).toBeDefined();
-  const decided = await api.call('POST', `/v1/approval-requests/${deploy?.id ?? ''}/decision`, {
-    decision: 'approve',
-    seenFingerprint: deploy?.identity.definitionFingerprint,
-    seenIdentityKey: deploy?.identity.key,
-  });
-  expect(decided.status).toBe(201);
+  await approveOpenRequest(api, workspaceId, 'deploy-tools');
   // The second write: another argument, LOG_LEVEL's value changed, DEPLOY_TOKEN gone, REGION new, a timeout;
   // API_KEY's secret rotated, which is no change to review (the fingerprint sees where a secret points).
   const second = await api.call('PUT', '/v1/definition-sources', {
@@ -123,7 +70,9 @@ async function setTheScene(): Promise<void> {
     }),
   });
   expect(second.status).toBe(200);
-  const changed = (await openRequests(api)).find((request) => request.identity.serverName === 'deploy-tools');
+  const changed = (await openRequests(api, workspaceId)).find(
+    (request) => request.identity.serverName === 'deploy-tools',
+  );
   expect(changed).toBeDefined();
   changedRequestId = changed?.id ?? '';
 }
