@@ -11,11 +11,11 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   type TestDatabase,
   type TestTenant,
+  type TestUser,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mintTokenSecret } from '../auth/api-token.format';
-import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 
@@ -94,22 +94,11 @@ function catalogOf(server: string, tools: string[] = ['echo']) {
   };
 }
 
-async function workerToken(tenant: TestTenant, creatorId: string): Promise<string> {
-  return db.withTenant(tenant.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: tenant.id,
-      createdById: creatorId,
-      name: 'worker',
-      grant: {
-        kind: 'worker',
-        userId: null,
-        scopes: ['leases:write', 'snapshots:write'],
-        workspaceIds: [],
-        pool: 'local',
-      },
-      expiresAt: null,
-    });
-    return minted.secret;
+async function workerToken(tenant: TestTenant, creator: TestUser): Promise<string> {
+  return mintWorkerTestToken(db, tenant, creator, {
+    pool: 'local',
+    name: 'worker',
+    scopes: ['leases:write', 'snapshots:write'],
   });
 }
 
@@ -154,9 +143,9 @@ beforeAll(async () => {
       workspaceIds: [workspaceId],
     })
   ).secret;
-  tokens.worker = await workerToken(acme, admin.id);
-  tokens.worker2 = await workerToken(acme, admin.id);
-  tokens.globexWorker = await workerToken(globex, globexOwner.id);
+  tokens.worker = await workerToken(acme, admin);
+  tokens.worker2 = await workerToken(acme, admin);
+  tokens.globexWorker = await workerToken(globex, globexOwner);
   const gateway = mintTokenSecret('gateway');
   await insertGatewayToken({
     ownerUrl: testDb.ownerUrl,

@@ -19,7 +19,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { mintTokenSecret } from '../auth/api-token.format';
 import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 import { appendLeaseChange } from '../revocations/lease-change.event';
@@ -130,16 +130,7 @@ type LeaseBody = {
 };
 
 async function workerToken(tenant: TestTenant, creator: TestUser, pool: string): Promise<string> {
-  return db.withTenant(tenant.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: tenant.id,
-      createdById: creator.id,
-      name: `worker ${pool}`,
-      grant: { kind: 'worker', userId: null, scopes: ['leases:write'], workspaceIds: [], pool },
-      expiresAt: null,
-    });
-    return minted.secret;
-  });
+  return mintWorkerTestToken(db, tenant, creator, { pool, name: `worker ${pool}`, scopes: ['leases:write'] });
 }
 
 async function gatewayToken(pool: string): Promise<string> {

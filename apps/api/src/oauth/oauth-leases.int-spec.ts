@@ -23,8 +23,7 @@ import {
   type TestUser,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 import { OAuthCipher } from './oauth-cipher';
@@ -110,15 +109,10 @@ beforeAll(async () => {
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
   tokens.member = (await mintTestToken(db, acme, users.member, { kind: 'user' })).secret;
   tokens.other = (await mintTestToken(db, acme, users.other, { kind: 'user' })).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: users.admin.id,
-      name: 'worker default',
-      grant: { kind: 'worker', userId: null, scopes: ['leases:write'], workspaceIds: [], pool: 'default' },
-      expiresAt: null,
-    });
-    return minted.secret;
+  tokens.worker = await mintWorkerTestToken(db, acme, users.admin, {
+    pool: 'default',
+    name: 'worker default',
+    scopes: ['leases:write'],
   });
 
   for (const path of ['shared', 'personal'])

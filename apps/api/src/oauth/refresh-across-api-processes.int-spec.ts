@@ -30,8 +30,7 @@ import {
   type TestUser,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mintApiToken } from '../auth/mint-api-token';
-import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
+import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 
@@ -199,15 +198,10 @@ beforeAll(async () => {
   workspaceId = (await createTestWorkspace(db, acme.id)).id;
   tokens.admin = (await mintTestToken(db, acme, admin, { kind: 'user' })).secret;
   tokens.approver = (await mintTestToken(db, acme, approver, { kind: 'user' })).secret;
-  tokens.worker = await db.withTenant(acme.id, async (tx) => {
-    const minted = await mintApiToken(tx, {
-      tenantId: acme.id,
-      createdById: admin.id,
-      name: 'worker default',
-      grant: { kind: 'worker', userId: null, scopes: ['leases:write'], workspaceIds: [], pool: 'default' },
-      expiresAt: null,
-    });
-    return minted.secret;
+  tokens.worker = await mintWorkerTestToken(db, acme, admin, {
+    pool: 'default',
+    name: 'worker default',
+    scopes: ['leases:write'],
   });
   resource.json('/.well-known/oauth-protected-resource/signed', {
     resource: `${resource.origin}/signed`,
