@@ -1,5 +1,5 @@
 import type { ApprovalRequestTrigger } from '@gatehouse/activation';
-import type { TenantTx } from '@gatehouse/db';
+import type { TenantTx, UnitOfWorkOptions } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../shared/audit-actor';
 import type { DefinitionCipher } from '../definitions/definition-cipher';
@@ -10,6 +10,15 @@ import {
   type OpenedRequest,
 } from './approval-requests.opener';
 import { recordEntryAuthors, variableOrigin } from './entry-authorship';
+
+/**
+ * The bound of a transaction that opens approval requests after its change. Its cost grows with what the change
+ * reaches (a tenant-wide source or variable: every workspace's view, each entry re-decided, each request written in
+ * the same transaction, by design), so the default 10 s, meant for a unit of work of fixed size, is too tight for a
+ * large tenant or a loaded database: measured 3 s alone for a managed source in a tenant of ~150 workspaces and ~40
+ * managed entries, past 10 s (500) with four suites on two cores. Still bounded, so a stuck transaction ends.
+ */
+export const FAN_OUT_UNIT_OF_WORK: UnitOfWorkOptions = { timeoutMs: 60_000 };
 
 /**
  * What a mutation calls, in its own transaction and after its change, so the approval requests exist exactly when

@@ -1,6 +1,10 @@
 import { type CommandInput, clearDisableOverlay } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { changeScopeOfOverlay, openRequestsAfterChange } from '../approvals/open-requests-after-change';
+import {
+  changeScopeOfOverlay,
+  openRequestsAfterChange,
+  FAN_OUT_UNIT_OF_WORK,
+} from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -25,50 +29,54 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof clearDisableOverlay>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
-      const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
-      const userId = input.scope === 'user' ? callerUserId(principal) : null;
-      if (userId === null) await assertMayWriteWorkspaceSetting(tx, principal, workspace.id, 'overlays');
-      const deleted = await tx.disableOverlay.deleteMany({
-        where: {
+    return this.db.withTenant(
+      principal.tenantId,
+      async (tx) => {
+        const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
+        const userId = input.scope === 'user' ? callerUserId(principal) : null;
+        if (userId === null) await assertMayWriteWorkspaceSetting(tx, principal, workspace.id, 'overlays');
+        const deleted = await tx.disableOverlay.deleteMany({
+          where: {
+            workspaceId: workspace.id,
+            holder: userId === null ? 'workspace' : `user:${userId}`,
+            serverName: input.serverName,
+          },
+        });
+        if (deleted.count > 0) {
+          const changed = changeScopeOfOverlay(workspace.id, userId);
+          await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed', {
+            kind: 'overlay_cleared',
+            subject: input.serverName,
+            scope: null,
+          });
+          await appendLeaseChange(tx, 'overlay_changed', {
+            workspaceId: workspace.id,
+            serverName: input.serverName,
+            userId,
+          });
+          // The server is back in the view: if it is still approved, its catalog is discovered again.
+          this.refreshes?.afterCommitOfChange(
+            tx,
+            { tenantId: principal.tenantId, scope: changed, authorUserId: principal.userId },
+            'definition_changed',
+          );
+          await appendAuditEvent(tx, {
+            actor: auditActorOf(principal),
+            action: 'definitions.overlays.clear',
+            target: { type: 'workspace', id: workspace.id },
+            outcome: 'success',
+            data: { scope: input.scope, serverName: input.serverName },
+          });
+        }
+        return {
           workspaceId: workspace.id,
-          holder: userId === null ? 'workspace' : `user:${userId}`,
+          scope: input.scope,
           serverName: input.serverName,
-        },
-      });
-      if (deleted.count > 0) {
-        const changed = changeScopeOfOverlay(workspace.id, userId);
-        await openRequestsAfterChange(tx, this.cipher, principal, changed, 'overlay_changed', {
-          kind: 'overlay_cleared',
-          subject: input.serverName,
-          scope: null,
-        });
-        await appendLeaseChange(tx, 'overlay_changed', {
-          workspaceId: workspace.id,
-          serverName: input.serverName,
-          userId,
-        });
-        // The server is back in the view: if it is still approved, its catalog is discovered again.
-        this.refreshes?.afterCommitOfChange(
-          tx,
-          { tenantId: principal.tenantId, scope: changed, authorUserId: principal.userId },
-          'definition_changed',
-        );
-        await appendAuditEvent(tx, {
-          actor: auditActorOf(principal),
-          action: 'definitions.overlays.clear',
-          target: { type: 'workspace', id: workspace.id },
-          outcome: 'success',
-          data: { scope: input.scope, serverName: input.serverName },
-        });
-      }
-      return {
-        workspaceId: workspace.id,
-        scope: input.scope,
-        serverName: input.serverName,
-        disabled: false,
-        reason: null,
-      };
-    });
+          disabled: false,
+          reason: null,
+        };
+      },
+      FAN_OUT_UNIT_OF_WORK,
+    );
   }
 }

@@ -1,6 +1,10 @@
 import { type CommandInput, deleteDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
+import {
+  changeScopeOfSource,
+  openRequestsAfterChange,
+  FAN_OUT_UNIT_OF_WORK,
+} from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -24,30 +28,34 @@ export class DeleteDefinitionSourceUseCase implements UseCaseFor<typeof deleteDe
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof deleteDefinitionSource>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
-      const row = await tx.definitionSource.findUnique({ where: { id: input.sourceId } });
-      const tier = row?.tier as DefinitionTierName;
-      if (row === null || !mayReadSource(principal, { ...row, tier })) throw notFound('definition source');
-      await assertMayWriteSource(tx, principal, { ...row, tier });
-      if (input.expectedVersion !== undefined && input.expectedVersion !== row.version)
-        throw conflict('The source changed since you read it; read it again.');
-      const deleted = await tx.definitionSource.deleteMany({ where: { id: row.id, version: row.version } });
-      if (deleted.count !== 1) throw conflict('The source changed since you read it; read it again.');
-      // The trigger list has no "source deleted": a deletion is a write of the tier's content.
-      await openRequestsAfterChange(tx, this.cipher, principal, changeScopeOfSource(row), 'source_written');
-      await appendLeaseChange(tx, 'definition_changed', {
-        definitionSourceId: row.id,
-        workspaceId: row.workspaceId,
-        userId: row.ownerUserId,
-      });
-      await appendAuditEvent(tx, {
-        actor: auditActorOf(principal),
-        action: 'definitions.sources.delete',
-        target: { type: 'definition_source', id: row.id },
-        outcome: 'success',
-        data: { tier: row.tier, origin: row.origin, version: row.version },
-      });
-      return { deleted: true };
-    });
+    return this.db.withTenant(
+      principal.tenantId,
+      async (tx) => {
+        const row = await tx.definitionSource.findUnique({ where: { id: input.sourceId } });
+        const tier = row?.tier as DefinitionTierName;
+        if (row === null || !mayReadSource(principal, { ...row, tier })) throw notFound('definition source');
+        await assertMayWriteSource(tx, principal, { ...row, tier });
+        if (input.expectedVersion !== undefined && input.expectedVersion !== row.version)
+          throw conflict('The source changed since you read it; read it again.');
+        const deleted = await tx.definitionSource.deleteMany({ where: { id: row.id, version: row.version } });
+        if (deleted.count !== 1) throw conflict('The source changed since you read it; read it again.');
+        // The trigger list has no "source deleted": a deletion is a write of the tier's content.
+        await openRequestsAfterChange(tx, this.cipher, principal, changeScopeOfSource(row), 'source_written');
+        await appendLeaseChange(tx, 'definition_changed', {
+          definitionSourceId: row.id,
+          workspaceId: row.workspaceId,
+          userId: row.ownerUserId,
+        });
+        await appendAuditEvent(tx, {
+          actor: auditActorOf(principal),
+          action: 'definitions.sources.delete',
+          target: { type: 'definition_source', id: row.id },
+          outcome: 'success',
+          data: { tier: row.tier, origin: row.origin, version: row.version },
+        });
+        return { deleted: true };
+      },
+      FAN_OUT_UNIT_OF_WORK,
+    );
   }
 }

@@ -4,6 +4,7 @@ import type { Database } from '@gatehouse/db';
 import {
   changeScopeOfVariable,
   openRequestsAfterVariableChange,
+  FAN_OUT_UNIT_OF_WORK,
 } from '../approvals/open-requests-after-change';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
@@ -28,75 +29,79 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDefinitionVariable>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
-      const holder = await variableHolderOf(tx, principal, input);
-      await assertMayWriteVariables(tx, principal, holder);
-      const tenantId = principal.tenantId;
-      const existing = await tx.definitionVariable.findUnique({
-        where: { tenantId_holder_name: { tenantId, holder: holder.holder, name: input.name } },
-        select: { id: true },
-      });
-      const id = existing?.id ?? randomUUID();
-      const valueCt = this.cipher.sealValue({ id, tenantId }, input.value);
-      const row =
-        existing === null
-          ? await tx.definitionVariable.create({
-              data: {
-                id,
-                tenantId,
-                scope: holder.scope,
-                holder: holder.holder,
-                workspaceId: holder.workspaceId,
-                userId: holder.userId,
-                name: input.name,
-                valueCt,
-                updatedBy: principal.userId,
-              },
-            })
-          : await tx.definitionVariable.update({
-              where: { id },
-              data: { valueCt, updatedBy: principal.userId },
-            });
-      await openRequestsAfterVariableChange(
-        tx,
-        this.cipher,
-        principal,
-        { ...holder, name: input.name },
-        'variable_set',
-      );
-      await appendLeaseChange(tx, 'variable_changed', {
-        workspaceId: holder.workspaceId,
-        userId: holder.userId,
-      });
-      // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
-      this.refreshes?.afterCommitOfChange(
-        tx,
-        {
-          tenantId: principal.tenantId,
-          scope: changeScopeOfVariable(holder),
-          authorUserId: principal.userId,
-        },
-        'definition_changed',
-      );
-      await appendAuditEvent(tx, {
-        actor: auditActorOf(principal),
-        action: 'definitions.variables.set',
-        target: { type: 'definition_variable', id: row.id },
-        outcome: 'success',
-        data: {
+    return this.db.withTenant(
+      principal.tenantId,
+      async (tx) => {
+        const holder = await variableHolderOf(tx, principal, input);
+        await assertMayWriteVariables(tx, principal, holder);
+        const tenantId = principal.tenantId;
+        const existing = await tx.definitionVariable.findUnique({
+          where: { tenantId_holder_name: { tenantId, holder: holder.holder, name: input.name } },
+          select: { id: true },
+        });
+        const id = existing?.id ?? randomUUID();
+        const valueCt = this.cipher.sealValue({ id, tenantId }, input.value);
+        const row =
+          existing === null
+            ? await tx.definitionVariable.create({
+                data: {
+                  id,
+                  tenantId,
+                  scope: holder.scope,
+                  holder: holder.holder,
+                  workspaceId: holder.workspaceId,
+                  userId: holder.userId,
+                  name: input.name,
+                  valueCt,
+                  updatedBy: principal.userId,
+                },
+              })
+            : await tx.definitionVariable.update({
+                where: { id },
+                data: { valueCt, updatedBy: principal.userId },
+              });
+        await openRequestsAfterVariableChange(
+          tx,
+          this.cipher,
+          principal,
+          { ...holder, name: input.name },
+          'variable_set',
+        );
+        await appendLeaseChange(tx, 'variable_changed', {
+          workspaceId: holder.workspaceId,
+          userId: holder.userId,
+        });
+        // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
+        this.refreshes?.afterCommitOfChange(
+          tx,
+          {
+            tenantId: principal.tenantId,
+            scope: changeScopeOfVariable(holder),
+            authorUserId: principal.userId,
+          },
+          'definition_changed',
+        );
+        await appendAuditEvent(tx, {
+          actor: auditActorOf(principal),
+          action: 'definitions.variables.set',
+          target: { type: 'definition_variable', id: row.id },
+          outcome: 'success',
+          data: {
+            scope: holder.scope,
+            workspaceId: holder.workspaceId,
+            name: input.name,
+            replaced: existing !== null,
+          },
+        });
+        return {
           scope: holder.scope,
           workspaceId: holder.workspaceId,
           name: input.name,
-          replaced: existing !== null,
-        },
-      });
-      return {
-        scope: holder.scope,
-        workspaceId: holder.workspaceId,
-        name: input.name,
-        set: true,
-        updatedAt: row.updatedAt.toISOString(),
-      };
-    });
+          set: true,
+          updatedAt: row.updatedAt.toISOString(),
+        };
+      },
+      FAN_OUT_UNIT_OF_WORK,
+    );
   }
 }

@@ -3,6 +3,7 @@ import type { Database } from '@gatehouse/db';
 import {
   changeScopeOfVariable,
   openRequestsAfterVariableChange,
+  FAN_OUT_UNIT_OF_WORK,
 } from '../approvals/open-requests-after-change';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
@@ -27,54 +28,58 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof unsetDefinitionVariable>>) {
-    return this.db.withTenant(principal.tenantId, async (tx) => {
-      const holder = await variableHolderOf(tx, principal, input);
-      await assertMayWriteVariables(tx, principal, holder);
-      const existing = await tx.definitionVariable.findUnique({
-        where: {
-          tenantId_holder_name: { tenantId: principal.tenantId, holder: holder.holder, name: input.name },
-        },
-        select: { id: true },
-      });
-      if (existing !== null) {
-        await tx.definitionVariable.delete({ where: { id: existing.id } });
-        // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
-        await openRequestsAfterVariableChange(
-          tx,
-          this.cipher,
-          principal,
-          { ...holder, name: input.name },
-          'variable_unset',
-        );
-        await appendLeaseChange(tx, 'variable_changed', {
-          workspaceId: holder.workspaceId,
-          userId: holder.userId,
-        });
-        // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
-        this.refreshes?.afterCommitOfChange(
-          tx,
-          {
-            tenantId: principal.tenantId,
-            scope: changeScopeOfVariable(holder),
-            authorUserId: principal.userId,
+    return this.db.withTenant(
+      principal.tenantId,
+      async (tx) => {
+        const holder = await variableHolderOf(tx, principal, input);
+        await assertMayWriteVariables(tx, principal, holder);
+        const existing = await tx.definitionVariable.findUnique({
+          where: {
+            tenantId_holder_name: { tenantId: principal.tenantId, holder: holder.holder, name: input.name },
           },
-          'definition_changed',
-        );
-        await appendAuditEvent(tx, {
-          actor: auditActorOf(principal),
-          action: 'definitions.variables.unset',
-          target: { type: 'definition_variable', id: existing.id },
-          outcome: 'success',
-          data: { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name },
+          select: { id: true },
         });
-      }
-      return {
-        scope: holder.scope,
-        workspaceId: holder.workspaceId,
-        name: input.name,
-        set: false,
-        updatedAt: null,
-      };
-    });
+        if (existing !== null) {
+          await tx.definitionVariable.delete({ where: { id: existing.id } });
+          // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
+          await openRequestsAfterVariableChange(
+            tx,
+            this.cipher,
+            principal,
+            { ...holder, name: input.name },
+            'variable_unset',
+          );
+          await appendLeaseChange(tx, 'variable_changed', {
+            workspaceId: holder.workspaceId,
+            userId: holder.userId,
+          });
+          // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
+          this.refreshes?.afterCommitOfChange(
+            tx,
+            {
+              tenantId: principal.tenantId,
+              scope: changeScopeOfVariable(holder),
+              authorUserId: principal.userId,
+            },
+            'definition_changed',
+          );
+          await appendAuditEvent(tx, {
+            actor: auditActorOf(principal),
+            action: 'definitions.variables.unset',
+            target: { type: 'definition_variable', id: existing.id },
+            outcome: 'success',
+            data: { scope: holder.scope, workspaceId: holder.workspaceId, name: input.name },
+          });
+        }
+        return {
+          scope: holder.scope,
+          workspaceId: holder.workspaceId,
+          name: input.name,
+          set: false,
+          updatedAt: null,
+        };
+      },
+      FAN_OUT_UNIT_OF_WORK,
+    );
   }
 }

@@ -13,7 +13,11 @@ import {
 import type { z } from 'zod';
 import { changedServerNames, recordEntryAuthors } from '../approvals/entry-authorship';
 import type { OpenedRequest } from '../approvals/approval-requests.opener';
-import { changeScopeOfSource, openRequestsAfterChange } from '../approvals/open-requests-after-change';
+import {
+  changeScopeOfSource,
+  FAN_OUT_UNIT_OF_WORK,
+  openRequestsAfterChange,
+} from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../shared/audit-actor';
@@ -109,7 +113,11 @@ export async function writeDefinitionSource(
   args: WriteSourceArgs,
 ): Promise<z.infer<typeof definitionSourceView>> {
   return answerRacedCreate(async () =>
-    db.withTenant(args.principal.tenantId, async (tx) => (await writeSourceInTx(tx, cipher, args)).view),
+    db.withTenant(
+      args.principal.tenantId,
+      async (tx) => (await writeSourceInTx(tx, cipher, args)).view,
+      FAN_OUT_UNIT_OF_WORK,
+    ),
   );
 }
 
