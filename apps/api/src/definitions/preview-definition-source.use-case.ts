@@ -2,7 +2,7 @@ import { type CommandInput, type CommandOutput, previewDefinitionSource } from '
 import type { Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import { viewsAffectedBy } from '../approvals/affected-views';
-import { changeScopeOfSource } from '../approvals/open-requests-after-change';
+import { changeScopeOfSource, FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
 import { withRolledBackAuditLinks } from '../audit/audit-checkpoint.logger';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
@@ -39,52 +39,57 @@ export class PreviewDefinitionSourceUseCase implements UseCaseFor<typeof preview
     try {
       await withRolledBackAuditLinks(() =>
         answerRacedCreate(() =>
-          this.db.withTenant(principal.tenantId, async (tx) => {
-            const source = await sourceTargetOf(tx, principal, target);
-            // Refused before any reading: a caller who may not write the tier learns nothing from its cost.
-            await assertMayWriteSource(tx, principal, source);
-            const views = await viewsAffectedBy(tx, changeScopeOfSource(source), principal.userId);
-            const before = await readApprovalStandings(tx, this.cipher, principal.tenantId, views);
-            const outcome = await writeSourceInTx(tx, this.cipher, {
-              principal,
-              input: target,
-              document: { kind: 'value', value: document },
-              action: 'definitions.sources.put',
-            });
-            const after = await readApprovalStandings(tx, this.cipher, principal.tenantId, views);
-            const names = new Map(views.map((view) => [view.workspace.id, view.workspace.name]));
-            const stored = new Map(outcome.view.entries.map((entry) => [String(entry['name']), entry]));
-            throw new DryRunFinished({
-              tier: outcome.view.tier,
-              origin: outcome.view.origin,
-              currentVersion: outcome.previousVersion,
-              nextVersion: outcome.written ? outcome.view.version : null,
-              entries: outcome.entryChanges.map(({ name, change }) => {
-                const entry = change === 'removed' ? undefined : stored.get(name);
-                return {
-                  name,
-                  change,
-                  state: entry === undefined ? null : (entry['state'] as 'valid' | 'malformed' | 'rejected'),
-                  problems: (entry?.['problems'] as Record<string, unknown>[] | undefined) ?? [],
-                };
-              }),
-              problems: outcome.view.problems,
-              staleApprovals: approvalsLeftStale(before, after).map(({ standing, becomes }) => ({
-                workspaceId: standing.workspaceId,
-                workspaceName: standing.workspaceName,
-                serverName: standing.serverName,
-                principalUserId: standing.principalUserId,
-                becomes,
-              })),
-              requests: outcome.opened.map(({ request, outcome: opened }) => ({
-                workspaceId: request.workspaceId,
-                workspaceName: names.get(request.workspaceId) ?? request.workspaceId,
-                serverName: request.serverName,
-                principalUserId: request.principalUserId,
-                outcome: opened,
-              })),
-            });
-          }),
+          this.db.withTenant(
+            principal.tenantId,
+            async (tx) => {
+              const source = await sourceTargetOf(tx, principal, target);
+              // Refused before any reading: a caller who may not write the tier learns nothing from its cost.
+              await assertMayWriteSource(tx, principal, source);
+              const views = await viewsAffectedBy(tx, changeScopeOfSource(source), principal.userId);
+              const before = await readApprovalStandings(tx, this.cipher, principal.tenantId, views);
+              const outcome = await writeSourceInTx(tx, this.cipher, {
+                principal,
+                input: target,
+                document: { kind: 'value', value: document },
+                action: 'definitions.sources.put',
+              });
+              const after = await readApprovalStandings(tx, this.cipher, principal.tenantId, views);
+              const names = new Map(views.map((view) => [view.workspace.id, view.workspace.name]));
+              const stored = new Map(outcome.view.entries.map((entry) => [String(entry['name']), entry]));
+              throw new DryRunFinished({
+                tier: outcome.view.tier,
+                origin: outcome.view.origin,
+                currentVersion: outcome.previousVersion,
+                nextVersion: outcome.written ? outcome.view.version : null,
+                entries: outcome.entryChanges.map(({ name, change }) => {
+                  const entry = change === 'removed' ? undefined : stored.get(name);
+                  return {
+                    name,
+                    change,
+                    state:
+                      entry === undefined ? null : (entry['state'] as 'valid' | 'malformed' | 'rejected'),
+                    problems: (entry?.['problems'] as Record<string, unknown>[] | undefined) ?? [],
+                  };
+                }),
+                problems: outcome.view.problems,
+                staleApprovals: approvalsLeftStale(before, after).map(({ standing, becomes }) => ({
+                  workspaceId: standing.workspaceId,
+                  workspaceName: standing.workspaceName,
+                  serverName: standing.serverName,
+                  principalUserId: standing.principalUserId,
+                  becomes,
+                })),
+                requests: outcome.opened.map(({ request, outcome: opened }) => ({
+                  workspaceId: request.workspaceId,
+                  workspaceName: names.get(request.workspaceId) ?? request.workspaceId,
+                  serverName: request.serverName,
+                  principalUserId: request.principalUserId,
+                  outcome: opened,
+                })),
+              });
+            },
+            FAN_OUT_UNIT_OF_WORK,
+          ),
         ),
       );
     } catch (error) {
