@@ -1,20 +1,16 @@
 import { type CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import {
-  changeScopeOfVariable,
-  openRequestsAfterVariableChange,
-  FAN_OUT_UNIT_OF_WORK,
-} from '../approvals/open-requests-after-change';
+import { FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from './definition-cipher';
+import { afterVariableChange } from './variable-changed';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
 import { Inject, Optional } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
 
 /** `definitions.variables.unset`: idempotent; audited only when something was unset. */
 @HandlesCommand(unsetDefinitionVariable)
@@ -42,26 +38,12 @@ export class UnsetDefinitionVariableUseCase implements UseCaseFor<typeof unsetDe
         if (existing !== null) {
           await tx.definitionVariable.delete({ where: { id: existing.id } });
           // Unsetting can change what resolves (a default takes over) or leave an entry unresolved (nothing opens).
-          await openRequestsAfterVariableChange(
+          await afterVariableChange(
             tx,
-            this.cipher,
+            { cipher: this.cipher, refreshes: this.refreshes },
             principal,
-            { ...holder, name: input.name },
+            { holder, name: input.name },
             'variable_unset',
-          );
-          await appendLeaseChange(tx, 'variable_changed', {
-            workspaceId: holder.workspaceId,
-            userId: holder.userId,
-          });
-          // A new value under the same fingerprint (a rotated key, say) can change what the server lists.
-          this.refreshes?.afterCommitOfChange(
-            tx,
-            {
-              tenantId: principal.tenantId,
-              scope: changeScopeOfVariable(holder),
-              authorUserId: principal.userId,
-            },
-            'definition_changed',
           );
           await appendAuditEvent(tx, {
             actor: auditActorOf(principal),
