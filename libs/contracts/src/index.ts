@@ -46,6 +46,7 @@ export {
   absolutePath,
   admittedTransport,
   admittedTransportV1,
+  childEnvKeyEntry,
   processAuthority,
   unixId,
   type AdmittedHttpTransport,
@@ -370,3 +371,9 @@ export {
   gatewaySessionsKey,
   refusalField,
 } from './gateway-activity/gateway-activity.keys';
+export {
+  findJsonShapeProblem,
+  type JsonPathStep,
+  type JsonShapeBounds,
+  type JsonShapeProblem,
+} from './json/json-shape.guard';

@@ -1,3 +1,4 @@
+import { findJsonShapeProblem } from '@gatehouse/contracts';
 import { keySegment, type PathSegment } from './decode-problem';
 
 /**
@@ -41,46 +42,13 @@ export function exceedsDocumentBytes(text: string): boolean {
   return utf8ByteLength(text) > MAX_DOCUMENT_BYTES;
 }
 
-interface Node {
-  readonly parent: Node | null;
-  readonly key: string | number;
-  readonly index: number;
-}
-
-interface Pending {
-  readonly value: object;
-  readonly depth: number;
-  readonly node: Node | null;
-}
-
-function pathOf(node: Node | null): PathSegment[] {
-  const path: PathSegment[] = [];
-  for (let at = node; at; at = at.parent)
-    path.push(typeof at.key === 'number' ? at.key : keySegment(at.key, at.index));
-  return path.reverse();
-}
-
 /**
  * The path of the first container nested deeper than {@link MAX_DOCUMENT_DEPTH} in a parsed value, or null.
  * Iterative (a hostile depth cannot exhaust the stack) and linear in the value's size; a path is rendered only
  * for the container it reports.
  */
 export function findTooDeep(value: unknown): readonly PathSegment[] | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const pending: Pending[] = [{ value, depth: 1, node: null }];
-  while (pending.length > 0) {
-    const { value: current, depth, node } = pending.pop() as Pending;
-    const isArray = Array.isArray(current);
-    const keys = isArray ? null : Object.keys(current);
-    const count = isArray ? current.length : (keys as string[]).length;
-    for (let i = 0; i < count; i += 1) {
-      const key = isArray ? i : ((keys as string[])[i] as string);
-      const child: unknown = (current as Record<string | number, unknown>)[key];
-      if (typeof child !== 'object' || child === null) continue;
-      const childNode: Node = { parent: node, key, index: i };
-      if (depth + 1 > MAX_DOCUMENT_DEPTH) return pathOf(childNode);
-      pending.push({ value: child, depth: depth + 1, node: childNode });
-    }
-  }
-  return null;
+  const problem = findJsonShapeProblem(value, { maxDepth: MAX_DOCUMENT_DEPTH });
+  if (problem === null) return null;
+  return problem.path.map(({ key, index }) => (typeof key === 'number' ? key : keySegment(key, index)));
 }
