@@ -37,6 +37,33 @@ describe('editableDocumentOf', () => {
     });
   });
 
+  it('shows every env and header key by name, a credential-looking one included, values hidden', () => {
+    const tokenKey = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+    const shown = editableDocumentOf({
+      mcpServers: {
+        files: {
+          command: 'npx',
+          env: {
+            npm_config_node_options: '--import=data:CANARY',
+            GITHUB_TOKEN: 'CANARY-2',
+            [tokenKey]: 'CANARY-3',
+          },
+        },
+        api: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { [tokenKey]: 'CANARY-4' } },
+      },
+    });
+    expect(shown).toEqual({
+      mcpServers: {
+        files: {
+          command: 'npx',
+          env: { npm_config_node_options: REDACTED, GITHUB_TOKEN: REDACTED, [tokenKey]: REDACTED },
+        },
+        api: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { [tokenKey]: REDACTED } },
+      },
+    });
+    expect(JSON.stringify(shown)).not.toMatch(/CANARY|--import/);
+  });
+
   it('masks credential-shaped literals wherever they are, and a reference named like a credential', () => {
     const token = 'ghp_0123456789abcdefABCDEF0123456789abcd';
     const shown = JSON.stringify(

@@ -8,6 +8,7 @@ const HIDDEN_KEY = /^\[REDACTED #(\d+)\]$/;
  * A key as the editable document shows it: itself when a problem path would show it (a short plain name that
  * does not look like a credential), else `[REDACTED #<position>]` (a pasted token used as a server name, a
  * 600-character tool name). Sent back, the placeholder restore maps it to the stored key at that position.
+ * Env and header keys never go through this: they are always shown by name (keyedValuesOf).
  */
 export function editableKeyOf(key: string, index: number): string {
   return keySegment(key, index) === key ? key : `[REDACTED #${index}]`;
@@ -26,8 +27,9 @@ export function hiddenKeyPosition(key: string): number | null {
  * no recognisable shape): a value that is exactly a `${NAME}` reference stays (it names where the value comes
  * from and shows none of it), anything else becomes `[REDACTED]`. Sent back unchanged, every masked string is
  * one the API's placeholder restore maps back to the stored value (apps/api definition-placeholder.restore.ts);
- * invisible characters are NOT escaped here, since an editor round-trips the raw text. Keys a problem path
- * would not show are hidden too (editableKeyOf).
+ * invisible characters are NOT escaped here, since an editor round-trips the raw text. Env and header keys are
+ * shown by name, every one: a key decides what the server does and a reviewer must read it, and sent back it is
+ * simply itself. Other keys a problem path would not show are hidden (editableKeyOf).
  */
 export function editableDocumentOf(document: unknown): unknown {
   if (!isRecord(document)) return maskAny(document);
@@ -78,14 +80,17 @@ function fieldOf(field: string, value: unknown): unknown {
   }
 }
 
-/** Env and header values: a bare `${NAME}` reference shows; anything else, of any type, is hidden. */
+/**
+ * Env and header values: a bare `${NAME}` reference shows; anything else, of any type, is hidden. Keys show as
+ * they are, whatever they look like.
+ */
 function keyedValuesOf(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  Object.entries(values).forEach(([key, value], index) => {
+  for (const [key, value] of Object.entries(values)) {
     const reference = typeof value === 'string' ? REFERENCE.exec(value) : null;
     const shown = reference !== null && !isCredentialShapedLiteral(reference[1] as string);
-    define(out, editableKeyOf(key, index), shown ? value : REDACTED);
-  });
+    define(out, key, shown ? value : REDACTED);
+  }
   return out;
 }
 

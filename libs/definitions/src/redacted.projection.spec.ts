@@ -36,6 +36,29 @@ describe('projectDefinition', () => {
     });
   });
 
+  it('shows every env and header key by name, a credential-looking one included, and never a value', () => {
+    const tokenKey = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+    const stdio = project({
+      command: 'npx',
+      args: ['-y', '@acme/mcp'],
+      env: {
+        npm_config_node_options: '--import=data:text/javascript,CANARY_IMPORT',
+        GITHUB_TOKEN: 'CANARY-LITERAL',
+        [tokenKey]: 'CANARY-UNDER-TOKEN-KEY',
+      },
+    });
+    expect(stdio.transport).toMatchObject({
+      env: { state: 'redacted', keys: ['npm_config_node_options', 'GITHUB_TOKEN', tokenKey] },
+    });
+    const http = project({
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { [tokenKey]: 'CANARY-HEADER', 'X-Api-Key': 'CANARY-KEY' },
+    });
+    expect(http.transport).toMatchObject({ headers: { state: 'redacted', keys: [tokenKey, 'X-Api-Key'] } });
+    expect(JSON.stringify([stdio, http])).not.toMatch(/CANARY|--import/);
+  });
+
   it('shows a reference for a secret stretch wherever it stands', () => {
     const projection = project(
       { command: 'run', args: ['--db=postgres://app:${DB_PASSWORD}@db/app'] },

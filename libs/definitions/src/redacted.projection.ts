@@ -1,12 +1,13 @@
 import type { ServerOptions } from '@gatehouse/catalog';
 import { escapeInvisible } from './invisible-character';
-import { maskArgs, maskArgument, maskText, maskUrl, REDACTED } from './literal.masker';
-import { isCredentialShapedLiteral } from './secret-shape';
+import { maskArgs, maskArgument, maskText, maskUrl } from './literal.masker';
 import type { MaterializedDefinition, MaterializedKeyed, MaterializedText } from './variable.materializer';
 
 /**
  * Env and header KEYS, never values: the key alone tells servers apart, and a value there is too often a
- * credential of no recognisable shape. `none` and `redacted` stay distinguishable answers.
+ * credential of no recognisable shape. Every key is shown by name, however much it looks like a credential: a
+ * key decides what the server does (`npm_config_node_options` runs code through npm), so a reviewer who cannot
+ * read one cannot judge the entry. `none` and `redacted` stay distinguishable answers.
  */
 export type KeysOnly =
   { readonly state: 'none' } | { readonly state: 'redacted'; readonly keys: readonly string[] };
@@ -64,7 +65,7 @@ function keysOnly(items: readonly MaterializedKeyed[]): KeysOnly {
   if (items.length === 0) return { state: 'none' };
   return {
     state: 'redacted',
-    keys: items.map((item) => (isCredentialShapedLiteral(item.key) ? REDACTED : item.key)),
+    keys: items.map((item) => item.key),
   };
 }
 
@@ -87,7 +88,7 @@ export function formatCommandLine(command: string, args: readonly string[]): str
  * The redacted projection of a materialized definition: command line, cwd and URL readable with their secret
  * stretches replaced by references and credential-shaped literals masked (URL userinfo and credential-named
  * query/fragment parameters included), and every invisible character escaped (`\u202E`), so what a reviewer reads
- * names every character that runs; env and header keys only. Linear in the size of the definition.
+ * names every character that runs; env and header keys by name, never their values. Linear in the size of the definition.
  */
 export function projectDefinition(definition: MaterializedDefinition): RedactedProjection {
   const t = definition.transport;

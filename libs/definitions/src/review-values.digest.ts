@@ -1,18 +1,19 @@
 import { CanonicalEncoder } from './canonical.encoder';
 import { writeKeyedValue, type FingerprintKey } from './definition.fingerprint';
-import { REDACTED } from './literal.masker';
-import { isCredentialShapedLiteral } from './secret-shape';
 import type { MaterializedDefinition, MaterializedKeyed } from './variable.materializer';
 
 /**
  * What an approver is told about env and header VALUES: which keys' values changed, were added or removed since
- * the last approval, never the values (the projection shows keys only; the seed's rule). An approval keeps, for
+ * the last approval, never the values (the projection shows keys by name and no value). An approval keeps, for
  * each key, a keyed digest of the key and one of its value as the fingerprint writes it (a secret as its marker
  * and where it points), so rotating a credential is no change and anything the fingerprint sees is one. Keyed
  * with the tenant's fingerprint key: the digests confirm no guess of a value to whoever reads them.
  */
 export interface KeyedValueDigest {
-  /** The key as a person may see it (masked like the projection when it looks like a credential). */
+  /**
+   * The key by name, as the projection shows it: a key is never hidden, however it looks. (Digests stored before
+   * keys were shown may hold `[REDACTED]` here; only a removed key is ever named from them.)
+   */
   readonly shown: string;
   /** HMAC of the key (header names case-insensitively): the same key across versions. */
   readonly key: string;
@@ -60,7 +61,7 @@ function digestsOf(
     for (const item of list) writeKeyedValue(keyEnc, name, item, kind);
     const first = (list[0] as MaterializedKeyed).key;
     out.push({
-      shown: isCredentialShapedLiteral(first) ? REDACTED : first,
+      shown: first,
       key: keyDigest,
       value: keyEnc.keyedDigest(key.bytes),
     });
