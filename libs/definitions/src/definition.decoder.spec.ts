@@ -112,6 +112,18 @@ describe('decodeServerEntry: refusals name the path, never the value', () => {
     [{ command: 'x', args: ['a', 3] }, 'wrong_type', ['args', 1]],
     [{ command: 'x', env: { A: 1 } }, 'wrong_type', ['env', 'A']],
     [{ command: 'x', env: { 'BAD-NAME': 'v' } }, 'invalid_env_name', ['env', 'BAD-NAME']],
+    // A valid env or header name is named however it looks: keys are never hidden.
+    [{ command: 'x', env: { npm_config_node_options: 1 } }, 'wrong_type', ['env', 'npm_config_node_options']],
+    [
+      { command: 'x', env: { ghp_0123456789abcdefABCDEF0123456789abcd: '${A B}' } },
+      'invalid_variable_reference',
+      ['env', 'ghp_0123456789abcdefABCDEF0123456789abcd'],
+    ],
+    [
+      { type: 'http', url: 'https://x', headers: { ghp_0123456789abcdefABCDEF0123456789abcd: 'a\nb' } },
+      'invalid_header_value',
+      ['headers', 'ghp_0123456789abcdefABCDEF0123456789abcd'],
+    ],
     [{ command: 'x', cwd: '' }, 'empty_value', ['cwd']],
     [{ command: 'x', args: ['${A B}'] }, 'invalid_variable_reference', ['args', 0]],
     [{ command: 'x', requiresTrustedWorkspace: 'yes' }, 'wrong_type', ['requiresTrustedWorkspace']],

@@ -171,18 +171,20 @@ function readKeyedTemplates(
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i] as string;
-    // The path is rendered only for a problem: rendering checks the key's shape, which the clean path never needs.
-    const refuse = (reason: EntryProblem['reason']) =>
-      problems.add({ reason, path: [field, keySegment(key, i)] });
+    // A key that is not a name of its field may be anything (a pasted paragraph): its path shows it only when
+    // plain, else its position. Rendering checks the key's shape, which the clean path never needs.
     if (field === 'env' && !ENV_NAME.test(key)) {
-      refuse('invalid_env_name');
+      problems.add({ reason: 'invalid_env_name', path: [field, keySegment(key, i)] });
       continue;
     }
+    if (field === 'headers' && !isHeaderName(key)) {
+      problems.add({ reason: 'invalid_header_name', path: [field, keySegment(key, i)] });
+      continue;
+    }
+    // A valid env or header name is named as itself, however much it looks like a credential: keys are never
+    // hidden, so the author reads which key was refused (the value never appears).
+    const refuse = (reason: EntryProblem['reason']) => problems.add({ reason, path: [field, key] });
     if (field === 'headers') {
-      if (!isHeaderName(key)) {
-        refuse('invalid_header_name');
-        continue;
-      }
       if (!maySetHeader(key)) {
         refuse('protocol_header');
         continue;

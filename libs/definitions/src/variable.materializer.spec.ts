@@ -101,6 +101,20 @@ describe('materializeDefinition', () => {
     ]);
   });
 
+  it('names a credential-looking env or header key in an unset path as itself', () => {
+    const key = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+    const stdio = materialize(
+      { command: 'run', env: { npm_config_node_options: '${OPTS}', [key]: '${T}' } },
+      {},
+    );
+    expect(stdio.unset).toEqual([
+      { path: ['env', 'npm_config_node_options'], variable: 'OPTS' },
+      { path: ['env', key], variable: 'T' },
+    ]);
+    const http = materialize({ type: 'http', url: 'https://x.example.com', headers: { [key]: '${T}' } }, {});
+    expect(http.unset).toEqual([{ path: ['headers', key], variable: 'T' }]);
+  });
+
   it('never reads prototype members as variables', () => {
     const m = materialize(
       { command: 'run', args: ['${constructor}', '${toString}', '${__proto__}'] },

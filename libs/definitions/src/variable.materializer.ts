@@ -1,5 +1,5 @@
 import type { ServerOptions } from '@gatehouse/catalog';
-import { keySegment, type PathSegment } from './decode-problem';
+import type { PathSegment } from './decode-problem';
 import { hasParentSegment } from './definition.decoder';
 import type { KeyedTemplate, ServerDefinition } from './definition.types';
 import { hasInvisibleCharacter } from './invisible-character';
@@ -181,9 +181,9 @@ class Materializer {
 
   keyed(items: readonly KeyedTemplate[], field: 'env' | 'headers'): MaterializedKeyed[] {
     const out: MaterializedKeyed[] = [];
-    for (let index = 0; index < items.length; index += 1) {
-      const item = items[index] as KeyedTemplate;
-      const path = () => [field, keySegment(item.key, index)];
+    for (const item of items) {
+      // A decoded key is a valid env or header name: named as itself (keys are never hidden).
+      const path = () => [field, item.key];
       const value = this.text(item.value, path);
       if (field === 'headers' && /[\r\n\0]/.test(value.value)) {
         this.problems.push({ reason: 'invalid_header_value', path: path() });
