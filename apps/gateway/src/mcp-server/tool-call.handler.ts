@@ -5,6 +5,7 @@ import type { ServedSurface, SurfaceScope } from '../catalog/served-surface.js';
 import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
 import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
 import type { RequestHeaders } from '../upstreams/trace-context.js';
+import { argumentsRefusal } from './argument.bounds.js';
 
 // tools/call for one surface, whoever carried it in: the SDK's Server (every request it serves) or the warm-call
 // path (decision 0125: a warm session's tools/call, answered without the SDK's transport). One function, so both
@@ -73,6 +74,12 @@ export async function surfaceFor(
 export function toolCallHandler(options: ToolCallHandlerOptions): ToolCallHandler {
   const { scope, surfaces, tools } = options;
   return async (caller, params, channel) => {
+    // Before anything else: arguments past a bound never reach the catalog, let alone an upstream (0130).
+    const refused = argumentsRefusal(params.arguments);
+    if (refused !== undefined) {
+      options.onToolCall?.('invalid_arguments', caller);
+      throw refused;
+    }
     let name = params.name;
     if (scope.kind === 'server') {
       // The passthrough's own name to the catalog's minted one: the tools service resolves that, through the

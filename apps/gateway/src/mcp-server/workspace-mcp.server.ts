@@ -1,10 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  CompleteRequestSchema,
   ElicitResultSchema,
   ErrorCode,
-  GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -37,6 +35,8 @@ import type {
 } from '../catalog/served-surface.js';
 import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
 import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
+import { stringArgument, stringArguments } from './argument.bounds.js';
+import { LaxCompleteRequestSchema, LaxGetPromptRequestSchema } from './lax-argument.schemas.js';
 import {
   catalogUnavailable,
   surfaceFor,
@@ -216,14 +216,12 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Workspac
     return { prompts: items, ...rest };
   });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
-    const answer = await surfaces.getPrompt(
-      callerOf(extra),
-      scope,
-      request.params.name,
-      request.params.arguments ?? {},
-      { signal: extra.signal },
-    );
+  server.setRequestHandler(LaxGetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
+    const args = stringArguments(request.params.arguments ?? {});
+    if (args instanceof McpError) throw args;
+    const answer = await surfaces.getPrompt(callerOf(extra), scope, request.params.name, args, {
+      signal: extra.signal,
+    });
     if (answer.ok) return answer.result;
     switch (answer.reason) {
       case 'unknown_prompt':
@@ -284,13 +282,23 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Workspac
     }
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra): Promise<CompleteResult> => {
+  server.setRequestHandler(LaxCompleteRequestSchema, async (request, extra): Promise<CompleteResult> => {
     const { ref, argument, context } = request.params;
+    const value = stringArgument(argument.name, argument.value);
+    if (value instanceof McpError) throw value;
+    const contextArguments =
+      context?.arguments === undefined ? undefined : stringArguments(context.arguments);
+    if (contextArguments instanceof McpError) throw contextArguments;
     const answer = await surfaces.complete(
       callerOf(extra),
       scope,
       ref.type === 'ref/prompt' ? { type: ref.type, name: ref.name } : { type: ref.type, uri: ref.uri },
-      { argument, ...(context === undefined ? {} : { context }) },
+      {
+        argument: { name: argument.name, value },
+        ...(context === undefined
+          ? {}
+          : { context: contextArguments === undefined ? {} : { arguments: contextArguments } }),
+      },
       { signal: extra.signal },
     );
     if (answer.ok) return answer.result;
