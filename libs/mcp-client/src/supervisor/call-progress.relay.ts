@@ -16,6 +16,18 @@ export interface CallProgress {
 
 const PROGRESS = 'notifications/progress';
 
+/**
+ * Progress notifications one call may relay (decision 0130). A caller's UI needs a few hundred at most; a server
+ * that sends more costs the caller's stream a write each. Past it the call's progress is dropped, and counted.
+ */
+export const MAX_PROGRESS_PER_CALL = 1_000;
+
+export interface CallProgressRelayOptions {
+  readonly maxPerCall?: number;
+  /** One progress of a call past its cap was dropped. */
+  readonly onDropped?: () => void;
+}
+
 export interface TrackedCall {
   /** The progress token to send in the call's `_meta`. */
   readonly token: string;
@@ -26,9 +38,14 @@ export interface TrackedCall {
 export class CallProgressRelay {
   private readonly listeners = new Map<string, (progress: CallProgress) => void>();
   private issued = 0;
+  private readonly maxPerCall: number;
 
   /** Reads ahead of the transport's current (the SDK Protocol's) message handler: call after `connect`. */
-  constructor(transport: Pick<Transport, 'onmessage'>) {
+  constructor(
+    transport: Pick<Transport, 'onmessage'>,
+    private readonly options: CallProgressRelayOptions = {},
+  ) {
+    this.maxPerCall = options.maxPerCall ?? MAX_PROGRESS_PER_CALL;
     const protocol = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if (isJSONRPCNotification(message) && message.method === PROGRESS) {
@@ -48,7 +65,15 @@ export class CallProgressRelay {
   track(onProgress: (progress: CallProgress) => void): TrackedCall {
     this.issued += 1;
     const token = `gatehouse-call-${this.issued}`;
-    this.listeners.set(token, onProgress);
+    let relayed = 0;
+    this.listeners.set(token, (progress) => {
+      if (relayed >= this.maxPerCall) {
+        this.options.onDropped?.();
+        return;
+      }
+      relayed += 1;
+      onProgress(progress);
+    });
     return { token, end: () => void this.listeners.delete(token) };
   }
 }

@@ -3,9 +3,6 @@ import {
   ElicitRequestSchema,
   ErrorCode,
   McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
   type CallToolResult,
   type CompleteRequest,
   type CompleteResult,
@@ -26,6 +23,12 @@ import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.p
 import { sameIdentity, type CatalogIdentity } from './catalog-identity';
 import { CallProgressRelay, type CallProgress } from './call-progress.relay';
 import { classifyFailure, type ClassifiedFailure } from './failure-class';
+import {
+  DEFAULT_NOTIFICATION_BUDGET,
+  NotificationBudget,
+  type NotificationBudgetOptions,
+} from './notification-budget';
+import { gateNotifications, type NotificationDropReason } from './notification.gate';
 
 // One upstream server's connection and catalog lifecycle. Connects through the connector it is given (the
 // admitted transports of this lib), retries only transient failures under bounded backoff with jitter, discovers
@@ -95,7 +98,8 @@ export type ElicitationRelay = (
 ) => Promise<Readonly<Record<string, unknown>>>;
 
 /** Why an upstream's elicitation was refused (the JSON-RPC error's `data.reason` it is answered with). */
-export type ElicitationRefusal = 'elicitation_outside_call' | 'elicitation_ambiguous' | 'elicitation_unsupported';
+export type ElicitationRefusal =
+  'elicitation_outside_call' | 'elicitation_ambiguous' | 'elicitation_unsupported';
 
 export type ConnectOutcome =
   | { readonly ok: true; readonly connection: SupervisedConnection }
@@ -172,16 +176,24 @@ export interface SupervisorOptions {
   readonly callTimeoutMs?: number;
   readonly onEvent?: (event: SupervisorEvent) => void;
   /**
-   * Told the method of every server notification that is dropped (anything but list_changed and the progress of a
-   * call in flight), so a host can count what it never relays. Never given the notification's content.
+   * Told the method of every server notification that is dropped, and why: nothing relays it (anything but
+   * list_changed and the progress of a call in flight), past the connection's budget, or past its call's progress
+   * cap (decision 0130). So a host can count what it never relays; never given the notification's content.
    */
-  readonly onDroppedNotification?: (method: string) => void;
-  /** Waits out a backoff (injectable so tests await events rather than time). */
+  readonly onDroppedNotification?: (method: string, reason: NotificationDropReason) => void;
+  /** This connection's notification budget (default {@link DEFAULT_NOTIFICATION_BUDGET}). */
+  readonly notificationBudget?: NotificationBudgetOptions;
+  /** Progress notifications one call may relay (default {@link MAX_PROGRESS_PER_CALL}). */
+  readonly maxProgressPerCall?: number;
+  /** At least this long between two listings of the catalog after list_changed (default 1 s). */
+  readonly relistSpacingMs?: number;
+  /** Waits out a backoff or a re-list's spacing (injectable so tests await events rather than time). */
   readonly delay?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random?: () => number;
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_RELIST_SPACING_MS = 1_000;
 
 /**
  * A request in flight on the connection. Tool calls carry who made them; a prompts/get or resources/read is `read`
@@ -227,6 +239,8 @@ export class ConnectionSupervisor {
   private generation = 0;
   private queue: Promise<void> = Promise.resolve();
   private refreshQueued = false;
+  /** When the catalog was last listed (discovered or re-listed): re-lists are spaced from it. */
+  private listedAt = 0;
   private readonly closing = new AbortController();
 
   constructor(private readonly options: SupervisorOptions) {}
@@ -463,6 +477,7 @@ export class ConnectionSupervisor {
     };
     const previous = this.catalogNow;
     if (previous && !sameIdentity(previous.identity, identity)) this.setCatalog(undefined, 'invalidated');
+    this.listedAt = Date.now();
     const discovery = await discoverCatalog(
       connected.client,
       initialListing(this.options.discovery, connected.initialListingTimeoutMs),
@@ -494,12 +509,25 @@ export class ConnectionSupervisor {
     this.current = connection;
     const client = connection.client;
     const transport = client.transport;
-    this.progress = transport === undefined ? undefined : new CallProgressRelay(transport);
-    const refresh = () => this.scheduleRefresh(connection);
-    // Only the protocol's own list_changed notifications do anything; every other notification is dropped.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
-    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh);
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh);
+    const dropped = (method: string, reason: NotificationDropReason) =>
+      this.options.onDroppedNotification?.(method, reason);
+    this.progress =
+      transport === undefined
+        ? undefined
+        : new CallProgressRelay(transport, {
+            ...(this.options.maxProgressPerCall === undefined
+              ? {}
+              : { maxPerCall: this.options.maxProgressPerCall }),
+            onDropped: () => dropped('notifications/progress', 'call_cap'),
+          });
+    // Only the protocol's own list_changed notifications do anything (one coalesced re-list), read ahead of the
+    // SDK; every other notification spends the connection's budget, and what nothing relays is dropped.
+    if (transport !== undefined)
+      gateNotifications(transport, {
+        budget: new NotificationBudget(this.options.notificationBudget ?? DEFAULT_NOTIFICATION_BUDGET),
+        onListChanged: () => this.scheduleRefresh(connection),
+        onDropped: dropped,
+      });
     if (connection.elicitation === true) {
       client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
         const relay = this.elicitationRelay();
@@ -509,7 +537,7 @@ export class ConnectionSupervisor {
       });
     }
     client.fallbackNotificationHandler = async (notification) => {
-      this.options.onDroppedNotification?.(notification.method.slice(0, 64));
+      dropped(notification.method.slice(0, 64), 'not_relayed');
     };
     client.onclose = () => {
       if (this.current !== connection) return;
@@ -530,16 +558,28 @@ export class ConnectionSupervisor {
     return relay ?? 'elicitation_unsupported';
   }
 
+  /**
+   * One re-list per list_changed burst (decision 0130): while one is pending every further list_changed is folded
+   * into it, and a re-list starts no sooner than the spacing after the last listing, so a server that says its
+   * lists changed 20,000 times is listed again a few times, not 20,000 (each re-list is a full walk, and the
+   * host tells the API and every session it serves).
+   */
   private scheduleRefresh(connection: SupervisedConnection): void {
     if (this.refreshQueued) return;
     this.refreshQueued = true;
-    void this.enqueue(async () => {
-      this.refreshQueued = false;
-      if (this.current !== connection || this.status !== 'ready') return;
-      const identity = this.catalogNow?.identity;
-      const discovery = await discoverCatalog(connection.client, this.options.discovery);
-      if (this.current !== connection || identity === undefined) return;
-      this.applyDiscovery(identity, discovery, 'refreshed');
-    });
+    const spacing = this.options.relistSpacingMs ?? DEFAULT_RELIST_SPACING_MS;
+    const wait = Math.max(0, this.listedAt + spacing - Date.now());
+    const delay = this.options.delay ?? defaultDelay;
+    void (wait === 0 ? Promise.resolve() : delay(wait, this.closing.signal)).then(() =>
+      this.enqueue(async () => {
+        this.refreshQueued = false;
+        if (this.current !== connection || this.status !== 'ready') return;
+        const identity = this.catalogNow?.identity;
+        this.listedAt = Date.now();
+        const discovery = await discoverCatalog(connection.client, this.options.discovery);
+        if (this.current !== connection || identity === undefined) return;
+        this.applyDiscovery(identity, discovery, 'refreshed');
+      }),
+    );
   }
 }
