@@ -186,3 +186,38 @@ describe('the keyed fingerprint (item 10)', () => {
     });
   });
 });
+
+describe('env keys are never hidden: the request and its review diff name every key, never a value', () => {
+  const tokenKey = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+  const canary = '--import=data:text/javascript,KEYS_SHOWN_CANARY';
+
+  it('a first request shows npm_config_node_options and a token-shaped key by name', async () => {
+    const w = await createApprovalWorld(h, { trusted: true });
+    await putProject(w, 'alice', {
+      runner: stdio({ npm_config_node_options: canary, [tokenKey]: 'TOKEN_KEY_CANARY' }),
+    });
+    const view = await requestView(w, (await openRequestFor(w, 'runner')).id);
+    expect(view.projection).toMatchObject({
+      transport: { kind: 'stdio', env: { state: 'redacted', keys: ['npm_config_node_options', tokenKey] } },
+    });
+    expect(JSON.stringify(view)).not.toMatch(/CANARY|--import/);
+  });
+
+  it('a key added to an approved server is named in the keys diff and the value diff', async () => {
+    const w = await createApprovalWorld(h, { trusted: true });
+    await putProject(w, 'alice', { runner: stdio({ LOG_LEVEL: 'info' }) });
+    await approve(w, await openRequestFor(w, 'runner'));
+    await putProject(w, 'alice', { runner: stdio({ LOG_LEVEL: 'info', npm_config_node_options: canary }) });
+    const view = await requestView(w, (await openRequestFor(w, 'runner')).id);
+    expect(view.changes).toEqual([
+      {
+        kind: 'changed',
+        path: ['transport', 'env', 'keys'],
+        before: ['LOG_LEVEL'],
+        after: ['LOG_LEVEL', 'npm_config_node_options'],
+      },
+      { kind: 'added', path: ['transport', 'env', 'values', 'npm_config_node_options'] },
+    ]);
+    expect(JSON.stringify(view)).not.toMatch(/CANARY|--import/);
+  });
+});
