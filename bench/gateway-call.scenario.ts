@@ -217,6 +217,7 @@ export async function startGatewayScenario(options: {
         API_URL: apiUrl,
         GATEWAY_TOKEN: gatewaySecret.secret,
         CHILD_PATH: `${dirname(node)}:/usr/bin:/bin`,
+        CHILD_USER: 'self',
         RATE_LIMIT_PER_TOKEN: '1000000',
         RATE_LIMIT_PER_WORKSPACE: '10000000',
       },

@@ -12,6 +12,7 @@ import { provideDatabase, type ProvidedDatabase } from './start/database.provide
 import { seedDemoData } from './start/demo.seeder';
 import { provisionServiceTokens } from './start/service-tokens.provisioner';
 import { DEMO_STDIO_COMMAND, demoWorkerPools } from './start/demo-pool';
+import { demoStdioRoot } from './start/demo-stdio-root';
 import { DEMO_TENANT_SLUG } from '../prisma/seed';
 import { loadOrCreateDevKeyRing } from './start/dev-key-ring';
 import { keyRingMismatchWarning } from './start/key-ring-mismatch';
@@ -305,9 +306,12 @@ async function run(): Promise<void> {
       : undefined);
   // Without pools of the operator's own, the demo's stdio server gets a pool that may run exactly it (development).
   const demoPools = !env['WORKER_POOLS'] && !production;
-  const appEnv = demoPools ? { ...env, WORKER_POOLS: demoWorkerPools(root) } : env;
-  if (demoPools)
+  const demoStdio = demoPools ? demoStdioRoot(root, env['CHILD_USER']) : null;
+  const appEnv = demoStdio ? { ...env, WORKER_POOLS: demoWorkerPools(demoStdio.root) } : env;
+  if (demoStdio) {
     say(`WORKER_POOLS is unset: the default pool may run the demo's ${DEMO_STDIO_COMMAND.join(' ')}`);
+    if (demoStdio.note !== null) say(demoStdio.note);
+  }
   const seeded = await seedDemoData(database, seedKeyRing, demoPools ? appEnv['WORKER_POOLS'] : undefined);
   for (const line of seeded) say(line);
   const serviceTokens = await provisionServiceTokens({

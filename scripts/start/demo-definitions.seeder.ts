@@ -1,13 +1,14 @@
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import type { Database } from '@gatehouse/db';
 import { demoOwnerPrincipal } from './demo-owner.principal';
+import { DEMO_STDIO_COMMAND } from './demo-pool';
 import { DefinitionCipher } from '../../apps/api/src/definitions/definition-cipher';
 import { writeDefinitionSource } from '../../apps/api/src/definitions/write-definition-source';
 
 /** Two servers for the demo workspace: a stdio one and an HTTP one, both waiting for review. */
 const DEMO_PROJECT_DOCUMENT = {
   mcpServers: {
-    everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
+    everything: { command: DEMO_STDIO_COMMAND[0], args: DEMO_STDIO_COMMAND.slice(1) },
     docs: { type: 'http', url: 'https://mcp.example.com/mcp' },
   },
 };

@@ -45,6 +45,7 @@ export async function startWorker(
       WORKER_CONCURRENCY: '2',
       // The server's script starts with `#!/usr/bin/env node`: the child finds this node on its PATH.
       CHILD_PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      CHILD_USER: 'self',
       CHILD_CLOSE_GRACE_MS: '500',
     },
     ready: /worker listening/,

@@ -29,6 +29,14 @@ export {
   type NodeEnv,
 } from './config/config-fields.js';
 export {
+  accountInPasswd,
+  childUserField,
+  readChildUser,
+  refuseChildUserSelfInProduction,
+  type ChildAccount,
+  type ChildUser,
+} from './config/child-user.field.js';
+export {
   formatConfigIssues,
   loadConfigOrExit,
   parseConfig,

@@ -174,6 +174,7 @@ beforeAll(async () => {
       WORKER_POOL: POOL,
       WORKER_PORT: String(await freePort()),
       CHILD_PATH: `${dirname(NODE)}:/usr/bin:/bin`,
+      CHILD_USER: 'self',
     },
     'queue workers started',
   );

@@ -261,6 +261,7 @@ describe('the API produces catalog refresh jobs', () => {
         WORKER_TOKEN: tokens.worker,
         WORKER_POOL: 'local',
         CHILD_PATH,
+        CHILD_USER: 'self',
         CHILD_CLOSE_GRACE_MS: '500',
       });
       if (!config.ok) throw new Error(config.message);

@@ -117,6 +117,7 @@ beforeAll(async () => {
     API_URL: api.url,
     GATEWAY_TOKEN: await insertTestGatewayToken(api.testDb.ownerUrl, POOL),
     CHILD_PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    CHILD_USER: 'self',
   });
   if (!parsed.ok) throw new Error(parsed.message);
   gateway = await createGatewayApp(parsed.config, {

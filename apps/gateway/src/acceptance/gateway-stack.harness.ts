@@ -270,6 +270,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
         API_URL: apiUrl,
         GATEWAY_TOKEN: tokens.gateway,
         CHILD_PATH,
+        CHILD_USER: 'self',
         CHILD_CLOSE_GRACE_MS: '500',
         ...env,
       });

@@ -7,7 +7,7 @@ import {
   type IssuedLease,
   type LeaseApiClient,
 } from '@gatehouse/coordination';
-import { superviseAdmitted, type ConnectionSupervisor } from '@gatehouse/mcp-client';
+import { superviseAdmitted, type ConnectionSupervisor, type RunAsOptions } from '@gatehouse/mcp-client';
 import type { Logger } from '@gatehouse/platform';
 
 // The gateway's upstream connections, one per (workspace, server, principal): a stdio server gets a child per
@@ -42,6 +42,8 @@ export interface UpstreamPoolOptions {
   readonly logger: Logger;
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly searchPath: string;
+  /** Who children run as (CHILD_USER): never root. */
+  readonly runAs: RunAsOptions;
   readonly closeGraceMs: number;
   readonly defaultStartupTimeoutMs: number;
   readonly callTimeoutMs: number;
@@ -287,6 +289,7 @@ export class UpstreamPool {
         clientInfo: this.options.clientInfo,
         defaultStartupTimeoutMs: this.options.defaultStartupTimeoutMs,
         searchPath: this.options.searchPath,
+        ...this.options.runAs,
         closeGraceMs: this.options.closeGraceMs,
         stillAdmitted: () => held.live,
         freshAccessToken: fresh.freshAccessToken,

@@ -231,6 +231,7 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
         WORKER_POOL: POOL,
         WORKER_CONCURRENCY: '2',
         CHILD_PATH,
+        CHILD_USER: 'self',
         CHILD_CLOSE_GRACE_MS: '500',
       }),
       { logger: silent },
@@ -382,6 +383,7 @@ describe('catalog refresh: SIGKILL of a worker process during discovery', () => 
         WORKER_POOL: POOL,
         WORKER_PORT: String(await freePort()),
         CHILD_PATH,
+        CHILD_USER: 'self',
       },
     });
     child.stderr.resume();

@@ -172,6 +172,7 @@ async function startWorker(): Promise<ChildProcess> {
       WORKER_CONCURRENCY: '1',
       WORKER_PORT: String(await freePort()),
       CHILD_PATH,
+      CHILD_USER: 'self',
       CHILD_CLOSE_GRACE_MS: '300',
       // Short, so the killed worker's job is put back within seconds rather than a minute.
       JOB_LOCK_MS: '1500',

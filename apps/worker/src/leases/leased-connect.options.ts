@@ -1,5 +1,5 @@
 import type { FreshLeaseTokens } from '@gatehouse/coordination';
-import type { ConnectOptions } from '@gatehouse/mcp-client';
+import { runAsOptionsOf, type ConnectOptions } from '@gatehouse/mcp-client';
 import type { ChildGroupReaper } from '../children/child-group.reaper.js';
 import type { WorkerConfig } from '../config/worker.config.js';
 import type { HeldLease } from './held-leases.registry.js';
@@ -23,6 +23,7 @@ export function leasedConnectOptions(
     clientInfo: CLIENT_INFO,
     defaultStartupTimeoutMs: config.DISCOVERY_STARTUP_TIMEOUT_MS,
     searchPath: config.CHILD_PATH,
+    ...runAsOptionsOf(config.CHILD_USER, config.NODE_ENV),
     closeGraceMs: config.CHILD_CLOSE_GRACE_MS,
     stillAdmitted: () => held.live,
     freshAccessToken: fresh.freshAccessToken,

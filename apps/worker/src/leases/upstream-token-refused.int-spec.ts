@@ -244,6 +244,7 @@ beforeAll(async () => {
     WORKER_TOKEN: tokens.worker,
     WORKER_POOL: POOL,
     CHILD_PATH: '/usr/bin:/bin',
+    CHILD_USER: 'self',
     DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
   });
   if (!config.ok) throw new Error(config.message);

@@ -170,6 +170,7 @@ beforeAll(async () => {
     WORKER_TOKEN: tokens.worker,
     WORKER_POOL: POOL,
     CHILD_PATH,
+    CHILD_USER: 'self',
     CHILD_CLOSE_GRACE_MS: '500',
     DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
   });
@@ -378,6 +379,7 @@ describe('the probe queue', () => {
       WORKER_TOKEN: tokens.worker2,
       WORKER_POOL: POOL,
       CHILD_PATH,
+      CHILD_USER: 'self',
       CHILD_CLOSE_GRACE_MS: '500',
       DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
     });
@@ -456,6 +458,7 @@ describe('the probe queue', () => {
       WORKER_TOKEN: tokens.worker2,
       WORKER_POOL: POOL,
       CHILD_PATH,
+      CHILD_USER: 'self',
       CHILD_CLOSE_GRACE_MS: '500',
       DISCOVERY_STARTUP_TIMEOUT_MS: '10000',
     });

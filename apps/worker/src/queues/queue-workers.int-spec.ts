@@ -199,6 +199,7 @@ function deployment() {
         WORKER_TOKEN: tokens.worker,
         WORKER_POOL: POOL,
         CHILD_PATH,
+        CHILD_USER: 'self',
         CHILD_CLOSE_GRACE_MS: '300',
         ...env,
       });

@@ -93,7 +93,7 @@ export function resolveFieldMeta(schema: z.ZodType): ResolvedFieldMeta {
     label ??= meta?.typeLabel;
     description ??= z.globalRegistry.get(link)?.description;
     const def = link._zod.def;
-    if (defaultValue === undefined && def.type === 'default') {
+    if (defaultValue === undefined && (def.type === 'default' || def.type === 'prefault')) {
       defaultValue = envString((def as unknown as { defaultValue: unknown }).defaultValue);
     }
   }

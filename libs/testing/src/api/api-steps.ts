@@ -171,6 +171,8 @@ export function createApiSteps<Who extends string>(options: ApiStepsOptions<Who>
           clientInfo: { name: options.discovery.clientName, version: '0.0.0' },
           defaultStartupTimeoutMs: 60_000,
           searchPath: options.discovery.searchPath,
+          // The checkout may be out of other accounts' reach (a 0700 clone): the test's children run as itself.
+          canSwitchUser: false,
           closeGraceMs: 500,
           stillAdmitted: () => true,
         },

@@ -178,6 +178,7 @@ export async function startSignedInStack(options: SignedInStackOptions): Promise
     API_URL: await api.getUrl(),
     GATEWAY_TOKEN: tokens.gateway,
     CHILD_PATH,
+    CHILD_USER: 'self',
   });
   if (!config.ok) throw new Error(config.message);
   const gateway = await createGatewayApp(config.config, {

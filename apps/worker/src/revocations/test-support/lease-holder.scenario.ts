@@ -173,6 +173,7 @@ export async function startLeaseHolderScenario(
       WORKER_TOKEN: tokens.worker,
       WORKER_POOL: POOL,
       CHILD_PATH: `${dirname(node)}:/usr/bin:/bin`,
+      CHILD_USER: 'self',
       CHILD_CLOSE_GRACE_MS: '500',
       // Discovery of `silent` never ends by itself within a test: only a revocation (or a shutdown) ends it.
       DISCOVERY_STARTUP_TIMEOUT_MS: '600000',
