@@ -8,11 +8,13 @@ import {
   redisCheck,
   secretConfigKeys,
   secretConfigValues,
+  type HealthCheck,
   type Logger,
 } from '@gatehouse/platform';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { gatewayConfigSchema, type GatewayConfig } from './config/gateway.config.js';
+import { GatewayRuntime } from './endpoint/gateway.runtime.js';
 import { GatewayModule } from './gateway.module.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
@@ -42,9 +44,17 @@ export function createGatewayLogger(config: GatewayConfig): Logger {
   });
 }
 
+/** Up while the revocation holder is live: started, its stream up and caught up. */
+function revocationsCheck(runtime: () => GatewayRuntime | null): HealthCheck {
+  return () =>
+    runtime()?.revocations?.live === true
+      ? Promise.resolve()
+      : Promise.reject(new Error('revocation holder not live'));
+}
+
 /**
  * Builds the gateway the way every app is built (createServiceApp: Nest on Fastify): problem+json errors,
- * request logging and metrics, /healthz, /readyz (Redis and the API) and /metrics, and the workspace MCP
+ * request logging and metrics, /healthz, /readyz (Redis, the API and the revocation holder) and /metrics, and the workspace MCP
  * endpoint `/mcp/w/:workspaceId` (GatewayModule). Initialized, not listening: main listens, tests inject.
  * `close()` drains HTTP, closes the MCP sessions and upstreams (their children), then Redis.
  */
@@ -55,19 +65,25 @@ export async function createGatewayApp(
   const logger = deps.logger ?? createGatewayLogger(config);
   const redis = createRedisConnection({ url: config.REDIS_URL, name: 'gateway', purpose: 'command', logger });
   const metrics = createMetricsRegistry({ app: 'gateway' });
+  // The runtime exists once the app does; readiness asks it from then on.
+  let runtime: GatewayRuntime | null = null;
   try {
-    return await createServiceApp({
+    const app = await createServiceApp({
       logger,
       metrics,
       imports: [GatewayModule.forRoot({ config, logger, redis, metrics }), ...(deps.imports ?? [])],
       readiness: {
         redis: redisCheck(redis),
         api: httpCheck(new URL('/healthz', config.API_URL).toString()),
+        // Not ready until the revocation holder has started and while its stream is lost (decision 0129).
+        ...(config.GATEWAY_TOKEN === undefined ? {} : { revocations: revocationsCheck(() => runtime) }),
       },
       closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
       bodyLimit: GATEWAY_BODY_LIMIT_BYTES,
       quietRoutes: QUIET_ROUTES,
     });
+    runtime = app.get(GatewayRuntime);
+    return app;
   } catch (error) {
     await closeRedis(redis);
     throw error;

@@ -6,6 +6,9 @@ export interface ChannelListener {
   // Called after the subscriber connection came back and the channel is subscribed again. Messages published
   // while it was away are lost to pub/sub: listeners with a durable log (the fan-out) catch up from it here.
   readonly onResubscribed?: () => void;
+  // Called when the subscriber connection closes: from then until `onResubscribed`, messages are lost to pub/sub,
+  // so a listener that vouches for what it heard (a revocation holder) stops vouching here.
+  readonly onConnectionLost?: () => void;
 }
 
 export interface ChannelListenerHandle {
@@ -30,6 +33,7 @@ export class RedisChannelMultiplexer {
   ) {
     subscriber.on('message', this.dispatch);
     subscriber.on('ready', this.resubscribe);
+    subscriber.on('close', this.lost);
   }
 
   // Resolves once Redis has confirmed the subscription, so anything published after that is delivered.
@@ -65,6 +69,7 @@ export class RedisChannelMultiplexer {
     this.closed = true;
     this.subscriber.off('message', this.dispatch);
     this.subscriber.off('ready', this.resubscribe);
+    this.subscriber.off('close', this.lost);
     const channels = [...this.channels.keys()];
     this.channels.clear();
     if (channels.length > 0) await this.unsubscribe(channels);
@@ -99,6 +104,18 @@ export class RedisChannelMultiplexer {
       } catch (error) {
         // One listener's bug must not starve the others of the message.
         this.logger.error({ channel, err: errorMessage(error) }, 'channel listener threw');
+      }
+    }
+  };
+
+  private readonly lost = (): void => {
+    for (const entry of [...this.channels.values()]) {
+      for (const listener of [...entry.listeners]) {
+        try {
+          listener.onConnectionLost?.();
+        } catch (error) {
+          this.logger.error({ err: errorMessage(error) }, 'channel listener threw');
+        }
       }
     }
   };

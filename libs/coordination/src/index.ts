@@ -59,6 +59,11 @@ export {
   type RevocationSubscriberOptions,
 } from './revocation.subscriber';
 export {
+  RetryingRevocationHolder,
+  type RetriedRevocationSubscriber,
+  type RetryingRevocationHolderOptions,
+} from './retrying-revocation.holder';
+export {
   RevocationsReadError,
   createHttpRevocationsReader,
   type HttpRevocationsReaderOptions,

@@ -1,9 +1,21 @@
-import type { RevocationSubscriber } from '@gatehouse/coordination';
-import type { Logger } from '@gatehouse/platform';
+import type { CoordinationLogger } from './coordination-logger';
+import type { RevocationSubscriber } from './revocation.subscriber';
+
+// One retrying start for every revocation holder (decisions 0053 and 0129): the API's token cache, the gateway's
+// callers, catalogs and leases, the worker's leases of a tenant. A holder that gave up after a failed start (the
+// API, Postgres or Redis not there yet, as when a process starts before its peers) would leave the process on its
+// caches' TTLs for the rest of its life; this one keeps trying, and tells whether it is live meanwhile so readiness
+// and the caches can say so.
+
+/** What the retrying holder starts: a RevocationSubscriber, or anything shaped like one. */
+export type RetriedRevocationSubscriber = Pick<
+  RevocationSubscriber,
+  'start' | 'close' | 'live' | 'onLiveChange' | 'requestCatchUp' | 'idle'
+>;
 
 export interface RetryingRevocationHolderOptions {
   /** A fresh subscriber per attempt: one whose start() failed has closed itself and cannot start again. */
-  readonly create: () => RevocationSubscriber;
+  readonly create: () => RetriedRevocationSubscriber;
   /**
    * Drop everything held: called when an attempt succeeds after a failed one, since a holder that positions at
    * the head when it finally starts cannot know what was revoked while it could not read the ledger.
@@ -14,7 +26,9 @@ export interface RetryingRevocationHolderOptions {
   readonly maxDelayMs?: number;
   /** Called after each failed attempt with its number (1 is the first): tests and metrics. */
   readonly onAttemptFailed?: (attempt: number, error: unknown) => void;
-  readonly logger?: Pick<Logger, 'warn' | 'info'>;
+  /** Names the holder in its log lines ("token cache", "gateway", "worker"). */
+  readonly name?: string;
+  readonly logger?: Pick<CoordinationLogger, 'warn' | 'info'>;
 }
 
 const DEFAULT_INITIAL_DELAY_MS = 500;
@@ -22,13 +36,14 @@ const DEFAULT_MAX_DELAY_MS = 30_000;
 
 /**
  * Starts a revocation holder and keeps starting it, with capped exponential backoff and jitter, until one attempt
- * has its position in the ledger. A holder that gave up after a failed boot read (Postgres or Redis unreachable
- * for a moment) would leave the process on its caches' TTLs for the rest of its life.
+ * has its position in the ledger. `live` is true from then on while the subscriber can vouch that every event so
+ * far reached it (its stream up and caught up); never before the first start, nor after close.
  */
 export class RetryingRevocationHolder {
-  private holder: RevocationSubscriber | null = null;
+  private holder: RetriedRevocationSubscriber | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  private hasStarted = false;
   private failures = 0;
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
@@ -36,6 +51,7 @@ export class RetryingRevocationHolder {
   private rejectStarted: (error: Error) => void = () => undefined;
   private readonly startedPromise: Promise<void>;
   private attempting = false;
+  private readonly liveWaiters = new Set<() => void>();
 
   constructor(private readonly options: RetryingRevocationHolderOptions) {
     this.initialDelayMs = options.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
@@ -60,6 +76,25 @@ export class RetryingRevocationHolder {
     return this.startedPromise;
   }
 
+  /** Started, and its subscriber vouches that every event so far reached it: caches may be served. */
+  get live(): boolean {
+    return !this.closed && this.hasStarted && this.holder !== null && this.holder.live;
+  }
+
+  /** Resolves the next time the holder is live (at once when it is); never rejects, pending after close. */
+  whenLive(): Promise<void> {
+    if (this.live) return Promise.resolve();
+    return new Promise((resolve) => this.liveWaiters.add(resolve));
+  }
+
+  /** Reads the ledger now and resolves once every event so far is handled (tests; a holder with a doubt). */
+  async catchUp(): Promise<void> {
+    const holder = this.hasStarted ? this.holder : null;
+    if (holder === null) return;
+    holder.requestCatchUp();
+    await holder.idle();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
@@ -74,6 +109,7 @@ export class RetryingRevocationHolder {
   private async attempt(): Promise<void> {
     const holder = this.options.create();
     this.holder = holder;
+    holder.onLiveChange(() => this.wakeLiveWaiters());
     try {
       await holder.start();
     } catch (error) {
@@ -83,8 +119,13 @@ export class RetryingRevocationHolder {
       if (this.closed) return;
       const delayMs = this.delayAfter(this.failures);
       this.options.logger?.warn(
-        { err: error instanceof Error ? error.message : 'non-error thrown', attempt: this.failures, delayMs },
-        'revocation holder did not start: retrying (the token cache relies on its TTL meanwhile)',
+        {
+          holder: this.options.name,
+          err: error instanceof Error ? error.message : 'non-error thrown',
+          attempt: this.failures,
+          delayMs,
+        },
+        'revocation holder did not start: retrying (not ready, caches not served meanwhile)',
       );
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -99,9 +140,21 @@ export class RetryingRevocationHolder {
     }
     if (this.failures > 0) {
       await this.options.revalidateAll();
-      this.options.logger?.info({ attempts: this.failures + 1 }, 'revocation holder started after retrying');
+      this.options.logger?.info(
+        { holder: this.options.name, attempts: this.failures + 1 },
+        'revocation holder started after retrying',
+      );
     }
+    this.hasStarted = true;
     this.resolveStarted();
+    this.wakeLiveWaiters();
+  }
+
+  private wakeLiveWaiters(): void {
+    if (!this.live) return;
+    const waiters = [...this.liveWaiters];
+    this.liveWaiters.clear();
+    for (const wake of waiters) wake();
   }
 
   /** Capped doubling with equal jitter: replicas that failed together do not retry in step. */

@@ -17,6 +17,11 @@ import { revocationChannel, type RevocationStreamRef } from './revocation-channe
 // event (a gap in the live stream, an event it cannot read, a handler that failed, a ledger page it cannot
 // read) it calls `revalidateAll`: never a silent skip. Positions are those of one ledger, the one its pages name
 // (decision 0120): an announcement of another ledger on the same channel is ignored, never taken for a position.
+//
+// It is live (decision 0129) while it can vouch that every event so far reached it: positioned, its subscriber
+// connection up, and its last read of the ledger successful. It stops being live when the connection closes
+// (announcements are lost from then on) or a catch-up fails, and is live again once a catch-up after that has read
+// the ledger: a holder's caches may be served only while it is live.
 
 export type RevalidateReason =
   'gap' | 'unreadable_event' | 'handler_error' | 'unreadable_page' | 'ledger_changed';
@@ -58,6 +63,10 @@ export class RevocationSubscriber {
   private positioned = false;
   private closed = false;
   private listener: ChannelListenerHandle | null = null;
+  // Whether the subscriber connection is up, and whether the last read of the ledger succeeded (see `live`).
+  private streamUp = true;
+  private caughtUp = true;
+  private readonly liveListeners = new Set<(live: boolean) => void>();
   private timer: NodeJS.Timeout | null = null;
   private readonly logger: CoordinationLogger;
   private readonly pollIntervalMs: number;
@@ -76,6 +85,17 @@ export class RevocationSubscriber {
     return this.cursor;
   }
 
+  /** Whether every event so far has reached this holder: positioned, connection up, last ledger read successful. */
+  get live(): boolean {
+    return this.positioned && !this.closed && this.streamUp && this.caughtUp;
+  }
+
+  /** Told every change of `live`; returns the unsubscribe. */
+  onLiveChange(listener: (live: boolean) => void): () => void {
+    this.liveListeners.add(listener);
+    return () => this.liveListeners.delete(listener);
+  }
+
   /**
    * Subscribes, then reads the ledger from `since` (or takes its head), so nothing published from here on is
    * missed. Rejects when the first read fails (the holder cannot know where it stands).
@@ -87,7 +107,16 @@ export class RevocationSubscriber {
       revocationChannel(this.options.namespace, this.options.stream),
       {
         onMessage: (raw) => this.enqueue({ kind: 'message', raw }),
-        onResubscribed: () => this.enqueue({ kind: 'catch_up' }),
+        onResubscribed: () => {
+          this.streamUp = true;
+          this.enqueue({ kind: 'catch_up' });
+        },
+        onConnectionLost: () =>
+          this.whileLiveChanges(() => {
+            this.streamUp = false;
+            // What was announced while away is read from the ledger before this holder vouches again.
+            this.caughtUp = false;
+          }),
       },
     );
     if (this.closed) {
@@ -110,7 +139,9 @@ export class RevocationSubscriber {
       await this.close();
       throw error;
     }
-    this.positioned = true;
+    this.whileLiveChanges(() => {
+      this.positioned = true;
+    });
     this.schedulePoll();
     this.kick();
   }
@@ -126,7 +157,9 @@ export class RevocationSubscriber {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
+    this.whileLiveChanges(() => {
+      this.closed = true;
+    });
     this.queue.length = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -203,8 +236,15 @@ export class RevocationSubscriber {
   private async tryCatchUp(): Promise<boolean> {
     try {
       await this.catchUp();
+      if (!this.closed && this.streamUp)
+        this.whileLiveChanges(() => {
+          this.caughtUp = true;
+        });
       return true;
     } catch (error) {
+      this.whileLiveChanges(() => {
+        this.caughtUp = false;
+      });
       this.logger.warn(
         { stream: this.options.stream.stream, err: errorMessage(error) },
         'revocation catch-up failed',
@@ -279,6 +319,21 @@ export class RevocationSubscriber {
       await this.options.revalidateAll(reason);
     } catch (error) {
       this.logger.error({ reason, err: errorMessage(error) }, 'revalidation failed');
+    }
+  }
+
+  /** Applies a change of state and tells the listeners when `live` changed with it. */
+  private whileLiveChanges(change: () => void): void {
+    const before = this.live;
+    change();
+    const after = this.live;
+    if (before === after) return;
+    for (const listener of [...this.liveListeners]) {
+      try {
+        listener(after);
+      } catch (error) {
+        this.logger.error({ err: errorMessage(error) }, 'revocation live listener threw');
+      }
     }
   }
 

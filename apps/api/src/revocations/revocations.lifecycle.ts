@@ -2,6 +2,7 @@ import {
   closeRedis,
   createRedisConnection,
   RedisChannelMultiplexer,
+  RetryingRevocationHolder,
   RevocationSubscriber,
 } from '@gatehouse/coordination';
 import type { Database } from '@gatehouse/db';
@@ -19,7 +20,6 @@ import { catalogChangeFeed } from '../catalog/catalog-change.feed.js';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { API_CONFIG, DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens.js';
-import { RetryingRevocationHolder } from './retrying-revocation.holder.js';
 import { RevocationRelay } from './revocation.relay.js';
 import { readRevocationsPage } from './revocations-page.reader.js';
 import { evictAllTokens, evictTokensFor } from './token-cache.revocation-holder.js';
@@ -86,6 +86,7 @@ export class RevocationsLifecycle
           logger: this.logger,
         }),
       revalidateAll: evictAllTokens,
+      name: 'token cache',
       logger: this.logger,
     });
     this.holder.start();

@@ -4,6 +4,7 @@ import {
   closeRedis,
   createRedisConnection,
   RedisChannelMultiplexer,
+  RetryingRevocationHolder,
   RevocationSubscriber,
 } from '@gatehouse/coordination';
 import { appendRevocationEvent, createDatabase, type Database, type TokenLookup } from '@gatehouse/db';
@@ -16,7 +17,6 @@ import {
 } from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
 import { TokenLookupCache } from '../auth/token-lookup.cache';
-import { RetryingRevocationHolder } from './retrying-revocation.holder';
 import { RevocationRelay } from './revocation.relay';
 import { readRevocationsPage } from './revocations-page.reader';
 import { evictAllTokens, evictTokensFor } from './token-cache.revocation-holder';

@@ -220,4 +220,28 @@ describe('CallerCache', () => {
     expect(await cache.check('ghu_token', WORKSPACE, api.introspect)).toEqual({ ok: true, caller });
     expect(api.started).toBe(2);
   });
+
+  it('fails closed while the revocation holder is not live: asks the API every time, serves and stores nothing', async () => {
+    let live = true;
+    const cache = new CallerCache({ ttlMs: 60_000, revocationsLive: () => live });
+    const api = counting();
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.calls).toBe(1);
+    live = false;
+    // Held, fresh, yet not served: the API's answer of now is the one that counts (here, revoked).
+    const revoked = counting({ ok: false, reason: 'unauthenticated' });
+    expect(await cache.check('ghu_token', WORKSPACE, revoked.introspect)).toEqual({
+      ok: false,
+      reason: 'unauthenticated',
+    });
+    // Concurrent checks share nothing, and a live answer is not stored.
+    await Promise.all([1, 2].map(() => cache.check('ghu_other', WORKSPACE, api.introspect)));
+    expect(api.calls).toBe(3);
+    live = true;
+    await cache.check('ghu_other', WORKSPACE, api.introspect);
+    expect(api.calls).toBe(4);
+    // Caught up again: what it held (and no event evicted) is served again.
+    await cache.check('ghu_token', WORKSPACE, api.introspect);
+    expect(api.calls).toBe(4);
+  });
 });

@@ -14,12 +14,20 @@ import type { CallerCheck, GatewayCaller } from './caller.js';
 // (whose answer may predate a revocation the gateway has since heard of) neither fills the cache nor answers a
 // request that arrived after it; that request asks the API again. Pending introspections are keyed by token hash,
 // so which token an event names is unknown until they answer: any caller event counts for all of them.
+//
+// All of that rests on the revocation holder hearing every event. While it does not (not started yet, or its
+// stream lost and not caught up again: `revocationsLive` false), the cache fails closed (decision 0129): nothing
+// held is served, no introspection is shared, nothing is stored; every check asks the API, so a revocation is
+// honoured at once even then. What was held stays, and is served again once the holder has caught up (which evicts
+// what was revoked meanwhile) or dropped by its revalidation.
 
 export interface CallerCacheOptions {
   readonly ttlMs: number;
   readonly maxEntries?: number;
   /** Monotonic milliseconds. */
   readonly now?: () => number;
+  /** Whether the revocation holder vouches for what is held now (default: always; the gateway passes its holder's). */
+  readonly revocationsLive?: () => boolean;
 }
 
 interface Entry {
@@ -57,6 +65,11 @@ export class CallerCache {
     introspect: () => Promise<CallerCheck>,
     wallClock: Date = new Date(),
   ): Promise<CallerCheck> {
+    if (this.options.revocationsLive?.() === false) {
+      // Fail closed: only the API's answer of now counts.
+      const answer = await introspect();
+      return answer.ok ? expiryChecked(answer.caller, wallClock) : answer;
+    }
     const key = `${createHash('sha256').update(token).digest('base64')}:${workspaceId.toLowerCase()}`;
     const hit = this.entries.get(key);
     if (hit !== undefined) {

@@ -68,6 +68,11 @@ export const gatewayConfigSchema = z.object({
     .describe(
       'How long an introspected caller token is served from memory (evicted at once on its revocation event).',
     ),
+  REVOCATIONS_RETRY_MAX_MS: integerField({ min: 100, max: 60_000 })
+    .default(5_000)
+    .describe(
+      'Longest wait between attempts to start the revocation holder (API or Redis not there yet); not ready until it starts.',
+    ),
   CATALOG_CACHE_TTL_MS: integerField({ min: 0, max: 300_000 })
     .default(5_000)
     .describe(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HeldLeases, LeaseApiClient } from '@gatehouse/coordination';
+import { runAsOptionsOf } from '@gatehouse/mcp-client';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GatewayActivityRecorder } from '../activity/gateway-activity.recorder.js';
@@ -49,7 +50,11 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
     const metrics = createGatewayMetrics(registry);
-    const callers = new CallerCache({ ttlMs: config.CALLER_CACHE_TTL_MS });
+    // Fail closed (decision 0129): a held caller is served only while the revocation holder vouches for it.
+    const callers = new CallerCache({
+      ttlMs: config.CALLER_CACHE_TTL_MS,
+      revocationsLive: () => this.revocations?.live ?? false,
+    });
     const catalogs = new CatalogCache({ ttlMs: config.CATALOG_CACHE_TTL_MS });
     const token = config.GATEWAY_TOKEN;
     let tools: GatewayToolsService | null = null;
@@ -75,6 +80,7 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
             logger,
             clientInfo: CLIENT_INFO,
             searchPath: config.CHILD_PATH,
+            runAs: runAsOptionsOf(config.CHILD_USER, config.NODE_ENV),
             closeGraceMs: config.CHILD_CLOSE_GRACE_MS,
             defaultStartupTimeoutMs: config.UPSTREAM_STARTUP_TIMEOUT_MS,
             callTimeoutMs: config.UPSTREAM_CALL_TIMEOUT_MS,
@@ -133,6 +139,7 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
             catalogs,
             held: this.held,
             onTokensRevoked: (tokenIds) => sessions?.closeForTokens(tokenIds),
+            retryMaxDelayMs: config.REVOCATIONS_RETRY_MAX_MS,
           });
     const openSessions = sessions;
     this.endpoint = new WorkspaceEndpoint({
@@ -161,9 +168,10 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     this.activity?.start();
-    await this.revocations?.start();
+    // Not awaited: the gateway may start before the API or Redis; the holder retries, /readyz says not ready.
+    this.revocations?.start();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -4,6 +4,7 @@ import {
   createRedisConnection,
   leaseConcernedBy,
   RedisChannelMultiplexer,
+  RetryingRevocationHolder,
   RevocationSubscriber,
   type HeldLeases,
   type RevalidateReason,
@@ -13,11 +14,15 @@ import type { Logger } from '@gatehouse/platform';
 import type { CallerCache } from '../callers/caller.cache.js';
 import type { CatalogCache } from '../catalog/catalog.cache.js';
 
-// The gateway as a holder of the revocation ledger (decisions 0053 and 0081): one RevocationSubscriber on the
-// platform stream (a gateway token serves every tenant whose pool it is in), catching up over
+// The gateway as a holder of the revocation ledger (decisions 0053, 0081 and 0129): one RevocationSubscriber on
+// the platform stream (a gateway token serves every tenant whose pool it is in), catching up over
 // `GET /v1/revocations` with the gateway token. Each event evicts the callers, catalogs and held leases it may
 // concern, so the next request asks the API again and a revoked server's connection (and its stdio child) is
 // closed at once; a gap, an unreadable event or a failed handler drops everything held (revalidation).
+//
+// Its start is retried with backoff until it has its position (the gateway may well start before the API or
+// Redis); until then, and whenever its stream is lost and not yet caught up, it is not `live`: /readyz says so and
+// the caller cache serves nothing it holds (every request asks the API).
 
 export interface GatewayRevocationsHolderOptions {
   readonly redisUrl: string;
@@ -30,17 +35,21 @@ export interface GatewayRevocationsHolderOptions {
   readonly held: HeldLeases;
   /** Sessions opened with these (now revoked) tokens are closed. */
   readonly onTokensRevoked: (tokenIds: readonly string[]) => Promise<void> | void;
+  /** Bounds of the start's backoff (defaults 250 ms and 5 s). */
+  readonly retryInitialDelayMs?: number;
+  readonly retryMaxDelayMs?: number;
 }
 
 export class GatewayRevocationsHolder {
   private connection: ReturnType<typeof createRedisConnection> | null = null;
   private multiplexer: RedisChannelMultiplexer | null = null;
-  private subscriber: RevocationSubscriber | null = null;
+  private holder: RetryingRevocationHolder | null = null;
 
   constructor(private readonly options: GatewayRevocationsHolderOptions) {}
 
-  /** Subscribes and positions at the ledger's head; false (logged) when it could not: caches then rest on TTLs. */
-  async start(): Promise<boolean> {
+  /** Starts subscribing in the background, retrying until positioned; never throws, never waits. */
+  start(): void {
+    if (this.holder !== null) return;
     const { logger } = this.options;
     this.connection = createRedisConnection({
       url: this.options.redisUrl,
@@ -48,44 +57,58 @@ export class GatewayRevocationsHolder {
       purpose: 'subscriber',
       logger,
     });
-    this.multiplexer = new RedisChannelMultiplexer(this.connection, logger);
-    const subscriber = new RevocationSubscriber({
-      subscriptions: this.multiplexer,
-      namespace: this.options.namespace,
-      stream: { stream: 'platform' },
-      readSince: createHttpRevocationsReader({
-        baseUrl: this.options.apiUrl,
-        token: this.options.gatewayToken,
-      }),
-      onEvent: (event) => this.onEvent(event),
-      revalidateAll: (reason) => this.revalidateAll(reason),
+    const multiplexer = new RedisChannelMultiplexer(this.connection, logger);
+    this.multiplexer = multiplexer;
+    const readSince = createHttpRevocationsReader({
+      baseUrl: this.options.apiUrl,
+      token: this.options.gatewayToken,
+    });
+    this.holder = new RetryingRevocationHolder({
+      create: () =>
+        new RevocationSubscriber({
+          subscriptions: multiplexer,
+          namespace: this.options.namespace,
+          stream: { stream: 'platform' },
+          readSince,
+          onEvent: (event) => this.onEvent(event),
+          revalidateAll: (reason) => this.revalidateAll(reason),
+          logger,
+        }),
+      // Started at the head after failing: whatever was held meanwhile cannot be vouched for.
+      revalidateAll: () => this.revalidateAll('unreadable_page'),
+      initialDelayMs: this.options.retryInitialDelayMs ?? 250,
+      maxDelayMs: this.options.retryMaxDelayMs ?? 5_000,
+      name: 'gateway',
       logger,
     });
-    try {
-      await subscriber.start();
-      this.subscriber = subscriber;
-      return true;
-    } catch (error) {
-      logger.warn(
-        { err: error instanceof Error ? error.message : 'non-error thrown' },
-        'gateway revocation holder did not start: caches rest on their TTLs',
-      );
-      return false;
-    }
+    this.holder.start();
   }
 
-  /** Reads the ledger now and resolves once every event so far is handled (tests; a holder with a doubt). */
+  /** Started, its stream up and caught up: the caches may be served. */
+  get live(): boolean {
+    return this.holder?.live ?? false;
+  }
+
+  /** Resolves the next time the holder is live (tests; readiness waits). */
+  whenLive(): Promise<void> {
+    return this.holder?.whenLive() ?? new Promise(() => undefined);
+  }
+
+  /**
+   * Reads the ledger now and resolves once every event so far is handled (tests; a holder with a doubt). Waits
+   * until the holder is live first: before that it has no position to read from.
+   */
   async catchUp(): Promise<void> {
-    if (this.subscriber === null) return;
-    this.subscriber.requestCatchUp();
-    await this.subscriber.idle();
+    if (this.holder === null) return;
+    await this.holder.whenLive();
+    await this.holder.catchUp();
   }
 
   async close(): Promise<void> {
-    await this.subscriber?.close();
+    await this.holder?.close();
     await this.multiplexer?.close();
     if (this.connection !== null) await closeRedis(this.connection);
-    this.subscriber = null;
+    this.holder = null;
     this.multiplexer = null;
     this.connection = null;
   }
