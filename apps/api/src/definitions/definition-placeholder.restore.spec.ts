@@ -98,3 +98,23 @@ describe('hidden keys', () => {
     expect(restorePlaceholders(shown, document)).toEqual({ ok: true, value: document });
   });
 });
+
+describe('env and header keys shown by name', () => {
+  it('round-trips a credential-looking key sent back as itself, keeping its stored value', () => {
+    const tokenKey = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+    const document = {
+      mcpServers: {
+        runner: {
+          command: 'npx',
+          env: { npm_config_node_options: '--import=./evil.mjs', [tokenKey]: 's3cret' },
+        },
+        api: { type: 'http', url: 'https://x.test/mcp', headers: { [tokenKey]: 'Bearer s3cret' } },
+      },
+    };
+    const shown = editableDocumentOf(document) as typeof document;
+    expect(Object.keys(shown.mcpServers.runner.env)).toEqual(['npm_config_node_options', tokenKey]);
+    expect(Object.keys(shown.mcpServers.api.headers)).toEqual([tokenKey]);
+    expect(JSON.stringify(shown)).not.toMatch(/evil|s3cret/);
+    expect(restorePlaceholders(shown, document)).toEqual({ ok: true, value: document });
+  });
+});

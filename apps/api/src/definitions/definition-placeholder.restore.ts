@@ -12,7 +12,8 @@ import {
 // value back exactly as it was shown (`[REDACTED]` in place): that means "keep the stored value". A value with
 // the placeholder that is not exactly how the stored value at the same place was shown is refused, so a
 // placeholder is never stored as if it were a real value. A key the editable document hid (`[REDACTED #2]`, see
-// editableKeyOf) stands for the stored key at that position when that key hides as exactly this.
+// editableKeyOf) stands for the stored key at that position when that key hides as exactly this. Env and header
+// keys are never hidden: they come back as themselves, and their `[REDACTED]` values keep the stored ones.
 
 export type RestoreResult =
   | { readonly ok: true; readonly value: unknown }
