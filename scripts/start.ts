@@ -16,7 +16,7 @@ import { demoStdioRoot } from './start/demo-stdio-root';
 import { DEMO_TENANT_SLUG } from '../prisma/seed';
 import { loadOrCreateDevKeyRing } from './start/dev-key-ring';
 import { keyRingMismatchWarning } from './start/key-ring-mismatch';
-import { waitForHealth } from './start/health.waiter';
+import { waitForHealth, type HealthWaitResult } from './start/health.waiter';
 import { formatPrefix, shouldUseColor } from './start/line-prefixer';
 import { loadOrCreateLocalSecrets } from './start/local-secrets';
 import { isPortFree } from './start/port-probe';
@@ -183,38 +183,52 @@ async function assertPortsFree(launches: readonly AppLaunch[]): Promise<void> {
 }
 
 async function startApps(root: string, launches: readonly AppLaunch[]): Promise<void> {
-  for (const launch of launches) {
-    supervisor.apps.push(
-      startProcessGroup({
-        name: launch.name,
-        command: launch.command,
-        args: launch.args,
-        env: launch.env,
-        cwd: root,
-        prefix: prefixes[launch.name],
-        write,
-      }),
-    );
-  }
+  // Each app is spawned once the apps it starts after answer their health check (the worker and the gateway
+  // after the API: their revocation holders read the ledger from it, decision 0129); the others at once.
+  const health = new Map<string, Promise<HealthWaitResult | { ok: false; reason: 'not_started' }>>();
+  const launchAndWait = async (
+    launch: AppLaunch,
+  ): Promise<HealthWaitResult | { ok: false; reason: 'not_started' }> => {
+    for (const before of launch.startsAfter) {
+      const result = await health.get(before);
+      if (result !== undefined && !result.ok) return { ok: false, reason: 'not_started' };
+    }
+    const group = startProcessGroup({
+      name: launch.name,
+      command: launch.command,
+      args: launch.args,
+      env: launch.env,
+      cwd: root,
+      prefix: prefixes[launch.name],
+      write,
+    });
+    supervisor.apps.push(group);
+    const result = await waitForHealth({
+      url: launch.healthUrl,
+      exited: group.exited,
+      timeoutMs: HEALTH_TIMEOUT_MS,
+    });
+    if (result.ok) say(`${launch.name} is healthy`);
+    return result;
+  };
+  for (const launch of launches) health.set(launch.name, launchAndWait(launch));
   const results = await Promise.all(
-    launches.map(async (launch, index) => {
-      const group = supervisor.apps[index];
-      if (!group) return { launch, ok: false as const, reason: 'exited' as const };
-      const result = await waitForHealth({
-        url: launch.healthUrl,
-        exited: group.exited,
-        timeoutMs: HEALTH_TIMEOUT_MS,
-      });
-      if (result.ok) say(`${launch.name} is healthy`);
-      return { launch, ...result };
-    }),
+    launches.map(async (launch) => ({
+      launch,
+      ...(await (health.get(launch.name) ?? launchAndWait(launch))),
+    })),
   );
-  const failed = results.find((result) => !result.ok);
+  // The app that failed first, not one that was never started because of it.
+  const failed =
+    results.find((result) => !result.ok && result.reason !== 'not_started') ??
+    results.find((result) => !result.ok);
   if (failed && !failed.ok) {
     const what =
       failed.reason === 'exited'
         ? 'exited during startup'
-        : `did not answer ${failed.launch.healthUrl} in time`;
+        : failed.reason === 'not_started'
+          ? 'was not started'
+          : `did not answer ${failed.launch.healthUrl} in time`;
     throw new StartFailure(`${failed.launch.name} ${what} (see the [${failed.launch.name}] lines above)`);
   }
 }

@@ -56,6 +56,13 @@ describe('planAppLaunches', () => {
     expect(worker.env['PATH']).toBe('/usr/bin');
   });
 
+  it('starts the worker and the gateway only after the API answers its health check', () => {
+    expect(launch('api').startsAfter).toEqual([]);
+    expect(launch('worker').startsAfter).toEqual(['api']);
+    expect(launch('gateway').startsAfter).toEqual(['api']);
+    expect(launch('dashboard').startsAfter).toEqual([]);
+  });
+
   it('points every app at the API and Redis npm start provides, and states each port explicitly', () => {
     for (const name of ['worker', 'gateway', 'dashboard']) {
       expect(launch(name).env['API_URL']).toBe('http://127.0.0.1:4000');

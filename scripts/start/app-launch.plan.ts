@@ -31,6 +31,11 @@ export type AppLaunch = {
   healthUrl: string;
   /** Printed for the user once everything is up. */
   url: string;
+  /**
+   * Apps that must answer their health check before this one is spawned: the worker and the gateway hold the
+   * revocation ledger over the API, and one started first stays unready until the API is there (decision 0129).
+   */
+  startsAfter: AppName[];
 };
 
 type AppSpec = {
@@ -44,6 +49,7 @@ type AppSpec = {
   hostVariable: string | undefined;
   portVariable: string;
   healthPath: string;
+  startsAfter: AppName[];
   command(root: string, host: string, port: number): { command: string; args: string[] };
 };
 
@@ -73,6 +79,7 @@ const APP_SPECS: readonly AppSpec[] = [
       ...keyRingVariables(context),
     }),
     hostVariable: 'API_HOST',
+    startsAfter: [],
     portVariable: 'API_PORT',
     healthPath: '/healthz',
     command: nodeEntry('api'),
@@ -86,6 +93,7 @@ const APP_SPECS: readonly AppSpec[] = [
       WORKER_TOKEN: context.serviceTokens?.workerToken,
     }),
     hostVariable: 'WORKER_HOST',
+    startsAfter: ['api'],
     portVariable: 'WORKER_PORT',
     healthPath: '/healthz',
     command: nodeEntry('worker'),
@@ -99,6 +107,7 @@ const APP_SPECS: readonly AppSpec[] = [
       GATEWAY_TOKEN: context.serviceTokens?.gatewayToken,
     }),
     hostVariable: 'GATEWAY_HOST',
+    startsAfter: ['api'],
     portVariable: 'GATEWAY_PORT',
     healthPath: '/healthz',
     command: nodeEntry('gateway'),
@@ -112,6 +121,7 @@ const APP_SPECS: readonly AppSpec[] = [
       GATEWAY_URL: `http://127.0.0.1:${ports.gateway}`,
     }),
     hostVariable: undefined,
+    startsAfter: [],
     portVariable: 'DASHBOARD_PORT',
     healthPath: '/api/healthz',
     // `next` directly, never through npx: killing an npx wrapper orphans the server it started.
@@ -181,6 +191,7 @@ export function planAppLaunches(context: LaunchContext): AppLaunch[] {
       portVariable: spec.portVariable,
       healthUrl: `http://${probeHost}:${port}${spec.healthPath}`,
       url: `http://${probeHost}:${port}`,
+      startsAfter: [...spec.startsAfter],
     };
   });
 }
