@@ -10,8 +10,9 @@ import { connectAdmitted, type ConnectOptions } from '../index';
 // The stdio environment escape, at the spawn moment: a definition may run only a command the pool allows, yet the
 // env it sets is configuration for whatever that command starts. npm turns any `npm_config_<key>` into config and
 // copies `node-options` into NODE_OPTIONS for the program it runs; Python imports a module named in
-// PYTHONWARNINGS (antigravity opens $BROWSER, a shell line); a JVM launcher, a shell, the dynamic loader and a
-// HOME holding an `.npmrc` do the same with their own names. So each case spawns a REAL child through
+// PYTHONWARNINGS (antigravity opens $BROWSER, a shell line); git takes config (a command to run) from
+// GIT_CONFIG_*; a JVM launcher, a shell, the dynamic loader and a HOME holding an `.npmrc` do the same with their
+// own names. So each case spawns a REAL child through
 // connectAdmitted with an allowed command and only a malicious env, and expects the spawn refused before anything
 // runs (`env_key_not_allowed`, naming the key) and no canary. Beside each, a control runs the same command with
 // the same env through plain child_process (not our code) and proves the payload really creates its canary on
@@ -47,6 +48,7 @@ const BASH = onSearchPath('bash');
 const SH = onSearchPath('sh');
 const TRUE = onSearchPath('true');
 const GCC = onSearchPath('gcc');
+const GIT = onSearchPath('git');
 
 /** The names the spawner sets for every child (what childEnvironment starts from), as the control sets them. */
 const SPAWNER_BASELINE = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const;
@@ -259,6 +261,16 @@ const ESCAPES: readonly Escape[] = [
     name: 'sh: ENV (expanded by an interactive POSIX shell)',
     argv: () => [SH, '-i', '-c', 'true'],
     env: (dir) => ({ ENV: `$(: > ${canaryIn(dir)})` }),
+  },
+  {
+    name: 'git: GIT_CONFIG_COUNT/KEY/VALUE setting core.fsmonitor (a command git runs)',
+    argv: () => [GIT, 'status'],
+    env: (dir) => ({
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_0: `: > ${canaryIn(dir)}; false`,
+    }),
+    prepare: async (dir) => void (await run([GIT, 'init', '-q', dir], { PATH: SEARCH_PATH, HOME: dir }, dir)),
   },
   {
     name: 'the dynamic loader: LD_PRELOAD',
