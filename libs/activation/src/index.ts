@@ -43,10 +43,19 @@ export type { ProjectionChange } from './projection.diff';
 export type { ApprovalRequestTrigger } from './approval-request.trigger';
 
 export {
+  childEnvEntryProblem,
+  DEFAULT_CHILD_ENV_KEYS,
+  firstRefusedChildEnvKey,
+  isChildEnvEntryCovered,
+  isChildEnvKeyAllowed,
+  narrowChildEnvKeys,
+  SPAWNER_OWNED_ENV_KEYS,
+} from './child-env-allowlist';
+export type { ChildEnvEntryProblem } from './child-env-allowlist';
+
+export {
   checkHeaderHelperAuthority,
   checkStdioAuthority,
-  FORBIDDEN_ENV_KEYS,
-  isAllowedEnvKey,
   isWithinRoot,
   startsWithArgv,
 } from './stdio-authority.check';

@@ -1,12 +1,11 @@
 import {
   checkHeaderHelperAuthority,
   checkStdioAuthority,
-  FORBIDDEN_ENV_KEYS,
-  isAllowedEnvKey,
   isWithinRoot,
   type StdioAuthorityGrant,
   type StdioLaunch,
 } from './stdio-authority.check';
+import { DEFAULT_CHILD_ENV_KEYS } from './child-env-allowlist';
 
 // Pure: nothing here spawns, reads the filesystem or the host environment (the real-path part of the check runs
 // in libs/mcp-client at spawn time).
@@ -19,6 +18,7 @@ const grant: StdioAuthorityGrant = {
   commands: [EVERYTHING, NODE],
   ceiling: [EVERYTHING, ['/usr/bin/node']],
   allowedRoots: ['/srv/mcp', '/home/runner/work/'],
+  envKeys: DEFAULT_CHILD_ENV_KEYS,
 };
 
 const launch = (
@@ -93,29 +93,62 @@ describe('checkStdioAuthority', () => {
   it.each([
     'PATH',
     'path',
+    'HOME',
     'NODE_OPTIONS',
+    'npm_config_node_options',
+    'NPM_CONFIG_NODE_OPTIONS',
+    'Npm_Config_Node_Options',
     'LD_PRELOAD',
     'ld_library_path',
     'DYLD_INSERT_LIBRARIES',
     'BASH_ENV',
+    'api_key',
     '1X',
     'A-B',
     '',
-  ])('refuses the env key %j', (key) => {
-    expect(checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['API_KEY', key]), grant)).toEqual({
+  ])('refuses the env key %j outside the allowlist, and names it', (key) => {
+    expect(
+      checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['API_KEY', key, 'NPM_CONFIG_X']), grant),
+    ).toEqual({
       ok: false,
-      reason: 'forbidden_env_key',
+      reason: 'env_key_not_allowed',
+      key,
     });
   });
 
-  it('allows ordinary env keys (names only: no value is given to the check)', () => {
+  it('allows env keys the allowlist names (names only: no value is given to the check)', () => {
     expect(
-      checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['API_KEY', 'HOME', 'LOG_LEVEL']), grant),
+      checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['API_KEY', 'MCP_REGION', 'LOG_LEVEL']), grant),
     ).toEqual({
       ok: true,
       cwd: '/srv/mcp',
     });
-    expect(FORBIDDEN_ENV_KEYS.every((key) => !isAllowedEnvKey(key))).toBe(true);
+  });
+
+  it('decides env keys by the grant it is given: an operator list, or none', () => {
+    const operator = { ...grant, envKeys: ['MYCORP_*', 'GITHUB_TOKEN'] };
+    expect(
+      checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['MYCORP_A', 'GITHUB_TOKEN']), operator),
+    ).toEqual({
+      ok: true,
+      cwd: '/srv/mcp',
+    });
+    expect(checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['API_KEY']), operator)).toEqual({
+      ok: false,
+      reason: 'env_key_not_allowed',
+      key: 'API_KEY',
+    });
+    expect(
+      checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', ['API_KEY']), { ...grant, envKeys: [] }),
+    ).toEqual({
+      ok: false,
+      reason: 'env_key_not_allowed',
+      key: 'API_KEY',
+    });
+    expect(checkStdioAuthority(launch(EVERYTHING, '/srv/mcp', []), { ...grant, envKeys: [] })).toEqual({
+      ok: true,
+      cwd: '/srv/mcp',
+    });
   });
 
   it('starts a child with no cwd in the first allowed root, never the ambient directory', () => {

@@ -1,7 +1,10 @@
-// Whether one pool may start one stdio server (or run one header helper) for one tenant: THE check, used at two
-// moments: by the API when it admits and leases, and by libs/mcp-client just before it spawns (where the
-// real-path part, which needs the filesystem, is added on top). Pure: the caller passes the materialized argv,
-// cwd and env KEYS (never values: the check runs before anything reads them) and the pool's authority.
+import { firstRefusedChildEnvKey } from './child-env-allowlist';
+
+// Whether one pool may start one stdio server (or run one header helper) for one tenant: THE check, used at
+// three moments: by the API when it admits (admission.check, catalog-refresh routing) and leases, and by
+// libs/mcp-client just before it spawns (where the real-path part, which needs the filesystem, is added on top).
+// Pure: the caller passes the materialized argv, cwd and env KEYS (never values: the check runs before anything
+// reads them) and the pool's authority, the env allowlist included (child-env-allowlist.ts).
 //
 // Strings are compared exactly and never normalized: `/usr/bin/../bin/node` is not `/usr/bin/node`, because what
 // the child runs is the string it is given, and a prefix check that reasoned about paths could be talked around.
@@ -33,6 +36,8 @@ export interface StdioAuthorityGrant {
   readonly ceiling: readonly ArgvPrefix[];
   /** Absolute directories a child's working directory must lie in (the operator's, from the ceiling). */
   readonly allowedRoots: readonly string[];
+  /** The env names a definition may set: the pool's allowlist, narrowed by the tenant's HostPolicy. */
+  readonly envKeys: readonly string[];
 }
 
 export type StdioRefusalReason =
@@ -40,59 +45,16 @@ export type StdioRefusalReason =
   | 'nul_in_launch'
   | 'command_not_allowed'
   | 'command_outside_ceiling'
-  | 'forbidden_env_key'
+  | 'env_key_not_allowed'
   | 'cwd_outside_allowed_roots'
   | 'no_allowed_root';
 
 export type StdioAuthority =
   /** `cwd` is where the child starts: the declared one, or the first allowed root when none was declared. */
-  { readonly ok: true; readonly cwd: string } | { readonly ok: false; readonly reason: StdioRefusalReason };
-
-/** POSIX-style environment variable names (the definition decoder's rule, checked again here). */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * Env names a definition may never set, because they hand the child code or a program the argv check never saw:
- * `PATH` picks the binary a bare command name resolves to (the spawner sets it from the operator's config); the
- * dynamic loader's and interpreters' injection hooks run code before or beside the allowed program. Compared
- * upper-cased; `LD_` and `DYLD_` as prefixes.
- */
-export const FORBIDDEN_ENV_KEYS: readonly string[] = Object.freeze([
-  'PATH',
-  'NODE_OPTIONS',
-  'NODE_PATH',
-  'NODE_REPL_EXTERNAL_MODULE',
-  'PYTHONSTARTUP',
-  'PYTHONPATH',
-  'PYTHONHOME',
-  'PYTHONINSPECT',
-  'PERL5OPT',
-  'PERL5LIB',
-  'PERLLIB',
-  'RUBYOPT',
-  'RUBYLIB',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'BASHOPTS',
-  'PS4',
-  'IFS',
-  'GCONV_PATH',
-  'JAVA_TOOL_OPTIONS',
-  '_JAVA_OPTIONS',
-  'JDK_JAVA_OPTIONS',
-  'GIT_EXEC_PATH',
-  'GIT_SSH_COMMAND',
-]);
-const FORBIDDEN_ENV_PREFIXES: readonly string[] = ['LD_', 'DYLD_'];
-const FORBIDDEN = new Set(FORBIDDEN_ENV_KEYS);
-
-/** Whether a definition may set this env variable for a stdio child (exact name rules above). */
-export function isAllowedEnvKey(key: string): boolean {
-  if (!ENV_NAME.test(key)) return false;
-  const upper = key.toUpperCase();
-  return !FORBIDDEN.has(upper) && !FORBIDDEN_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
+  | { readonly ok: true; readonly cwd: string }
+  /** A refused env name is named (names are not secret; the values are never read by the check). */
+  | { readonly ok: false; readonly reason: 'env_key_not_allowed'; readonly key: string }
+  | { readonly ok: false; readonly reason: Exclude<StdioRefusalReason, 'env_key_not_allowed'> };
 
 const hasNul = (value: string): boolean => value.includes('\0');
 
@@ -112,7 +74,8 @@ export function checkStdioAuthority(launch: StdioLaunch, grant: StdioAuthorityGr
   if (!grant.ceiling.some((prefix) => startsWithArgv(launch.argv, prefix))) {
     return { ok: false, reason: 'command_outside_ceiling' };
   }
-  if (!launch.envKeys.every(isAllowedEnvKey)) return { ok: false, reason: 'forbidden_env_key' };
+  const refusedKey = firstRefusedChildEnvKey(launch.envKeys, grant.envKeys);
+  if (refusedKey !== null) return { ok: false, reason: 'env_key_not_allowed', key: refusedKey };
   if (launch.cwd === null) {
     const root = grant.allowedRoots.find((candidate) => absoluteSegments(candidate) !== null);
     return root === undefined ? { ok: false, reason: 'no_allowed_root' } : { ok: true, cwd: root };

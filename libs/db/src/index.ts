@@ -121,6 +121,9 @@ export type {
   Lease,
   CatalogSnapshot,
 } from './generated/client';
+import { Prisma } from './generated/client';
+/** SQL NULL for a nullable Json column: Prisma refuses a plain `null` there (it would be ambiguous with JSON null). */
+export const JSON_DB_NULL = Prisma.DbNull;
 
 // Key rotation (libs/db/src/key-rotation): the registry of encrypted columns and the online re-encryption.
 export { ENCRYPTED_COLUMNS, defaultEncryptedColumns } from './key-rotation/encrypted-columns';

@@ -8,10 +8,15 @@ import type { LaunchTarget } from './launch-target';
 
 export type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
 
-/** One pool's answer to a stdio or header-helper launch. */
+/** One pool's answer to a stdio or header-helper launch (`key`: the env name refused, with env_key_not_allowed). */
 export type PoolAuthority =
-  | { readonly pool: string; readonly result: 'allowed'; readonly reason: null }
-  | { readonly pool: string; readonly result: 'refused'; readonly reason: string };
+  | { readonly pool: string; readonly result: 'allowed'; readonly reason: null; readonly key: null }
+  | {
+      readonly pool: string;
+      readonly result: 'refused';
+      readonly reason: string;
+      readonly key: string | null;
+    };
 
 /** Everything a launch target is judged against: the tenant's host policy, the pools open to it, DNS. */
 export interface LaunchGround {
@@ -94,10 +99,11 @@ function stdioAuthorityOf(launch: StdioLaunch, ground: LaunchGround): PoolAuthor
       commands: effective.stdioCommands,
       ceiling: ceiling.commandCeiling,
       allowedRoots: effective.allowedRoots,
+      envKeys: effective.childEnvKeys,
     });
-    return authority.ok
-      ? { pool: name, result: 'allowed' as const, reason: null }
-      : { pool: name, result: 'refused' as const, reason: authority.reason };
+    if (authority.ok) return { pool: name, result: 'allowed' as const, reason: null, key: null };
+    const key = authority.reason === 'env_key_not_allowed' ? authority.key : null;
+    return { pool: name, result: 'refused' as const, reason: authority.reason, key };
   });
 }
 
@@ -109,7 +115,7 @@ function headerHelperAuthorityOf(helperArgv: readonly string[], ground: LaunchGr
       ceiling: ceiling.commandCeiling,
     });
     return authority.ok
-      ? { pool: name, result: 'allowed' as const, reason: null }
-      : { pool: name, result: 'refused' as const, reason: authority.reason };
+      ? { pool: name, result: 'allowed' as const, reason: null, key: null }
+      : { pool: name, result: 'refused' as const, reason: authority.reason, key: null };
   });
 }

@@ -21,6 +21,7 @@ describe('the API grant for checkStdioAuthority', () => {
       privateCidrs: [],
       traceContextOrigins: [],
       fourEyes: false,
+      childEnvKeys: null,
     };
     const effective = effectiveHostPolicy(tenant, ceiling);
     const poolGrant = {
@@ -28,6 +29,7 @@ describe('the API grant for checkStdioAuthority', () => {
       commands: effective.stdioCommands,
       ceiling: ceiling.commandCeiling,
       allowedRoots: effective.allowedRoots,
+      envKeys: effective.childEnvKeys,
     };
     const launch = (argv: string[]) => ({ argv, cwd: null, envKeys: [] });
     expect(checkStdioAuthority(launch([...EVERYTHING, 'stdio']), poolGrant)).toEqual({

@@ -1,3 +1,4 @@
+import { DEFAULT_CHILD_ENV_KEYS } from '@gatehouse/activation';
 import { isPoolOpenToTenant, poolCeilingOf, poolsOpenToTenant, workerPoolsEnvField } from './pool-config';
 
 describe('WORKER_POOLS', () => {
@@ -22,6 +23,18 @@ describe('WORKER_POOLS', () => {
     ['bad pool name', '{"Bad Pool":{"tenants":"*"}}'],
     ['bad slug', '{"p":{"tenants":["Not A Slug"]}}'],
     ['tenants missing', '{"p":{}}'],
+    ['a bare * env entry', '{"p":{"tenants":"*","childEnvKeys":["*"]}}'],
+    ['an env prefix without _', '{"p":{"tenants":"*","childEnvKeys":["NPM*"]}}'],
+    ['a one-character env prefix', '{"p":{"tenants":"*","childEnvKeys":["_*"]}}'],
+    ['an env entry with a dash', '{"p":{"tenants":"*","childEnvKeys":["A-B"]}}'],
+    ['an empty env entry', '{"p":{"tenants":"*","childEnvKeys":[""]}}'],
+    ['env keys as a string', '{"p":{"tenants":"*","childEnvKeys":"API_KEY"}}'],
+    ['PATH as an env entry', '{"p":{"tenants":"*","childEnvKeys":["PATH"]}}'],
+    ['HOME as an env entry', '{"p":{"tenants":"*","childEnvKeys":["API_KEY","HOME"]}}'],
+    ['SHELL as an env entry', '{"p":{"tenants":"*","childEnvKeys":["SHELL"]}}'],
+    ['USER as an env entry', '{"p":{"tenants":"*","childEnvKeys":["USER"]}}'],
+    ['LOGNAME as an env entry', '{"p":{"tenants":"*","childEnvKeys":["LOGNAME"]}}'],
+    ['TERM as an env entry', '{"p":{"tenants":"*","childEnvKeys":["TERM"]}}'],
   ])('refuses %s without echoing the value', (_label, value) => {
     const result = workerPoolsEnvField.safeParse(value);
     expect(result.success).toBe(false);
@@ -37,6 +50,7 @@ describe('pool ceilings', () => {
       headerHelpers: false,
       allowedRoots: [],
       commandCeiling: [],
+      childEnvKeys: DEFAULT_CHILD_ENV_KEYS,
       runAs: null,
       egressDenylist: [],
       privateRangesTenantsMayOptInto: [],
@@ -57,6 +71,7 @@ describe('pool ceilings', () => {
           egressDenylist: ['10.9.0.0/16', '*.infra.internal'],
           privateRangesTenantsMayOptInto: ['10.0.0.0/8'],
           allowInsecureLoopback: true,
+          childEnvKeys: ['MYCORP_*', 'GITHUB_TOKEN', 'HOME_DIR'],
         },
         shared: { tenants: '*' },
       }),
@@ -64,6 +79,11 @@ describe('pool ceilings', () => {
     expect(poolsOpenToTenant(pools, 'globex').map((p) => p.name)).toEqual(['shared']);
     const acme = poolsOpenToTenant(pools, 'acme');
     expect(acme.map((p) => p.name)).toEqual(['local', 'shared']);
-    expect(acme[0]?.ceiling).toMatchObject({ stdio: true, runAs: { uid: 1000, gid: 1000 } });
+    expect(acme[0]?.ceiling).toMatchObject({
+      stdio: true,
+      runAs: { uid: 1000, gid: 1000 },
+      childEnvKeys: ['MYCORP_*', 'GITHUB_TOKEN', 'HOME_DIR'],
+    });
+    expect(acme[1]?.ceiling.childEnvKeys).toEqual(DEFAULT_CHILD_ENV_KEYS);
   });
 });

@@ -1,4 +1,5 @@
-import { absolutePath, unixId } from '@gatehouse/contracts';
+import { childEnvEntryProblem, DEFAULT_CHILD_ENV_KEYS } from '@gatehouse/activation';
+import { absolutePath, childEnvKeyEntry, unixId } from '@gatehouse/contracts';
 import { isCidr } from '@gatehouse/egress';
 import { typeLabel } from '@gatehouse/platform';
 import { z } from 'zod';
@@ -9,6 +10,8 @@ import { z } from 'zod';
 // narrowest choice (no stdio, no header helpers, no roots, no private ranges), so the default stays closed.
 //   WORKER_POOLS='{"default":{"tenants":"*"}}'            one pool, open to every tenant, nothing local allowed
 //   WORKER_POOLS='{"eu":{"tenants":["acme"],"stdio":true,"commandCeiling":[["npx","-y","@modelcontextprotocol/server-everything"]]}}'
+// `childEnvKeys` is the one field whose absence is not "nothing": absent, a stdio definition may set the names of
+// DEFAULT_CHILD_ENV_KEYS (names only the server reads; docs/decisions/0127-child-environment-allowlist.md).
 
 const poolName = z
   .string()
@@ -19,6 +22,14 @@ const argvPrefix = z.array(z.string().min(1).max(4096)).min(1).max(64);
 const cidr = z.string().refine(isCidr, 'must be a CIDR such as 10.0.0.0/8');
 // A denylist entry: a CIDR, an exact host name or `*.suffix` (libs/egress checks the host names at use).
 const denyEntry = z.string().min(1).max(253);
+/** An env allowlist entry: an exact name or `PREFIX_*`, never covering a name the spawner sets (PATH, HOME...). */
+const childEnvEntry = childEnvKeyEntry.superRefine((entry, context) => {
+  if (childEnvEntryProblem(entry) === 'covers_spawner_owned_key')
+    context.addIssue({
+      code: 'custom',
+      message: 'covers a name the spawner sets for every child (HOME LOGNAME PATH SHELL TERM USER)',
+    });
+});
 
 export const workerPoolSchema = z.strictObject({
   tenants: z.union([z.literal('*'), z.array(tenantSlug).max(10_000)]),
@@ -27,6 +38,11 @@ export const workerPoolSchema = z.strictObject({
   allowedRoots: z.array(absolutePath).max(100).optional(),
   /** Exact argv prefixes a child process's argv must start with (a tenant may only name longer ones). */
   commandCeiling: z.array(argvPrefix).max(1000).optional(),
+  /**
+   * The env names a stdio definition may set for a child here: exact names or `PREFIX_*` (case-sensitive);
+   * absent: DEFAULT_CHILD_ENV_KEYS. A tenant's HostPolicy may only narrow it.
+   */
+  childEnvKeys: z.array(childEnvEntry).max(1000).optional(),
   runAs: z.strictObject({ uid: unixId, gid: unixId }).optional(),
   /** The operator's own infrastructure: CIDRs and host names no URL may reach. Never shown to tenants. */
   egressDenylist: z.array(denyEntry).max(1000).optional(),
@@ -64,6 +80,8 @@ export interface PoolCeiling {
   readonly headerHelpers: boolean;
   readonly allowedRoots: readonly string[];
   readonly commandCeiling: readonly (readonly string[])[];
+  /** The env allowlist for stdio definitions (the default set when the config names none). */
+  readonly childEnvKeys: readonly string[];
   readonly runAs: { readonly uid: number; readonly gid: number } | null;
   readonly egressDenylist: readonly string[];
   readonly privateRangesTenantsMayOptInto: readonly string[];
@@ -76,6 +94,7 @@ export function poolCeilingOf(pool: WorkerPool): PoolCeiling {
     headerHelpers: pool.headerHelpers ?? false,
     allowedRoots: pool.allowedRoots ?? [],
     commandCeiling: pool.commandCeiling ?? [],
+    childEnvKeys: pool.childEnvKeys ?? DEFAULT_CHILD_ENV_KEYS,
     runAs: pool.runAs ?? null,
     egressDenylist: pool.egressDenylist ?? [],
     privateRangesTenantsMayOptInto: pool.privateRangesTenantsMayOptInto ?? [],

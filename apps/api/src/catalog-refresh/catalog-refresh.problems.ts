@@ -1,5 +1,5 @@
 import { LeaseProblemError } from '../leases/lease-problems';
-import type { PoolRefusal } from './catalog-refresh.routing';
+import { describePoolRefusal, type PoolRefusal } from './catalog-refresh.routing';
 
 /**
  * No pool open to the tenant may run this server (stdio, or a header helper, allowed on none of them): nothing
@@ -19,6 +19,6 @@ export function refreshUnroutable(
           ? 'No worker pool is open to this tenant.'
           : 'No worker pool open to this tenant may run this server; its catalog cannot be discovered.',
     },
-    { reason, refusals: refusals.map((refusal) => `${refusal.pool}:${refusal.reason}`) },
+    { reason, refusals: refusals.map(describePoolRefusal) },
   );
 }

@@ -15,7 +15,7 @@ import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.
 import { DATABASE, LOGGER } from '../infrastructure/infrastructure.tokens';
 import { decideLeaseActivation } from '../leases/lease-activation';
 import { CatalogRefreshQueues } from './catalog-refresh.queues';
-import { routeCatalogRefresh, type PoolRefusal } from './catalog-refresh.routing';
+import { describePoolRefusal, routeCatalogRefresh, type PoolRefusal } from './catalog-refresh.routing';
 
 /** One catalog to discover: a server of a workspace, for a principal or the workspace alone. */
 export interface RefreshTarget {
@@ -259,7 +259,7 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
     unroutable: Extract<RefreshOutcome, { outcome: 'unroutable' }>,
     options: RefreshOptions,
   ): Promise<void> {
-    const refusals = unroutable.refusals.map((refusal) => `${refusal.pool}:${refusal.reason}`);
+    const refusals = unroutable.refusals.map(describePoolRefusal);
     this.logger.info(
       {
         tenantId: target.tenantId,

@@ -1,6 +1,6 @@
 import { poolCeilingOf, poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import { EMPTY_HOST_POLICY, type TenantHostPolicy } from '../host-policy/host-policy';
-import { routeCatalogRefresh } from './catalog-refresh.routing';
+import { describePoolRefusal, routeCatalogRefresh } from './catalog-refresh.routing';
 
 const EVERYTHING = ['/opt/mcp/bin/mcp-server-everything'];
 const POOLS: WorkerPools = {
@@ -37,14 +37,25 @@ describe('routeCatalogRefresh', () => {
       ok: false,
       reason: 'no_pool_allows',
       refusals: [
-        { pool: 'aaa', reason: 'stdio_not_allowed_on_pool' },
-        { pool: 'helpers', reason: 'stdio_not_allowed_on_pool' },
+        { pool: 'aaa', reason: 'stdio_not_allowed_on_pool', key: null },
+        { pool: 'helpers', reason: 'stdio_not_allowed_on_pool', key: null },
       ],
     });
     const notAsked = routeCatalogRefresh(stdio(['/bin/sh']), poolsOpenToTenant(POOLS, 'acme'), TENANT);
     expect(notAsked).toMatchObject({ ok: false, reason: 'no_pool_allows' });
     if (!notAsked.ok)
-      expect(notAsked.refusals).toContainEqual({ pool: 'local', reason: 'command_not_allowed' });
+      expect(notAsked.refusals).toContainEqual({ pool: 'local', reason: 'command_not_allowed', key: null });
+  });
+
+  it('refuses a stdio server setting an env name outside the allowlist, naming the name', () => {
+    const withEnv = { ...stdio([...EVERYTHING, 'stdio']), envKeys: ['API_KEY', 'npm_config_node_options'] };
+    const route = routeCatalogRefresh(withEnv, poolsOpenToTenant(POOLS, 'acme'), TENANT);
+    expect(route).toMatchObject({ ok: false, reason: 'no_pool_allows' });
+    if (!route.ok) {
+      const local = { pool: 'local', reason: 'env_key_not_allowed', key: 'npm_config_node_options' };
+      expect(route.refusals).toContainEqual(local);
+      expect(describePoolRefusal(local)).toBe('local:env_key_not_allowed:npm_config_node_options');
+    }
   });
 
   it('sends a plain http server to the first open pool by name, and a header helper where helpers may run', () => {

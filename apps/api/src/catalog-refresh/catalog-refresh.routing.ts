@@ -10,10 +10,21 @@ export interface OpenPool {
   readonly ceiling: PoolCeiling;
 }
 
-/** Why one pool will not carry the server: the stdio or header-helper authority's reason, as a lease would say. */
+/**
+ * Why one pool will not carry the server: the stdio or header-helper authority's reason, as a lease would say,
+ * and with `env_key_not_allowed` the env name refused (a name, never a value); else null.
+ */
 export interface PoolRefusal {
   readonly pool: string;
   readonly reason: string;
+  readonly key: string | null;
+}
+
+/** `pool:reason`, or `pool:env_key_not_allowed:KEY` naming the env name: what logs, audit and problems carry. */
+export function describePoolRefusal(refusal: PoolRefusal): string {
+  return refusal.key === null
+    ? `${refusal.pool}:${refusal.reason}`
+    : `${refusal.pool}:${refusal.reason}:${refusal.key}`;
 }
 
 export type CatalogRefreshRoute =
@@ -42,7 +53,7 @@ export function routeCatalogRefresh(
   for (const pool of pools) {
     const refusal = refusalOn(launch, pool.ceiling, tenantPolicy);
     if (refusal === null) return { ok: true, pool: pool.name };
-    refusals.push({ pool: pool.name, reason: refusal });
+    refusals.push({ pool: pool.name, ...refusal });
   }
   return { ok: false, reason: 'no_pool_allows', refusals };
 }
@@ -51,7 +62,7 @@ function refusalOn(
   launch: LaunchTarget,
   ceiling: PoolCeiling,
   tenantPolicy: TenantHostPolicy,
-): string | null {
+): { readonly reason: string; readonly key: string | null } | null {
   const effective = effectiveHostPolicy(tenantPolicy, ceiling);
   if (launch.kind === 'stdio') {
     const authority = checkStdioAuthority(launch, {
@@ -59,8 +70,13 @@ function refusalOn(
       commands: effective.stdioCommands,
       ceiling: ceiling.commandCeiling,
       allowedRoots: effective.allowedRoots,
+      envKeys: effective.childEnvKeys,
     });
-    return authority.ok ? null : authority.reason;
+    if (authority.ok) return null;
+    return {
+      reason: authority.reason,
+      key: authority.reason === 'env_key_not_allowed' ? authority.key : null,
+    };
   }
   if (launch.headersHelper === null) return null;
   const helper = checkHeaderHelperAuthority(launch.headersHelper, {
@@ -68,5 +84,5 @@ function refusalOn(
     commands: effective.headerHelpers,
     ceiling: ceiling.commandCeiling,
   });
-  return helper.ok ? null : helper.reason;
+  return helper.ok ? null : { reason: helper.reason, key: null };
 }

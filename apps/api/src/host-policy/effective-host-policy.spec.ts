@@ -1,3 +1,4 @@
+import { DEFAULT_CHILD_ENV_KEYS } from '@gatehouse/activation';
 import { poolCeilingOf, type PoolCeiling } from '../auth/pool-config';
 import { effectiveHostPolicy } from './effective-host-policy';
 import { EMPTY_HOST_POLICY, type TenantHostPolicy } from './host-policy';
@@ -17,11 +18,15 @@ const local: PoolCeiling = poolCeilingOf({
 });
 
 const tenant: TenantHostPolicy = {
-  stdioCommands: [[...EVERYTHING, 'stdio'], ['bash', '-c']],
+  stdioCommands: [
+    [...EVERYTHING, 'stdio'],
+    ['bash', '-c'],
+  ],
   headerHelpers: [['/usr/local/bin/token-helper', '--github']],
   privateCidrs: ['10.1.0.0/16', '192.168.0.0/24', '169.254.169.254/32'],
   traceContextOrigins: ['https://collector.example.com'],
   fourEyes: true,
+  childEnvKeys: null,
 };
 
 describe('effectiveHostPolicy', () => {
@@ -33,6 +38,7 @@ describe('effectiveHostPolicy', () => {
       traceContextOrigins: ['https://collector.example.com'],
       fourEyes: true,
       allowedRoots: ['/srv/mcp'],
+      childEnvKeys: DEFAULT_CHILD_ENV_KEYS,
       runAs: { uid: 1000, gid: 1000 },
       egressDenylist: ['10.9.0.0/16'],
       allowInsecureLoopback: false,
@@ -41,7 +47,12 @@ describe('effectiveHostPolicy', () => {
 
   it('drops every command and range on the default pool (no stdio, no helpers, no private ranges)', () => {
     const effective = effectiveHostPolicy(tenant, poolCeilingOf({ tenants: '*' }));
-    expect(effective).toMatchObject({ stdioCommands: [], headerHelpers: [], privateCidrs: [], allowedRoots: [] });
+    expect(effective).toMatchObject({
+      stdioCommands: [],
+      headerHelpers: [],
+      privateCidrs: [],
+      allowedRoots: [],
+    });
   });
 
   it('drops stdio commands on a pool that forbids stdio even when a prefix would match', () => {
@@ -59,5 +70,18 @@ describe('effectiveHostPolicy', () => {
     const linkLocal = { ...local, privateRangesTenantsMayOptInto: ['169.254.0.0/16'] };
     const policy = { ...EMPTY_HOST_POLICY, privateCidrs: ['169.254.0.0/16', '169.254.1.0/24'] };
     expect(effectiveHostPolicy(policy, linkLocal).privateCidrs).toEqual(['169.254.1.0/24']);
+  });
+
+  it("takes the pool's env allowlist when the tenant wrote none, else the tenant entries the pool covers", () => {
+    const operator = { ...local, childEnvKeys: ['MYCORP_*', 'GITHUB_TOKEN'] };
+    expect(effectiveHostPolicy(EMPTY_HOST_POLICY, operator).childEnvKeys).toEqual([
+      'MYCORP_*',
+      'GITHUB_TOKEN',
+    ]);
+    const narrowing = { ...EMPTY_HOST_POLICY, childEnvKeys: ['MYCORP_EU_*', 'API_KEY', 'GITHUB_TOKEN'] };
+    expect(effectiveHostPolicy(narrowing, operator).childEnvKeys).toEqual(['MYCORP_EU_*', 'GITHUB_TOKEN']);
+    expect(effectiveHostPolicy({ ...EMPTY_HOST_POLICY, childEnvKeys: [] }, operator).childEnvKeys).toEqual(
+      [],
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { narrowChildEnvKeys } from '@gatehouse/activation';
 import type { PoolCeiling } from '../auth/pool-config';
 import type { ArgvPrefix, TenantHostPolicy } from './host-policy';
 import { cidrFitsPool, commandFitsPool } from './host-policy-ceiling.check';
@@ -10,6 +11,8 @@ export interface EffectiveHostPolicy {
   readonly traceContextOrigins: readonly string[];
   readonly fourEyes: boolean;
   readonly allowedRoots: readonly string[];
+  /** The env names a stdio definition may set: the pool's list, narrowed by the tenant's when it wrote one. */
+  readonly childEnvKeys: readonly string[];
   readonly runAs: PoolCeiling['runAs'];
   readonly egressDenylist: readonly string[];
   readonly allowInsecureLoopback: boolean;
@@ -35,6 +38,7 @@ export function effectiveHostPolicy(
     traceContextOrigins: tenantPolicy.traceContextOrigins,
     fourEyes: tenantPolicy.fourEyes,
     allowedRoots: poolCeiling.allowedRoots,
+    childEnvKeys: narrowChildEnvKeys(tenantPolicy.childEnvKeys, poolCeiling.childEnvKeys),
     runAs: poolCeiling.runAs,
     egressDenylist: poolCeiling.egressDenylist,
     allowInsecureLoopback: poolCeiling.allowInsecureLoopback,

@@ -1,9 +1,10 @@
+import { isChildEnvEntryCovered } from '@gatehouse/activation';
 import { cidrWithin, isCidr } from '@gatehouse/egress';
 import type { PoolCeiling } from '../auth/pool-config';
 import { startsWithArgv, type ArgvPrefix, type TenantHostPolicy } from './host-policy';
 import { containsMetadataAddress } from './metadata-ranges';
 
-export type CeilingField = 'stdioCommands' | 'headerHelpers' | 'privateCidrs';
+export type CeilingField = 'stdioCommands' | 'headerHelpers' | 'privateCidrs' | 'childEnvKeys';
 
 export type CeilingCheck =
   | { readonly ok: true }
@@ -53,5 +54,11 @@ export function checkAgainstCeilings(
     if (!ceilings.some((ceiling) => cidrFitsPool(cidr, ceiling)))
       return { ok: false, field: 'privateCidrs', index, reason: 'outside_operator_ceiling' };
   }
+  // Each env entry must be allowed by some open pool's list (a prefix by a pool prefix it starts with).
+  const envIndex = (policy.childEnvKeys ?? []).findIndex(
+    (entry) => !ceilings.some((ceiling) => isChildEnvEntryCovered(entry, ceiling.childEnvKeys)),
+  );
+  if (envIndex >= 0)
+    return { ok: false, field: 'childEnvKeys', index: envIndex, reason: 'outside_operator_ceiling' };
   return { ok: true };
 }

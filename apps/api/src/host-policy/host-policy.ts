@@ -8,6 +8,8 @@ export interface TenantHostPolicy {
   readonly privateCidrs: readonly string[];
   readonly traceContextOrigins: readonly string[];
   readonly fourEyes: boolean;
+  /** Env names stdio definitions may set, within the pools' lists; null: each pool's own list. */
+  readonly childEnvKeys: readonly string[] | null;
 }
 
 /** A tenant that never wrote a HostPolicy asks for nothing local and no private range. */
@@ -17,6 +19,7 @@ export const EMPTY_HOST_POLICY: TenantHostPolicy = Object.freeze({
   privateCidrs: [],
   traceContextOrigins: [],
   fourEyes: false,
+  childEnvKeys: null,
 });
 
 /** Whether `argv` starts with every string of `prefix`, in order (exact strings, no globbing). */

@@ -9,6 +9,7 @@ export interface HostPolicyRow {
   readonly privateCidrs: readonly string[];
   readonly traceContextOrigins: readonly string[];
   readonly fourEyes: boolean;
+  readonly childEnvKeys: unknown;
   readonly updatedAt: Date;
 }
 
@@ -20,6 +21,14 @@ function argvList(value: unknown): ArgvPrefix[] {
   );
 }
 
+function envKeyList(value: unknown): string[] | null {
+  // Null: each pool's own list. Written only by hostPolicy.put (validated); anything else is a corrupted row,
+  // read as "no env name allowed".
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry): entry is string => typeof entry === 'string');
+}
+
 export function hostPolicyOfRow(row: HostPolicyRow | null): TenantHostPolicy {
   if (row === null) return EMPTY_HOST_POLICY;
   return {
@@ -28,6 +37,7 @@ export function hostPolicyOfRow(row: HostPolicyRow | null): TenantHostPolicy {
     privateCidrs: [...row.privateCidrs],
     traceContextOrigins: [...row.traceContextOrigins],
     fourEyes: row.fourEyes,
+    childEnvKeys: envKeyList(row.childEnvKeys),
   };
 }
 
@@ -45,6 +55,7 @@ export function toHostPolicyView(
       privateCidrs: [...policy.privateCidrs],
       traceContextOrigins: [...policy.traceContextOrigins],
       fourEyes: policy.fourEyes,
+      childEnvKeys: policy.childEnvKeys === null ? null : [...policy.childEnvKeys],
       updatedAt: row === null ? null : row.updatedAt.toISOString(),
     },
     pools: poolsOpenToTenant(pools, tenantSlug).map(({ name, ceiling }) => ({
@@ -53,6 +64,7 @@ export function toHostPolicyView(
       headerHelpers: ceiling.headerHelpers,
       allowedRoots: [...ceiling.allowedRoots],
       commandCeiling: ceiling.commandCeiling.map((argv) => [...argv]),
+      childEnvKeys: [...ceiling.childEnvKeys],
       privateRangesTenantsMayOptInto: [...ceiling.privateRangesTenantsMayOptInto],
     })),
   };

@@ -1,5 +1,5 @@
 import { type CommandInput, putHostPolicy } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import { JSON_DB_NULL, type Database } from '@gatehouse/db';
 import { ProblemError, type ProblemDocument } from '@gatehouse/platform';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
@@ -15,7 +15,14 @@ import { WORKER_POOLS } from '../infrastructure/command-deps.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { appendLeaseChange } from '../revocations/lease-change.event';
 
-const FIELDS = ['stdioCommands', 'headerHelpers', 'privateCidrs', 'traceContextOrigins', 'fourEyes'] as const;
+const FIELDS = [
+  'stdioCommands',
+  'headerHelpers',
+  'privateCidrs',
+  'traceContextOrigins',
+  'fourEyes',
+  'childEnvKeys',
+] as const;
 
 /** Refused: the problem names the entry (`errors[].path`, as validation problems do) so a form can mark it. */
 class OutsideCeilingError extends ProblemError {
@@ -58,7 +65,7 @@ export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof putHostPolicy>>) {
-    const wanted: TenantHostPolicy = input;
+    const wanted: TenantHostPolicy = { ...input, childEnvKeys: input.childEnvKeys ?? null };
     const ceilings = poolsOpenToTenant(this.pools, principal.tenantSlug).map((pool) => pool.ceiling);
     const check = checkAgainstCeilings(wanted, ceilings);
     if (!check.ok) {
@@ -77,6 +84,7 @@ export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
         privateCidrs: input.privateCidrs,
         traceContextOrigins: input.traceContextOrigins,
         fourEyes: input.fourEyes,
+        childEnvKeys: wanted.childEnvKeys === null ? JSON_DB_NULL : [...wanted.childEnvKeys],
         updatedBy: principal.userId,
       };
       const row = await tx.hostPolicy.upsert({

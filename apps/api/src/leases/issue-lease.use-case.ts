@@ -390,10 +390,11 @@ function transportRefusal(refusal: LeaseTransportRefusal, pool: string, identity
         reason: refusal.reason,
       });
     case 'stdio_refused':
-      return refusedWith(() => stdioRefused(pool, refusal.reason), {
+      return refusedWith(() => stdioRefused(pool, refusal.reason, refusal.key), {
         ...audit,
         code: refusal.kind,
         reason: refusal.reason,
+        ...(refusal.key === null ? {} : { key: refusal.key }),
       });
     case 'out_of_contract':
       return refusedWith(() => serverNotLeasable('out_of_contract'), {

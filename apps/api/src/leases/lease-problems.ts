@@ -73,16 +73,22 @@ export function destinationRefused(pool: string): LeaseProblemError {
   );
 }
 
-/** The pool's stdio authority (HostPolicy within the operator's ceiling) does not allow this process. */
-export function stdioRefused(pool: string, reason: string): LeaseProblemError {
+/**
+ * The pool's stdio authority (HostPolicy within the operator's ceiling) does not allow this process. With
+ * `env_key_not_allowed`, `key` names the env variable refused (a name, never its value).
+ */
+export function stdioRefused(pool: string, reason: string, key: string | null = null): LeaseProblemError {
   return new LeaseProblemError(
     {
       status: 403,
       code: 'stdio_refused',
       title: 'Stdio refused',
-      detail: 'This pool may not start this stdio server.',
+      detail:
+        key === null
+          ? 'This pool may not start this stdio server.'
+          : `This pool may not start this stdio server: it may not set the environment variable ${key}.`,
     },
-    { pool, reason },
+    key === null ? { pool, reason } : { pool, reason, key },
   );
 }
 

@@ -16,7 +16,8 @@ import type { TenantHostPolicy } from '../host-policy/host-policy';
 export type LeaseTransportRefusal =
   | { readonly kind: 'destination_refused' }
   | { readonly kind: 'header_helper_refused'; readonly reason: string }
-  | { readonly kind: 'stdio_refused'; readonly reason: string }
+  /** `key`: the env name refused, with `env_key_not_allowed` (a name, never a value); else null. */
+  | { readonly kind: 'stdio_refused'; readonly reason: string; readonly key: string | null }
   | { readonly kind: 'out_of_contract' };
 
 export type LeaseTransport =
@@ -73,9 +74,13 @@ export async function admitLeaseTransport(
         commands: effective.stdioCommands,
         ceiling: context.ceiling.commandCeiling,
         allowedRoots: effective.allowedRoots,
+        envKeys: effective.childEnvKeys,
       },
     );
-    if (!authority.ok) return refuse({ kind: 'stdio_refused', reason: authority.reason });
+    if (!authority.ok) {
+      const key = authority.reason === 'env_key_not_allowed' ? authority.key : null;
+      return refuse({ kind: 'stdio_refused', reason: authority.reason, key });
+    }
     const spawnRecheck = processAuthorityOf(effective.stdioCommands, context.ceiling, effective);
     return checked(
       {
@@ -186,6 +191,9 @@ function processAuthorityOf(
     commands: commands.map((prefix) => [...prefix]),
     ceiling: ceiling.commandCeiling.map((prefix) => [...prefix]),
     allowedRoots: [...effective.allowedRoots],
+    // A header helper gets no definition env (only the spawner's baseline), so the list only matters for stdio;
+    // it travels with both so the spawn-time check is the same check.
+    envKeys: [...effective.childEnvKeys],
     runAs: effective.runAs === null ? null : { uid: effective.runAs.uid, gid: effective.runAs.gid },
   };
 }

@@ -135,10 +135,15 @@ export const stdioAuthorityView = z
     result: z.enum(['allowed', 'refused', 'not_applicable']),
     /**
      * Why refused: `stdio_not_allowed_on_pool`, `nul_in_launch`, `command_not_allowed`,
-     * `command_outside_ceiling`, `forbidden_env_key`, `cwd_outside_allowed_roots`, `no_allowed_root`,
+     * `command_outside_ceiling`, `env_key_not_allowed`, `cwd_outside_allowed_roots`, `no_allowed_root`,
      * `header_helpers_not_allowed_on_pool` (the check in @gatehouse/activation).
      */
     reason: z.string().nullable(),
+    /**
+     * With `env_key_not_allowed`: the first env NAME the definition sets that the pool's allowlist (narrowed by
+     * the tenant's HostPolicy) does not allow. Names are not secret; values never appear. Else null.
+     */
+    key: z.string().nullable(),
   })
   .meta({ title: 'StdioAuthority' });
 

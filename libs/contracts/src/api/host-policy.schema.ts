@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { childEnvKeyEntry } from '../leases/admitted-transport.schema';
 import { isoDateTime } from './common.schema';
 
 // A tenant's HostPolicy (issue 6, part 1): what it asks of the worker pools open to it. It can only narrow the
@@ -27,8 +28,14 @@ const policyFields = {
   fourEyes: z.boolean(),
 };
 
+/**
+ * Env names the tenant's stdio definitions may set (exact names, or prefixes such as `MYCORP_*`), each within
+ * some open pool's `childEnvKeys`; null: each pool's own list.
+ */
+const childEnvKeys = z.array(childEnvKeyEntry).max(100).nullable();
+
 export const hostPolicyView = z
-  .object({ ...policyFields, updatedAt: isoDateTime.nullable() })
+  .object({ ...policyFields, childEnvKeys, updatedAt: isoDateTime.nullable() })
   .meta({ title: 'HostPolicy' });
 
 /** A pool's ceiling as a tenant may see it: never the operator's denylist, uid/gid or loopback setting. */
@@ -39,6 +46,8 @@ export const poolCeilingView = z
     headerHelpers: z.boolean(),
     allowedRoots: z.array(z.string()),
     commandCeiling: z.array(z.array(z.string())),
+    /** Env names a stdio definition may set on this pool (exact names, or prefixes ending with `_*`). */
+    childEnvKeys: z.array(z.string()),
     privateRangesTenantsMayOptInto: z.array(z.string()),
   })
   .meta({ title: 'PoolCeiling' });
@@ -48,4 +57,5 @@ export const hostPolicyWithCeiling = z
   .meta({ title: 'HostPolicyWithCeiling' });
 
 export const getHostPolicyInput = z.strictObject({});
-export const putHostPolicyInput = z.strictObject(policyFields);
+/** Absent `childEnvKeys` is null: a put replaces the whole policy. */
+export const putHostPolicyInput = z.strictObject({ ...policyFields, childEnvKeys: childEnvKeys.optional() });

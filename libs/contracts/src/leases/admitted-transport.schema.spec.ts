@@ -4,6 +4,7 @@ const authority = {
   commands: [['/usr/bin/node', '/opt/mcp/index.js']],
   ceiling: [['/usr/bin/node']],
   allowedRoots: ['/srv/mcp'],
+  envKeys: ['GITHUB_TOKEN', 'MCP_*'],
   runAs: { uid: 1000, gid: 1000 },
 };
 
@@ -57,6 +58,11 @@ describe('admittedTransport', () => {
     ['an allowed root with ..', { ...stdio, authority: { ...authority, allowedRoots: ['/srv/../etc'] } }],
     ['an empty command', { ...stdio, command: '' }],
     ['a negative uid', { ...stdio, authority: { ...authority, runAs: { uid: -1, gid: 0 } } }],
+    // A producer (or a worker) older than the env allowlist: refused, never read as "any name".
+    ['no env allowlist', { ...stdio, authority: { ...authority, envKeys: undefined } }],
+    ['a bare * env entry', { ...stdio, authority: { ...authority, envKeys: ['*'] } }],
+    ['an env prefix without _', { ...stdio, authority: { ...authority, envKeys: ['NPM*'] } }],
+    ['an env entry with a NUL', { ...stdio, authority: { ...authority, envKeys: ['A\0'] } }],
   ])('refuses a stdio description with %s', (_label, candidate) => {
     expect(admittedTransportV1.safeParse(candidate).success).toBe(false);
   });

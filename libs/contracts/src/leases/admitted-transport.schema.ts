@@ -57,14 +57,29 @@ const headerRecord = z
   );
 
 /**
+ * One entry of a child env allowlist: an exact env name (`GITHUB_TOKEN`) or a prefix with a trailing `*`
+ * (`MYCORP_*`: two or more characters before the `*`, ending with `_`). The grammar only; @gatehouse/activation
+ * decides what an entry allows (and refuses one covering a name the spawner sets).
+ */
+export const childEnvKeyEntry = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^(?:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*_\*)$/, 'an env name, or a prefix ending with _*');
+
+/**
  * The pool's authority over child processes as the lease hands it to the worker, for the spawn-time recheck: the
  * tenant's chosen argv prefixes (already narrowed to the ceiling), the operator's ceiling itself, the allowed
- * roots, and the unprivileged uid/gid children run as (null: the worker's own, where it cannot switch).
+ * roots, the env names a definition may set (the pool's allowlist narrowed by the tenant's HostPolicy), and the
+ * unprivileged uid/gid children run as (null: the worker's own, where it cannot switch). `envKeys` is required:
+ * a worker older than it refuses such a lease as an invalid description (fail closed), and a lease without it is
+ * refused by a newer worker.
  */
 export const processAuthority = z.strictObject({
   commands: z.array(argvPrefix).max(1000),
   ceiling: z.array(argvPrefix).max(1000),
   allowedRoots: z.array(absolutePath).max(100),
+  envKeys: z.array(childEnvKeyEntry).max(1000),
   runAs: z.strictObject({ uid: unixId, gid: unixId }).nullable(),
 });
 export type ProcessAuthority = z.infer<typeof processAuthority>;
@@ -129,7 +144,7 @@ export const admittedStdioTransportV1 = z.strictObject({
   kind: z.literal('stdio'),
   command: argvString,
   args: z.array(z.string().max(32_768)).max(256),
-  /** Materialized env (values may be secret). Every key is checked again at spawn against the forbidden list. */
+  /** Materialized env (values may be secret). Every key is checked again at spawn against `authority.envKeys`. */
   env: z
     .record(envName, z.string().max(32_768))
     .refine((env) => Object.keys(env).length <= 256, 'at most 256'),

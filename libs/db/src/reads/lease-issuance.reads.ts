@@ -48,6 +48,8 @@ export interface LeaseHostPolicyRow {
   readonly privateCidrs: readonly string[];
   readonly traceContextOrigins: readonly string[];
   readonly fourEyes: boolean;
+  /** The tenant's env allowlist narrowing (JSON array), or null: each pool's own list. */
+  readonly childEnvKeys: unknown;
   readonly updatedAt: Date;
 }
 
@@ -80,7 +82,7 @@ const SCALARS = `SELECT w.id, w.tenant_id AS "tenantId", w.name, w.repository_id
   hp.tenant_id IS NOT NULL AS "hasHostPolicy", hp.stdio_commands AS "stdioCommands",
   hp.header_helpers AS "headerHelpers", hp.private_cidrs AS "privateCidrs",
   hp.trace_context_origins AS "traceContextOrigins", hp.four_eyes AS "fourEyes",
-  hp.updated_at AS "hostPolicyUpdatedAt"
+  hp.child_env_keys AS "childEnvKeys", hp.updated_at AS "hostPolicyUpdatedAt"
   FROM (SELECT 1) AS one
   LEFT JOIN workspaces AS w ON w.id = $1::uuid
   LEFT JOIN host_policies AS hp ON hp.tenant_id = $3::uuid`;
@@ -157,6 +159,7 @@ export async function readLeaseIssuanceInputs(
           privateCidrs: row.privateCidrs,
           traceContextOrigins: row.traceContextOrigins,
           fourEyes: row.fourEyes,
+          childEnvKeys: row.childEnvKeys,
           updatedAt: row.hostPolicyUpdatedAt,
         }
       : null,

@@ -67,6 +67,8 @@ async function runHeaderHelper(options: HeaderHelperOptions): Promise<Readonly<R
     ceiling: options.authority.ceiling,
   });
   if (!allowed.ok) throw fail(allowed.reason);
+  // A helper never gets a definition's env (only the spawner's baseline below), so it has no env name to check;
+  // should it ever get some, they go through this same check against the lease's allowlist.
   const place = await checkSpawnAuthority({ argv: options.argv, cwd: null, envKeys: [] }, options.authority);
   if (!place.ok) throw fail(place.reason);
   const [command, ...args] = options.argv;

@@ -61,7 +61,10 @@ export interface ConnectFailure {
   readonly server: string;
   /** `scheme://host:port` for http, `stdio:<server>` for stdio; null before a transport existed. */
   readonly origin: string | null;
-  /** A stable code beside the reason (the egress refusal, the helper's refusal); never a value. */
+  /**
+   * A stable code beside the reason (the egress refusal, the helper's refusal), or with `env_key_not_allowed`
+   * the env NAME refused; never a value.
+   */
   readonly detail: string | null;
 }
 
@@ -119,7 +122,7 @@ const CLASS_OF: Record<ConnectFailureReason, ConnectFailureClass> = {
   nul_in_launch: 'config',
   command_not_allowed: 'config',
   command_outside_ceiling: 'config',
-  forbidden_env_key: 'config',
+  env_key_not_allowed: 'config',
   cwd_outside_allowed_roots: 'config',
   no_allowed_root: 'config',
   cwd_not_a_directory: 'config',
@@ -198,7 +201,9 @@ async function buildStdio(
     { argv: [admitted.command, ...admitted.args], cwd: admitted.cwd, envKeys: Object.keys(admitted.env) },
     admitted.authority,
   );
-  if (!place.ok) return failure(place.reason, server, origin);
+  if (!place.ok) {
+    return failure(place.reason, server, origin, place.reason === 'env_key_not_allowed' ? place.key : null);
+  }
   const transport = new ProcessGroupStdioTransport({
     command: admitted.command,
     args: admitted.args,

@@ -108,7 +108,13 @@ describe('superviseAdmitted: server-everything from an admitted description to a
       args: ['stdio'],
       env: {},
       cwd: null,
-      authority: { commands: [[EVERYTHING]], ceiling: [[EVERYTHING]], allowedRoots: [root], runAs: null },
+      authority: {
+        commands: [[EVERYTHING]],
+        ceiling: [[EVERYTHING]],
+        allowedRoots: [root],
+        envKeys: [],
+        runAs: null,
+      },
       startupTimeoutMs: 30_000,
     });
     expectEverythingDocument(supervisor, '2025-11-25');
@@ -168,7 +174,13 @@ describe('superviseAdmitted: server-everything from an admitted description to a
         args: ['-c', 'exit 0'],
         env: {},
         cwd: null,
-        authority: { commands: [[EVERYTHING]], ceiling: [[EVERYTHING]], allowedRoots: [root], runAs: null },
+        authority: {
+          commands: [[EVERYTHING]],
+          ceiling: [[EVERYTHING]],
+          allowedRoots: [root],
+          envKeys: [],
+          runAs: null,
+        },
         startupTimeoutMs: null,
       },
       { connect },

@@ -2,8 +2,9 @@ import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/std
 
 // The whole environment a child (stdio server or header helper) starts with: nothing inherited. Every key the
 // SDK would merge in by default (HOME LOGNAME PATH SHELL TERM USER) is set explicitly, so none can leak from
-// the worker; PATH is the operator's search path (a definition may not set it: @gatehouse/activation refuses
-// the key), HOME the child's working directory, the rest empty. The definition's env comes on top.
+// the worker; PATH is the operator's search path, HOME the child's working directory, the rest empty. The
+// definition's env (its names already held to the pool's allowlist, which never allows these) comes first and
+// the baseline after it, so even a name that slipped through could not replace what the spawner sets.
 
 export interface ChildEnvironmentInput {
   /** The operator's PATH for children (config, never the worker's own environment). */
@@ -19,5 +20,5 @@ export function childEnvironment(input: ChildEnvironmentInput): Record<string, s
   for (const key of DEFAULT_INHERITED_ENV_VARS) baseline[key] = '';
   baseline['PATH'] = input.searchPath;
   baseline['HOME'] = input.cwd;
-  return { ...baseline, ...input.env, PATH: input.searchPath };
+  return { ...input.env, ...baseline };
 }

@@ -10,7 +10,10 @@ import type { ProcessAuthority } from '@gatehouse/contracts';
 export type SpawnRefusalReason = StdioRefusalReason | 'cwd_not_a_directory' | 'cwd_escapes_root';
 
 export type SpawnAuthority =
-  { readonly ok: true; readonly cwd: string } | { readonly ok: false; readonly reason: SpawnRefusalReason };
+  | { readonly ok: true; readonly cwd: string }
+  /** The env NAME refused is named; values are never read by the check. */
+  | { readonly ok: false; readonly reason: 'env_key_not_allowed'; readonly key: string }
+  | { readonly ok: false; readonly reason: Exclude<SpawnRefusalReason, 'env_key_not_allowed'> };
 
 export interface SpawnLaunch {
   readonly argv: readonly string[];
@@ -20,7 +23,7 @@ export interface SpawnLaunch {
 
 export async function checkSpawnAuthority(
   launch: SpawnLaunch,
-  authority: Pick<ProcessAuthority, 'commands' | 'ceiling' | 'allowedRoots'>,
+  authority: Pick<ProcessAuthority, 'commands' | 'ceiling' | 'allowedRoots' | 'envKeys'>,
 ): Promise<SpawnAuthority> {
   const lexical = checkStdioAuthority(launch, { stdioAllowed: true, ...authority });
   if (!lexical.ok) return lexical;

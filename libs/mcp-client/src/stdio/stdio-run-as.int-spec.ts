@@ -63,7 +63,7 @@ const description = (runAs: { uid: number; gid: number } | null): AdmittedStdioT
   args: [script],
   env: {},
   cwd: null,
-  authority: { commands: [[NODE, script]], ceiling: [[NODE]], allowedRoots: [dir], runAs },
+  authority: { commands: [[NODE, script]], ceiling: [[NODE]], allowedRoots: [dir], envKeys: [], runAs },
   startupTimeoutMs: null,
 });
 

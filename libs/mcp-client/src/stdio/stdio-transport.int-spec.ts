@@ -54,7 +54,13 @@ function stdio(
     args,
     env: {},
     cwd: null,
-    authority: { commands: [[command]], ceiling: [[command]], allowedRoots: [root], runAs: null },
+    authority: {
+      commands: [[command]],
+      ceiling: [[command]],
+      allowedRoots: [root],
+      envKeys: ['API_KEY'],
+      runAs: null,
+    },
     startupTimeoutMs: null,
     ...overrides,
   };
@@ -133,7 +139,13 @@ describe('stdio transport against real servers', () => {
 describe('stdio transport edges', () => {
   const fixture = (overrides: Partial<AdmittedStdioTransport> = {}): AdmittedStdioTransport =>
     stdio(NODE, [FIXTURE], {
-      authority: { commands: [[NODE, FIXTURE]], ceiling: [[NODE]], allowedRoots: [root], runAs: null },
+      authority: {
+        commands: [[NODE, FIXTURE]],
+        ceiling: [[NODE]],
+        allowedRoots: [root],
+        envKeys: ['API_KEY'],
+        runAs: null,
+      },
       ...overrides,
     });
 
@@ -205,9 +217,15 @@ describe('stdio transport edges', () => {
     expect(result).toMatchObject({ ok: false, reason, server: 'under-test', failureClass: 'config' });
   });
 
-  it('refuses an unlisted command, a command outside the ceiling and a forbidden env key before spawning', async () => {
+  it('refuses an unlisted command, a command outside the ceiling and an env key outside the allowlist before spawning', async () => {
     const other = stdio('/bin/sh', ['-c', 'exit 0'], {
-      authority: { commands: [[NODE, FIXTURE]], ceiling: [[NODE]], allowedRoots: [root], runAs: null },
+      authority: {
+        commands: [[NODE, FIXTURE]],
+        ceiling: [[NODE]],
+        allowedRoots: [root],
+        envKeys: ['API_KEY'],
+        runAs: null,
+      },
     });
     expect(await connectAdmitted(other, options())).toMatchObject({
       ok: false,
@@ -218,6 +236,7 @@ describe('stdio transport edges', () => {
         commands: [[NODE, FIXTURE]],
         ceiling: [['/opt/elsewhere/bin/node']],
         allowedRoots: [root],
+        envKeys: ['API_KEY'],
         runAs: null,
       },
     });
@@ -227,7 +246,9 @@ describe('stdio transport edges', () => {
     });
     expect(await connectAdmitted(fixture({ env: { LD_PRELOAD: '/tmp/x.so' } }), options())).toMatchObject({
       ok: false,
-      reason: 'forbidden_env_key',
+      reason: 'env_key_not_allowed',
+      detail: 'LD_PRELOAD',
+      failureClass: 'config',
     });
   });
 
@@ -243,7 +264,13 @@ describe('stdio transport edges', () => {
       failureClass: 'config',
     });
     const silent = stdio(NODE, ['-e', 'setInterval(() => {}, 1000)'], {
-      authority: { commands: [[NODE, '-e']], ceiling: [[NODE]], allowedRoots: [root], runAs: null },
+      authority: {
+        commands: [[NODE, '-e']],
+        ceiling: [[NODE]],
+        allowedRoots: [root],
+        envKeys: ['API_KEY'],
+        runAs: null,
+      },
       startupTimeoutMs: 1_000,
     });
     expect(await connectAdmitted(silent, options())).toMatchObject({

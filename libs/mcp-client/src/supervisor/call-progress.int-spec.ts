@@ -33,7 +33,7 @@ describe('ConnectionSupervisor.callTool progress', () => {
         args: [FIXTURE],
         env: {},
         cwd: null,
-        authority: { commands: [[NODE]], ceiling: [[NODE]], allowedRoots: [root], runAs: null },
+        authority: { commands: [[NODE]], ceiling: [[NODE]], allowedRoots: [root], envKeys: [], runAs: null },
         startupTimeoutMs: 30_000,
       },
       {

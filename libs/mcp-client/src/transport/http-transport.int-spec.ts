@@ -296,7 +296,13 @@ describe('Streamable HTTP edges (in-process SDK servers)', () => {
     http(port, {
       headersHelper: {
         argv: [NODE, HELPER],
-        authority: { commands: [[NODE, HELPER]], ceiling: [[NODE]], allowedRoots: [root], runAs: null },
+        authority: {
+          commands: [[NODE, HELPER]],
+          ceiling: [[NODE]],
+          allowedRoots: [root],
+          envKeys: [],
+          runAs: null,
+        },
       },
     });
 

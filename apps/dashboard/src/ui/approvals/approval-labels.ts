@@ -123,7 +123,7 @@ export const ADMISSION_REASON_LABELS: Readonly<Record<string, string>> = {
   stdio_not_allowed_on_pool: 'the pool does not run local (stdio) servers',
   command_not_allowed: 'its command is not in the host policy’s allowed commands',
   command_outside_ceiling: 'its command is outside what the operator allows on the pool',
-  forbidden_env_key: 'it sets an environment variable the pool forbids',
+  env_key_not_allowed: 'it sets an environment variable the pool’s allowlist does not name',
   cwd_outside_allowed_roots: 'its working directory is outside the allowed roots',
   no_allowed_root: 'the pool has no allowed root for a working directory',
   nul_in_launch: 'its command line holds a NUL character',
