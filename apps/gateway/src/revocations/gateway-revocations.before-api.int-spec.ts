@@ -121,6 +121,17 @@ async function readiness(): Promise<{ status: number; checks: Record<string, { s
   return { status: response.status, checks: body.checks };
 }
 
+/** /readyz once its revocations check is down, or as it is at the deadline (the assertion then says why). */
+async function readinessOnceDown(deadlineMs: number): ReturnType<typeof readiness> {
+  const deadline = performance.now() + deadlineMs;
+  let current = await readiness();
+  while (current.checks.revocations?.status !== 'down' && performance.now() < deadline) {
+    await new Promise((resolve) => setImmediate(resolve));
+    current = await readiness();
+  }
+  return current;
+}
+
 /** Starts the API on the port the gateway was told, after the gateway. */
 async function startApi(): Promise<void> {
   const parsed = parseConfig(apiConfigSchema, apiEnv);
@@ -203,7 +214,8 @@ describe('a gateway started before the API, with Redis away', () => {
   it('serves no cached caller while its stream is lost: a revocation then is refused within a second', async () => {
     expect(await askGateway(tokens.bob.secret)).not.toBe(401);
     await redis.shutdown();
-    const lost = await readiness();
+    // The gateway learns of the lost stream from its socket's close event: await the holder saying so.
+    const lost = await readinessOnceDown(10_000);
     expect(lost.checks.revocations).toEqual({ status: 'down', reason: 'failed' });
 
     expect(await apiAs(tokens.admin.secret, 'DELETE', `/v1/tokens/${tokens.bob.id}`)).toBe(200);
