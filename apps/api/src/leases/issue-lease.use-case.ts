@@ -394,7 +394,8 @@ function transportRefusal(refusal: LeaseTransportRefusal, pool: string, identity
         ...audit,
         code: refusal.kind,
         reason: refusal.reason,
-        ...(refusal.key === null ? {} : { key: refusal.key }),
+        // The refused env variable's NAME (never its value); `envName`, as the audit guard refuses a `key` field.
+        ...(refusal.key === null ? {} : { envName: refusal.key }),
       });
     case 'out_of_contract':
       return refusedWith(() => serverNotLeasable('out_of_contract'), {
