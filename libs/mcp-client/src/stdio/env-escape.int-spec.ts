@@ -12,9 +12,9 @@ import { connectAdmitted, type ConnectOptions } from '../index';
 // copies `node-options` into NODE_OPTIONS for the program it runs; Python imports a module named in
 // PYTHONWARNINGS (antigravity opens $BROWSER, a shell line); git takes config (a command to run) from
 // GIT_CONFIG_*; a JVM launcher, a shell, the dynamic loader and a HOME holding an `.npmrc` do the same with their
-// own names. So each case spawns a REAL child through
-// connectAdmitted with an allowed command and only a malicious env, and expects the spawn refused before anything
-// runs (`env_key_not_allowed`, naming the key) and no canary. Beside each, a control runs the same command with
+// own names. So each case spawns a REAL child through connectAdmitted with an allowed command and only a
+// malicious env, and expects the spawn refused before anything runs (`env_key_not_allowed`, naming the key) and
+// no canary. Beside each, a control runs the same command with
 // the same env through plain child_process (not our code) and proves the payload really creates its canary on
 // this machine, so a refusal that stopped working fails here.
 //
