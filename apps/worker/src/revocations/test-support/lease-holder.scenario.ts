@@ -38,6 +38,8 @@ export interface LeaseHolderScenarioOptions {
   readonly logger: Logger;
   /** REDIS_KEY_PREFIX of both apps (default: one of this scenario's own, so a shared Redis is safe). */
   readonly keyPrefix?: string;
+  /** The worker's way to the API, given the API's URL (default: straight to it); e.g. a gate of the test's. */
+  readonly workerApiUrl?: (apiUrl: string) => Promise<string>;
 }
 
 export interface Approved {
@@ -168,7 +170,7 @@ export async function startLeaseHolderScenario(
       LOG_LEVEL: 'silent',
       REDIS_URL: options.redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
-      API_URL: apiUrl,
+      API_URL: options.workerApiUrl === undefined ? apiUrl : await options.workerApiUrl(apiUrl),
       QUEUE_PREFIX: `gh-holder-${randomBytes(6).toString('hex')}`,
       WORKER_TOKEN: tokens.worker,
       WORKER_POOL: POOL,
