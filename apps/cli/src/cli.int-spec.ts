@@ -465,6 +465,42 @@ describe('gatehouse import, servers, approvals, export', () => {
   });
 });
 
+describe('env keys are never hidden in what the CLI shows', () => {
+  it('servers --json and approvals --json name npm_config_node_options and a token-shaped key, never a value', async () => {
+    const tokenKey = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+    const canary = 'CLI_KEYS_SHOWN_CANARY';
+    const keysWorkspace = (await createTestWorkspace(api.db, api.tenant.id, { trusted: true })).id;
+    const file = join(home, 'keys.mcp.json');
+    const env = { npm_config_node_options: `--import=data:text/javascript,${canary}`, [tokenKey]: canary };
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { runner: { command: 'npx', args: ['-y', 'r'], env } } }),
+    );
+    const imported = await runGatehouse(['import', file, '--tier', 'project', '--workspace', keysWorkspace], {
+      env: asAdmin(),
+    });
+    expect(imported.code).toBe(0);
+    const keys = ['npm_config_node_options', tokenKey];
+
+    const servers = await runGatehouse(['servers', '--workspace', keysWorkspace, '--json'], {
+      env: asAdmin(),
+    });
+    const entry = onlyJson<{ entries: { name: string; projection: unknown }[] }>(servers).entries.find(
+      (item) => item.name === 'runner',
+    );
+    expect(entry?.projection).toMatchObject({ transport: { env: { state: 'redacted', keys } } });
+
+    const approvals = await runGatehouse(['approvals', '--workspace', keysWorkspace, '--json'], {
+      env: asAdmin(),
+    });
+    const request = onlyJson<{ items: { identity: { serverName: string }; projection: unknown }[] }>(
+      approvals,
+    ).items.find((item) => item.identity.serverName === 'runner');
+    expect(request?.projection).toMatchObject({ transport: { env: { state: 'redacted', keys } } });
+    expect([...servers.out, ...approvals.out].join('\n')).not.toContain(canary);
+  });
+});
+
 describe('--help everywhere', () => {
   it.each(['login', 'servers', 'approvals', 'catalog', 'import', 'export', 'connect'])(
     'gatehouse %s --help',
