@@ -91,7 +91,13 @@ beforeAll(async () => {
   stack = await startDashboardStack({
     pools: {
       // Sorts before `default`: catalog routing takes the first pool (by name) that fits.
-      [POOL]: { tenants: '*', stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [roots] },
+      [POOL]: {
+        tenants: '*',
+        stdio: true,
+        commandCeiling: [[EVERYTHING]],
+        allowedRoots: [roots],
+        childEnvKeys: ['CANARY_KEY'],
+      },
     },
   });
   await setTheScene();

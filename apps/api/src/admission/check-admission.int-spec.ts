@@ -198,6 +198,7 @@ beforeAll(async () => {
       headerHelpers: true,
       commandCeiling: [EVERYTHING, ['/usr/bin/node'], HELPER, ['/opt/helpers/other']],
       allowedRoots: ['/srv/mcp'],
+      childEnvKeys: ['API_KEY', 'NOTES_TOKEN'],
       egressDenylist: ['10.9.0.0/16', '*.corp.internal'],
       privateRangesTenantsMayOptInto: ['10.0.0.0/8'],
     },
@@ -415,19 +416,21 @@ describe('admission.check', () => {
       admissible: false,
     });
     expect((await check('rooted')).body.stdio).toEqual([
-      { pool: 'edge', result: 'refused', reason: 'stdio_not_allowed_on_pool' },
-      { pool: 'local', result: 'allowed', reason: null },
+      { pool: 'edge', result: 'refused', reason: 'stdio_not_allowed_on_pool', key: null },
+      { pool: 'local', result: 'allowed', reason: null, key: null },
     ]);
     expect((await check('escaping')).body.stdio[1]).toEqual({
       pool: 'local',
       result: 'refused',
       reason: 'cwd_outside_allowed_roots',
+      key: null,
     });
     for (const serverName of ['notes', 'dotted']) {
       expect((await check(serverName)).body.stdio[1]).toEqual({
         pool: 'local',
         result: 'refused',
         reason: 'command_not_allowed',
+        key: null,
       });
     }
 
@@ -458,6 +461,7 @@ describe('admission.check', () => {
       pool: 'local',
       result: 'refused',
       reason: 'command_not_allowed',
+      key: null,
     });
     expect((await check('public')).body.headerHelper).toEqual([]);
     await approve('helped');
@@ -500,6 +504,7 @@ describe('admission.check', () => {
       pool: 'local',
       result: 'allowed',
       reason: null,
+      key: null,
     });
   });
 

@@ -215,7 +215,13 @@ beforeAll(async () => {
     testApiEnv(testDb.appUrl, {
       LOG_LEVEL: 'error',
       WORKER_POOLS: JSON.stringify({
-        [POOL]: { tenants: [acme.slug], stdio: true, commandCeiling: [[EVERYTHING]], allowedRoots: [root] },
+        [POOL]: {
+          tenants: [acme.slug],
+          stdio: true,
+          commandCeiling: [[EVERYTHING]],
+          allowedRoots: [root],
+          childEnvKeys: ['GH_CANARY'],
+        },
         elsewhere: { tenants: [globex.slug] },
       }),
     }),

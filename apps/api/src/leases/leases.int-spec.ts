@@ -183,6 +183,7 @@ beforeAll(async () => {
       commandCeiling: [EVERYTHING],
       allowedRoots: ['/srv/mcp'],
       runAs: { uid: 10001, gid: 10001 },
+      childEnvKeys: ['API_KEY', 'OTHER_TOKEN'],
     },
   };
   const parsed = parseConfig(apiConfigSchema, {
@@ -384,6 +385,7 @@ describe('leases.issue', () => {
       commands: [EVERYTHING],
       ceiling: [EVERYTHING],
       allowedRoots: ['/srv/mcp'],
+      envKeys: ['API_KEY', 'OTHER_TOKEN'],
       runAs: { uid: 10001, gid: 10001 },
     };
     expect(body.transport.transport).toEqual({
@@ -417,6 +419,58 @@ describe('leases.issue', () => {
         }),
       }),
     ]);
+  });
+
+  it("narrows the pool's env allowlist by the tenant's HostPolicy: the lease carries it, a refused name is named", async () => {
+    const policy = {
+      stdioCommands: [EVERYTHING],
+      headerHelpers: [],
+      privateCidrs: [],
+      traceContextOrigins: [],
+      fourEyes: false,
+    };
+    const put = (childEnvKeys?: string[]) =>
+      rest(
+        'admin',
+        'PUT',
+        '/v1/host-policy',
+        childEnvKeys === undefined ? policy : { ...policy, childEnvKeys },
+      );
+    try {
+      // Wider than every open pool's list: refused, naming the entry; nothing changes.
+      const wider = await put(['API_KEY', 'NPM_CONFIG_*']);
+      expect(wider.status).toBe(400);
+      expect(wider.body).toMatchObject({
+        code: 'outside_operator_ceiling',
+        errors: [{ path: 'childEnvKeys.1' }],
+      });
+      expect((await put(['OTHER_TOKEN', 'API_KEY'])).status).toBe(200);
+      const narrowed = await lease('localWorker', 'everything');
+      expect(narrowed.status).toBe(201);
+      const body = narrowed.body as unknown as LeaseBody;
+      expect(body.spawnRecheck).toMatchObject({ envKeys: ['OTHER_TOKEN', 'API_KEY'] });
+
+      expect((await put(['API_KEY'])).status).toBe(200);
+      const refused = await lease('localWorker', 'everything');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        code: 'stdio_refused',
+        pool: 'local',
+        reason: 'env_key_not_allowed',
+        key: 'OTHER_TOKEN',
+      });
+      expect(JSON.stringify(refused.body)).not.toContain(VARIABLE_CANARY);
+      const events = (await auditEvents('leases.refused')).filter(
+        (e) => e.data.serverName === 'everything' && e.data.reason === 'env_key_not_allowed',
+      );
+      expect(events).toEqual([
+        expect.objectContaining({ data: expect.objectContaining({ envName: 'OTHER_TOKEN' }) }),
+      ]);
+    } finally {
+      // Absent again: each pool's own list.
+      expect((await put()).status).toBe(200);
+    }
+    expect((await lease('localWorker', 'everything')).status).toBe(201);
   });
 
   it('refuses a destination the pool does not admit with one class; the operator log names the cause', async () => {

@@ -57,6 +57,8 @@ export interface GatewayStackOptions {
   /** Exact argv prefixes the pool's ceiling and acme's HostPolicy both allow for stdio servers. */
   readonly stdioCommands: readonly (readonly string[])[];
   readonly name: string;
+  /** The pool's env allowlist for stdio definitions (WORKER_POOLS childEnvKeys); absent: the default one. */
+  readonly childEnvKeys?: readonly string[];
 }
 
 export type Answer = ApiAnswer;
@@ -220,6 +222,7 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
         commandCeiling: options.stdioCommands.map((argv) => [...argv]),
         allowedRoots: [root],
         allowInsecureLoopback: true,
+        ...(options.childEnvKeys === undefined ? {} : { childEnvKeys: [...options.childEnvKeys] }),
       },
     }),
   });

@@ -45,6 +45,8 @@ beforeAll(async () => {
   stack = await startGatewayStack({
     name: 'per-principal-stdio',
     stdioCommands: [[process.execPath, STDIO_TAP_SCRIPT, MEMORY]],
+    // The memory server's file and the tap's own settings: names only these programs read.
+    childEnvKeys: ['MEMORY_FILE_PATH', 'STDIO_TAP_LOG', 'STDIO_TAP_HOLD'],
   });
   for (const who of ['alice', 'bob'] as const) {
     await stack.defineServers(who, 'user', {
