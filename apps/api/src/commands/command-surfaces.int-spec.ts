@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_CHILD_ENV_KEYS } from '@gatehouse/activation';
 import { COMMANDS } from '@gatehouse/commands';
 import { insertGatewayToken } from '@gatehouse/db';
 import {
@@ -1489,6 +1490,7 @@ const CASES: readonly CommandCase[] = [
             headerHelpers: false,
             allowedRoots: [],
             commandCeiling: [],
+            childEnvKeys: [...DEFAULT_CHILD_ENV_KEYS],
             privateRangesTenantsMayOptInto: [],
           },
         ]);
@@ -1533,6 +1535,17 @@ const CASES: readonly CommandCase[] = [
           privateCidrs: [],
           traceContextOrigins: [],
           fourEyes: false,
+        },
+      })),
+      refusal('an env name no pool allows', 400, 'outside_operator_ceiling', async () => ({
+        token: tokens.owner,
+        input: {
+          stdioCommands: [],
+          headerHelpers: [],
+          privateCidrs: [],
+          traceContextOrigins: [],
+          fourEyes: false,
+          childEnvKeys: ['npm_config_node_options'],
         },
       })),
       refusal('a metadata range', 400, 'outside_operator_ceiling', async () => ({
