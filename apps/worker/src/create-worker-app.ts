@@ -7,11 +7,13 @@ import {
   redisCheck,
   secretConfigKeys,
   secretConfigValues,
+  type HealthCheck,
   type Logger,
 } from '@gatehouse/platform';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { workerConfigSchema, type WorkerConfig } from './config/worker.config.js';
+import { LeaseRevocationsHolder } from './revocations/lease-revocations.holder.js';
 import { WorkerModule } from './worker.module.js';
 
 /** The worker takes no request bodies: its HTTP listener serves only /healthz, /readyz and /metrics. */
@@ -38,7 +40,16 @@ export function createWorkerLogger(config: WorkerConfig): Logger {
   });
 }
 
-/** Builds the worker the way every app is built (createServiceApp: Nest on Fastify). */
+/** Up while every watched tenant's revocation holder is live: started, its stream up and caught up. */
+function revocationsCheck(holder: () => LeaseRevocationsHolder | null): HealthCheck {
+  return () =>
+    holder()?.live === true ? Promise.resolve() : Promise.reject(new Error('revocation holder not live'));
+}
+
+/**
+ * Builds the worker the way every app is built (createServiceApp: Nest on Fastify); /readyz checks Redis, the API
+ * and, with a WORKER_TOKEN, the revocation holders of the tenants it has leased for.
+ */
 export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps = {}): Promise<WorkerApp> {
   const logger = deps.logger ?? createWorkerLogger(config);
   // One connection for BullMQ (it duplicates it for its blocking reads and closes only those duplicates).
@@ -46,6 +57,8 @@ export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps 
   const metrics = createMetricsRegistry({ app: 'worker' });
 
   let app: NestFastifyApplication;
+  // The holder exists once the app does; readiness asks it from then on.
+  let revocations: LeaseRevocationsHolder | null = null;
   try {
     app = await createServiceApp({
       logger,
@@ -54,12 +67,15 @@ export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps 
       readiness: {
         redis: redisCheck(redis),
         api: httpCheck(new URL('/healthz', config.API_URL).toString()),
+        // Not ready while a watched tenant's holder has not started or its stream is lost (decision 0129).
+        ...(config.WORKER_TOKEN === undefined ? {} : { revocations: revocationsCheck(() => revocations) }),
       },
       // Closed last: BullMQ never closes a connection it was given, and its Workers and Queues close in
       // QueueWorkersHost's beforeApplicationShutdown.
       closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
       bodyLimit: WORKER_BODY_LIMIT_BYTES,
     });
+    revocations = app.get(LeaseRevocationsHolder);
   } catch (error) {
     await closeRedis(redis);
     throw error;

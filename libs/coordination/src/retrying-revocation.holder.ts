@@ -51,6 +51,8 @@ export class RetryingRevocationHolder {
   private rejectStarted: (error: Error) => void = () => undefined;
   private readonly startedPromise: Promise<void>;
   private attempting = false;
+  // The attempt under way, if any: null while started, closed, or waiting for the next retry.
+  private inFlight: Promise<void> | null = null;
   private readonly liveWaiters = new Set<() => void>();
 
   constructor(private readonly options: RetryingRevocationHolderOptions) {
@@ -68,7 +70,16 @@ export class RetryingRevocationHolder {
   start(): void {
     if (this.attempting || this.closed) return;
     this.attempting = true;
-    void this.attempt();
+    this.runAttempt();
+  }
+
+  /**
+   * Resolves once no attempt is under way: at once when started or waiting to retry, else when the current attempt
+   * has started the holder or failed. A holder that must decide now whether to use something the revocations vouch
+   * for (the worker's next lease) waits for this, then reads `live`.
+   */
+  async settled(): Promise<void> {
+    await this.inFlight?.catch(() => undefined);
   }
 
   /** Resolves once an attempt has started the holder; rejects if it was closed before. */
@@ -106,6 +117,13 @@ export class RetryingRevocationHolder {
     await holder?.close();
   }
 
+  private runAttempt(): void {
+    const attempt = this.attempt().finally(() => {
+      if (this.inFlight === attempt) this.inFlight = null;
+    });
+    this.inFlight = attempt;
+  }
+
   private async attempt(): Promise<void> {
     const holder = this.options.create();
     this.holder = holder;
@@ -129,7 +147,7 @@ export class RetryingRevocationHolder {
       );
       this.timer = setTimeout(() => {
         this.timer = null;
-        if (!this.closed) void this.attempt();
+        if (!this.closed) this.runAttempt();
       }, delayMs);
       this.timer.unref();
       return;

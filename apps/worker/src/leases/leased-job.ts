@@ -7,7 +7,8 @@ import type { IssuedLease, LeaseApiClient } from './lease-api.client.js';
 // What every worker job on one server does around its own work (catalog refresh, probe): the ledger position taken
 // before the lease (decision 0073: a revocation between issuance and the first watch still reaches it), the lease,
 // held so a revocation drops it, the one fresh lease a 401 may ask for (decision 0098), the tenant watched before
-// connecting, and, whatever happens, both leases released and forgotten (a failed release leaves them to expire).
+// connecting (the lease dropped unused while its holder is not live), and, whatever happens, both leases released
+// and forgotten (a failed release leaves them to expire).
 
 /** A job given up midway at shutdown: thrown so BullMQ retries it on a worker that stays. */
 export class JobAbandonedError extends Error {
@@ -88,7 +89,9 @@ export async function runLeasedJob<T>(
   });
   try {
     // Subscribed before connecting: a revocation since the lease was asked for drops it and closes its connection.
-    await revocations.watch(lease.tenantId, since);
+    // While the tenant's holder is not live nothing vouches for the lease: it is dropped unused (decision 0129).
+    if (!(await revocations.watch(lease.tenantId, since)))
+      deps.held.drop('revalidate', (facts) => facts.leaseId === lease.id);
     return { leased: true, value: await work({ lease, held, fresh, logIds }) };
   } finally {
     await fresh.release().catch((error: unknown) => {

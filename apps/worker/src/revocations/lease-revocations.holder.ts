@@ -3,6 +3,7 @@ import {
   createHttpRevocationsReader,
   createRedisConnection,
   RedisChannelMultiplexer,
+  RetryingRevocationHolder,
   RevocationSubscriber,
   type RevalidateReason,
 } from '@gatehouse/coordination';
@@ -20,18 +21,36 @@ export function revocationNamespaceOf(prefix: string): string {
   return prefix.replace(/:+$/, '') || 'gatehouse';
 }
 
-/** A tenant's subscriber and the ledger position it started from (it delivers every event after it). */
-interface Watch {
-  readonly subscriber: RevocationSubscriber;
-  readonly from: number;
+/** Bounds of a tenant holder's start backoff: its cost is one HTTP read, and every moment unready refuses jobs. */
+const RETRY_INITIAL_DELAY_MS = 250;
+const RETRY_MAX_DELAY_MS = 5_000;
+
+/**
+ * A watched tenant: its holder, retrying until it starts and never closed before shutdown, and the position its
+ * subscriber delivers every event after (the first lease's position; the head when that could not be read, known
+ * once started).
+ */
+interface TenantWatch {
+  readonly holder: RetryingRevocationHolder;
+  from: number | undefined;
+  /** The subscriber of the latest attempt: the one that started, once the holder has. */
+  current: RevocationSubscriber | null;
 }
 
 /**
- * The worker as a lease holder (decision 0053): a RevocationSubscriber on its tenant's stream (a worker token is
- * bound to one tenant, learnt from the first lease it gets), catching up over `GET /v1/revocations` with the
- * worker token. An event that concerns a held lease drops it, which closes its connection (and a stdio child's
- * process group); a gap, an unreadable event or a failed handler drops every held lease (revalidation: the job
- * is not retried with a lease it cannot vouch for).
+ * The worker as a lease holder (decisions 0053 and 0129): a RevocationSubscriber on its tenant's stream (a worker
+ * token is bound to one tenant, learnt from the first lease it gets), catching up over `GET /v1/revocations` with
+ * the worker token. An event that concerns a held lease drops it, which closes its connection (and a stdio child's
+ * process group); a gap, an unreadable event or a failed handler drops every held lease of the tenant
+ * (revalidation: the job is not retried with a lease it cannot vouch for).
+ *
+ * From a tenant's first lease on, its holder never gives up until shutdown: a failed start is retried with backoff
+ * (the shared RetryingRevocationHolder), and it catches up from the ledger when it starts. While a tenant's holder
+ * is not live the worker fails closed for that tenant (decision 0094): a holder that has not started drops every
+ * held lease of the tenant at each failed attempt and once more when it starts (it cannot vouch for what happened
+ * meanwhile), and `watch` refuses a new lease (the job drops it before connecting) until the holder is live. A lease
+ * already in use when a started holder loses its stream stays: the holder has its position and reads what it missed
+ * from the ledger once back (decision 0073). `live` (the worker's /readyz) is false while any tenant's holder is not.
  *
  * A lease is asked for before its tenant may be watched, so a revocation can commit between the two (decision
  * 0073): the caller takes `positionBeforeLease` first and hands it to `watch`, and every event after that position
@@ -42,7 +61,7 @@ interface Watch {
 export class LeaseRevocationsHolder implements OnApplicationShutdown {
   private connection: Redis | null = null;
   private subscriptions: RedisChannelMultiplexer | null = null;
-  private readonly subscribers = new Map<string, Promise<Watch | null>>();
+  private readonly watches = new Map<string, TenantWatch>();
   private closed = false;
 
   constructor(
@@ -50,6 +69,17 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(HeldLeases) private readonly held: HeldLeases,
   ) {}
+
+  /** Every watched tenant's holder started, its stream up and caught up (true while nothing is watched). */
+  get live(): boolean {
+    for (const watch of this.watches.values()) if (!watch.holder.live) return false;
+    return true;
+  }
+
+  /** Resolves once every watched tenant's holder is live (tests; readiness waits); pending after shutdown. */
+  async whenLive(): Promise<void> {
+    while (!this.live) await Promise.race([...this.watches.values()].map((watch) => watch.holder.whenLive()));
+  }
 
   /**
    * The tenant stream's position now (the worker token's own stream): take it before asking for a lease and pass
@@ -69,39 +99,35 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
   }
 
   /**
-   * Watches a tenant's stream (idempotent), from `since` when given (`positionBeforeLease`), else from now.
-   * Resolves once subscribed and positioned, every event after `since` handled, so a revocation committed since
-   * then has dropped what it concerns; false when it could not start (logged), having dropped the tenant's held
-   * leases as a revalidation does.
+   * Watches a tenant's stream (idempotent), from `since` when given (`positionBeforeLease`), else from now, and
+   * says whether a lease of the tenant held since `since` may be used: true once the holder is live, every event
+   * after `since` handled, so a revocation committed since then has dropped what it concerns; false while the
+   * holder is not live (not started yet, retrying, or its stream lost): the caller drops its lease unused. The
+   * holder's first attempt, or the one under way, is awaited; a holder waiting to retry answers false at once.
    */
   async watch(tenantId: string, since?: number): Promise<boolean> {
     const token = this.config.WORKER_TOKEN;
     if (this.closed || token === undefined) return false;
-    let starting = this.subscribers.get(tenantId);
-    const created = starting === undefined;
-    if (starting === undefined) {
-      starting = this.start(tenantId, token, since);
-      this.subscribers.set(tenantId, starting);
+    let watch = this.watches.get(tenantId);
+    const created = watch === undefined;
+    if (watch === undefined) {
+      watch = this.startWatching(tenantId, token, since);
+      this.watches.set(tenantId, watch);
     }
-    const watch = await starting;
-    if (watch === null) {
-      this.subscribers.delete(tenantId);
-      // Unwatched, nothing it holds of the tenant can be vouched for (decision 0094): revalidate rather than run
-      // on the TTL. Every watcher of this failed start gets the same null, and a later job tries the start anew.
-      if (created) this.revalidateAll(tenantId, 'unreadable_page');
-      return false;
-    }
+    await watch.holder.settled();
+    if (this.closed || !watch.holder.live) return false;
+    watch.from ??= watch.current?.lastSeq;
     // Already watching from a later position than this lease's: what lies between is read once from the ledger.
-    if (!created && since !== undefined && since < watch.from)
+    if (!created && since !== undefined && watch.from !== undefined && since < watch.from)
       await this.replay(tenantId, token, since, watch.from);
     return true;
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
-    const watches = await Promise.all(this.subscribers.values());
-    this.subscribers.clear();
-    await Promise.all(watches.map((watch) => watch?.subscriber.close()));
+    const watches = [...this.watches.values()];
+    this.watches.clear();
+    await Promise.all(watches.map((watch) => watch.holder.close()));
     await this.subscriptions?.close();
     if (this.connection !== null) await closeRedis(this.connection);
     this.connection = null;
@@ -132,30 +158,42 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     return page.data.head;
   }
 
-  private async start(tenantId: string, token: string, since: number | undefined): Promise<Watch | null> {
+  /** The tenant's holder, its first attempt under way; it retries until it starts or the worker shuts down. */
+  private startWatching(tenantId: string, token: string, since: number | undefined): TenantWatch {
     const readSince = this.reader(token);
-    try {
-      // Positioned here rather than by the subscriber, so the position it delivers after is known.
-      const from = since ?? (await this.headOf(readSince));
-      const subscriber = new RevocationSubscriber({
-        subscriptions: this.multiplexer(),
-        namespace: revocationNamespaceOf(this.config.REDIS_KEY_PREFIX),
-        stream: { stream: 'tenant', tenantId },
-        readSince,
-        since: from,
-        onEvent: (event) => this.onEvent(event),
-        revalidateAll: (reason) => this.revalidateAll(tenantId, reason),
+    const multiplexer = this.multiplexer();
+    const watch: TenantWatch = {
+      holder: new RetryingRevocationHolder({
+        create: () => {
+          // Every attempt starts from the first lease's position (or the head, when that was not known), so once
+          // one starts it has read every event since from the ledger.
+          const subscriber = new RevocationSubscriber({
+            subscriptions: multiplexer,
+            namespace: revocationNamespaceOf(this.config.REDIS_KEY_PREFIX),
+            stream: { stream: 'tenant', tenantId },
+            readSince,
+            ...(watch.from === undefined ? {} : { since: watch.from }),
+            onEvent: (event) => this.onEvent(event),
+            revalidateAll: (reason) => this.revalidateAll(tenantId, reason),
+            logger: this.logger,
+          });
+          watch.current = subscriber;
+          return subscriber;
+        },
+        // Started after failing: leases held meanwhile were not watched, whatever the ledger says now.
+        revalidateAll: () => this.revalidateAll(tenantId, 'unreadable_page'),
+        // Unwatched, nothing held of the tenant can be vouched for (decision 0094): drop it rather than run on.
+        onAttemptFailed: () => this.revalidateAll(tenantId, 'unreadable_page'),
+        initialDelayMs: RETRY_INITIAL_DELAY_MS,
+        maxDelayMs: RETRY_MAX_DELAY_MS,
+        name: `worker tenant ${tenantId}`,
         logger: this.logger,
-      });
-      await subscriber.start();
-      return { subscriber, from };
-    } catch (error) {
-      this.logger.warn(
-        { tenantId, err: error instanceof Error ? error.message : 'non-error thrown' },
-        'revocation holder did not start: the tenant’s held leases are dropped',
-      );
-      return null;
-    }
+      }),
+      from: since,
+      current: null,
+    };
+    watch.holder.start();
+    return watch;
   }
 
   /** Handles the ledger's events in (since, until] once: a lease newer than the running subscriber's start. */
