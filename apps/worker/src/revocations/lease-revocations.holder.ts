@@ -76,11 +76,6 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     return true;
   }
 
-  /** Resolves once every watched tenant's holder is live (tests; readiness waits); pending after shutdown. */
-  async whenLive(): Promise<void> {
-    while (!this.live) await Promise.race([...this.watches.values()].map((watch) => watch.holder.whenLive()));
-  }
-
   /**
    * The tenant stream's position now (the worker token's own stream): take it before asking for a lease and pass
    * it to `watch`. Undefined when it cannot be read (the API is away: the lease request fails as well).
