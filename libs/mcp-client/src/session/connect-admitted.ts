@@ -20,6 +20,7 @@ import {
 } from '../auth/header-helper.authenticator.js';
 import { createLeaseTokenAuthenticator, type FreshAccessToken } from '../auth/lease-token.authenticator.js';
 import { childEnvironment } from '../stdio/child-environment.js';
+import { childRunAs, type RunAsOptions } from '../stdio/child-run-as.js';
 import {
   ProcessGroupStdioTransport,
   type ProcessGroupObserver,
@@ -46,6 +47,7 @@ export type ConnectFailureReason =
   | 'startup_timeout'
   | 'protocol_version_refused'
   | 'principal_header_collision'
+  | 'run_as_required'
   | 'auth_refused'
   | 'authenticator_failed'
   | 'egress_failed'
@@ -70,7 +72,7 @@ export interface ConnectFailure {
 
 export type ConnectResult = { readonly ok: true; readonly session: AdmittedSession } | ConnectFailure;
 
-export interface ConnectOptions {
+export interface ConnectOptions extends RunAsOptions {
   /** The server's name: what failures and the session report. */
   readonly serverName: string;
   /** Our client identity in `initialize`. */
@@ -104,8 +106,6 @@ export interface ConnectOptions {
   readonly closeGraceMs?: number;
   /** Rechecked immediately before spawning: the lease is still held and unrevoked. */
   readonly stillAdmitted?: () => boolean | Promise<boolean>;
-  /** Whether this process may switch uid/gid (it runs as root). Default: asks the OS. */
-  readonly canSwitchUser?: boolean;
   /** Told of each child's process group while it is open, stdio servers and header helpers (the worker's reaper). */
   readonly processGroups?: ProcessGroupObserver | null;
 }
@@ -128,6 +128,7 @@ const CLASS_OF: Record<ConnectFailureReason, ConnectFailureClass> = {
   cwd_not_a_directory: 'config',
   cwd_escapes_root: 'config',
   principal_header_collision: 'config',
+  run_as_required: 'config',
   spawn_failed: 'fatal',
   startup_timeout: 'transient',
   protocol_version_refused: 'protocol',
@@ -204,13 +205,15 @@ async function buildStdio(
   if (!place.ok) {
     return failure(place.reason, server, origin, place.reason === 'env_key_not_allowed' ? place.key : null);
   }
+  const runAs = childRunAs(admitted.authority.runAs, options);
+  if (!runAs.ok) return failure(runAs.reason, server, origin);
   const transport = new ProcessGroupStdioTransport({
     command: admitted.command,
     args: admitted.args,
     // Env VALUES are read only now, after the authority passed.
     env: childEnvironment({ searchPath: options.searchPath, cwd: place.cwd, env: admitted.env }),
     cwd: place.cwd,
-    runAs: runAsFor(admitted.authority.runAs, options),
+    runAs: runAs.runAs,
     origin,
     receiveCapBytes,
     closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
@@ -228,6 +231,10 @@ function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, rec
     Object.keys(admitted.headers).some((name) => name.toLowerCase() === principal)
   )
     return failure('principal_header_collision', options.serverName, admitted.origin);
+  const helperRunAs =
+    admitted.headersHelper === null ? null : childRunAs(admitted.headersHelper.authority.runAs, options);
+  if (helperRunAs !== null && !helperRunAs.ok)
+    return failure(helperRunAs.reason, options.serverName, admitted.origin);
   const authenticator =
     admitted.oauth !== undefined
       ? createLeaseTokenAuthenticator({
@@ -244,7 +251,7 @@ function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, rec
             origin: admitted.origin,
             timeoutMs: DEFAULT_HELPER_TIMEOUT_MS,
             maxOutputBytes: DEFAULT_HELPER_MAX_OUTPUT_BYTES,
-            runAs: runAsFor(admitted.headersHelper.authority.runAs, options),
+            runAs: helperRunAs?.runAs ?? null,
             groups: options.processGroups ?? null,
           });
   // A call's own headers reach only an origin the lease says the tenant listed (decision 0106).
@@ -266,14 +273,6 @@ function withCallHeaders(
   if (callHeaders === null) return hook;
   if (hook === null) return callHeaders.hook;
   return (request) => ({ ...hook(request), ...callHeaders.hook(request) });
-}
-
-function runAsFor(
-  runAs: { readonly uid: number; readonly gid: number } | null,
-  options: ConnectOptions,
-): { readonly uid: number; readonly gid: number } | null {
-  const canSwitch = options.canSwitchUser ?? process.getuid?.() === 0;
-  return canSwitch ? runAs : null;
 }
 
 async function handshake(

@@ -39,6 +39,7 @@ const connect: ConnectOptions = {
   clientInfo: { name: 'gatehouse-test', version: '0.0.0' },
   defaultStartupTimeoutMs: 30_000,
   searchPath: SEARCH_PATH,
+  canSwitchUser: false, // children run as the test itself: the checkout may be out of nobody's reach
   closeGraceMs: 500,
 };
 

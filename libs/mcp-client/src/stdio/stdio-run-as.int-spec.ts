@@ -123,6 +123,21 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
       expect(who).toMatchObject({ uid: nobody.uid, gid: nobody.gid, cwd: dir });
     });
 
+    it('runs a child whose pool names no runAs as the unprivileged account (CHILD_USER), never as root', async () => {
+      const who = await whoami(await connected(null, { unprivilegedUser: nobody }));
+      expect(who).toMatchObject({ uid: nobody.uid, gid: nobody.gid });
+    });
+
+    it('refuses such a child where no unprivileged account is given (production), and spawns nothing', async () => {
+      const result = await connectAdmitted(description(null), options());
+      expect(result).toMatchObject({ ok: false, reason: 'run_as_required', failureClass: 'config' });
+      const rooted = await connectAdmitted(
+        description({ uid: 0, gid: 0 }),
+        options({ unprivilegedUser: nobody }),
+      );
+      expect(rooted).toMatchObject({ ok: false, reason: 'run_as_required' });
+    });
+
     it('runs it as the worker itself where the worker may not switch (configured so)', async () => {
       const who = await whoami(await connected(nobody, { canSwitchUser: false }));
       expect(who.uid).toBe(0);

@@ -43,6 +43,7 @@ describe('ConnectionSupervisor.callTool progress', () => {
           clientInfo: { name: 'gatehouse-test', version: '0.0.0' },
           defaultStartupTimeoutMs: 30_000,
           searchPath: `${dirname(NODE)}:/usr/bin:/bin`,
+          canSwitchUser: false, // children run as the test itself: the checkout may be out of nobody's reach
           closeGraceMs: 500,
         },
       },
