@@ -65,9 +65,11 @@ export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof putHostPolicy>>) {
-    const wanted: TenantHostPolicy = { ...input, childEnvKeys: input.childEnvKeys ?? null };
+    // `childEnvKeys` absent keeps the stored narrowing (a client that predates the field, such as a form that
+    // does not show it, must not widen it by saving); null resets it to each pool's own list.
+    const givenEnvKeys = input.childEnvKeys;
     const ceilings = poolsOpenToTenant(this.pools, principal.tenantSlug).map((pool) => pool.ceiling);
-    const check = checkAgainstCeilings(wanted, ceilings);
+    const check = checkAgainstCeilings({ ...input, childEnvKeys: givenEnvKeys ?? null }, ceilings);
     if (!check.ok) {
       const path = `${check.field}.${check.index}`;
       if (check.reason === 'invalid_cidr')
@@ -78,6 +80,10 @@ export class PutHostPolicyUseCase implements UseCaseFor<typeof putHostPolicy> {
       const before = hostPolicyOfRow(
         await tx.hostPolicy.findUnique({ where: { tenantId: principal.tenantId } }),
       );
+      const wanted: TenantHostPolicy = {
+        ...input,
+        childEnvKeys: givenEnvKeys === undefined ? before.childEnvKeys : givenEnvKeys,
+      };
       const data = {
         stdioCommands: input.stdioCommands,
         headerHelpers: input.headerHelpers,

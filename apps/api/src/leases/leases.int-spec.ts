@@ -429,7 +429,7 @@ describe('leases.issue', () => {
       traceContextOrigins: [],
       fourEyes: false,
     };
-    const put = (childEnvKeys?: string[]) =>
+    const put = (childEnvKeys?: string[] | null) =>
       rest(
         'admin',
         'PUT',
@@ -466,9 +466,12 @@ describe('leases.issue', () => {
       expect(events).toEqual([
         expect.objectContaining({ data: expect.objectContaining({ envName: 'OTHER_TOKEN' }) }),
       ]);
-    } finally {
-      // Absent again: each pool's own list.
+      // A put without the field (a client that predates it) keeps the narrowing: it never widens.
       expect((await put()).status).toBe(200);
+      expect((await lease('localWorker', 'everything')).body).toMatchObject({ key: 'OTHER_TOKEN' });
+    } finally {
+      // Null: each pool's own list again.
+      expect((await put(null)).status).toBe(200);
     }
     expect((await lease('localWorker', 'everything')).status).toBe(201);
   });

@@ -57,5 +57,5 @@ export const hostPolicyWithCeiling = z
   .meta({ title: 'HostPolicyWithCeiling' });
 
 export const getHostPolicyInput = z.strictObject({});
-/** Absent `childEnvKeys` is null: a put replaces the whole policy. */
+/** `childEnvKeys` absent keeps the stored value (a client that predates it cannot widen it); null resets it. */
 export const putHostPolicyInput = z.strictObject({ ...policyFields, childEnvKeys: childEnvKeys.optional() });
