@@ -11,7 +11,7 @@ export function identityConfigShape() {
     WORKER_POOLS: workerPoolsEnvField
       .default(DEFAULT_WORKER_POOLS as Record<string, { tenants: '*' | string[] }>)
       .describe(
-        'Worker pools, the tenants each is open to and each pool\'s ceiling, as JSON: {"default":{"tenants":"*"}} (the default: no stdio, no header helpers, no roots, no private ranges). Optional per pool: stdio, headerHelpers, allowedRoots, commandCeiling (argv prefixes), runAs {uid,gid}, egressDenylist, privateRangesTenantsMayOptInto, allowInsecureLoopback (refused in production).',
+        'Worker pools, the tenants each is open to and each pool\'s ceiling, as JSON: {"default":{"tenants":"*"}} (the default: no stdio, no header helpers, no roots, no private ranges). Optional per pool: stdio, headerHelpers, allowedRoots, commandCeiling (argv prefixes), childEnvKeys (env names a stdio definition may set: exact names or PREFIX_* entries; absent: MCP_* and a few conventional server credentials, decision 0127), runAs {uid,gid}, egressDenylist, privateRangesTenantsMayOptInto, allowInsecureLoopback (refused in production).',
       ),
     SESSION_IDLE_MINUTES: integerField({ min: 1, max: 24 * 60 })
       .default(30)
