@@ -44,7 +44,8 @@ export const leaseView = z
     transport: admittedTransportObject,
     /**
      * What the holder re-checks immediately before it spawns a process (a stdio server or a header helper): the
-     * pool's allowed roots, runAs and ceiling with the tenant's commands. Null when nothing is spawned.
+     * pool's allowed roots, runAs and ceiling with the tenant's commands, and the env names a definition may set
+     * (the pool's childEnvKeys narrowed by the tenant's HostPolicy). Null when nothing is spawned.
      */
     spawnRecheck: processAuthority.nullable(),
   })
