@@ -5,7 +5,7 @@ import { Counter, Gauge } from 'prom-client';
 export interface GatewayMetrics {
   refused(reason: GatewayRefusalReason): void;
   toolCall(outcome: string): void;
-  droppedNotification(method: string): void;
+  droppedNotification(method: string, reason: string): void;
   readonly sessions: Gauge;
 }
 
@@ -39,8 +39,8 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   });
   const dropped = new Counter({
     name: 'gateway_upstream_notifications_dropped_total',
-    help: 'Upstream notifications never relayed to a client (not progress of a call in flight, not list_changed).',
-    labelNames: ['method'],
+    help: 'Upstream notifications never relayed to a client, by method and why: not_relayed (not progress of a call in flight, not list_changed), flood (past the connection budget), call_cap (past a call’s progress cap).',
+    labelNames: ['method', 'reason'],
     registers: [registry],
   });
   const sessions = new Gauge({
@@ -51,7 +51,8 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   return {
     refused: (reason) => refusals.inc({ reason }),
     toolCall: (outcome) => calls.inc({ outcome }),
-    droppedNotification: (method) => dropped.inc({ method: KNOWN_METHOD.test(method) ? method : 'other' }),
+    droppedNotification: (method, reason) =>
+      dropped.inc({ method: KNOWN_METHOD.test(method) ? method : 'other', reason }),
     sessions,
   };
 }

@@ -88,7 +88,7 @@ export class GatewayRuntime implements OnApplicationBootstrap, OnApplicationShut
               catalogs.invalidateWorkspace(key.workspaceId);
               sessions?.notifyListsChanged(key.workspaceId, key.server);
             },
-            onDroppedNotification: (method) => metrics.droppedNotification(method),
+            onDroppedNotification: (method, reason) => metrics.droppedNotification(method, reason),
           });
     if (token !== undefined && this.upstreams !== null) {
       const catalogClient = new WorkspaceCatalogClient({ apiUrl: config.API_URL, gatewayToken: token });

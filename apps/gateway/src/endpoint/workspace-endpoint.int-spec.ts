@@ -249,7 +249,7 @@ describe('the workspace gateway through a real SDK client', () => {
       expect(relayed).toEqual([]);
       const metrics = await gateway.app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(
-        /gateway_upstream_notifications_dropped_total\{method="notifications\/message",app="gateway"\} [1-9]/,
+        /gateway_upstream_notifications_dropped_total\{method="notifications\/message",reason="not_relayed",app="gateway"\} [1-9]/,
       );
     } finally {
       await client.close();

@@ -55,7 +55,7 @@ export interface UpstreamPoolOptions {
    */
   readonly onListChanged?: (key: UpstreamKey) => void;
   /** An upstream notification that was dropped, by method (metrics). */
-  readonly onDroppedNotification?: (method: string) => void;
+  readonly onDroppedNotification?: (method: string, reason: string) => void;
   readonly now?: () => number;
 }
 
