@@ -244,6 +244,9 @@ describe('statuses that agree and requests that say why (issue 18 items 2-4)', (
       'Approved but not admissible: the pool does not run local (stdio) servers; its URL is refused (a private, metadata or unreachable destination)',
     );
     expect(admissionReasonLabel('some_new_code')).toBe('some new code');
+    expect(admissionReasonLabel('env_key_not_allowed')).toBe(
+      'it sets an environment variable the pool’s allowlist does not name',
+    );
   });
 
   it('names what asking does after a denial or a revocation', () => {
