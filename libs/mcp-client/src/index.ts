@@ -100,8 +100,8 @@ export {
 } from './transport/transport.error';
 export type { TransportFailureReason } from './transport/transport.error';
 export { checkSpawnAuthority } from './stdio/spawn-authority.check';
-export { childRunAs, runAsOptionsOf } from './stdio/child-run-as';
-export type { ChildRunAs, RunAsOptions, UnixAccount } from './stdio/child-run-as';
+export { runAsOptionsOf } from './stdio/child-run-as';
+export type { RunAsOptions, UnixAccount } from './stdio/child-run-as';
 export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.check';
 export type { ProcessGroupObserver } from './stdio/process-group-stdio.transport';
 // The public entry point from an admitted description to a supervised server and its catalog document.

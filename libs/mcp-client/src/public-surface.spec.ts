@@ -41,6 +41,7 @@ const RUNTIME_EXPORTS = [
   'narrowInputSchema',
   'parseHeaderHelperOutput',
   'readResultCap',
+  'runAsOptionsOf',
   'sameIdentity',
   'serverListingOf',
   'superviseAdmitted',
