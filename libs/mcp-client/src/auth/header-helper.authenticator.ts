@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { checkHeaderHelperAuthority } from '@gatehouse/activation';
 import type { ProcessAuthority } from '@gatehouse/contracts';
 import { childEnvironment } from '../stdio/child-environment.js';
+import { createPrivateHome } from '../stdio/private-home.js';
 import { checkSpawnAuthority } from '../stdio/spawn-authority.check.js';
 import { McpTransportError } from '../transport/transport.error.js';
 import type { Authenticator } from './authenticator.js';
@@ -74,9 +75,11 @@ async function runHeaderHelper(options: HeaderHelperOptions): Promise<Readonly<R
   const [command, ...args] = options.argv;
   if (command === undefined) throw fail('command_not_allowed');
 
+  const home = await createPrivateHome(options.runAs).catch(() => null);
+  if (home === null) throw fail('spawn_failed');
   const output = await new Promise<string | null>((resolve) => {
     const child = spawn(command, args, {
-      env: childEnvironment({ searchPath: options.searchPath, cwd: place.cwd, env: {} }),
+      env: childEnvironment({ searchPath: options.searchPath, home: home.path, env: {} }),
       cwd: place.cwd,
       shell: false,
       detached: true,
@@ -115,7 +118,7 @@ async function runHeaderHelper(options: HeaderHelperOptions): Promise<Readonly<R
     });
     child.once('error', () => settle(null));
     child.once('close', (code) => settle(code === 0 ? Buffer.concat(chunks).toString('utf8') : null));
-  });
+  }).finally(home.remove);
   if (output === null) throw fail('failed');
   const parsed = parseHeaderHelperOutput(output);
   if (!parsed.ok) throw fail(parsed.reason);

@@ -21,6 +21,7 @@ import {
 import { createLeaseTokenAuthenticator, type FreshAccessToken } from '../auth/lease-token.authenticator.js';
 import { childEnvironment } from '../stdio/child-environment.js';
 import { childRunAs, type RunAsOptions } from '../stdio/child-run-as.js';
+import { createPrivateHome } from '../stdio/private-home.js';
 import {
   ProcessGroupStdioTransport,
   type ProcessGroupObserver,
@@ -186,8 +187,6 @@ type Built =
     }
   | ConnectFailure;
 
-const nothingToRelease = (): Promise<void> => Promise.resolve();
-
 async function buildStdio(
   admitted: AdmittedStdioTransport,
   options: ConnectOptions,
@@ -207,11 +206,13 @@ async function buildStdio(
   }
   const runAs = childRunAs(admitted.authority.runAs, options);
   if (!runAs.ok) return failure(runAs.reason, server, origin);
+  const home = await createPrivateHome(runAs.runAs).catch(() => null);
+  if (home === null) return failure('spawn_failed', server, origin, 'private_home');
   const transport = new ProcessGroupStdioTransport({
     command: admitted.command,
     args: admitted.args,
     // Env VALUES are read only now, after the authority passed.
-    env: childEnvironment({ searchPath: options.searchPath, cwd: place.cwd, env: admitted.env }),
+    env: childEnvironment({ searchPath: options.searchPath, home: home.path, env: admitted.env }),
     cwd: place.cwd,
     runAs: runAs.runAs,
     origin,
@@ -219,7 +220,7 @@ async function buildStdio(
     closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
     groups: options.processGroups ?? null,
   });
-  return { ok: true, transport, origin, release: nothingToRelease, callHeaders: null };
+  return { ok: true, transport, origin, release: home.remove, callHeaders: null };
 }
 
 function buildHttp(admitted: AdmittedHttpTransport, options: ConnectOptions, receiveCapBytes: number): Built {

@@ -1,12 +1,12 @@
 import { childEnvironment } from './child-environment';
 
 describe('childEnvironment', () => {
-  const input = { searchPath: '/opt/operator/bin:/usr/bin', cwd: '/srv/mcp/notes' };
+  const input = { searchPath: '/opt/operator/bin:/usr/bin', home: '/tmp/gatehouse-child-home-x' };
 
   it('is the baseline and the definition env, nothing else', () => {
     expect(childEnvironment({ ...input, env: { API_KEY: 'k' } })).toEqual({
       API_KEY: 'k',
-      HOME: '/srv/mcp/notes',
+      HOME: '/tmp/gatehouse-child-home-x',
       LOGNAME: '',
       PATH: '/opt/operator/bin:/usr/bin',
       SHELL: '',
@@ -28,7 +28,7 @@ describe('childEnvironment', () => {
       },
     });
     expect(env).toEqual({
-      HOME: '/srv/mcp/notes',
+      HOME: '/tmp/gatehouse-child-home-x',
       LOGNAME: '',
       PATH: '/opt/operator/bin:/usr/bin',
       SHELL: '',

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AdmittedStdioTransport } from '@gatehouse/contracts';
@@ -159,11 +159,35 @@ describe('stdio transport edges', () => {
       };
       expect(seen.cwd).toBe(root);
       expect(seen.env[CANARY]).toBeUndefined();
-      expect(seen.env).toMatchObject({ API_KEY: 'given', PATH: SEARCH_PATH, HOME: root });
+      expect(seen.env).toMatchObject({ API_KEY: 'given', PATH: SEARCH_PATH });
       for (const key of ['LOGNAME', 'SHELL', 'TERM', 'USER']) expect(seen.env[key]).toBe('');
     } finally {
       await session.close();
     }
+  });
+
+  it('gives each child a HOME of its own, empty and private, never the shared root, gone when it closes', async () => {
+    const first = await connected(fixture());
+    const second = await connected(fixture());
+    const homes: string[] = [];
+    try {
+      for (const session of [first, second]) {
+        const seen = JSON.parse(textOf(await session.callTool('whoami', {}))) as {
+          env: Record<string, string>;
+        };
+        const home = seen.env['HOME'] ?? '';
+        expect(home.startsWith(join(tmpdir(), 'gatehouse-child-home-'))).toBe(true);
+        expect(await readdir(home)).toEqual([]);
+        expect((await stat(home)).mode & 0o777).toBe(0o700);
+        homes.push(home);
+      }
+      expect(homes[0]).not.toBe(homes[1]);
+      expect(homes).not.toContain(root);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    for (const home of homes) await expect(stat(home)).rejects.toThrow();
   });
 
   it('closes the child and the grandchild it forked (process group)', async () => {
