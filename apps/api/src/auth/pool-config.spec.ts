@@ -19,6 +19,8 @@ describe('WORKER_POOLS', () => {
     ['an empty argv prefix', '{"p":{"tenants":"*","commandCeiling":[[]]}}'],
     ['a bad private range', '{"p":{"tenants":"*","privateRangesTenantsMayOptInto":["10.0.0.0/33"]}}'],
     ['a negative uid', '{"p":{"tenants":"*","runAs":{"uid":-1,"gid":0}}}'],
+    ['runAs root', '{"p":{"tenants":"*","runAs":{"uid":0,"gid":0}}}'],
+    ['runAs gid 0', '{"p":{"tenants":"*","runAs":{"uid":1000,"gid":0}}}'],
     ['stdio as a string', '{"p":{"tenants":"*","stdio":"yes"}}'],
     ['bad pool name', '{"Bad Pool":{"tenants":"*"}}'],
     ['bad slug', '{"p":{"tenants":["Not A Slug"]}}'],

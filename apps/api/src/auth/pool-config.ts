@@ -43,7 +43,11 @@ export const workerPoolSchema = z.strictObject({
    * absent: DEFAULT_CHILD_ENV_KEYS. A tenant's HostPolicy may only narrow it.
    */
   childEnvKeys: z.array(childEnvEntry).max(1000).optional(),
-  runAs: z.strictObject({ uid: unixId, gid: unixId }).optional(),
+  /** The account children run as (never root: a child of a root worker would hold the machine). */
+  runAs: z
+    .strictObject({ uid: unixId, gid: unixId })
+    .refine((account) => account.uid !== 0 && account.gid !== 0, 'runAs must not be uid 0 or gid 0')
+    .optional(),
   /** The operator's own infrastructure: CIDRs and host names no URL may reach. Never shown to tenants. */
   egressDenylist: z.array(denyEntry).max(1000).optional(),
   privateRangesTenantsMayOptInto: z.array(cidr).max(1000).optional(),

@@ -71,7 +71,8 @@ export const childEnvKeyEntry = z
  * The pool's authority over child processes as the lease hands it to the worker, for the spawn-time recheck: the
  * tenant's chosen argv prefixes (already narrowed to the ceiling), the operator's ceiling itself, the allowed
  * roots, the env names a definition may set (the pool's allowlist narrowed by the tenant's HostPolicy), and the
- * unprivileged uid/gid children run as (null: the worker's own, where it cannot switch). `envKeys` is required:
+ * unprivileged uid/gid children run as (null: a root holder's CHILD_USER account outside production, a refusal in
+ * production; a holder that is not root runs children as itself). `envKeys` is required:
  * a worker older than it refuses such a lease as an invalid description (fail closed), and a lease without it is
  * refused by a newer worker.
  */
