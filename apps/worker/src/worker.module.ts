@@ -1,4 +1,5 @@
 import { QueueName } from '@gatehouse/contracts';
+import { HeldLeases, LeaseApiClient } from '@gatehouse/lease-holder';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
@@ -13,8 +14,6 @@ import {
   REDIS,
   WORKER_CONFIG,
 } from './infrastructure/infrastructure.tokens.js';
-import { HeldLeases } from './leases/held-leases.registry.js';
-import { LeaseApiClient } from './leases/lease-api.client.js';
 import { LEASE_API } from './leases/lease.tokens.js';
 import type { QueueProcessors } from './queues/queue-processor.js';
 import { LeaseRevocationsHolder } from './revocations/lease-revocations.holder.js';

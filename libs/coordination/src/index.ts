@@ -1,4 +1,6 @@
-// Public surface of @gatehouse/coordination: Redis connections, fencing locks and event fan-out with catch-up.
+// Public surface of @gatehouse/coordination: Redis connections, fencing locks, event fan-out with catch-up, and the
+// revocation ledger's Redis side (its channels, the subscriber and its retrying start). Lease holding is
+// @gatehouse/lease-holder's.
 
 export type { CoordinationLogger } from './coordination-logger';
 
@@ -53,6 +55,7 @@ export {
   type RevocationAnnouncement,
   type RevocationStreamRef,
 } from './revocation-channel';
+export { revocationNamespaceOf } from './revocation-namespace';
 export {
   RevocationSubscriber,
   type RevalidateReason,
@@ -63,36 +66,4 @@ export {
   type RetriedRevocationSubscriber,
   type RetryingRevocationHolderOptions,
 } from './retrying-revocation.holder';
-export {
-  RevocationsReadError,
-  createHttpRevocationsReader,
-  type HttpRevocationsReaderOptions,
-} from './revocations-http.reader';
 export { Wakeup } from './wakeup';
-
-// Lease holders (the worker and the gateway, decision 0081): the lease routes' client, the held-lease registry
-// whose drop closes a connection, and which revocation events concern a held lease.
-export {
-  LeaseApiClient,
-  LeaseApiError,
-  type IssueLeaseInput,
-  type IssueLeaseResult,
-  type IssuedLease,
-  type LeaseApiClientOptions,
-  type LeaseCallResult,
-  type LeaseRefusal,
-  type RenewLeaseResult,
-} from './lease-holder/lease-api.client';
-export {
-  HeldLeases,
-  type DropReason,
-  type HeldLease,
-  type HeldLeaseFacts,
-} from './lease-holder/held-leases.registry';
-export { leaseConcernedBy } from './lease-holder/lease-revocation.match';
-export {
-  freshLeaseTokens,
-  type FreshLeaseRefusal,
-  type FreshLeaseTokens,
-  type FreshLeaseTokensOptions,
-} from './lease-holder/fresh-lease-tokens.source';

@@ -1,9 +1,9 @@
-// The access token a lease carries to an OAuth-protected server (issue 15 item 1, decision 0082). The API is the
-// only holder of refresh tokens: an expired access token is refreshed here, once per credential across every API
-// process (RefreshCoordinator: a Redis FencingLock plus the version compare-and-swap of PostgresTokenStore), and
-// only the access token leaves, in the lease.
+// The access token a lease carries to an OAuth-protected server (decision 0082). The API is the
+// only holder of refresh tokens: an expired access token is refreshed here, once per credential across every
+// API process (RefreshCoordinator: a Redis FencingLock plus the version compare-and-swap of
+// PostgresTokenStore), and only the access token leaves, in the lease.
 import { createHash } from 'node:crypto';
-import { FencingLock } from '@gatehouse/coordination';
+import { FencingLock, revocationNamespaceOf } from '@gatehouse/coordination';
 import { listOAuthCredentialsOfSubject, type Database, type OAuthSubjectRef } from '@gatehouse/db';
 import {
   canonicalResourceUri,
@@ -16,7 +16,6 @@ import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../config/api.config';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { API_CONFIG, DATABASE, REDIS } from '../infrastructure/infrastructure.tokens';
-import { revocationNamespaceOf } from '../revocations/revocations.lifecycle';
 import { registeredClientFor } from './oauth-client.lookup';
 import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
 import { PostgresTokenStore } from './postgres-token.store';
@@ -63,7 +62,7 @@ export class LeaseAccessTokens {
     @Inject(API_CONFIG) config: ApiConfig,
   ) {
     this.coordinator = new RefreshCoordinator({
-      lock: new FencingLock({ connection: redis, namespace: revocationNamespaceOf(config) }),
+      lock: new FencingLock({ connection: redis, namespace: revocationNamespaceOf(config.REDIS_KEY_PREFIX) }),
       store: new PostgresTokenStore(db, runtime.cipher),
       clientFor: (issuer, clientId, key) =>
         registeredClientFor(db, runtime.cipher, key.tenantId, issuer, clientId),

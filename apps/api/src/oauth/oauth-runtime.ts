@@ -2,6 +2,7 @@
 // single-use sign-in state in Redis, Gatehouse's own redirect URI, and the egress the API's OAuth requests go
 // through (the pinned, redirect-refusing fetch of libs/egress, under the policy of a pool open to the tenant).
 import { randomBytes } from 'node:crypto';
+import { revocationNamespaceOf } from '@gatehouse/coordination';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import { checkEgressPolicy, createPinnedFetch, type PinnedFetch, type Resolver } from '@gatehouse/egress';
 import { RedisSignInStateStore, type SignInStateStore } from '@gatehouse/oauth';
@@ -11,7 +12,6 @@ import { egressPolicyFor } from '../admission/destination-admission';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { ApiConfig } from '../config/api.config';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
-import { revocationNamespaceOf } from '../revocations/revocations.lifecycle';
 import { OAuthCipher } from './oauth-cipher';
 
 /** The injection token of OAuthRuntime (an interface: there is no class to inject by). */
@@ -83,7 +83,7 @@ export function createOAuthRuntime(deps: {
     cipher: new OAuthCipher(envelope),
     stateStore: new RedisSignInStateStore({
       connection: deps.redis,
-      namespace: revocationNamespaceOf(deps.config),
+      namespace: revocationNamespaceOf(deps.config.REDIS_KEY_PREFIX),
       cipher: envelope,
     }),
     redirectUri: `${base}${OAUTH_CALLBACK_PATH}`,

@@ -4,14 +4,13 @@ import type { Scope } from '@gatehouse/commands';
 import type { RevocationEvent, RevocationsPage } from '@gatehouse/contracts';
 import {
   closeRedis,
-  createHttpRevocationsReader,
   createRedisConnection,
   RedisChannelMultiplexer,
-  RevocationsReadError,
   RevocationSubscriber,
   type RevalidateReason,
 } from '@gatehouse/coordination';
 import { insertGatewayToken } from '@gatehouse/db';
+import { createHttpRevocationsReader, RevocationsReadError } from '@gatehouse/lease-holder';
 import { testRedisUrl, TEST_DATABASE_TIMEOUT_MS, type TestTenant, type TestUser } from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
 import { mintTokenSecret } from '../auth/api-token.format';

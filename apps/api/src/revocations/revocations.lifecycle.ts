@@ -3,6 +3,7 @@ import {
   createRedisConnection,
   RedisChannelMultiplexer,
   RetryingRevocationHolder,
+  revocationNamespaceOf,
   RevocationSubscriber,
 } from '@gatehouse/coordination';
 import type { Database } from '@gatehouse/db';
@@ -23,11 +24,6 @@ import { API_CONFIG, DATABASE, LOGGER, REDIS } from '../infrastructure/infrastru
 import { RevocationRelay } from './revocation.relay.js';
 import { readRevocationsPage } from './revocations-page.reader.js';
 import { evictAllTokens, evictTokensFor } from './token-cache.revocation-holder.js';
-
-/** The coordination namespace of this deployment: REDIS_KEY_PREFIX without its trailing colons. */
-export function revocationNamespaceOf(config: Pick<ApiConfig, 'REDIS_KEY_PREFIX'>): string {
-  return (config.REDIS_KEY_PREFIX ?? 'gatehouse:').replace(/:+$/, '') || 'gatehouse';
-}
 
 /**
  * Runs, in every API process, the ledger's relay and the holder that keeps the bearer-token cache honest. They
@@ -54,7 +50,7 @@ export class RevocationsLifecycle
   ) {}
 
   onApplicationBootstrap(): void {
-    const namespace = revocationNamespaceOf(this.config);
+    const namespace = revocationNamespaceOf(this.config.REDIS_KEY_PREFIX);
     this.relay = new RevocationRelay({
       database: this.database,
       redis: this.redis,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { HeldLeases, LeaseApiClient } from '@gatehouse/coordination';
+import { revocationNamespaceOf } from '@gatehouse/coordination';
+import { HeldLeases, LeaseApiClient } from '@gatehouse/lease-holder';
 import { runAsOptionsOf } from '@gatehouse/mcp-client';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -22,11 +23,6 @@ import { WorkspaceEndpoint } from './workspace-endpoint.js';
 
 const SERVER_INFO = { name: 'gatehouse-gateway', version: '0.1.0' } as const;
 const CLIENT_INFO = { name: 'gatehouse-gateway', version: '0.1.0' } as const;
-
-/** REDIS_KEY_PREFIX without its trailing colons: the namespace the API's relay publishes under. */
-function revocationNamespaceOf(prefix: string): string {
-  return prefix.replace(/:+$/, '') || 'gatehouse';
-}
 
 /**
  * The workspace gateway, assembled once from the config: caller and catalog caches, the upstream pool with its

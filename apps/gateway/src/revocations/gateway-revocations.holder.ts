@@ -1,15 +1,13 @@
 import {
   closeRedis,
-  createHttpRevocationsReader,
   createRedisConnection,
-  leaseConcernedBy,
   RedisChannelMultiplexer,
   RetryingRevocationHolder,
   RevocationSubscriber,
-  type HeldLeases,
   type RevalidateReason,
 } from '@gatehouse/coordination';
 import type { RevocationEvent } from '@gatehouse/contracts';
+import { createHttpRevocationsReader, leaseConcernedBy, type HeldLeases } from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
 import type { CallerCache } from '../callers/caller.cache.js';
 import type { CatalogCache } from '../catalog/catalog.cache.js';

@@ -6,7 +6,7 @@ import {
   type HeldLeases,
   type IssuedLease,
   type LeaseApiClient,
-} from '@gatehouse/coordination';
+} from '@gatehouse/lease-holder';
 import { superviseAdmitted, type ConnectionSupervisor, type RunAsOptions } from '@gatehouse/mcp-client';
 import type { Logger } from '@gatehouse/platform';
 

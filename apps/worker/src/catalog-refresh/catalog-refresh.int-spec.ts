@@ -14,6 +14,7 @@ import {
 } from '@gatehouse/contracts';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
+import { HeldLeases } from '@gatehouse/lease-holder';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import {
   createApiSteps,
@@ -46,14 +47,14 @@ import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { workerConfigSchema, type WorkerConfig } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
-import { HeldLeases } from '../leases/held-leases.registry.js';
 import type { CatalogRefreshOutcome } from './catalog-refresh.processor.js';
 
-// Catalog discovery end to end (issue 14 item 3; decision 0069): the real API (createApiApp on a loopback port,
-// real Postgres and Redis), the worker app consuming its pool's queue, and @modelcontextprotocol/server-everything
-// over stdio on a pool whose ceiling allows exactly it. Approve the server, enqueue the job the API would, and the
-// worker leases, discovers, posts the snapshot for its lease and releases it; the stored document names the tools
-// mcp__everything__*. The stdio child lives in its own process group, which is gone once the job ends.
+// Catalog discovery end to end (decision 0069): the real API (createApiApp on a loopback port,
+// real Postgres and Redis), the worker app consuming its pool's queue, and
+// @modelcontextprotocol/server-everything over stdio on a pool whose ceiling allows exactly it. Approve the
+// server, enqueue the job the API would, and the worker leases, discovers, posts the snapshot for its lease
+// and releases it; the stored document names the tools mcp__everything__*. The stdio child lives in its own
+// process group, which is gone once the job ends.
 
 jest.setTimeout(120_000);
 

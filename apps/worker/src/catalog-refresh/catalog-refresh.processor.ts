@@ -1,6 +1,12 @@
 import type { CatalogRefreshPayload, CatalogRefreshPayloadV2, QueueName } from '@gatehouse/contracts';
 import { catalogDocumentOf, superviseAdmitted, type ConnectionSupervisor } from '@gatehouse/mcp-client';
-import type { FreshLeaseTokens } from '@gatehouse/coordination';
+import {
+  HeldLeases,
+  type FreshLeaseTokens,
+  type HeldLease,
+  type IssuedLease,
+  type LeaseApiClient,
+} from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { WorkerConfig } from '../config/worker.config.js';
@@ -9,8 +15,6 @@ import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.j
 import { leasedConnectOptions } from '../leases/leased-connect.options.js';
 import { droppedOutcome, runLeasedJob } from '../leases/leased-job.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
-import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
-import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
 import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
 import { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
 
@@ -35,12 +39,12 @@ export class ServerUnavailableError extends Error {
 }
 
 /**
- * Refreshes one server's catalog (DESIGN.md flow 4): lease the transport with the worker token, connect through
- * libs/mcp-client from the lease's admitted transport, run the initial listing, build the one-server catalog
- * document, post it for the lease, release the lease, close the connection. Safe to run twice: a rerun takes a
- * new lease and posts a new snapshot, which the API stores in place of the old one (atomically), and a lease
- * left by a killed run expires on its own TTL. Whatever happens, the connection is closed (so a stdio child's
- * process group is gone) before the job ends, and the lease is released.
+ * Refreshes one server's catalog (docs/architecture/catalog.md, discovery): lease the transport with the
+ * worker token, connect through libs/mcp-client from the lease's admitted transport, run the initial listing,
+ * build the one-server catalog document, post it for the lease, release the lease, close the connection. Safe
+ * to run twice: a rerun takes a new lease and posts a new snapshot, which the API stores in place of the old
+ * one (atomically), and a lease left by a killed run expires on its own TTL. Whatever happens, the connection
+ * is closed (so a stdio child's process group is gone) before the job ends, and the lease is released.
  */
 @Injectable()
 export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.CatalogRefresh> {

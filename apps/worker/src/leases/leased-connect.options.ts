@@ -1,8 +1,7 @@
-import type { FreshLeaseTokens } from '@gatehouse/coordination';
+import type { FreshLeaseTokens, HeldLease } from '@gatehouse/lease-holder';
 import { runAsOptionsOf, type ConnectOptions } from '@gatehouse/mcp-client';
 import type { ChildGroupReaper } from '../children/child-group.reaper.js';
 import type { WorkerConfig } from '../config/worker.config.js';
-import type { HeldLease } from './held-leases.registry.js';
 
 const CLIENT_INFO = { name: 'gatehouse-worker', version: '0.1.0' } as const;
 

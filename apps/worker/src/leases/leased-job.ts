@@ -1,8 +1,13 @@
-import { freshLeaseTokens, type FreshLeaseTokens } from '@gatehouse/coordination';
+import {
+  freshLeaseTokens,
+  type FreshLeaseTokens,
+  type HeldLease,
+  type HeldLeases,
+  type IssuedLease,
+  type LeaseApiClient,
+} from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
 import type { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
-import type { HeldLease, HeldLeases } from './held-leases.registry.js';
-import type { IssuedLease, LeaseApiClient } from './lease-api.client.js';
 
 // What every worker job on one server does around its own work (catalog refresh, probe): the ledger position taken
 // before the lease (decision 0073: a revocation between issuance and the first watch still reaches it), the lease,

@@ -1,13 +1,17 @@
 import type { ProbePayload, ProbeReport, QueueName } from '@gatehouse/contracts';
 import { classifyFailure, connectAdmitted } from '@gatehouse/mcp-client';
-import type { FreshLeaseTokens } from '@gatehouse/coordination';
+import {
+  HeldLeases,
+  type FreshLeaseTokens,
+  type HeldLease,
+  type IssuedLease,
+  type LeaseApiClient,
+} from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChildGroupReaper } from '../children/child-group.reaper.js';
 import type { WorkerConfig } from '../config/worker.config.js';
 import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
-import { HeldLeases, type HeldLease } from '../leases/held-leases.registry.js';
-import type { IssuedLease, LeaseApiClient } from '../leases/lease-api.client.js';
 import { leasedConnectOptions } from '../leases/leased-connect.options.js';
 import { LEASE_API } from '../leases/lease.tokens.js';
 import { droppedOutcome, runLeasedJob } from '../leases/leased-job.js';

@@ -5,6 +5,7 @@ import {
   parseQueuePayload,
   probeQueueOf,
 } from '@gatehouse/contracts';
+import { HeldLeases } from '@gatehouse/lease-holder';
 import type { Logger, Registry } from '@gatehouse/platform';
 import {
   Inject,
@@ -23,7 +24,6 @@ import {
   REDIS,
   WORKER_CONFIG,
 } from '../infrastructure/infrastructure.tokens.js';
-import { HeldLeases } from '../leases/held-leases.registry.js';
 import { JobRejectedError } from './job-rejected.error.js';
 import type { QueueProcessor, QueueProcessors } from './queue-processor.js';
 

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { closeRedis, createRedisConnection, revocationChannel } from '@gatehouse/coordination';
+import { HeldLeases, LeaseApiClient } from '@gatehouse/lease-holder';
 import { createLogger } from '@gatehouse/platform';
 import {
   createTestDatabase,
@@ -12,8 +13,6 @@ import type { Redis } from 'ioredis';
 import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.processor.js';
 import type { WorkerConfig } from '../config/worker.config.js';
 import { WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
-import { HeldLeases } from '../leases/held-leases.registry.js';
-import { LeaseApiClient } from '../leases/lease-api.client.js';
 import { LeaseRevocationsHolder } from './lease-revocations.holder.js';
 import {
   processGroupAlive,
@@ -21,11 +20,12 @@ import {
   type LeaseHolderScenario,
 } from './test-support/lease-holder.scenario.js';
 
-// The worker as a lease holder when Redis fails it (issue 14 acceptance; decision 0073). Real API, real worker,
-// real Postgres, and a redis-server of this file's own (so it can be cut off and restarted without touching the
-// shared one). A catalog refresh holds a lease on a stdio server that never finishes discovery; the approval is
-// revoked while the holder cannot hear Redis; once it can again, it catches up from `GET /v1/revocations?since=`,
-// drops the lease and closes the connection (the child's process group is gone).
+// The worker as a lease holder when Redis fails it (decision 0073;
+// docs/architecture/leases-and-revocation.md). Real API, real worker, real Postgres, and a redis-server of
+// this file's own (so it can be cut off and restarted without touching the shared one). A catalog refresh
+// holds a lease on a stdio server that never finishes discovery; the approval is revoked while the holder
+// cannot hear Redis; once it can again, it catches up from `GET /v1/revocations?since=`, drops the lease and
+// closes the connection (the child's process group is gone).
 
 jest.setTimeout(120_000);
 

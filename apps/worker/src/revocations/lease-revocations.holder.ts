@@ -1,25 +1,19 @@
 import {
   closeRedis,
-  createHttpRevocationsReader,
   createRedisConnection,
   RedisChannelMultiplexer,
   RetryingRevocationHolder,
+  revocationNamespaceOf,
   RevocationSubscriber,
   type RevalidateReason,
 } from '@gatehouse/coordination';
 import { revocationEvent, revocationsPage, type RevocationEvent } from '@gatehouse/contracts';
+import { createHttpRevocationsReader, HeldLeases, leaseConcernedBy } from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config/worker.config.js';
 import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
-import { HeldLeases } from '../leases/held-leases.registry.js';
-import { leaseConcernedBy } from './lease-revocation.match.js';
-
-/** REDIS_KEY_PREFIX without its trailing colons: the namespace the API's relay publishes under. */
-export function revocationNamespaceOf(prefix: string): string {
-  return prefix.replace(/:+$/, '') || 'gatehouse';
-}
 
 /** Bounds of a tenant holder's start backoff: its cost is one HTTP read, and every moment unready refuses jobs. */
 const RETRY_INITIAL_DELAY_MS = 250;
