@@ -13,13 +13,14 @@ import {
 import type { McpLoadOptions, McpLoadSummary } from './mcp-load.runner';
 import { processCpu } from './proc-cpu';
 
-// tools/call of one cheap stdio tool (bench/echo-stdio.server.ts) through three fronts, in the same run (issue 16
-// acceptance): the Gatehouse gateway (its own process, built, with the real API), the npm `mcp-proxy` (its own
-// process, its defaults but Streamable HTTP only) fronting the same stdio command, and "direct HTTP": the same
-// tool on the SDK's own Streamable HTTP server in its own process. The load client is its own process
-// (bench/mcp-load.runner.ts: SDK clients over Streamable HTTP, one warm session each, one call at a time each) at
-// 1, 8 and 32 concurrent sessions; at each, the fronts' windows alternate, sessions kept warm. CPU per 1,000 calls
-// is each front's own (utime+stime from /proc/<pid>/stat over its windows), its stdio child counted apart.
+// tools/call of one cheap stdio tool (bench/echo-stdio.server.ts) through three fronts, in the same run (the
+// gateway's acceptance, docs/architecture/gateway.md): the Gatehouse gateway (its own process, built, with
+// the real API), the npm `mcp-proxy` (its own process, its defaults but Streamable HTTP only) fronting the
+// same stdio command, and "direct HTTP": the same tool on the SDK's own Streamable HTTP server in its own
+// process. The load client is its own process (bench/mcp-load.runner.ts: SDK clients over Streamable HTTP,
+// one warm session each, one call at a time each) at 1, 8 and 32 concurrent sessions; at each, the fronts'
+// windows alternate, sessions kept warm. CPU per 1,000 calls is each front's own (utime+stime from
+// /proc/<pid>/stat over its windows), its stdio child counted apart.
 
 const CONCURRENCY = [1, 8, 32] as const;
 const WARMUP_CALLS_TOTAL = 600;

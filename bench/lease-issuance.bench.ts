@@ -9,12 +9,12 @@ import { startLeaseHolderScenario } from '../apps/worker/src/revocations/test-su
 import { fixed, type BenchContext, type BenchSection } from './bench-context';
 import type { ClientsLoadOptions, ClientsLoadSummary } from './concurrent-clients.runner';
 
-// Lease issuance at 32 concurrent workers (issue 14 acceptance; decision 0073) beside the authenticated read of
-// the auth-throughput bench, in the same API process and the same run: POST /v1/leases for one stdio server of
-// one workspace (activation re-decided for that server, the pool's stdio authority, env materialized, the lease
-// row and its audit event in one transaction) by 32 clients, each with its own worker token, one request at a
-// time each; versus GET /v1/workspaces (20 rows) by as many clients with a user token. The same load generator
-// (its own process), alternating rounds.
+// Lease issuance at 32 concurrent workers (decision 0073) beside the authenticated read of
+// the auth-throughput bench, in the same API process and the same run: POST /v1/leases for one stdio server
+// of one workspace (activation re-decided for that server, the pool's stdio authority, env materialized, the
+// lease row and its audit event in one transaction) by 32 clients, each with its own worker token, one
+// request at a time each; versus GET /v1/workspaces (20 rows) by as many clients with a user token. The same
+// load generator (its own process), alternating rounds.
 
 const WORKERS = Number(process.env.BENCH_LEASE_WORKERS ?? 32);
 const WORKSPACES = 20;

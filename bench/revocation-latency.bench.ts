@@ -3,9 +3,9 @@ import { createLogger } from '@gatehouse/platform';
 import { startLeaseHolderScenario } from '../apps/worker/src/revocations/test-support/lease-holder.scenario';
 import { fixed, median, percentile, type BenchContext, type BenchSection } from './bench-context';
 
-// Revocation -> holder closed (issue 14 acceptance; decision 0073): the real API on loopback (its relay woken by
-// the commit, publishing over Redis) and the worker app as the holder (its catalog-refresh processor holding a
-// lease on a stdio server that stays in discovery, its RevocationSubscriber on the tenant's stream). Each
+// Revocation -> holder closed (decision 0073): the real API on loopback (its relay woken by
+// the commit, publishing over Redis) and the worker app as the holder (its catalog-refresh processor holding
+// a lease on a stdio server that stays in discovery, its RevocationSubscriber on the tenant's stream). Each
 // iteration approves the server, starts a refresh, waits for its child, revokes the approval over HTTP, and
 // times until the refresh has ended `dropped` with the connection closed (the child's process group stopped).
 // Baseline in the same run: the revoke request's own round trip (the API answering the revoke).

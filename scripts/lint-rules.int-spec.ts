@@ -1,7 +1,7 @@
 // The rules that stand on the Nx project graph: Nx must see the imports between projects (without them
 // `@nx/enforce-module-boundaries` checks tags against an empty graph and detects no cycle), a cycle between two
-// projects fails lint, and the tag constraints of DESIGN.md's dependency direction hold. The graph is computed
-// fresh, as `npm run lint` does before it runs ESLint.
+// projects fails lint, and the tag constraints of the dependency direction (docs/architecture/build.md) hold.
+// The graph is computed fresh, as `npm run lint` does before it runs ESLint.
 import { createProjectGraphAsync, type ProjectGraph } from '@nx/devkit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +88,7 @@ describe('Nx sees the project graph', () => {
   });
 });
 
-describe('the dependency direction of DESIGN.md', () => {
+describe('the dependency direction (docs/architecture/build.md)', () => {
   it.each([
     ['libs/catalog/src/lint-probe.ts', '@gatehouse/db'],
     ['libs/contracts/src/lint-probe.ts', '@gatehouse/crypto'],

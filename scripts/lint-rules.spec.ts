@@ -1,6 +1,6 @@
-// Each architecture rule of DESIGN.md that lint holds, fed a file that breaks it (and, where a zone is allowed
-// what others are not, a file that must stay clean), against the real eslint.config.mjs. The rules that need
-// the Nx project graph (module boundaries, cycles) are in lint-rules.int-spec.ts.
+// Each architecture rule (docs/architecture/build.md) that lint holds, fed a file that breaks it (and, where
+// a zone is allowed what others are not, a file that must stay clean), against the real eslint.config.mjs.
+// The rules that need the Nx project graph (module boundaries, cycles) are in lint-rules.int-spec.ts.
 import { PURE_LIBS } from '../eslint.config.mjs';
 import { findingsOf } from './lint-rules.harness';
 

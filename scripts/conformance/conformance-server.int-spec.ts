@@ -1,11 +1,12 @@
-// The official MCP conformance suite's SERVER scenarios (0.1.16) against the gateway (issue 16 acceptance;
-// docs/conformance.md): every server scenario (`--suite all`: the active ones and the two pending,
-// json-schema-2020-12 and server-sse-polling) against the per-server passthrough
-// /mcp/w/:workspaceId/s/:server fronting our scenario upstream (libs/testing's conformanceScenarioServer, over
-// Streamable HTTP), and dns-rebinding-protection against the workspace endpoint /mcp/w/:workspaceId. Each run
-// passes only when every scenario passes except those listed under `server:` in expected-failures.yml, and every
-// listed one still fails. The suite connects without authentication; a loopback forwarder adds the agent's
-// bearer token and changes nothing else (Host and Origin go through as the suite sent them).
+// The official MCP conformance suite's SERVER scenarios (0.1.16) against the gateway (the gateway's
+// acceptance; docs/conformance.md): every server scenario (`--suite all`: the active ones and the two
+// pending, json-schema-2020-12 and server-sse-polling) against the per-server passthrough
+// /mcp/w/:workspaceId/s/:server fronting our scenario upstream (libs/testing's conformanceScenarioServer,
+// over Streamable HTTP), and dns-rebinding-protection against the workspace endpoint /mcp/w/:workspaceId.
+// Each run passes only when every scenario passes except those listed under `server:` in
+// expected-failures.yml, and every listed one still fails. The suite connects without authentication; a
+// loopback forwarder adds the agent's bearer token and changes nothing else (Host and Origin go through as
+// the suite sent them).
 import {
   conformanceScenarioServer,
   startBearerForwarder,

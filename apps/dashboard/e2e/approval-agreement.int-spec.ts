@@ -9,11 +9,12 @@ import {
 } from './browser.harness';
 import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
-// Issue 18 items 2-4 in a real browser against the real API: statuses that agree (approved but not admissible,
-// disabled with the approval beneath its overlay and the overlay's reason, no four-eyes banner while four-eyes
-// is off), requests that name their cause and withdraw themselves, and reasons on decisions (a denial needs one,
-// shown on the request and in the history; the way back after a denial is named for what it does). The scene is
-// set through the API; every assertion is on what the dashboard shows.
+// Approval statuses (docs/architecture/approvals.md) in a real browser against the real API: statuses that
+// agree (approved but not admissible, disabled with the approval beneath its overlay and the overlay's
+// reason, no four-eyes banner while four-eyes is off), requests that name their cause and withdraw
+// themselves, and reasons on decisions (a denial needs one, shown on the request and in the history; the way
+// back after a denial is named for what it does). The scene is set through the API; every assertion is on
+// what the dashboard shows.
 
 const SETUP_TIMEOUT_MS = 300_000;
 const FLOW_TIMEOUT_MS = 180_000;

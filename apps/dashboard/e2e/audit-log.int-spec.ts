@@ -10,11 +10,11 @@ import {
 } from './browser.harness';
 import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
-// Issue 18 item 5 (decision 0092) in a real browser against the real API: every row has a readable label and
-// names its target (the server, the decision, the expiry), opens with the keyboard to its detail (the decision
-// reason included), filters by action family and target kind in the URL, shows a failed sign-in, exports the
-// filtered log as CSV and JSON lines through the dashboard, and fits a 390 px screen. The scene is set through
-// the API; every assertion is on what the dashboard shows or serves.
+// The audit log (decision 0092) in a real browser against the real API: every row has a readable label and
+// names its target (the server, the decision, the expiry), opens with the keyboard to its detail (the
+// decision reason included), filters by action family and target kind in the URL, shows a failed sign-in,
+// exports the filtered log as CSV and JSON lines through the dashboard, and fits a 390 px screen. The scene
+// is set through the API; every assertion is on what the dashboard shows or serves.
 
 const SETUP_TIMEOUT_MS = 300_000;
 const FLOW_TIMEOUT_MS = 180_000;

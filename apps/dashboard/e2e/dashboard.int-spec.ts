@@ -730,7 +730,7 @@ describe('dashboard in a browser', () => {
         await newest.getByRole('button', { name: 'Revoke' }).click();
         const dialog = ownerPage.getByRole('alertdialog');
         await expect(dialog.textContent()).resolves.toContain('no longer holds for docs in platform-core');
-        // A revocation says why (issue 18 item 4): without a reason the form does not submit.
+        // A revocation says why (decision 0088): without a reason the form does not submit.
         await dialog.getByRole('button', { name: 'Revoke' }).click();
         await expect(
           dialog

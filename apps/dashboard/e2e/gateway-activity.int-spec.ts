@@ -12,12 +12,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
 import { startDashboardStack, type DashboardStack, type Person } from './dashboard-stack.harness';
 
-// The Gateway panel's live numbers (issue 16 item 2, decision 0118) in a real browser against the built
-// dashboard and API: two gateway replicas' flushes are written to Redis under the stack's REDIS_KEY_PREFIX in the
-// layout the gateway's recorder uses (libs/contracts' gateway-activity keys; the recorder itself is tested against
-// real Redis and a real gateway in apps/gateway), one replica stale. The workspace page's panel shows the live
-// sessions (the stale replica not counted), the calls and the refusals by reason in words; "Refresh the counts"
-// shows a later flush; /gateway lists the numbers per workspace. axe-clean; no horizontal overflow at 390 px.
+// The Gateway panel's live numbers (decision 0118) in a real browser against the built
+// dashboard and API: two gateway replicas' flushes are written to Redis under the stack's REDIS_KEY_PREFIX in
+// the layout the gateway's recorder uses (libs/contracts' gateway-activity keys; the recorder itself is
+// tested against real Redis and a real gateway in apps/gateway), one replica stale. The workspace page's
+// panel shows the live sessions (the stale replica not counted), the calls and the refusals by reason in
+// words; "Refresh the counts" shows a later flush; /gateway lists the numbers per workspace. axe-clean; no
+// horizontal overflow at 390 px.
 
 const SETUP_TIMEOUT_MS = 300_000;
 const FLOW_TIMEOUT_MS = 120_000;

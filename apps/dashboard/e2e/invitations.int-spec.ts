@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from './browser.harness';
 import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
-// Invitations in a real browser against the real API (issue 11, item 15): an owner invites an address from the
+// Invitations in a real browser against the real API (decision 0030): an owner invites an address from the
 // Members page and gets the link once; the invited person, not signed in and without an account, opens the
 // link, creates their account through it and lands signed in to the tenant; a revoked invitation's link says
 // it cannot be used.

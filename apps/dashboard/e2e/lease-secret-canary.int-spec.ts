@@ -15,12 +15,13 @@ import { launchBrowser, newTestContext, signInInBrowser } from './browser.harnes
 import { REPOSITORY_ROOT, startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 import { startWorker } from './worker-process.harness';
 
-// Issue 14's secret canary, dashboard half: "the secret appears in the lease response to its holder and nowhere
-// else: ... dashboard". A definition plants a secret env value in server-everything; the built worker discovers
-// it (its lease carried the secret, its snapshot is stored) and a second worker token holds a live lease, whose
-// response shows the secret to it (the canary is real). Then every page that shows the server, its catalog, its
-// lease holders, its connections or the audit trail is opened in a real browser, and neither the rendered page
-// nor any response the dashboard sent the browser (HTML, RSC payloads) contains the secret.
+// The lease secret canary (docs/architecture/leases-and-revocation.md), dashboard half: "the secret appears
+// in the lease response to its holder and nowhere else: ... dashboard". A definition plants a secret env
+// value in server-everything; the built worker discovers it (its lease carried the secret, its snapshot is
+// stored) and a second worker token holds a live lease, whose response shows the secret to it (the canary is
+// real). Then every page that shows the server, its catalog, its lease holders, its connections or the audit
+// trail is opened in a real browser, and neither the rendered page nor any response the dashboard sent the
+// browser (HTML, RSC payloads) contains the secret.
 
 const SETUP_TIMEOUT_MS = 300_000;
 const FLOW_TIMEOUT_MS = 180_000;
@@ -133,7 +134,7 @@ async function whatTheBrowserGot(path: string): Promise<string> {
   }
 }
 
-describe('a lease secret in the dashboard (issue 14 canary)', () => {
+describe('a lease secret in the dashboard (secret canary)', () => {
   it(
     'is in the live lease answered to its holder, and on no dashboard page once the catalog and the lease exist',
     async () => {

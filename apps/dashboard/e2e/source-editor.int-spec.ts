@@ -9,11 +9,12 @@ import {
 } from './browser.harness';
 import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
-// The source editor (issue 18 item 1), in a real browser against the real API: the stored document opened
-// with secrets as placeholders that keep their values, a server added with the keyboard alone in the entry
-// form (with the "variable not set" warning), a preview of every save (entries, approvals going stale, requests
-// opening), a refused entry named at its field, a saved identical document that changes nothing, an imported
-// .mcp.json file, a version conflict showing both versions, the history with a diff, and the 390 px layout.
+// The source editor (docs/architecture/definitions.md), in a real browser against the real API: the stored
+// document opened with secrets as placeholders that keep their values, a server added with the keyboard alone
+// in the entry form (with the "variable not set" warning), a preview of every save (entries, approvals going
+// stale, requests opening), a refused entry named at its field, a saved identical document that changes
+// nothing, an imported .mcp.json file, a version conflict showing both versions, the history with a diff, and
+// the 390 px layout.
 
 const SETUP_TIMEOUT_MS = 300_000;
 const FLOW_TIMEOUT_MS = 180_000;

@@ -3,11 +3,11 @@ import { launchBrowser, newTestContext, screenshot, seriousA11yViolations } from
 import { apiSession, approveOpenRequest, openRequests } from './api-steps.harness';
 import { startDashboardStack, type DashboardStack } from './dashboard-stack.harness';
 
-// The workflows a platform team expects (issue 18, items 6-9), in a real browser against the real API:
-// navigation that leads to Servers and Approvals (with the open-request count), a workspace page that leads to
-// everything in it and shows its activity, sign-in that returns to the deep link; errors in people's words;
-// the 390 px layout with no horizontal page scroll on any page; and a review that reads as what runs, decided
-// with the keyboard alone. The workspace, its source and one approval are set up through the API (the
+// The workflows a platform team expects (docs/architecture/approvals.md), in a real browser against the real
+// API: navigation that leads to Servers and Approvals (with the open-request count), a workspace page that
+// leads to everything in it and shows its activity, sign-in that returns to the deep link; errors in people's
+// words; the 390 px layout with no horizontal page scroll on any page; and a review that reads as what runs,
+// decided with the keyboard alone. The workspace, its source and one approval are set up through the API (the
 // dashboard's own editor has its tests in dashboard.int-spec.ts).
 
 const SETUP_TIMEOUT_MS = 300_000;

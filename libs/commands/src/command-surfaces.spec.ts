@@ -13,10 +13,10 @@ import {
 import { MCP_READ, mcpWrite } from './mcp-offers';
 import { COMMANDS } from './registry';
 
-// What a declaration tells the surfaces (issue 12 item 2): where it is served, how MCP may offer it, its success
-// status, ETag and long-poll, and the stable list of problem codes it may answer.
+// What a declaration tells the surfaces (docs/architecture/admin-surfaces.md): where it is served, how MCP
+// may offer it, its success status, ETag and long-poll, and the stable list of problem codes it may answer.
 
-/** Never offered over admin MCP (issue 17): deciding, revoking, HostPolicy, tokens, invitations, secrets. */
+/** Never offered over admin MCP (decision 0112): deciding, revoking, HostPolicy, tokens, invitations, secrets. */
 const NEVER_OFFERED = [
   'approvals.requests.decide',
   'approvals.revoke',
@@ -139,8 +139,8 @@ describe('problem codes in the declaration', () => {
     for (const command of COMMANDS) {
       for (const code of problemsOf(command)) expect(PROBLEM_CODES).toContain(code);
     }
-    // Every admin command of issue 12 states its own list (new commands should too; the harness holds a stated
-    // list to what the use case answers).
+    // Every admin command listed here states its own list (new commands should too; the harness holds a
+    // stated list to what the use case answers).
     for (const name of ['workspaces.get', 'me.get', 'hostPolicy.put', 'approvals.requests.decide', 'tokens.create'])
       expect(COMMANDS.find((c) => c.name === name)?.problems).toBeDefined();
   });

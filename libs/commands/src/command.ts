@@ -131,9 +131,10 @@ export function problemsOf(command: Pick<CommandDefinition, 'kind' | 'problems'>
 export type McpWithheldReason = 'reveals_secret' | 'decides' | 'never_over_mcp';
 
 /**
- * Commands an agent must never reach over MCP (issue 17): deciding and revoking approvals (an agent must not
- * approve its own tools), the tenant's HostPolicy, tokens and invitations, by their name's first segment.
- * Upstream OAuth sign-in and sign-out (`oauth.`) are commands for people only: never offered either.
+ * Commands an agent must never reach over MCP (docs/architecture/admin-surfaces.md): deciding and revoking
+ * approvals (an agent must not approve its own tools), the tenant's HostPolicy, tokens and invitations, by
+ * their name's first segment. Upstream OAuth sign-in and sign-out (`oauth.`) are commands for people only:
+ * never offered either.
  */
 export const NEVER_OVER_MCP_PREFIXES: readonly string[] = Object.freeze(['hostPolicy.', 'tokens.', 'invitations.', 'oauth.']);
 

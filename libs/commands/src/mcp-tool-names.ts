@@ -1,4 +1,4 @@
-// How a command is named as an admin-over-MCP tool (issue 17, decision 0112). The rule is part of the public
+// How a command is named as an admin-over-MCP tool (decision 0112). The rule is part of the public
 // surface (README "Admin over MCP"), so it never changes for an existing command:
 //
 //   `command_` + the command's dotted name with every `.` written as `_`

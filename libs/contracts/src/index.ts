@@ -121,7 +121,7 @@ export {
   type RevocationsPage,
 } from './revocations/revocation-event.schema';
 export { PROBLEM_CODES, isProblemCode, type ProblemCode } from './problems/problem-code';
-// The API's request and response schemas (issue 12 item 4, decision 0063): libs/commands declares its commands
+// The API's request and response schemas (decision 0063): libs/commands declares its commands
 // with them, and the dashboard parses every answer it reads with them.
 export {
   GATEHOUSE_TOKEN_PATTERN,

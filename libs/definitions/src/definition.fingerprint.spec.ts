@@ -198,7 +198,7 @@ const shape: fc.Arbitrary<Shape> = fc.record({
     { requiredKeys: [] },
   ),
   cwd: fc.option(
-    // A `..` segment is refused at decode (issue 11, item 8).
+    // A `..` segment is refused at decode (decision 0024).
     template.map((t) => `/w${t}`).filter((cwd) => !cwd.split('/').includes('..')),
     { nil: null },
   ),

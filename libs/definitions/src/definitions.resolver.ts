@@ -57,8 +57,8 @@ function sourceOf(input: DefinitionSourceInput): SourceRef {
 }
 
 /**
- * Whether a source belongs to the view. Origins follow DESIGN.md: `user:<user>` and `local:<workspace>:<user>`
- * belong to one user, whose principal view alone reads them.
+ * Whether a source belongs to the view. Origins (docs/architecture/definitions.md): `user:<user>` and
+ * `local:<workspace>:<user>` belong to one user, whose principal view alone reads them.
  */
 function inView(source: SourceRef, view: ResolveView): boolean {
   if (view.kind === 'workspace') return WORKSPACE_VIEW_TIERS.includes(source.tier);

@@ -146,7 +146,7 @@ const stdioEntry = fc.record({
   command: text.map((t) => `run${t}`),
   args: fc.array(fc.oneof(text, fc.constantFrom('--token', '--api-key', '-e')), { maxLength: 6 }),
   env: fc.dictionary(fc.constantFrom('API_KEY', 'AUTH_TOKEN', 'LOG_LEVEL', 'MODE'), text),
-  // A `..` segment is refused at decode (issue 11, item 8).
+  // A `..` segment is refused at decode (decision 0024).
   cwd: text.map((t) => `/w${t}`).filter((cwd) => !cwd.split('/').includes('..')),
 });
 const httpEntry = fc.record({

@@ -546,7 +546,7 @@ describe('admission.check', () => {
     });
   });
 
-  it('the effective view says which approved servers can never run, and why (issue 18 item 2)', async () => {
+  it('the effective view says which approved servers can never run, and why', async () => {
     type Entry = {
       name: string;
       status: string;

@@ -38,7 +38,7 @@ function assertApprovable(item: EvaluatedEntry): void {
 /**
  * `approvals.requests.open`: asks for review of one server as it is now, for the workspace alone or for the
  * caller. Returns the open request for its identity, new or already there (the opener keeps one per identity):
- * in full to callers who may read requests, as a receipt to everyone else (issue 11, item 16).
+ * in full to callers who may read requests, as a receipt to everyone else (docs/architecture/approvals.md).
  */
 @HandlesCommand(openApprovalRequest)
 export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprovalRequest> {

@@ -2,7 +2,7 @@ import { TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { createSurfacesHarness, type SurfacesHarness } from '../commands/testing/surfaces-harness';
 import { callAs, createApprovalWorld, runAs, type ApprovalWorld } from './testing/approval-world';
 
-// Issue 11, item 16: `approvals.requests.open` is open to every member (definitions:read: anyone may ask for
+// `approvals.requests.open` is open to every member (definitions:read: anyone may ask for
 // review), but the request it answers with is the approvers' record (its projection, who authored the change,
 // what changed since the last approval). A caller who may not list requests gets only the receipt: which request,
 // for what identity, in what state.

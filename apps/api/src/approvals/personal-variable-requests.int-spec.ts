@@ -10,9 +10,9 @@ import {
   type Who,
 } from './testing/approval-world';
 
-// Issue 18 item 3: a personal variable must not put a second request for the same server and fingerprint in the
-// queue, a request names the change that opened it, and a request whose identity no longer exists closes itself.
-// Through the real command stack (REST over the real Fastify app, real Postgres).
+// A personal variable must not put a second request for the same server and fingerprint in the
+// queue, a request names the change that opened it, and a request whose identity no longer exists closes
+// itself. Through the real command stack (REST over the real Fastify app, real Postgres).
 
 jest.setTimeout(90_000);
 

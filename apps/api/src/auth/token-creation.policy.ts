@@ -7,8 +7,8 @@ import {
 } from '@gatehouse/commands';
 import { isPoolOpenToTenant, type WorkerPools } from './pool-config';
 
-// Who may mint which token (DESIGN.md, trust model). Pure: the caller looks up which of the requested
-// workspaces exist in the tenant and passes the operator's pool config.
+// Who may mint which token (docs/architecture/README.md, trust model). Pure: the caller looks up which of the
+// requested workspaces exist in the tenant and passes the operator's pool config.
 
 /** The creating principal, as far as the rules need it (a TenantPrincipal fits). */
 export interface TokenCreator {

@@ -22,12 +22,13 @@ import {
 } from '@gatehouse/testing';
 import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 
-// Issue 14's acceptance, end to end through real processes: the API (the build's main.js) and a worker (main.js)
-// on real Postgres and Redis, and @modelcontextprotocol/server-everything over stdio. Approve the server in a
-// workspace -> the API enqueues the discovery job after the decision commits -> the worker leases, discovers and
-// submits -> the catalog lease (`GET /v1/workspaces/:id/catalog`, an agent token) shows its tools under
-// mcp__everything__... -> revoke the approval -> the catalog drops the server. Every wait is a long-poll of the
-// catalog (`?wait=` with the ETag), answered on change: nothing is slept for.
+// Catalog discovery's acceptance (docs/architecture/catalog.md), end to end through real processes: the API
+// (the build's main.js) and a worker (main.js) on real Postgres and Redis, and
+// @modelcontextprotocol/server-everything over stdio. Approve the server in a workspace -> the API enqueues
+// the discovery job after the decision commits -> the worker leases, discovers and submits -> the catalog
+// lease (`GET /v1/workspaces/:id/catalog`, an agent token) shows its tools under mcp__everything__... ->
+// revoke the approval -> the catalog drops the server. Every wait is a long-poll of the catalog (`?wait=`
+// with the ETag), answered on change: nothing is slept for.
 
 jest.setTimeout(180_000);
 

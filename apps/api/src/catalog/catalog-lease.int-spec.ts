@@ -24,11 +24,12 @@ import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/te
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 
-// The catalog lease (catalog.get, issue 14 item 4; decisions 0074 and 0075) through the real API, Postgres and
-// Redis, with snapshots a real discovery made: a lease for @modelcontextprotocol/server-everything over stdio,
-// discovered through libs/mcp-client as the worker does, posted through catalog.submit. Proves: the tools appear
-// under mcp__everything__*; 304 for the same ETag; a long-poll answered early by the snapshot and by a revoked
-// approval (which drops the server); another principal's per-user server is invisible; no secret in the catalog.
+// The catalog lease (catalog.get; decisions 0074 and 0075) through the real API, Postgres and
+// Redis, with snapshots a real discovery made: a lease for @modelcontextprotocol/server-everything over
+// stdio, discovered through libs/mcp-client as the worker does, posted through catalog.submit. Proves: the
+// tools appear under mcp__everything__*; 304 for the same ETag; a long-poll answered early by the snapshot
+// and by a revoked approval (which drops the server); another principal's per-user server is invisible; no
+// secret in the catalog.
 
 jest.setTimeout(120_000);
 

@@ -19,10 +19,11 @@ export interface CatalogReader {
 }
 
 /**
- * The trust model's principals (DESIGN.md): a person (session or user token) reads their own catalog; an agent
- * token, which belongs to no user, reads the workspace alone; worker and gateway tokens act for someone and may
- * name the principal (`?principal=`), the workspace alone otherwise. A gateway token has no tenant: it acts in the
- * workspace's, when its pool is open to it (as for leases); otherwise the workspace does not exist for it.
+ * The trust model's principals (docs/architecture/README.md): a person (session or user token) reads their
+ * own catalog; an agent token, which belongs to no user, reads the workspace alone; worker and gateway tokens
+ * act for someone and may name the principal (`?principal=`), the workspace alone otherwise. A gateway token
+ * has no tenant: it acts in the workspace's, when its pool is open to it (as for leases); otherwise the
+ * workspace does not exist for it.
  */
 export async function catalogReaderOf(
   db: Database,

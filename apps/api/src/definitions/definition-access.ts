@@ -4,9 +4,10 @@ import { isTenantAdmin } from '../shared/audit-actor';
 import { forbidden, notFound, ValidationProblemError } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
 
-// Who may read and write what (DESIGN.md, trust model): managed and plugin sources by owners/admins; project
-// sources by admins and the workspace's maintainers; user and local sources by their user alone — never an
-// admin, never another user. Someone else's user/local source reads exactly like a missing one (404).
+// Who may read and write what (docs/architecture/README.md, trust model): managed and plugin sources by
+// owners/admins; project sources by admins and the workspace's maintainers; user and local sources by their
+// user alone — never an admin, never another user. Someone else's user/local source reads exactly like a
+// missing one (404).
 
 export type DefinitionTierName = 'managed' | 'local' | 'project' | 'user' | 'plugin';
 

@@ -17,7 +17,7 @@ import { createMember, mintTestToken } from '../commands/testing/surfaces-harnes
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 
-// The source editor's API (issue 18 item 1; decisions 0085, 0086), through the real API on real Postgres and
+// The source editor's API (decisions 0085, 0086), through the real API on real Postgres and
 // Redis: the editable document keeps stored secrets on a save, an identical save changes nothing, the preview
 // answers what a put would do and leaves no trace, and each write is a version with a diff.
 

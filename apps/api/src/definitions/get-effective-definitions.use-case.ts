@@ -23,9 +23,9 @@ type Admission = EntryDecisions['admission'];
  * `definitions.effective`: the workspace alone (managed, project, plugin), or the caller as principal (every
  * tier, their variables and overlays). Never another user's view: the principal is always the caller. Each entry
  * carries its activation state, what holds beneath a disable overlay (and the overlay's reason), and for an
- * approved entry whether it is admissible at all (issue 18 item 2: the pools' ceilings and URL admission, judged
- * as a lease would, so the dashboard never guesses). Reading never opens an approval request; DNS runs after the
- * transaction, as in admission.check.
+ * approved entry whether it is admissible at all (the pools' ceilings and URL admission, judged
+ * as a lease would, so the dashboard never guesses). Reading never opens an approval request; DNS runs after
+ * the transaction, as in admission.check.
  */
 @HandlesCommand(getEffectiveDefinitions)
 export class GetEffectiveDefinitionsUseCase implements UseCaseFor<typeof getEffectiveDefinitions> {

@@ -10,8 +10,8 @@ import {
 import { MAX_ALIASES, MAX_SELECTIONS } from './query-cost.rule';
 
 // GraphQL over HTTP against the real API (createApiApp, listening): requests that cannot run are 4xx with a
-// stable code in `extensions.code`, never 500 (item 13 of issue 11), and a query whose answer would be far
-// larger than the query is refused before anything executes (item 12).
+// stable code in `extensions.code`, never 500 (docs/architecture/admin-surfaces.md), and a query whose answer
+// would be far larger than the query is refused before anything executes (item 12).
 
 jest.setTimeout(60_000);
 

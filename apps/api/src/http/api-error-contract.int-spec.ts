@@ -6,9 +6,10 @@ import { createMember, createTestTenant, mintTestToken } from '../commands/testi
 import { carriesBody } from '../commands/rest/command-route-schema';
 import { startListeningApi, type ListeningApi, type RawResponse } from './testing/listening-api.harness';
 
-// Every answer of the API is problem+json or the declared output (issue 11, item 14): also the answers that
-// Fastify and Node make themselves (router limits, body parsing, unknown routes, malformed HTTP), and a JSON
-// `null` where an object is expected is a 400, never an empty input. Checked over a real socket.
+// Every answer of the API is problem+json or the declared output (docs/architecture/admin-surfaces.md): also
+// the answers that Fastify and Node make themselves (router limits, body parsing, unknown routes, malformed
+// HTTP), and a JSON `null` where an object is expected is a 400, never an empty input. Checked over a real
+// socket.
 
 jest.setTimeout(60_000);
 

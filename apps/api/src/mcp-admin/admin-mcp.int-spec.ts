@@ -32,10 +32,10 @@ import { createApiApp } from '../create-api-app';
 import { seedCrossTenantWorld, signIn, type CrossTenantWorld } from '../cross-tenant.test-fixture';
 import { ADMIN_MCP_PATH } from './admin-mcp.route';
 
-// Admin over MCP (issue 17 item 1, decision 0112) through the real API (createApiApp listening on a port, real
-// Postgres and Redis) and real MCP clients: the SDK's client and the Inspector CLI. One tool per offered command,
-// refusals as isError results with the problem, non-offered commands refused by name, scopes as on REST, the
-// refused-writes audit, and the HTTP edges before the transport.
+// Admin over MCP (decision 0112) through the real API (createApiApp listening on a port, real
+// Postgres and Redis) and real MCP clients: the SDK's client and the Inspector CLI. One tool per offered
+// command, refusals as isError results with the problem, non-offered commands refused by name, scopes as on
+// REST, the refused-writes audit, and the HTTP edges before the transport.
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);

@@ -36,7 +36,8 @@ export type AdminToolTable = ReadonlyMap<string, AdminTool>;
 /**
  * The problem a refused call answers in `structuredContent` (the REST problem+json body). Part of every tool's
  * outputSchema because the SDK 1.32 client validates an error result's structured content against the output
- * schema too (typescript-sdk issue 1943): without it, a refusal would reach such a client as a schema mismatch.
+ * schema too (modelcontextprotocol/typescript-sdk#1943): without it, a refusal would reach such a client as a
+ * schema mismatch.
  */
 export const PROBLEM_JSON_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',

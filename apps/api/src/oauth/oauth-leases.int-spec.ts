@@ -1,4 +1,4 @@
-// Leases of OAuth-protected servers (issue 15 items 1 and 2, decision 0082) over the real API (Postgres, Redis)
+// Leases of OAuth-protected servers (decision 0082) over the real API (Postgres, Redis)
 // against oidc-provider on loopback: the lease carries the principal's own access token (refreshed in the API
 // when expired, once), then the workspace's service credential where the definition allows shared use; never a
 // refresh token; it ends no later than the token; no credential is a typed refusal by name.

@@ -17,7 +17,7 @@ import { SignOutOAuthUseCase } from './sign-out-oauth.use-case';
 import { SignOutServiceCredentialUseCase } from './sign-out-service-credential.use-case';
 import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
 
-/** Upstream OAuth sign-in (issue 15, decision 0062): the commands and what they are built with. */
+/** Upstream OAuth sign-in (decision 0062): the commands and what they are built with. */
 @Module({
   providers: [
     {

@@ -1,8 +1,9 @@
-// Issue 15 acceptance, across API PROCESSES: three API processes from the build (dist main.js, as production runs
-// them) on one Postgres and one Redis, leasing an OAuth-protected server whose access token has expired, against
-// oidc-provider with refresh token rotation on every use. The lease path refreshes in the API (LeaseAccessTokens ->
-// RefreshCoordinator: a Redis FencingLock + the Postgres version compare-and-swap). The assertions count grants at
-// the provider, never time. An in-process API sets the world up (definitions, approvals, the sign-in).
+// Refresh once (docs/architecture/oauth.md), across API PROCESSES: three API processes from the build (dist
+// main.js, as production runs them) on one Postgres and one Redis, leasing an OAuth-protected server whose
+// access token has expired, against oidc-provider with refresh token rotation on every use. The lease path
+// refreshes in the API (LeaseAccessTokens -> RefreshCoordinator: a Redis FencingLock + the Postgres version
+// compare-and-swap). The assertions count grants at the provider, never time. An in-process API sets the
+// world up (definitions, approvals, the sign-in).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -328,7 +329,7 @@ async function tokenRequestsReach(count: number): Promise<void> {
 const live = (): ApiProcess[] =>
   apis.filter((api) => api.child.exitCode === null && api.child.signalCode === null);
 
-describe('one refresh across three API processes (issue 15 acceptance)', () => {
+describe('one refresh across three API processes (refresh once)', () => {
   it('50 concurrent leases on an expired token: exactly one refresh grant reaches the provider, no caller fails', async () => {
     const { userId } = await expiredSignIn();
     const before = await provider.stats();

@@ -1,6 +1,6 @@
-// Issue 15 item 3 / acceptance, over the real store: three RefreshCoordinators in three node processes, each on
-// its own Redis connection, all over the Postgres token store (oauth_credentials) and one Redis, against
-// oidc-provider with refresh token rotation on every use.
+// Refresh once (docs/architecture/oauth.md), over the real store: three RefreshCoordinators in three node
+// processes, each on its own Redis connection, all over the Postgres token store (oauth_credentials) and one
+// Redis, against oidc-provider with refresh token rotation on every use.
 import { randomUUID } from 'node:crypto';
 import { createDatabase, type Database } from '@gatehouse/db';
 import {

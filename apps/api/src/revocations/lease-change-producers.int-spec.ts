@@ -22,11 +22,12 @@ import { createMember, mintTestToken } from '../commands/testing/surfaces-harnes
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
 
-// Issue 14 item 2, use case by use case: every change a lease depends on, made through the real API (or the
-// operator CLI), writes its ledger event and ends the live lease it concerns in the change's own transaction.
-// lease-revocation.int-spec proves the primitive (appendLeaseChange: subject shapes, rollback); this file proves
-// each producer calls it. "The same transaction" is read from Postgres itself: the ended lease row and the
-// change's audit row (append-only) carry the same xmin, the id of the transaction that wrote them.
+// Leases end with what they stand on (docs/architecture/leases-and-revocation.md), use case by use case:
+// every change a lease depends on, made through the real API (or the operator CLI), writes its ledger event
+// and ends the live lease it concerns in the change's own transaction. lease-revocation.int-spec proves the
+// primitive (appendLeaseChange: subject shapes, rollback); this file proves each producer calls it. "The same
+// transaction" is read from Postgres itself: the ended lease row and the change's audit row (append-only)
+// carry the same xmin, the id of the transaction that wrote them.
 
 jest.setTimeout(120_000);
 

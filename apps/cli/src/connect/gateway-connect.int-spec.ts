@@ -27,12 +27,12 @@ import { createGatewayApp } from '../../../gateway/src/create-gateway-app.js';
 import { runGatehouse, startLoopbackApi, type LoopbackApi } from '../testing/api-on-loopback';
 import { startHttpUpstream, type HttpUpstream } from '../testing/mcp-http-upstream';
 
-// `gatehouse connect` end to end (issue 17's acceptance): the MCP Inspector CLI launches
-// `node bin/gatehouse.cjs connect <gateway>/mcp/w/<workspace>` as its stdio server and reaches a workspace's tools
-// through the real gateway, which reaches them through the real API (introspection, catalog lease, transport
-// lease) on a Streamable HTTP upstream. Set up with libs/testing's API steps (decision 0121): a managed
-// definition, approved by an approver, its catalog discovered through libs/mcp-client and posted for the lease
-// as the worker does.
+// `gatehouse connect` end to end (decision 0115): the MCP Inspector CLI launches
+// `node bin/gatehouse.cjs connect <gateway>/mcp/w/<workspace>` as its stdio server and reaches a workspace's
+// tools through the real gateway, which reaches them through the real API (introspection, catalog lease,
+// transport lease) on a Streamable HTTP upstream. Set up with libs/testing's API steps (decision 0121): a
+// managed definition, approved by an approver, its catalog discovered through libs/mcp-client and posted for
+// the lease as the worker does.
 
 jest.setTimeout(180_000);
 

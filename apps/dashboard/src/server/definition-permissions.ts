@@ -1,10 +1,10 @@
 import type { DefinitionTier, VariableScope } from '../views/definition-views';
 
-// Who may write what among server definitions, mirroring the API's trust model (DESIGN.md; apps/api's
-// definition-access.ts) so the pages offer only what will be accepted: managed and plugin sources and tenant
-// variables by owners and admins; a workspace's project source, variables and overlays by admins and its
-// maintainers; user and local sources, user variables and the person's own overlays by the person. The API
-// enforces the same rules again on every call.
+// Who may write what among server definitions, mirroring the API's trust model (docs/architecture/README.md,
+// trust model; apps/api's definition-access.ts) so the pages offer only what will be accepted: managed and
+// plugin sources and tenant variables by owners and admins; a workspace's project source, variables and
+// overlays by admins and its maintainers; user and local sources, user variables and the person's own
+// overlays by the person. The API enforces the same rules again on every call.
 
 export interface DefinitionWriter {
   readonly scopes: readonly string[];

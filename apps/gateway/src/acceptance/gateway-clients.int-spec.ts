@@ -26,13 +26,14 @@ import {
   type StartedGateway,
 } from './gateway-stack.harness';
 
-// Issue 16's acceptance, end to end, with clients nobody here wrote: the MCP Inspector's CLI
-// (@modelcontextprotocol/inspector-cli, its own process) and the v2 SDK client (@modelcontextprotocol/client
-// 2.4, in automatic version negotiation) against a workspace gateway fronting @modelcontextprotocol/server-
-// everything over stdio and an in-process SDK server over Streamable HTTP (allowTools admits four of its five
-// tools). The Inspector lists the namespaced tools, calls one on each upstream, and is refused a tool outside
-// allowTools, another workspace (404) and a revoked server. list_changed after an upstream change is received
-// with the SDK client (the Inspector CLI runs one request and exits: it cannot wait for a notification).
+// The gateway's acceptance (docs/architecture/gateway.md), end to end, with clients nobody here wrote: the
+// MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, its own process) and the v2 SDK client
+// (@modelcontextprotocol/client 2.4, in automatic version negotiation) against a workspace gateway fronting
+// @modelcontextprotocol/server- everything over stdio and an in-process SDK server over Streamable HTTP
+// (allowTools admits four of its five tools). The Inspector lists the namespaced tools, calls one on each
+// upstream, and is refused a tool outside allowTools, another workspace (404) and a revoked server.
+// list_changed after an upstream change is received with the SDK client (the Inspector CLI runs one request
+// and exits: it cannot wait for a notification).
 
 jest.setTimeout(180_000);
 

@@ -1,12 +1,12 @@
-// The whole stack the gateway's acceptance specs run against (issue 16), set up once here: the real API on a
-// loopback port (its own database, Redis, its own QUEUE_PREFIX), two tenants (acme: an admin, an approver and two
-// members, alice and bob; globex: an owner), acme's workspace and a second one, globex's, the worker and gateway
-// tokens and an agent token bound to the workspace, a HostPolicy and pool ceiling allowing exactly the stdio
-// commands given, and the gateway app on another port (started per spec, with its own env). Servers are defined,
-// approved and discovered as the worker does (libs/mcp-client discovery posted with catalog.submit), for the
-// workspace or for one principal, with the API-side steps of libs/testing (createApiSteps, decision 0121), which
-// the API's and the worker's specs take against their own API too. Each stack has its own QUEUE_PREFIX and
-// REDIS_KEY_PREFIX (testApiEnv).
+// The whole stack the gateway's acceptance specs run against (docs/architecture/gateway.md), set up once
+// here: the real API on a loopback port (its own database, Redis, its own QUEUE_PREFIX), two tenants (acme:
+// an admin, an approver and two members, alice and bob; globex: an owner), acme's workspace and a second one,
+// globex's, the worker and gateway tokens and an agent token bound to the workspace, a HostPolicy and pool
+// ceiling allowing exactly the stdio commands given, and the gateway app on another port (started per spec,
+// with its own env). Servers are defined, approved and discovered as the worker does (libs/mcp-client
+// discovery posted with catalog.submit), for the workspace or for one principal, with the API-side steps of
+// libs/testing (createApiSteps, decision 0121), which the API's and the worker's specs take against their own
+// API too. Each stack has its own QUEUE_PREFIX and REDIS_KEY_PREFIX (testApiEnv).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -17,13 +17,14 @@ import {
   type StartedGateway,
 } from './gateway-stack.harness';
 
-// Issue 16's acceptance: two principals on a stateful stdio upstream never see each other's data. Alice and Bob
-// each define their own `memory` server (@modelcontextprotocol/server-memory, user tier, approved for each alone,
-// each with its own memory file), so both call the same names (mcp__memory__*) through the same workspace
-// gateway. The gateway gives each principal their own child: what one creates never appears in the other's reads,
-// and one's cancellation never reaches the other's child. Each child runs under the stdio tap (libs/testing),
-// which records every message its parent sent it and holds the answer of a call naming the hold marker, so a
-// cancellation can be sent while that call is still in flight at the child.
+// The gateway's acceptance (docs/architecture/gateway.md): two principals on a stateful stdio upstream never
+// see each other's data. Alice and Bob each define their own `memory` server
+// (@modelcontextprotocol/server-memory, user tier, approved for each alone, each with its own memory file),
+// so both call the same names (mcp__memory__*) through the same workspace gateway. The gateway gives each
+// principal their own child: what one creates never appears in the other's reads, and one's cancellation
+// never reaches the other's child. Each child runs under the stdio tap (libs/testing), which records every
+// message its parent sent it and holds the answer of a call naming the hold marker, so a cancellation can be
+// sent while that call is still in flight at the child.
 
 jest.setTimeout(180_000);
 

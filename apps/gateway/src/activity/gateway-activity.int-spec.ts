@@ -24,7 +24,7 @@ import {
 import { Redis } from 'ioredis';
 import { GatewayActivityRecorder } from './gateway-activity.recorder.js';
 
-// Issue 16 item 2 end to end (decision 0118): a real gateway serves an SDK client's calls and refuses some of the
+// A real gateway serves an SDK client's calls and refuses some of the
 // workspace's own callers (a rate limit, an unknown session, a passthrough server it does not serve) and some
 // requests nobody vouches for (no token, another tenant's workspace); its recorder flushes; the API's
 // `gateway.activity` answers the live session, the calls by outcome and the refusals by reason, only the

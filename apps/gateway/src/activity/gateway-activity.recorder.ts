@@ -16,12 +16,12 @@ import {
 import type { Logger } from '@gatehouse/platform';
 import type { Redis } from 'ioredis';
 
-// What the dashboard's Gateway panel shows (issue 16 item 2; decision 0118), kept by each replica for itself:
-// per workspace, its open sessions, its tool calls by outcome and the refusals of its own authenticated callers
-// by reason. The call path only adds to numbers in memory; every few seconds they go to Redis in ONE pipeline
-// (the layout in libs/contracts' gateway-activity.keys), where the API reads every replica's. Redis away: a
-// flush fails, is logged once for the outage, and its numbers are lost (at most one interval's worth); no call
-// ever waits for Redis or fails because of it.
+// What the dashboard's Gateway panel shows (decision 0118), kept by each replica for itself:
+// per workspace, its open sessions, its tool calls by outcome and the refusals of its own authenticated
+// callers by reason. The call path only adds to numbers in memory; every few seconds they go to Redis in ONE
+// pipeline (the layout in libs/contracts' gateway-activity.keys), where the API reads every replica's. Redis
+// away: a flush fails, is logged once for the outage, and its numbers are lost (at most one interval's
+// worth); no call ever waits for Redis or fails because of it.
 
 export interface GatewayActivityRecorderOptions {
   readonly redisUrl: string;

@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import type { RevocationEvent } from '@gatehouse/contracts';
 import type { CallerCheck, GatewayCaller } from './caller.js';
 
-// Introspected callers, held briefly so a warm session's requests cost no API round trip (issue 16: the hot path
-// does no database work and no API call). Keyed by the sha256 of the token and the workspace (the token itself is
-// never held). Fresh within three bounds: a ledger event naming the token, its user or its tenant evicts at once
-// (token_revoked, member_changed; a gap in the ledger clears everything); the token's own expiry is checked on
-// every hit; anything else (a change that writes no event) at most `ttlMs`, and the call that finds it older is
-// not held up: up to twice `ttlMs` it is answered from memory while one introspection revalidates behind it
-// (decision 0111), whose refusal evicts it; older than that, the check waits for the API. Only active callers are
-// cached: nothing a caller can guess fills it. Concurrent misses for one key share one introspection, but only
-// within one generation: every caller event and every clear bumps it, and an introspection started before the bump
-// (whose answer may predate a revocation the gateway has since heard of) neither fills the cache nor answers a
-// request that arrived after it; that request asks the API again. Pending introspections are keyed by token hash,
-// so which token an event names is unknown until they answer: any caller event counts for all of them.
+// Introspected callers, held briefly so a warm session's requests cost no API round trip (the hot path
+// does no database work and no API call). Keyed by the sha256 of the token and the workspace (the token
+// itself is never held). Fresh within three bounds: a ledger event naming the token, its user or its tenant
+// evicts at once (token_revoked, member_changed; a gap in the ledger clears everything); the token's own
+// expiry is checked on every hit; anything else (a change that writes no event) at most `ttlMs`, and the call
+// that finds it older is not held up: up to twice `ttlMs` it is answered from memory while one introspection
+// revalidates behind it (decision 0111), whose refusal evicts it; older than that, the check waits for the
+// API. Only active callers are cached: nothing a caller can guess fills it. Concurrent misses for one key
+// share one introspection, but only within one generation: every caller event and every clear bumps it, and
+// an introspection started before the bump (whose answer may predate a revocation the gateway has since heard
+// of) neither fills the cache nor answers a request that arrived after it; that request asks the API again.
+// Pending introspections are keyed by token hash, so which token an event names is unknown until they answer:
+// any caller event counts for all of them.
 //
 // All of that rests on the revocation holder hearing every event. While it does not (not started yet, or its
 // stream lost and not caught up again: `revocationsLive` false), the cache fails closed (decision 0129): nothing

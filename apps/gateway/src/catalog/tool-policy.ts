@@ -6,7 +6,7 @@ import {
   type SurfaceScope,
 } from './served-surface.js';
 
-// The ONE policy deciding which tools a caller has (issue 16: tools/list shows exactly what tools/call accepts).
+// The ONE policy deciding which tools a caller has (tools/list shows exactly what tools/call accepts).
 // Its input is the catalog lease the API built for the caller's principal: only servers approved for that
 // principal now, each one's tools as the catalog mounted them (allowTools applied at listing, names minted across
 // servers). tools/list renders `tools`; tools/call resolves a name through `byName` and nothing else, so a tool an

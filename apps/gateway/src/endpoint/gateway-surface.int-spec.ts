@@ -25,7 +25,7 @@ import {
   type GatewayStack,
 } from '../acceptance/gateway-stack.harness';
 
-// Prompts and resources through the workspace endpoint, and the per-server passthrough (issue 16; decisions
+// Prompts and resources through the workspace endpoint, and the per-server passthrough (decisions
 // 0104, 0105), end to end: the real API (Postgres, Redis), the gateway app, and two upstreams:
 // @modelcontextprotocol/server-everything over stdio (it has prompts, resources and resource templates) and an
 // in-process SDK server over Streamable HTTP whose prompts, resources and template we control exactly. Catalogs are

@@ -23,13 +23,14 @@ import {
   type GatewayStack,
 } from '../acceptance/gateway-stack.harness';
 
-// The workspace gateway end to end (issue 16; decisions 0079-0081): the real API on a loopback port (Postgres,
-// Redis), the gateway app on another, and two upstreams behind it: @modelcontextprotocol/server-everything over
-// stdio (on a pool whose ceiling allows exactly it) and an in-process SDK server over Streamable HTTP. Their
-// catalogs are discovered through libs/mcp-client and posted with catalog.submit, as the worker does: every tool
-// the server lists. The in-process server's definition declares allowTools, which the API applies to the catalog
-// it leases, so one of its tools is never mounted. A real SDK client then talks to /mcp/w/:id. The stack (API,
-// tenants, tokens, host policy, this file's own QUEUE_PREFIX and REDIS_KEY_PREFIX) is the acceptance harness's.
+// The workspace gateway end to end (decisions 0079-0081): the real API on a loopback port (Postgres,
+// Redis), the gateway app on another, and two upstreams behind it: @modelcontextprotocol/server-everything
+// over stdio (on a pool whose ceiling allows exactly it) and an in-process SDK server over Streamable HTTP.
+// Their catalogs are discovered through libs/mcp-client and posted with catalog.submit, as the worker does:
+// every tool the server lists. The in-process server's definition declares allowTools, which the API applies
+// to the catalog it leases, so one of its tools is never mounted. A real SDK client then talks to /mcp/w/:id.
+// The stack (API, tenants, tokens, host policy, this file's own QUEUE_PREFIX and REDIS_KEY_PREFIX) is the
+// acceptance harness's.
 
 jest.setTimeout(120_000);
 

@@ -17,7 +17,7 @@ import {
   type StartedGateway,
 } from '../acceptance/gateway-stack.harness.js';
 
-// What of a caller's call reaches its upstream, and only its upstream (issue 16; decisions 0106, 0107), through the
+// What of a caller's call reaches its upstream, and only its upstream (decisions 0106, 0107), through the
 // real API and gateway and real SDK clients: two in-process SDK servers over Streamable HTTP, `traced` on an
 // origin the tenant's HostPolicy lists in traceContextOrigins and whose definition opts in to elicitation, and
 // `plain` on another origin, neither listed nor opted in. Each records every request it is sent. Gateway sessions

@@ -8,12 +8,12 @@ import {
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startSignedInStack, type SignedInStack } from './testing/signed-in-member.stack.js';
 
-// An upstream 401 on a gateway lease that carries an access token (issue 15, decisions 0082 and 0098), through the
-// real API and gateway: the member signs in through the API against oidc-provider on loopback; the upstream MCP
-// server (an in-process SDK server) takes a bearer unless the test has had it refuse that token (as an issuer
-// that revoked it). The gateway retries once per connection with a fresh lease asked with the refused token's
-// digest (the API refreshes it: one grant), and a second 401 is `auth`, typed and content-free. Leases are
-// released with the connection.
+// An upstream 401 on a gateway lease that carries an access token (decisions 0082 and 0098), through the
+// real API and gateway: the member signs in through the API against oidc-provider on loopback; the upstream
+// MCP server (an in-process SDK server) takes a bearer unless the test has had it refuse that token (as an
+// issuer that revoked it). The gateway retries once per connection with a fresh lease asked with the refused
+// token's digest (the API refreshes it: one grant), and a second 401 is `auth`, typed and content-free.
+// Leases are released with the connection.
 
 jest.setTimeout(120_000);
 

@@ -38,13 +38,14 @@ import { createApiApp } from '../../../api/src/create-api-app.js';
 import { CHILD_GROUP_REAPER_NAME } from '../children/child-group-reaper.source.js';
 import type { CatalogRefreshOutcome } from './catalog-refresh.processor.js';
 
-// Issue 14's acceptance: "SIGKILL of the worker during discovery: no orphan child process, no partial snapshot;
-// the job is retried and completes" (decision 0072). Real processes throughout: the API on a loopback port (real
-// Postgres and Redis), two worker processes from the build (dist main.js) one after the other, and a stdio server
-// that outlives its client (it ignores its stdin closing and SIGTERM, and holds its listing until a gate file
-// exists). Worker A takes the job and is SIGKILLed mid-discovery: its reaper ends the server's group (the pid is
-// gone from /proc), nothing is stored, and A's lease is left live. Worker B's stalled check puts the job back
-// (JOB_LOCK_MS short here), B takes a lease of its own beside A's and completes the job: one snapshot, B's.
+// Catalog discovery's acceptance (docs/architecture/child-processes.md): "SIGKILL of the worker during
+// discovery: no orphan child process, no partial snapshot; the job is retried and completes" (decision 0072).
+// Real processes throughout: the API on a loopback port (real Postgres and Redis), two worker processes from
+// the build (dist main.js) one after the other, and a stdio server that outlives its client (it ignores its
+// stdin closing and SIGTERM, and holds its listing until a gate file exists). Worker A takes the job and is
+// SIGKILLed mid-discovery: its reaper ends the server's group (the pid is gone from /proc), nothing is
+// stored, and A's lease is left live. Worker B's stalled check puts the job back (JOB_LOCK_MS short here), B
+// takes a lease of its own beside A's and completes the job: one snapshot, B's.
 
 jest.setTimeout(180_000);
 

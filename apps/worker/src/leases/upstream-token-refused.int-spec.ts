@@ -53,11 +53,12 @@ import { workerConfigSchema } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
 import type { ProbeOutcome } from '../probes/probe.processor.js';
 
-// An upstream 401 on a lease that carries an access token (issue 15, decision 0082), through the worker's real
-// processors: the member signs in through the API against oidc-provider on loopback; the upstream MCP server (an
-// in-process SDK server) takes a bearer unless the test has had it refuse that token (as an issuer that revoked
-// it). The worker retries once with a fresh lease asked with the refused token's digest (the API refreshes it,
-// one grant), and a second 401 is `auth_refused`, typed and content-free. Both leases are released.
+// An upstream 401 on a lease that carries an access token (decision 0082), through the worker's real
+// processors: the member signs in through the API against oidc-provider on loopback; the upstream MCP server
+// (an in-process SDK server) takes a bearer unless the test has had it refuse that token (as an issuer that
+// revoked it). The worker retries once with a fresh lease asked with the refused token's digest (the API
+// refreshes it, one grant), and a second 401 is `auth_refused`, typed and content-free. Both leases are
+// released.
 
 jest.setTimeout(120_000);
 

@@ -36,14 +36,14 @@ import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.p
 import { workerConfigSchema } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
 
-// QueueWorkersHost under load and at shutdown (issue 14 item 3: "concurrency per worker configurable; graceful
-// shutdown"). Real API, Postgres and Redis; in-process worker apps; stdio servers (gated-listing-server fixture)
-// whose listing waits on this test's gate, so "inside discovery" is an event the test receives, never a sleep.
-// - WORKER_CONCURRENCY=N: N jobs are inside discovery together (each waits until all N have entered), the N+1st
-//   is still waiting in the queue, and it runs once one of the N is let go.
-// - Shutdown drains a job that finishes within half of SHUTDOWN_GRACE_MS (completed), and abandons one that does
-//   not: its lease is released, its child's process group is gone, the job fails JobAbandonedError with attempts
-//   left, and another worker retries it to completion.
+// QueueWorkersHost under load and at shutdown ("concurrency per worker configurable; graceful
+// shutdown"). Real API, Postgres and Redis; in-process worker apps; stdio servers (gated-listing-server
+// fixture) whose listing waits on this test's gate, so "inside discovery" is an event the test receives,
+// never a sleep. - WORKER_CONCURRENCY=N: N jobs are inside discovery together (each waits until all N have
+// entered), the N+1st   is still waiting in the queue, and it runs once one of the N is let go.
+// - Shutdown drains a job that finishes within half of SHUTDOWN_GRACE_MS (completed), and abandons one that
+// does   not: its lease is released, its child's process group is gone, the job fails JobAbandonedError with
+// attempts   left, and another worker retries it to completion.
 
 jest.setTimeout(120_000);
 

@@ -20,11 +20,11 @@ import { z } from 'zod';
 import { defineCommand } from '../command';
 import { MCP_READ, mcpWrite } from '../mcp-offers';
 
-// The approval workflow (issue 6, part 4). Requests are opened by events (a source written, a variable or overlay
-// changed, a generation bump, trust, a lease refused as pending, someone asking for review), never by a read.
-// A decision carries what the approver saw (fingerprint and identity key) and is refused if the definition
-// changed meanwhile. Projections are the redacted ones: no output here carries a secret value. The schemas the
-// dashboard reads are declared in @gatehouse/contracts (decision 0063).
+// The approval workflow (docs/architecture/approvals.md). Requests are opened by events (a source written, a
+// variable or overlay changed, a generation bump, trust, a lease refused as pending, someone asking for
+// review), never by a read. A decision carries what the approver saw (fingerprint and identity key) and is
+// refused if the definition changed meanwhile. Projections are the redacted ones: no output here carries a
+// secret value. The schemas the dashboard reads are declared in @gatehouse/contracts (decision 0063).
 
 export {
   APPROVAL_REQUEST_TRIGGERS,

@@ -4,11 +4,12 @@ import { defineCommand } from '../command';
 import { uuid } from '../common.schemas';
 import { definitionServerName } from './definition-source.commands';
 
-// catalog.refresh (issue 14 item 3; docs/decisions/0077-catalog-refresh-command.md): ask for one server's catalog
-// to be discovered again now. People use it as the dashboard's "refresh now"; a lease holder (worker or gateway
-// token) reports that the server told it its list changed (`notifications/tools/list_changed` and kin) on a lease
-// it holds. Either way the API re-decides activation, routes the job to a pool that may run the server and
-// enqueues it under the idempotency key, so repeated asks collapse into the job already waiting.
+// catalog.refresh (docs/decisions/0077-catalog-refresh-command.md): ask for one server's catalog
+// to be discovered again now. People use it as the dashboard's "refresh now"; a lease holder (worker or
+// gateway token) reports that the server told it its list changed (`notifications/tools/list_changed` and
+// kin) on a lease it holds. Either way the API re-decides activation, routes the job to a pool that may run
+// the server and enqueues it under the idempotency key, so repeated asks collapse into the job already
+// waiting.
 
 export { catalogRefreshView };
 

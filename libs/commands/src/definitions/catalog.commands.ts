@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_LONG_POLL_SECONDS, defineCommand } from '../command';
 import { isoDateTime, uuid } from '../common.schemas';
 
-// Catalog snapshots (issue 14 items 3 and 4; docs/decisions/0067-catalog-snapshots-and-refresh-jobs.md). A worker
+// Catalog snapshots (docs/decisions/0067-catalog-snapshots-and-refresh-jobs.md). A worker
 // posts what it discovered of ONE server for the live lease it holds; the document is libs/contracts'
 // catalogDocument (v1) of that one server, which carries no secret.
 
@@ -72,9 +72,10 @@ export const workspaceCatalogView = workspaceCatalogV1
   .meta({ title: 'WorkspaceCatalog' });
 
 /**
- * The catalog lease (issue 14 item 4; docs/decisions/0074-catalog-leases.md): what the caller's principal may
- * mount in one workspace now. People read their own; agent tokens and worker tokens the workspace alone, or (worker
- * and gateway tokens, acting for someone) the principal they name. Not an admin command: never over admin MCP.
+ * The catalog lease (docs/decisions/0074-catalog-leases.md): what the caller's principal may
+ * mount in one workspace now. People read their own; agent tokens and worker tokens the workspace alone, or
+ * (worker and gateway tokens, acting for someone) the principal they name. Not an admin command: never over
+ * admin MCP.
  */
 export const getWorkspaceCatalog = defineCommand({
   name: 'catalog.get',

@@ -9,8 +9,9 @@ import {
 import { defineCommand } from '../command';
 import { MCP_READ } from '../mcp-offers';
 
-// The source editor's commands (issue 18 item 1; decisions 0085 and 0086): what a put would do, and a source's
-// stored versions with the diff between two. None returns a document or a value: entries as redacted projections.
+// The source editor's commands (decisions 0085 and 0086): what a put would do, and a source's
+// stored versions with the diff between two. None returns a document or a value: entries as redacted
+// projections.
 
 export const previewDefinitionSource = defineCommand({
   name: 'definitions.sources.preview',

@@ -30,10 +30,10 @@ import {
 import { defineCommand } from '../command';
 import { MCP_READ, mcpWrite } from '../mcp-offers';
 
-// Server definitions (issue 5, part 2): sources per tier, write-only variables, disable overlays and the
-// effective view. No output here can carry a document, a variable value or an env/header value: sources are
-// shown as redacted projections (built by @gatehouse/definitions), variables as "set or not". The schemas are
-// declared in @gatehouse/contracts (decision 0063).
+// Server definitions (docs/architecture/definitions.md): sources per tier, write-only variables, disable
+// overlays and the effective view. No output here can carry a document, a variable value or an env/header
+// value: sources are shown as redacted projections (built by @gatehouse/definitions), variables as "set or
+// not". The schemas are declared in @gatehouse/contracts (decision 0063).
 
 export {
   DEFINITION_TIERS,

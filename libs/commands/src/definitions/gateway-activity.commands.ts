@@ -2,9 +2,9 @@ import { gatewayActivityInput, gatewayActivityView } from '@gatehouse/contracts'
 import { defineCommand } from '../command';
 import { MCP_READ } from '../mcp-offers';
 
-// gateway.activity (issue 16 item 2; docs/decisions/0118-gateway-activity.md): the dashboard's Gateway panel's
-// live numbers, for people who see the workspace. The gateway replicas write them to Redis (never Postgres); the
-// API reads them only after the workspace is found in the caller's tenant under row-level security.
+// gateway.activity (docs/decisions/0118-gateway-activity.md): the dashboard's Gateway panel's
+// live numbers, for people who see the workspace. The gateway replicas write them to Redis (never Postgres);
+// the API reads them only after the workspace is found in the caller's tenant under row-level security.
 
 export { gatewayActivityView };
 

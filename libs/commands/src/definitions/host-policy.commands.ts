@@ -7,9 +7,10 @@ import {
 } from '@gatehouse/contracts';
 import { defineCommand } from '../command';
 
-// A tenant's HostPolicy (issue 6, part 1): what it asks of the worker pools open to it. It can only narrow the
-// operator's ceiling (WORKER_POOLS); the use case refuses a choice outside every open pool's ceiling, and at
-// lease time the choice is intersected with the asking pool's ceiling. The schemas: @gatehouse/contracts.
+// A tenant's HostPolicy (docs/architecture/approvals.md): what it asks of the worker pools open to it. It can
+// only narrow the operator's ceiling (WORKER_POOLS); the use case refuses a choice outside every open pool's
+// ceiling, and at lease time the choice is intersected with the asking pool's ceiling. The schemas:
+// @gatehouse/contracts.
 
 export { hostPolicyView, hostPolicyWithCeiling, poolCeilingView };
 

@@ -15,9 +15,9 @@ import {
 } from '@gatehouse/contracts';
 import { defineCommand } from '../command';
 
-// Invitations replace "add a member by email" (issue 11, item 15; docs/decisions/0030-invitations.md): the
-// inviter learns nothing about accounts (the answer is the same whether or not the email has one), and only the
-// invited person, signed in as that email or creating the account through the link, becomes a member.
+// Invitations replace "add a member by email" (docs/decisions/0030-invitations.md): the
+// inviter learns nothing about accounts (the answer is the same whether or not the email has one), and only
+// the invited person, signed in as that email or creating the account through the link, becomes a member.
 
 export {
   INVITATION_DEFAULT_HOURS,

@@ -4,11 +4,11 @@ import { defineCommand } from '../command';
 import { isoDateTime, uuid } from '../common.schemas';
 import { definitionServerName, definitionTier } from './definition-source.commands';
 
-// Transport leases (issue 14, item 1; docs/decisions/0058-transport-leases.md and 0059-lease-holders.md). Only
-// worker and gateway tokens lease: a worker in its own tenant, a gateway on a caller's behalf (the tenant is the
-// workspace's). The issued lease is the one place secrets leave the API (materialized env and header values, in
-// `transport`): the response goes to the holder alone, with `Cache-Control: no-store`, and nothing of it is logged
-// or audited but ids, names and the fingerprint.
+// Transport leases (docs/decisions/0058-transport-leases.md and 0059-lease-holders.md). Only
+// worker and gateway tokens lease: a worker in its own tenant, a gateway on a caller's behalf (the tenant is
+// the workspace's). The issued lease is the one place secrets leave the API (materialized env and header
+// values, in `transport`): the response goes to the holder alone, with `Cache-Control: no-store`, and nothing
+// of it is logged or audited but ids, names and the fingerprint.
 
 const LEASE_CALLERS = ['worker', 'gateway'] as const;
 

@@ -10,7 +10,7 @@ import { defineCommand, type CallerKind } from '../command';
 import { pageInput, uuid } from '../common.schemas';
 import { definitionServerName } from './definition-source.commands';
 
-// Upstream OAuth sign-in (issue 15; docs/decisions/0055, 0061, 0062). Only people sign in: a dashboard session
+// Upstream OAuth sign-in (docs/decisions/0055, 0061, 0062). Only people sign in: a dashboard session
 // or a user token, for themselves. None of these is offered over admin MCP (the `oauth.` prefix is never
 // offered): an agent must not sign anyone in or out. Nothing here ever carries a token: the state shown is a
 // fixed word, and the authorization URL holds only the public client id, the PKCE challenge and the state.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineCommand } from '../command';
 import { isoDateTime, uuid } from '../common.schemas';
 
-// Probes (issue 14 item 3; docs/decisions/0078-probe-queue.md): a worker reports whether the server it leased could
+// Probes (docs/decisions/0078-probe-queue.md): a worker reports whether the server it leased could
 // be reached (handshake and ping), for the live lease it holds, like a snapshot: stored under the lease's
 // workspace, server, fingerprint and principal, replacing the previous report.
 

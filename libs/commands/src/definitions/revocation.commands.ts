@@ -2,11 +2,12 @@ import { REVOCATIONS_PAGE_MAX, revocationPageEntry, revocationsPage } from '@gat
 import { z } from 'zod';
 import { defineCommand } from '../command';
 
-// The revocation ledger's catch-up read (issue 14, item 2; docs/decisions/0052-revocation-ledger.md, 0053 and
-// 0065-revocations-catch-up-endpoint.md). Holders (workers, gateways) read it after every reconnect of their Redis
-// subscriber, on a gap and periodically; owners and admins may read their tenant's stream too. A tenant caller
-// reads its tenant's stream (positions `tenant_seq`), a gateway the platform stream (positions `seq`). Not offered
-// over admin MCP: it is plumbing for lease holders and names token and user ids, nothing an agent needs.
+// The revocation ledger's catch-up read (docs/decisions/0052-revocation-ledger.md, 0053 and
+// 0065-revocations-catch-up-endpoint.md). Holders (workers, gateways) read it after every reconnect of their
+// Redis subscriber, on a gap and periodically; owners and admins may read their tenant's stream too. A tenant
+// caller reads its tenant's stream (positions `tenant_seq`), a gateway the platform stream (positions `seq`).
+// Not offered over admin MCP: it is plumbing for lease holders and names token and user ids, nothing an agent
+// needs.
 
 /** A stream position: whole, 0 or more (0 reads from the start). A position past the head is `bad_cursor`. */
 const position = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -2,9 +2,9 @@ import { serverStatusInput, serverStatusView } from '@gatehouse/contracts';
 import { defineCommand } from '../command';
 import { MCP_READ } from '../mcp-offers';
 
-// servers.status (issue 14 item 5; docs/decisions/0099-server-status-read.md): the server page's connection
-// state and lease holders, for people who see the workspace. It reads what workers reported (server_probes) and
-// the live leases; it never resolves the definition, so a name no definition has answers empty, not 404.
+// servers.status (docs/decisions/0099-server-status-read.md): the server page's connection
+// state and lease holders, for people who see the workspace. It reads what workers reported (server_probes)
+// and the live leases; it never resolves the definition, so a name no definition has answers empty, not 404.
 
 export { serverStatusView };
 

@@ -25,7 +25,8 @@ export const SCOPES = [
   // catalog.refresh: people ask for a server's catalog now; lease holders report a list_changed they saw.
   'catalog:refresh',
   // Server definitions: every role reads; owner/admin/approver/member write, and the definition use cases then
-  // enforce the tier rules (DESIGN.md trust model: managed/plugin admins, project maintainers, user/local self).
+  // enforce the tier rules (the trust model, docs/architecture/README.md: managed/plugin admins, project
+  // maintainers, user/local self).
   'definitions:read',
   'definitions:write',
 ] as const;

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { isoDateTime, page, pageInput, uuid } from './common.schema';
 import { definitionServerName, definitionTier, EFFECTIVE_VIEWS } from './definition.schema';
 
-// The approval workflow (issue 6, part 4). Requests are opened by events (a source written, a variable or overlay
-// changed, a generation bump, trust, a lease refused as pending, someone asking for review), never by a read.
-// A decision carries what the approver saw (fingerprint and identity key) and is refused if the definition
-// changed meanwhile. Projections are the redacted ones: no output here carries a secret value.
+// The approval workflow (docs/architecture/approvals.md). Requests are opened by events (a source written, a
+// variable or overlay changed, a generation bump, trust, a lease refused as pending, someone asking for
+// review), never by a read. A decision carries what the approver saw (fingerprint and identity key) and is
+// refused if the definition changed meanwhile. Projections are the redacted ones: no output here carries a
+// secret value.
 
 const json = z.record(z.string(), z.unknown());
 const sourceRef = z.object({ tier: definitionTier, origin: z.string() }).meta({ title: 'ApprovalSourceRef' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuid } from './common.schema';
 
-// The answer of `catalog.refresh` (issue 14 item 3; decision 0077), declared here so the dashboard's "refresh now"
+// The answer of `catalog.refresh` (decision 0077), declared here so the dashboard's "refresh now"
 // reads it with the schema libs/commands declares the command with (decision 0063).
 
 export const catalogRefreshView = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Building blocks of the API's request and response schemas (issue 12 item 4, decision 0063): the command
+// Building blocks of the API's request and response schemas (decision 0063): the command
 // declarations in libs/commands and the dashboard read the same ones.
 
 export const uuid = z.uuid();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { definitionTier, putDefinitionSourceInput } from './definition.schema';
 import { isoDateTime, uuid } from './common.schema';
 
-// The source editor (issue 18 item 1, decisions 0085 and 0086): a dry run of a write, and a source's versions
+// The source editor (decisions 0085 and 0086): a dry run of a write, and a source's versions
 // with the diff between two of them. Like every definitions output, nothing here carries a document value:
 // entries are redacted projections (or their problems), approvals and requests are named by ids and names.
 

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { activationView } from './activation.schema';
 import { isoDateTime, notTokenShaped, TOKEN_SHAPED_MESSAGE, uuid } from './common.schema';
 
-// Server definitions (issue 5, part 2): sources per tier, write-only variables, disable overlays and the
-// effective view. No output here can carry a document, a variable value or an env/header value: sources are
-// shown as redacted projections (built by @gatehouse/definitions), variables as "set or not".
+// Server definitions (docs/architecture/definitions.md): sources per tier, write-only variables, disable
+// overlays and the effective view. No output here can carry a document, a variable value or an env/header
+// value: sources are shown as redacted projections (built by @gatehouse/definitions), variables as "set or
+// not".
 
 export const DEFINITION_TIERS = ['managed', 'local', 'project', 'user', 'plugin'] as const;
 export type DefinitionTier = (typeof DEFINITION_TIERS)[number];

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { childEnvKeyEntry } from '../leases/admitted-transport.schema';
 import { isoDateTime } from './common.schema';
 
-// A tenant's HostPolicy (issue 6, part 1): what it asks of the worker pools open to it. It can only narrow the
-// operator's ceiling (WORKER_POOLS); the use case refuses a choice outside every open pool's ceiling, and at
-// lease time the choice is intersected with the asking pool's ceiling.
+// A tenant's HostPolicy (docs/architecture/approvals.md): what it asks of the worker pools open to it. It can
+// only narrow the operator's ceiling (WORKER_POOLS); the use case refuses a choice outside every open pool's
+// ceiling, and at lease time the choice is intersected with the asking pool's ceiling.
 
 /** An exact argv prefix: a child's argv must start with these strings, in order. */
 const argv = z.array(z.string().min(1).max(4096)).min(1).max(64);

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { membershipRole } from './access.schema';
 import { isoDateTime, page, pageInput, uuid } from './common.schema';
 
-// Invitations replace "add a member by email" (issue 11, item 15; docs/decisions/0030-invitations.md): the
-// inviter learns nothing about accounts (the answer is the same whether or not the email has one), and only the
-// invited person, signed in as that email or creating the account through the link, becomes a member.
+// Invitations replace "add a member by email" (docs/decisions/0030-invitations.md): the
+// inviter learns nothing about accounts (the answer is the same whether or not the email has one), and only
+// the invited person, signed in as that email or creating the account through the link, becomes a member.
 
 /** `ghi_` and 43 base62 characters (256 bits). Shown once to the inviter; only its sha256 is stored. */
 export const INVITATION_SECRET_PATTERN = /^ghi_[0-9A-Za-z]{43}$/;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, page, uuid } from './common.schema';
 
-// The answers of the upstream OAuth sign-in commands (issue 15; decisions 0061, 0062, 0066), declared here so the
+// The answers of the upstream OAuth sign-in commands (decisions 0061, 0062, 0066), declared here so the
 // dashboard's Connections page parses them with the schema libs/commands declares its commands with (decision
 // 0063). Nothing here ever carries a token: the state is a fixed word, the authorization URL holds only the
 // public client id, the PKCE challenge and the state.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// What a worker reports of a probe (issue 14 item 3; docs/decisions/0078-probe-queue.md): the connection state
+// What a worker reports of a probe (docs/decisions/0078-probe-queue.md): the connection state
 // and failure class of one leased server, never an error's text (which may hold an address, argv or stderr).
 
 export const PROBE_STATES = ['ready', 'failed'] as const;

@@ -4,10 +4,11 @@ import { cursor, isoDateTime, limit, page, uuid } from './common.schema';
 import { definitionServerName } from './definition.schema';
 import { probeFailureClass, probeState } from './probe.schema';
 
-// The answer of `servers.status` (issue 14 item 5; decision 0099): what a person may know about one server's
-// connections in a workspace. The probe a worker last reported (decision 0078) and who holds a live lease now.
-// Declared here so the dashboard's server page reads it with the command's own schema (decision 0063). Nothing
-// of a lease's transport is in it (no address, env, header or token): a holder is named by its token and pool.
+// The answer of `servers.status` (decision 0099): what a person may know about one server's
+// connections in a workspace. The probe a worker last reported (decision 0078) and who holds a live lease
+// now. Declared here so the dashboard's server page reads it with the command's own schema (decision 0063).
+// Nothing of a lease's transport is in it (no address, env, header or token): a holder is named by its token
+// and pool.
 
 export const serverStatusInput = z.strictObject({
   workspaceId: uuid,

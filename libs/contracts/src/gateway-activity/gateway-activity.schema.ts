@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { isoDateTime, uuid } from '../api/common.schema';
 
-// The workspace gateway's live activity (issue 16 item 2; decision 0118), as the API's `gateway.activity` answers
-// it: the outcomes and refusal reasons a gateway replica records per workspace, and the read's schema. The words
-// are the gateway's own (its tools/call outcomes and the refusals of callers the workspace vouches for); the
-// refusals of requests nobody is vouched for (unauthenticated, unknown workspace, Host or Origin) are never here.
+// The workspace gateway's live activity (decision 0118), as the API's `gateway.activity` answers
+// it: the outcomes and refusal reasons a gateway replica records per workspace, and the read's schema. The
+// words are the gateway's own (its tools/call outcomes and the refusals of callers the workspace vouches
+// for); the refusals of requests nobody is vouched for (unauthenticated, unknown workspace, Host or Origin)
+// are never here.
 
 /** How a tools/call ended: served (`ok`), the upstream's tool error, or the gateway's refusal of it. */
 export const GATEWAY_CALL_OUTCOMES = [

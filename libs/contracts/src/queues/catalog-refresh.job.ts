@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { QueueName } from './queue-name';
 
 /**
- * Version 2 of a catalog refresh job (issue 14 item 3, decision 0067): discover one server of one workspace, for
- * one principal (or the workspace alone), at one definition fingerprint, on one pool. The API is the producer (an
- * approval decided, a definition changed, `catalog.refresh`); a worker of `pool` consumes it, leases the server
- * (`POST /v1/leases`), discovers, posts the document to `POST /v1/leases/:leaseId/snapshot` and releases.
+ * Version 2 of a catalog refresh job (decision 0067): discover one server of one workspace, for
+ * one principal (or the workspace alone), at one definition fingerprint, on one pool. The API is the producer
+ * (an approval decided, a definition changed, `catalog.refresh`); a worker of `pool` consumes it, leases the
+ * server (`POST /v1/leases`), discovers, posts the document to `POST /v1/leases/:leaseId/snapshot` and
+ * releases.
  *
  * Strict: a producer that adds a field bumps `v` rather than have old workers ignore it. No secret and no
  * definition content travels here: ids, the server's name, the fingerprint and the pool's name only.

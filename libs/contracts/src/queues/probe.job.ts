@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { QueueName } from './queue-name';
 
 /**
- * Version 1 of a probe job (issue 14 item 3; docs/decisions/0078-probe-queue.md): check that one server of one
+ * Version 1 of a probe job (docs/decisions/0078-probe-queue.md): check that one server of one
  * workspace can be reached now, for one principal (or the workspace alone), on one pool: lease, connect (the
  * handshake), ping, release, and report the connection state and failure class for the lease
  * (`POST /v1/leases/:leaseId/probe`). Unlike a catalog refresh it lists nothing.

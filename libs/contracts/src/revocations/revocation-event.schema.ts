@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-// The revocation ledger on the wire (issue 14, item 2; docs/decisions/0052-revocation-ledger.md): what the relay
-// publishes over Redis and what `GET /v1/revocations?since=` returns. One schema for both, strict, so a holder
-// that cannot read an event (a newer producer, a damaged message) knows it, and revalidates everything it holds
-// instead of guessing.
+// The revocation ledger on the wire (docs/decisions/0052-revocation-ledger.md): what the relay
+// publishes over Redis and what `GET /v1/revocations?since=` returns. One schema for both, strict, so a
+// holder that cannot read an event (a newer producer, a damaged message) knows it, and revalidates everything
+// it holds instead of guessing.
 
 /**
  * The kinds of event a change a lease depends on writes. An approval going stale has no kind of its own: the

@@ -1,7 +1,8 @@
-// Issue 11, items 1 and 2, through the pinned fetch against a real HTTP server on loopback: a port outside
-// 1-65535 and a resolver that throws, rejects, answers nonsense or never answers each end in a typed
-// EgressError, and no socket is opened at all. Sockets are observed through Node's and undici's own diagnostics
-// channels, so "no connection" is what the runtime reports, not what our code says about itself.
+// Hostile ports and resolvers (docs/architecture/egress.md), through the pinned fetch against a real HTTP
+// server on loopback: a port outside 1-65535 and a resolver that throws, rejects, answers nonsense or never
+// answers each end in a typed EgressError, and no socket is opened at all. Sockets are observed through
+// Node's and undici's own diagnostics channels, so "no connection" is what the runtime reports, not what our
+// code says about itself.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';

@@ -2,7 +2,7 @@ import { recordingResolver } from '../test-support/recording.resolver';
 import type { EgressPolicy } from './egress-policy';
 import { admitUrl } from './url-admission.policy';
 
-// Issue 11, item 1: a port outside 1-65535 is never admitted, and no lookup is made for it.
+// A port outside 1-65535 is never admitted, and no lookup is made for it.
 
 const PUBLIC_V4 = '93.184.216.34';
 const PUBLIC_V6 = '2606:2800:220:1:248:1893:25c8:1946';

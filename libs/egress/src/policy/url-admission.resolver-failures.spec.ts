@@ -3,7 +3,7 @@ import { MAX_RESOLVED_ADDRESSES } from './bounded-resolution';
 import type { AdmissionResult, EgressPolicy } from './egress-policy';
 import { admitUrl, DEFAULT_ADMISSION_DEADLINE_MS } from './url-admission.policy';
 
-// Issue 11, item 2: whatever a resolver does (throws, rejects, answers nonsense, never answers), admission
+// Whatever a resolver does (throws, rejects, answers nonsense, never answers), admission
 // answers with a typed refusal, never the resolver's own error, and never stays pending past its deadline.
 
 const PUBLIC_V4 = '93.184.216.34';

@@ -8,10 +8,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { z } from 'zod';
 import { connectAdmitted, type ConnectOptions } from '../index';
 
-// A lease that carries an access token (OAuth, issue 15 item 1): the token goes as a bearer on every request to
-// the leased server, a refusal is retried at most once per connection with a fresh lease's token and only when
-// the holder allows it, and nothing is ever sent without it. Against an in-process SDK server behind a gate that
-// accepts one token at a time.
+// A lease that carries an access token (OAuth): the token goes as a bearer on every request to
+// the leased server, a refusal is retried at most once per connection with a fresh lease's token and only
+// when the holder allows it, and nothing is ever sent without it. Against an in-process SDK server behind a
+// gate that accepts one token at a time.
 
 interface Seen {
   readonly authorization: string | undefined;

@@ -1,4 +1,4 @@
-// Discovery that follows only checked links (issue 15 item 2; the seed's "OAuth trusts only what it has
+// Discovery that follows only checked links (the seed's "OAuth trusts only what it has
 // checked"):
 //   server URL --(401 challenge's resource_metadata, same origin; or the RFC 9728 well-known location)-->
 //   protected-resource metadata, whose `resource` must be the server's canonical URI

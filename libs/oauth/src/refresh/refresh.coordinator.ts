@@ -1,4 +1,4 @@
-// Refresh once per credential across every API process (issue 15 item 3, decision 0056).
+// Refresh once per credential across every API process (decision 0056).
 //
 // - In a process, concurrent callers for one credential share one refresh (waiters reuse its result).
 // - Across processes, the refresh runs under a FencingLock on the credential that extends itself while held.

@@ -1,8 +1,9 @@
-// An upstream MCP server behind a bearer token on a loopback port (issue 15, decisions 0082 and 0098): it names
-// its authorization server in protected-resource metadata and serves one `echo` tool, one `greeting` prompt and
-// one `note` resource (so prompts/get and resources/read can be refused like tools/call; a stateless SDK server
-// per request) to any bearer, unless the test has had it refuse that token (as an issuer that revoked it) or every
-// token. Written once here for the worker's and the gateway's specs of an upstream 401 on a leased access token.
+// An upstream MCP server behind a bearer token on a loopback port (decisions 0082 and 0098): it names
+// its authorization server in protected-resource metadata and serves one `echo` tool, one `greeting` prompt
+// and one `note` resource (so prompts/get and resources/read can be refused like tools/call; a stateless SDK
+// server per request) to any bearer, unless the test has had it refuse that token (as an issuer that revoked
+// it) or every token. Written once here for the worker's and the gateway's specs of an upstream 401 on a
+// leased access token.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';

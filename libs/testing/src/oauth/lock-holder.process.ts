@@ -1,7 +1,8 @@
 // A separate process that takes a refresh lock (the real FencingLock, extending itself) and holds it until it is
-// killed (SIGKILL) before it could send anything: the "holder killed before sending" of issue 15. The process
-// loads @gatehouse/coordination from source through jiti (the lib aliases mapped to their sources) at run time,
-// so this lib does not depend on coordination (whose own tests use this lib). Resolves once it holds the lock.
+// killed (SIGKILL) before it could send anything: the "holder killed before sending" case of refresh once
+// (docs/architecture/oauth.md). The process loads @gatehouse/coordination from source through jiti (the lib
+// aliases mapped to their sources) at run time, so this lib does not depend on coordination (whose own tests
+// use this lib). Resolves once it holds the lock.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';

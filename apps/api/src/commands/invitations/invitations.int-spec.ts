@@ -14,7 +14,7 @@ import {
   type SurfacesHarness,
 } from '../testing/surfaces-harness';
 
-// Invitations (issue 11, item 15) through the real stack: the generated REST and GraphQL surfaces, the
+// Invitations (decision 0030) through the real stack: the generated REST and GraphQL surfaces, the
 // invitation link routes, real Postgres (row-level security, the definer lookup) and Redis (the throttle).
 // "Adding a member" was an account oracle that enrolled people without consent: inviting must answer the same
 // whatever the address, and only the invited person, proving they are that address, joins.

@@ -19,7 +19,7 @@ import { apiSessionCookieFrom } from '../api-session-cookie';
 import { idField, textField } from '../form-data';
 import { storeSessionCredentials } from '../session-cookies';
 
-// Invitations (issue 11, item 15). The second place a secret reaches the browser: the new invitation's secret,
+// Invitations (decision 0030). The second place a secret reaches the browser: the new invitation's secret,
 // returned once to the form that created it, inside the link the inviter sends. The accept page reads the
 // secret from the link's fragment (never sent to any server in a URL) and hands it to these actions.
 

@@ -12,10 +12,11 @@ import { refuseUnless } from '../action-guard';
 import { callApi } from '../api-client';
 import { invalidInputProblem, type ApiProblem } from '../api-problem';
 
-// The source editor's calls (issue 18 item 1): the save preview (the API's dry run of the put) and the save.
-// Called from the editor with the document as a value; each asks again who is calling (a server action is
-// reachable by a direct POST), checks the input's shape, and hands back the API's answer or its problem.
-// A refused save for a version conflict also hands back the stored version, so the editor can show both.
+// The source editor's calls (docs/architecture/definitions.md): the save preview (the API's dry run of the
+// put) and the save. Called from the editor with the document as a value; each asks again who is calling (a
+// server action is reachable by a direct POST), checks the input's shape, and hands back the API's answer or
+// its problem. A refused save for a version conflict also hands back the stored version, so the editor can
+// show both.
 
 export type SourceWriteInput = z.input<typeof putDefinitionSourceInput>;
 export type SourcePreview = z.output<typeof definitionSourcePreview>;

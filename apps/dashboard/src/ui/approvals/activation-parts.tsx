@@ -23,9 +23,9 @@ export function ActivationBadge({ activation }: { activation: ActivationView }) 
 }
 
 /**
- * What the entry's statuses say together (issue 18 item 2): a disabled server shows the decision beneath its
- * overlay (the approval in force) and the overlay's reason; an approved one that no pool may ever run says so,
- * with the API's reasons (the dashboard never guesses admissibility).
+ * What the entry's statuses say together (docs/architecture/approvals.md): a disabled server shows the
+ * decision beneath its overlay (the approval in force) and the overlay's reason; an approved one that no pool
+ * may ever run says so, with the API's reasons (the dashboard never guesses admissibility).
  */
 function agreement(entry: EffectiveEntryView): { activation: ActivationView; lines: string[] } {
   const lines: string[] = [];

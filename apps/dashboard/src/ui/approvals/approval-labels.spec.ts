@@ -225,7 +225,7 @@ describe('targetOfProjection', () => {
   });
 });
 
-describe('statuses that agree and requests that say why (issue 18 items 2-4)', () => {
+describe('statuses that agree and requests that say why (docs/architecture/approvals.md)', () => {
   it('names the cause of a request instead of a first review', () => {
     expect(causeLabel({ kind: 'variable_set', subject: 'GITHUB_TOKEN', scope: 'user' })).toBe(
       'Personal variable GITHUB_TOKEN set',

@@ -8,11 +8,12 @@ import {
 import { problemInWords } from '../../server/problem-words';
 import type { GatewayActivityView } from '../../views/gateway-views';
 
-// The live part of the Gateway panel (issue 16 item 2, decision 0118): the workspace's open sessions, its calls
-// of the last hour by outcome and the refusals of its own callers by reason, in words, as `gateway.activity` read
-// them on this page load (the gateway flushes every few seconds). "Refresh the counts" loads the page again: its
-// address carries the time of this read, because a link to the page's own address and fragment would only scroll.
-// No CSS module here: the panel passes its table classes, so the section renders alone in its spec.
+// The live part of the Gateway panel (decision 0118): the workspace's open sessions, its calls
+// of the last hour by outcome and the refusals of its own callers by reason, in words, as `gateway.activity`
+// read them on this page load (the gateway flushes every few seconds). "Refresh the counts" loads the page
+// again: its address carries the time of this read, because a link to the page's own address and fragment
+// would only scroll. No CSS module here: the panel passes its table classes, so the section renders alone in
+// its spec.
 
 export interface GatewayActivityClasses {
   readonly table?: string;

@@ -64,10 +64,11 @@ function documentErrors(problem: ApiProblem | null): { path: string; message: st
 }
 
 /**
- * The source editor (issue 18 item 1): the stored document as the API shows it for editing (secrets as
- * `[REDACTED]`, kept on save), one entry at a time in a form or the whole document as JSON, a `.mcp.json` file
- * imported into it, and a save that first shows what it does (the API's dry run) and is refused while an entry
- * does not decode. A version conflict shows both versions. Nothing typed here is sent anywhere but the API.
+ * The source editor (docs/architecture/definitions.md): the stored document as the API shows it for editing
+ * (secrets as `[REDACTED]`, kept on save), one entry at a time in a form or the whole document as JSON, a
+ * `.mcp.json` file imported into it, and a save that first shows what it does (the API's dry run) and is
+ * refused while an entry does not decode. A version conflict shows both versions. Nothing typed here is sent
+ * anywhere but the API.
  */
 export function SourceEditor({
   tier,

@@ -1,4 +1,4 @@
-// The stack of the gateway's specs of an upstream behind an access token (issue 15, decisions 0082 and 0098),
+// The stack of the gateway's specs of an upstream behind an access token (decisions 0082 and 0098),
 // set up once here (decision 0121): the real API on loopback with PUBLIC_URL (the sign-in's callback) and the
 // spec's own QUEUE_PREFIX and REDIS_KEY_PREFIX, oidc-provider, the token-refusing upstream of libs/testing, one
 // tenant (an admin, an approver, a member), the worker and gateway tokens, the server defined, approved, signed in

@@ -26,13 +26,13 @@ import type { EffectiveEntryView } from '../../../views/definition-views';
 
 export const metadata: Metadata = { title: 'Connections' };
 
-// The OAuth sign-ins of the person (issue 15 item 5): per server of a workspace that declares OAuth, the state
-// word (signed in, signed out, needs sign-in, refused), the issuer, when the access token expires, and whose
-// credential serves it (their own first, then the workspace's service credential); sign in and out. A server
-// only that credential serves reads "Signed in (workspace credential)" for everyone (decision 0102); owners and
-// admins also list the workspace's service credentials and sign the workspace out of one (decision 0098). Below,
-// every sign-in the person holds in the tenant, and the form that finishes a sign-in from the address it came
-// back to.
+// The OAuth sign-ins of the person (docs/architecture/oauth.md): per server of a workspace that declares
+// OAuth, the state word (signed in, signed out, needs sign-in, refused), the issuer, when the access token
+// expires, and whose credential serves it (their own first, then the workspace's service credential); sign in
+// and out. A server only that credential serves reads "Signed in (workspace credential)" for everyone
+// (decision 0102); owners and admins also list the workspace's service credentials and sign the workspace out
+// of one (decision 0098). Below, every sign-in the person holds in the tenant, and the form that finishes a
+// sign-in from the address it came back to.
 
 const WORD_TONES: Readonly<Record<SignInWord, BadgeTone>> = {
   signed_in: 'positive',

@@ -14,9 +14,10 @@ import serverStyles from '../../../ui/servers/servers.module.css';
 
 export const metadata: Metadata = { title: 'Gateway' };
 
-// The gateway endpoint of every workspace (issue 16 item 2); each workspace's page has the client configuration to
-// copy. With them, each workspace's live numbers (gateway.activity, decision 0118): open sessions, calls of the
-// last hour and its refusals by reason, read on each load for the first ACTIVITY_READS workspaces (one read each).
+// The gateway endpoint of every workspace (docs/architecture/gateway.md); each workspace's page has the
+// client configuration to copy. With them, each workspace's live numbers (gateway.activity, decision 0118):
+// open sessions, calls of the last hour and its refusals by reason, read on each load for the first
+// ACTIVITY_READS workspaces (one read each).
 const ACTIVITY_READS = 50;
 
 // Next.js requires a page as the module's default export.

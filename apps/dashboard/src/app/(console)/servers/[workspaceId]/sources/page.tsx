@@ -41,10 +41,10 @@ function sourceFor(
   return sources.find((source) => source.origin === origin);
 }
 
-// Source editing (issue 18 item 1): the tiers the person may write (managed, local, project, user, plugin as
-// their role and maintainership allow), the stored source's problems, the editor (the API's editable document:
-// secrets as placeholders that keep their values; entry by entry or as JSON; a preview before every save), and
-// the source's versions with the diff of a chosen one against the one before.
+// Source editing (docs/architecture/definitions.md): the tiers the person may write (managed, local, project,
+// user, plugin as their role and maintainership allow), the stored source's problems, the editor (the API's
+// editable document: secrets as placeholders that keep their values; entry by entry or as JSON; a preview
+// before every save), and the source's versions with the diff of a chosen one against the one before.
 
 // Next.js requires a page as the module's default export.
 export default async function ServerSourcesPage({
