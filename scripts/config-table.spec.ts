@@ -2,32 +2,41 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CONFIG_MARKERS,
+  CONFIGURATION_DOC,
+  DECISIONS_INDEX_DOC,
   DECISIONS_MARKERS,
+  generatedSections,
   renderConfigSection,
   renderDecisionsIndex,
-  renderReadme,
   replaceBetweenMarkers,
 } from './config-table';
 
 const root = join(__dirname, '..');
 
-describe('README generated sections', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-
+describe('generated sections of the docs', () => {
   /** The text between two markers, as the generator writes it (one newline after start, one before end). */
-  function between(markers: { start: string; end: string }): string | undefined {
-    const start = readme.indexOf(markers.start);
-    const end = readme.indexOf(markers.end);
-    return start < 0 || end < 0 ? undefined : readme.slice(start + markers.start.length + 1, end - 1);
+  function between(file: string, markers: { start: string; end: string }): string | undefined {
+    const text = readFileSync(join(root, file), 'utf8');
+    const start = text.indexOf(markers.start);
+    const end = text.indexOf(markers.end);
+    return start < 0 || end < 0 ? undefined : text.slice(start + markers.start.length + 1, end - 1);
   }
 
   it('has a configuration table matching the config schemas (run `npm run docs:config`)', () => {
-    expect(between(CONFIG_MARKERS)).toBe(renderConfigSection());
+    expect(between(CONFIGURATION_DOC, CONFIG_MARKERS)).toBe(renderConfigSection());
   });
 
   it('has a decisions index matching docs/decisions (run `npm run docs:config`)', () => {
-    expect(between(DECISIONS_MARKERS)).toBe(renderDecisionsIndex(join(root, 'docs', 'decisions')));
-    expect(renderReadme(readme, root)).toEqual({ ok: true, text: readme });
+    expect(between(DECISIONS_INDEX_DOC, DECISIONS_MARKERS)).toBe(
+      renderDecisionsIndex(join(root, 'docs', 'decisions')),
+    );
+  });
+
+  it('leaves every generated file exactly as the generator would write it', () => {
+    for (const section of generatedSections(root)) {
+      const text = readFileSync(join(root, section.file), 'utf8');
+      expect(replaceBetweenMarkers(text, section.markers, section.content)).toEqual({ ok: true, text });
+    }
   });
 
   it('lists every app variable with its secret flag', () => {

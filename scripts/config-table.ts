@@ -1,6 +1,7 @@
-// `npm run docs:config`: rewrites README.md's generated sections, the configuration table (from each app's
-// config schema, so the README cannot drift from what the apps accept) and the index of docs/decisions.
-// scripts/config-table.spec.ts fails while README.md differs from what this script would write.
+// `npm run docs:config`: rewrites the generated sections of the docs: the configuration table in
+// docs/reference/configuration.md (from each app's config schema, so the docs cannot drift from what the apps
+// accept) and the index in docs/decisions/README.md. scripts/config-table.spec.ts fails while either file
+// differs from what this script would write.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -21,6 +22,9 @@ export const DECISIONS_MARKERS = {
 } as const;
 
 type Markers = { start: string; end: string };
+
+export const CONFIGURATION_DOC = 'docs/reference/configuration.md';
+export const DECISIONS_INDEX_DOC = 'docs/decisions/README.md';
 
 /**
  * The dashboard may not import libs/platform (it is a separate Next.js build), so its schema has no type
@@ -69,7 +73,7 @@ export function renderConfigSection(): string {
   return parts.join('\n\n');
 }
 
-/** `- [0004 — Title](docs/decisions/0004-....md)` for every decision record, in number order. */
+/** `- [0004 — Title](0004-....md)` for every decision record, in number order (links relative to the index). */
 export function renderDecisionsIndex(decisionsDir: string): string {
   const files = readdirSync(decisionsDir)
     .filter((file) => /^\d{4}-.+\.md$/.test(file))
@@ -79,7 +83,7 @@ export function renderDecisionsIndex(decisionsDir: string): string {
     .map((file) => {
       const firstLine = readFileSync(join(decisionsDir, file), 'utf8').split('\n')[0] ?? '';
       const title = firstLine.replace(/^#\s*/, '').trim() || file;
-      return `- [${title}](docs/decisions/${file})`;
+      return `- [${title}](${file})`;
     })
     .join('\n');
 }
@@ -95,32 +99,35 @@ export function replaceBetweenMarkers(text: string, markers: Markers, content: s
   return { ok: true, text: `${text.slice(0, start + markers.start.length)}\n${content}\n${text.slice(end)}` };
 }
 
-/** README.md as this script would write it. */
-export function renderReadme(readme: string, root: string): ReplaceResult {
-  const withConfig = replaceBetweenMarkers(readme, CONFIG_MARKERS, renderConfigSection());
-  if (!withConfig.ok) return withConfig;
-  return replaceBetweenMarkers(
-    withConfig.text,
-    DECISIONS_MARKERS,
-    renderDecisionsIndex(join(root, 'docs', 'decisions')),
-  );
+/** The generated files, relative to the repository root, each with its markers and what goes between them. */
+export function generatedSections(root: string): readonly { file: string; markers: Markers; content: string }[] {
+  return [
+    { file: CONFIGURATION_DOC, markers: CONFIG_MARKERS, content: renderConfigSection() },
+    {
+      file: DECISIONS_INDEX_DOC,
+      markers: DECISIONS_MARKERS,
+      content: renderDecisionsIndex(join(root, 'docs', 'decisions')),
+    },
+  ];
 }
 
 function main(): void {
   const root = findRepositoryRoot(__dirname);
-  const readmePath = join(root, 'README.md');
-  const current = readFileSync(readmePath, 'utf8');
-  const result = renderReadme(current, root);
-  if (!result.ok) {
-    console.error(`README.md has no ${result.markers.start} ... ${result.markers.end} markers`);
-    process.exit(1);
+  for (const section of generatedSections(root)) {
+    const path = join(root, section.file);
+    const current = readFileSync(path, 'utf8');
+    const result = replaceBetweenMarkers(current, section.markers, section.content);
+    if (!result.ok) {
+      console.error(`${section.file} has no ${result.markers.start} ... ${result.markers.end} markers`);
+      process.exit(1);
+    }
+    if (result.text === current) {
+      process.stdout.write(`${section.file} is up to date\n`);
+      continue;
+    }
+    writeFileSync(path, result.text);
+    process.stdout.write(`${section.file}: generated section rewritten\n`);
   }
-  if (result.text === current) {
-    process.stdout.write('README.md is up to date\n');
-    return;
-  }
-  writeFileSync(readmePath, result.text);
-  process.stdout.write('README.md: configuration table and decisions index rewritten\n');
 }
 
 if (require.main === module) main();
