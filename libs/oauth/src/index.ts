@@ -68,7 +68,6 @@ export type {
   TokenStore,
   TokenStoreSetResult,
 } from './refresh/token-store.port';
-export { InMemoryTokenStore } from './refresh/in-memory-token.store';
 export {
   RefreshCoordinator,
   type AccessTokenRefusal,

@@ -22,7 +22,7 @@ import { RedisSignInStateStore } from '../sign-in/redis-sign-in-state.store';
 import { startSignIn } from '../sign-in/start-sign-in';
 import type { RegisteredClient } from '../tokens/client-authentication';
 import { credentialKeyId } from './credential-key';
-import { InMemoryTokenStore } from './in-memory-token.store';
+import { InMemoryTokenStore } from './testing/in-memory-token.store';
 import {
   RefreshCoordinator,
   type AccessTokenResult,

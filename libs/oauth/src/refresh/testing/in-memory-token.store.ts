@@ -1,6 +1,8 @@
-// A TokenStore in one process's memory: the port's reference behaviour, for tests and single-process tools.
-import { credentialKeyId, type CredentialKey } from './credential-key';
-import type { CredentialRecord, StoredCredential, TokenStore, TokenStoreSetResult } from './token-store.port';
+// A TokenStore in one process's memory: the port's reference behaviour, a test double for this lib's specs.
+// Under testing/, which production code may not import (lint), and not exported from @gatehouse/oauth: a token
+// store in one process's memory would lose every credential on restart and split them between replicas.
+import { credentialKeyId, type CredentialKey } from '../credential-key';
+import type { CredentialRecord, StoredCredential, TokenStore, TokenStoreSetResult } from '../token-store.port';
 
 export class InMemoryTokenStore implements TokenStore {
   private readonly entries = new Map<string, StoredCredential>();
