@@ -40,8 +40,10 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
-      // Only the integration project needs the database roles: unit tests run with no PostgreSQL at all.
+      // Only the integration project needs the database roles and the migrated template every file's database is
+      // copied from: unit tests run with no PostgreSQL at all.
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
       testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.int-spec.ts'],
     },
   ],

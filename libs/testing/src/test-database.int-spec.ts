@@ -1,5 +1,7 @@
 import { Client } from 'pg';
-import { createDatabase } from '@gatehouse/db';
+import { readdirSync } from 'node:fs';
+import { createDatabase, findMigrationsDir } from '@gatehouse/db';
+import { TEMPLATE_DATABASE_ENV } from './template-database';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from './test-database';
 import { createTestTenant, createTestUser, createTestWorkspace } from './tenant.fixtures';
 
@@ -43,6 +45,50 @@ describe('createTestDatabase', () => {
       expect(applied.rows[0].n).toBeGreaterThanOrEqual(2);
     } finally {
       await client.end();
+    }
+  });
+
+  it('copies the run\'s migrated template and gives the copy the grants a database made from scratch gets', async () => {
+    const template = process.env[TEMPLATE_DATABASE_ENV];
+    expect(template).toMatch(/^gh_tmpl_[0-9a-f]{12}$/);
+    const admin = new Client({ connectionString: first.adminUrl });
+    await admin.connect();
+    try {
+      const databases = await admin.query(
+        `SELECT datname, datdba::regrole::text AS owner, datistemplate, datallowconn,
+                has_database_privilege('public', datname, 'CONNECT') AS public_connect,
+                has_database_privilege('public', datname, 'TEMPORARY') AS public_temporary,
+                has_database_privilege('gatehouse_app', datname, 'CONNECT') AS app_connect
+           FROM pg_database WHERE datname = ANY($1) ORDER BY datname = $2 DESC`,
+        [[first.name, template], first.name],
+      );
+      expect(databases.rows).toEqual([
+        {
+          datname: first.name,
+          owner: 'gatehouse_owner',
+          datistemplate: false,
+          datallowconn: true,
+          public_connect: false,
+          public_temporary: false,
+          app_connect: true,
+        },
+        // Closed to connections: PostgreSQL copies a template only while nobody is connected to it.
+        expect.objectContaining({ datname: template, datistemplate: true, datallowconn: false }),
+      ]);
+      const migrations = readdirSync(findMigrationsDir(), { withFileTypes: true }).filter((e) => e.isDirectory());
+      const applied = await admin.query(
+        'SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL',
+      );
+      expect(applied.rows[0].n).toBe(migrations.length);
+      // Row-level security is table state inside the database, so the copy has it as the template had it.
+      const protectedTables = await admin.query(
+        `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relname IN ('tenants', 'users', 'memberships')
+            AND c.relrowsecurity AND c.relforcerowsecurity ORDER BY c.relname`,
+      );
+      expect(protectedTables.rows.map((r) => r.relname)).toEqual(['memberships', 'tenants', 'users']);
+    } finally {
+      await admin.end();
     }
   });
 

@@ -7,6 +7,7 @@ import {
   findMigrationsDir,
   runMigrations,
 } from '@gatehouse/db';
+import { copyTemplateDatabase, TEMPLATE_DATABASE_ENV } from './template-database';
 import { readTestEnv } from './test-env';
 
 /**
@@ -29,12 +30,15 @@ export interface TestDatabase {
 
 /**
  * A fresh database for one test file, owned by gatehouse_owner and migrated, so test files run in parallel
- * without sharing rows. Needs the cluster roles, which jest's globalSetup creates once per run.
+ * without sharing rows. Needs the cluster roles, which jest's globalSetup creates once per run together with a
+ * migrated template that this copies; without that template (a caller outside jest) it migrates from zero.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const env = readTestEnv();
   const name = `gh_t_${randomBytes(6).toString('hex')}`;
-  await ensureDatabase({ adminUrl: env.adminUrl, name });
+  const template = process.env[TEMPLATE_DATABASE_ENV];
+  if (template) await copyTemplateDatabase(env, template, name);
+  else await ensureDatabase({ adminUrl: env.adminUrl, name });
   const ownerUrl = deriveConnectionUrl(env.adminUrl, {
     database: name,
     user: DATABASE_ROLES.owner,
@@ -45,7 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     user: DATABASE_ROLES.app,
     password: env.appPassword,
   });
-  await runMigrations({ url: ownerUrl, migrationsDir: findMigrationsDir() });
+  if (!template) await runMigrations({ url: ownerUrl, migrationsDir: findMigrationsDir() });
   return {
     name,
     appUrl,
