@@ -2,6 +2,7 @@
 // `integration` (*.int-spec.ts against the real Postgres, Redis and Chromium that `npm test` provides through
 // scripts/test.ts; each file creates its own database). Nest 12 and a few of its deps are ESM-only, so they
 // are transformed to CJS by SWC like our own code.
+const { availableParallelism } = require('node:os');
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const aliases = Object.fromEntries(
@@ -32,7 +33,9 @@ const shared = {
 };
 
 module.exports = {
-  maxWorkers: process.env.JEST_MAX_WORKERS ?? 4,
+  // One worker per core: more workers than cores only time-slice the same CPUs (and the services the tests
+  // start), which made every file slower and timing-sensitive. JEST_MAX_WORKERS overrides it.
+  maxWorkers: process.env.JEST_MAX_WORKERS || availableParallelism(),
   // Only honoured at the top level: database creation under parallel load can take seconds.
   testTimeout: 60_000,
   projects: [
