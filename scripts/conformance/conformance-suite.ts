@@ -1,16 +1,16 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against our conformance client.
-// The suite needs Node 22 (it uses fs.globSync): the `node` devDependency puts one in node_modules/node/bin.
-// Our client runs on this process's Node. Expected failures come from one file the suite itself checks both
-// ways (a listed scenario that passes is a failure too). Results land in a temporary directory.
+// The suite needs Node 22 (it uses fs.globSync): node22.ts fetches the `node` package from the npm registry
+// when a suite first runs, outside node_modules. Our client runs on this process's Node. Expected failures come
+// from one file the suite itself checks both ways (a listed scenario that passes is a failure too). Results land in a temporary directory.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { node22 } from './node22';
 
 const root = resolve(__dirname, '..', '..');
 
-export const NODE_22 = join(root, 'node_modules', 'node', 'bin', 'node');
 export const EXPECTED_FAILURES = join(root, 'scripts', 'conformance', 'expected-failures.yml');
 /** The built client (`node scripts/build.mjs`, which `npm test` runs first). */
 export const CLIENT = join(root, 'dist', 'scripts', 'conformance', 'conformance-client.js');
@@ -30,7 +30,7 @@ export interface SuiteRun {
 }
 
 export function missingPrerequisites(): string[] {
-  return [NODE_22, CLIENT, ...Object.values(SUITES)].filter((path) => !existsSync(path));
+  return [CLIENT, ...Object.values(SUITES)].filter((path) => !existsSync(path));
 }
 
 /** `conformance client --command <our client> <selection...> --expected-failures <file>`. */
@@ -45,13 +45,11 @@ export async function runClientSuite(version: SuiteVersion, selection: readonly 
     '--expected-failures',
     EXPECTED_FAILURES,
   ];
+  const node = await node22();
   return new Promise((done, fail) => {
-    const child = spawn(NODE_22, args, {
+    const child = spawn(node, args, {
       cwd,
-      env: {
-        ...process.env,
-        PATH: `${join(root, 'node_modules', 'node', 'bin')}:${process.env['PATH'] ?? ''}`,
-      },
+      env: { ...process.env, PATH: `${dirname(node)}:${process.env['PATH'] ?? ''}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -77,10 +75,11 @@ export async function runServerSuite(url: string, selection: readonly string[] =
     '--expected-failures',
     EXPECTED_FAILURES,
   ];
+  const node = await node22();
   return new Promise((done, fail) => {
-    const child = spawn(NODE_22, args, {
+    const child = spawn(node, args, {
       cwd,
-      env: { PATH: `${join(root, 'node_modules', 'node', 'bin')}:/usr/bin:/bin` },
+      env: { PATH: `${dirname(node)}:/usr/bin:/bin` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
