@@ -39,7 +39,13 @@ module.exports = {
   // Only honoured at the top level: database creation under parallel load can take seconds.
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.spec.ts'],
+      // Timing-ratio specs (*.timing.spec.ts) run on demand through jest.timing.config.js, never under load.
+      testPathIgnorePatterns: ['/node_modules/', '\\.timing\\.spec\\.ts$'],
+    },
     {
       ...shared,
       displayName: 'integration',

@@ -19,7 +19,8 @@ import { materializeDefinition, type VariableValues } from './variable.materiali
 // The functions are warmed first, on ordinary inputs: some quadratic behaviour (building a string one character
 // at a time) only shows once the optimizing compiler has taken the function over.
 
-// Timing on a shared machine: a run disturbed throughout is tried again; a real regression fails every try.
+// Timing ratios depend on the machine's load, so this is not part of `npm test`: `npm run test:timing` runs it on
+// demand. A run disturbed throughout is tried again; a real regression fails every try.
 jest.retryTimes(2);
 
 const SMALL = 100_000;
