@@ -9,6 +9,9 @@ const aliases = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
 );
 
+/** The specs that run ESLint (and the Nx graph) on probe files: `npm run lint` runs them, `npm test` does not. */
+const LINT_SPECS = ['<rootDir>/scripts/lint-rules\\.spec\\.ts$', '<rootDir>/scripts/lint-rules\\.int-spec\\.ts$'];
+
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
@@ -43,8 +46,9 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.spec.ts'],
-      // Timing-ratio specs (*.timing.spec.ts) run on demand through jest.timing.config.js, never under load.
-      testPathIgnorePatterns: ['/node_modules/', '\\.timing\\.spec\\.ts$'],
+      // Timing-ratio specs (*.timing.spec.ts) run on demand through jest.timing.config.js, never under load; the
+      // specs that run ESLint belong to `npm run lint` (jest.lint.config.js).
+      testPathIgnorePatterns: ['/node_modules/', '\\.timing\\.spec\\.ts$', ...LINT_SPECS],
     },
     {
       ...shared,
@@ -54,6 +58,7 @@ module.exports = {
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
       testMatch: ['<rootDir>/{apps,libs,scripts,prisma}/**/*.int-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...LINT_SPECS],
     },
   ],
 };
