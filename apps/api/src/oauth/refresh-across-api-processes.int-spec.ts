@@ -299,15 +299,26 @@ async function asSuperuser(sql: string, params: unknown[]): Promise<void> {
   }
 }
 
-async function credentialStatus(credentialId: string): Promise<string> {
+interface StoredCredential {
+  status: string;
+  expiresAt: Date | null;
+  refreshFencingToken: string | null;
+  hasAccessToken: boolean;
+  hasRefreshToken: boolean;
+}
+
+/** The credential's row as the store left it (read as the superuser: no tenant context needed). */
+async function storedCredential(credentialId: string): Promise<StoredCredential | undefined> {
   const owner = new Client({ connectionString: testDb.adminUrl });
   await owner.connect();
   try {
-    const result = await owner.query<{ status: string }>(
-      'SELECT status FROM oauth_credentials WHERE id = $1',
+    const result = await owner.query<StoredCredential>(
+      `SELECT status, expires_at AS "expiresAt", refresh_fencing_token AS "refreshFencingToken",
+              access_token_ct IS NOT NULL AS "hasAccessToken", refresh_token_ct IS NOT NULL AS "hasRefreshToken"
+         FROM oauth_credentials WHERE id = $1`,
       [credentialId],
     );
-    return result.rows[0]?.status ?? 'gone';
+    return result.rows[0];
   } finally {
     await owner.end();
   }
@@ -331,7 +342,7 @@ const live = (): ApiProcess[] =>
 
 describe('one refresh across three API processes (refresh once)', () => {
   it('50 concurrent leases on an expired token: exactly one refresh grant reaches the provider, no caller fails', async () => {
-    const { userId } = await expiredSignIn();
+    const { userId, credentialId } = await expiredSignIn();
     const before = await provider.stats();
     const answers = await concurrentLeases(50, userId, live());
     const after = await provider.stats();
@@ -343,6 +354,23 @@ describe('one refresh across three API processes (refresh once)', () => {
     expect(after.refreshGrants - before.refreshGrants).toBe(1);
     expect(after.tokenRequests - before.tokenRequests).toBe(1);
     expect(new Set(answers.map((answer) => answer.token)).size).toBe(1);
+    expect(answers[0]!.token).toEqual(expect.any(String));
+    // The winner stored the new tokens and released its in-flight mark.
+    const stored = await storedCredential(credentialId);
+    expect(stored).toMatchObject({ status: 'active', refreshFencingToken: null, hasRefreshToken: true });
+    expect(stored?.expiresAt?.getTime()).toBeGreaterThan(Date.now());
+
+    // The provider rotates the refresh token on every use and refuses a spent one: a second refresh succeeding
+    // proves the rotated token was stored (a store that kept the spent one would end in needs_sign_in).
+    await asSuperuser('UPDATE oauth_credentials SET expires_at = $1 WHERE id = $2', [
+      new Date(Date.now() - 1_000),
+      credentialId,
+    ]);
+    const again = await concurrentLeases(6, userId, live());
+    expect(again.map((answer) => answer.status)).toEqual(Array(6).fill(201));
+    expect((await provider.stats()).refreshGrants - after.refreshGrants).toBe(1);
+    expect(new Set(again.map((answer) => answer.token)).size).toBe(1);
+    expect(again[0]!.token).not.toBe(answers[0]!.token);
   });
 
   it('a holder killed (SIGKILL) before it sends: another process completes once the lock expires', async () => {
@@ -390,7 +418,12 @@ describe('one refresh across three API processes (refresh once)', () => {
       Array(6).fill([409, 'needs_sign_in']),
     );
     expect((await provider.stats()).tokenRequests - before.tokenRequests).toBe(1);
-    expect(await credentialStatus(credentialId)).toBe('needs_sign_in');
+    // Both tokens are gone with it: nothing is left that could be sent again.
+    expect(await storedCredential(credentialId)).toMatchObject({
+      status: 'needs_sign_in',
+      hasAccessToken: false,
+      hasRefreshToken: false,
+    });
     // And it stays so: asking again sends nothing.
     await concurrentLeases(3, userId, others);
     expect((await provider.stats()).tokenRequests - before.tokenRequests).toBe(1);
