@@ -47,9 +47,9 @@ interface TenantWatch {
  * from the ledger once back (decision 0073). `live` (the worker's /readyz) is false while any tenant's holder is not.
  *
  * A lease is asked for before its tenant may be watched, so a revocation can commit between the two (decision
- * 0073): the caller takes `positionBeforeLease` first and hands it to `watch`, and every event after that position
- * reaches the lease, whether the subscriber starts there or already ran from a later position (the difference
- * is read from the ledger once).
+ * 0073): the caller takes `positionBeforeLease` first, holds the lease, and hands the position to `watch`, and every
+ * event after that position reaches the lease, whether the subscriber starts there or was already running (what
+ * it delivered from that position up to its current one, before the lease was held, is read from the ledger once).
  */
 @Injectable()
 export class LeaseRevocationsHolder implements OnApplicationShutdown {
@@ -106,9 +106,13 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     await watch.holder.settled();
     if (this.closed || !watch.holder.live) return false;
     watch.from ??= watch.current?.lastSeq;
-    // Already watching from a later position than this lease's: what lies between is read once from the ledger.
-    if (!created && since !== undefined && watch.from !== undefined && since < watch.from)
-      await this.replay(tenantId, token, since, watch.from);
+    // A subscriber that was already running may have delivered events after `since` before the lease was held
+    // (from its start position, or while the lease's answer was on its way): they found nothing to drop. Read once
+    // from the ledger up to where it stands now; it delivers every later event with the lease held. One started
+    // here began at `since` after the lease was held: it has delivered everything to it.
+    const until = watch.current?.lastSeq;
+    if (!created && since !== undefined && until !== undefined && since < until)
+      await this.replay(tenantId, token, since, until);
     return true;
   }
 

@@ -69,8 +69,11 @@ export interface LeaseHolderScenario {
   revoke(approvalId: string): Promise<void>;
   /** Runs one catalog refresh in the worker (its processor, not through a queue): settles when the job ends. */
   refresh(approved: Approved): Promise<CatalogRefreshOutcome>;
-  /** The stdio child of a refresh, once it runs (this process's child, started with that command line). */
-  discoveryChild(): Promise<DiscoveryChild>;
+  /**
+   * The stdio child of a refresh, once it runs (this process's child, started with that command line); `until`
+   * ends the wait early (rejects) when the test learnt by other means that no child is coming.
+   */
+  discoveryChild(until?: AbortSignal): Promise<DiscoveryChild>;
   close(): Promise<void>;
 }
 
@@ -237,7 +240,7 @@ export async function startLeaseHolderScenario(
         queue: QueueName.CatalogRefresh,
       });
     },
-    discoveryChild: () => discoveryChildOf(silent),
+    discoveryChild: (until) => discoveryChildOf(silent, until),
     close: async () => {
       await started.close();
       await api.close();
@@ -249,8 +252,9 @@ export async function startLeaseHolderScenario(
  * Waits for this process's child started with `needle` on its command line: another process's start is
  * announced by no event of ours, so /proc is read every 20 ms, for at most 20 s.
  */
-async function discoveryChildOf(needle: string): Promise<DiscoveryChild> {
+async function discoveryChildOf(needle: string, until?: AbortSignal): Promise<DiscoveryChild> {
   for (let waited = 0; waited <= 20_000; waited += 20) {
+    until?.throwIfAborted();
     for (const entry of await readdir('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
