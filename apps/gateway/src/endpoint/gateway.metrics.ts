@@ -21,8 +21,12 @@ export type GatewayRefusalReason =
   | 'session_limit'
   | 'unavailable';
 
-/** Notification methods are the protocol's words; anything else an upstream sends is counted as `other`. */
-const KNOWN_METHOD = /^notifications\/[a-z_/]{1,48}$/;
+/**
+ * Notification methods and the requests a server may send are the protocol's words; anything else an upstream
+ * sends is counted as `other`.
+ */
+const KNOWN_METHOD =
+  /^(notifications\/[a-z_/]{1,48}|ping|elicitation\/create|roots\/list|sampling\/createMessage)$/;
 
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   const refusals = new Counter({
@@ -39,7 +43,7 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
   });
   const dropped = new Counter({
     name: 'gateway_upstream_notifications_dropped_total',
-    help: 'Upstream notifications never relayed to a client, by method and why: not_relayed (not progress of a call in flight, not list_changed), flood (past the connection budget), call_cap (past a call’s progress cap).',
+    help: 'Upstream notifications (and requests) never relayed to a client, by method and why: not_relayed (not progress of a call in flight, not list_changed), flood (past the connection budget), request_flood (a request past the same budget, left unanswered), call_cap (past a call’s progress cap).',
     labelNames: ['method', 'reason'],
     registers: [registry],
   });

@@ -21,6 +21,11 @@ export interface ProcessGroupStdioOptions {
   /** Names the child in errors (`stdio:<server>`), never its argv. */
   readonly origin: string;
   readonly receiveCapBytes: number;
+  /**
+   * Bytes written to the child and not yet read by it, past which the child is taken as failed (default
+   * {@link DEFAULT_SEND_BACKLOG_BYTES}).
+   */
+  readonly sendBacklogBytes?: number;
   /** How long close waits for the child after ending stdin, and again after TERM. */
   readonly closeGraceMs: number;
   /** Told of the child's process group as it starts and once it is gone (a reaper outside this process). */
@@ -36,6 +41,12 @@ export interface ProcessGroupObserver {
   closed(pgid: number): void;
 }
 
+/**
+ * What a child may leave unread on its stdin. Every answer to a child that never reads is held in our heap (the
+ * answers and the SDK's state for each request they answer); past this the connection is failed, not queued.
+ */
+export const DEFAULT_SEND_BACKLOG_BYTES = 1024 * 1024;
+
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -45,6 +56,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private closing: Promise<void> | null = null;
   /** Writes to the child are held until the event loop's check phase (see send). */
   private corked = false;
+  /** Settles once the child has read what was queued for it (or is gone): one wait shared by every send. */
+  private drained: Promise<void> | null = null;
   private readonly reader: BoundedLineReader;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {
@@ -109,10 +122,26 @@ export class ProcessGroupStdioTransport implements Transport {
         child.stdin.uncork();
       });
     }
-    return new Promise((resolve) => {
-      if (child.stdin.write(`${JSON.stringify(message)}\n`)) resolve();
-      else child.stdin.once('drain', () => resolve());
+    // What the child has not read is queued here, in our heap: past the bound it is failed, never queued further.
+    // Checked before this write, so one message larger than the bound (a large call) still goes to a child that
+    // reads.
+    if (child.stdin.writableLength > (this.options.sendBacklogBytes ?? DEFAULT_SEND_BACKLOG_BYTES)) {
+      const error = new McpTransportError('send_backlog', this.options.origin);
+      this.fail(error);
+      return Promise.reject(error);
+    }
+    if (child.stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    this.drained ??= new Promise<void>((resolve) => {
+      const settle = () => {
+        child.stdin.off('drain', settle);
+        child.stdin.off('close', settle);
+        this.drained = null;
+        resolve();
+      };
+      child.stdin.on('drain', settle);
+      child.stdin.on('close', settle);
     });
+    return this.drained;
   }
 
   close(): Promise<void> {

@@ -22,6 +22,7 @@ import { checkArguments, type ArgumentProblem } from '../schema/narrowed-schema.
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.policy';
 import { sameIdentity, type CatalogIdentity } from './catalog-identity';
 import { CallProgressRelay, type CallProgress } from './call-progress.relay';
+import { isMcpTransportError } from '../transport/transport.error';
 import { classifyFailure, type ClassifiedFailure } from './failure-class';
 import {
   DEFAULT_NOTIFICATION_BUDGET,
@@ -430,6 +431,13 @@ export class ConnectionSupervisor {
     this.emit(catalog ? { type: 'catalog', change, catalog } : { type: 'catalog', change });
   }
 
+  /** Waits out the backoff before retry number `retry` (cut short by close). */
+  private async waitBackoff(retry: number): Promise<void> {
+    const policy = this.options.backoff ?? DEFAULT_BACKOFF;
+    const delay = this.options.delay ?? defaultDelay;
+    await delay(backoffDelayMs(policy, retry, this.options.random ?? Math.random), this.closing.signal);
+  }
+
   private async connectWithRetry(): Promise<SupervisedConnection | SupervisorFailure> {
     const policy = this.options.backoff ?? DEFAULT_BACKOFF;
     const random = this.options.random ?? Math.random;
@@ -454,9 +462,10 @@ export class ConnectionSupervisor {
     }
   }
 
-  private async establish(status: 'connecting' | 'reconnecting'): Promise<void> {
+  private async establish(status: 'connecting' | 'reconnecting', backoffFirst = false): Promise<void> {
     if (this.status === 'closed') return;
     this.setStatus(status);
+    if (backoffFirst) await this.waitBackoff(1);
     const connected = await this.connectWithRetry();
     if (!('client' in connected)) {
       this.setStatus('failed', connected);
@@ -539,11 +548,21 @@ export class ConnectionSupervisor {
     client.fallbackNotificationHandler = async (notification) => {
       dropped(notification.method.slice(0, 64), 'not_relayed');
     };
+    // A connection its transport failed because the server misbehaved (it stopped reading what we sent it) is
+    // re-established only after a backoff wait: a server that does so at once every time is not respawned in a loop.
+    let misbehaved = false;
+    if (transport !== undefined) {
+      const reported = transport.onerror;
+      transport.onerror = (error) => {
+        if (isMcpTransportError(error) && error.reason === 'send_backlog') misbehaved = true;
+        reported?.(error);
+      };
+    }
     client.onclose = () => {
       if (this.current !== connection) return;
       this.current = undefined;
       if (this.status === 'closed') return;
-      void this.enqueue(() => this.establish('reconnecting'));
+      void this.enqueue(() => this.establish('reconnecting', misbehaved));
     };
   }
 

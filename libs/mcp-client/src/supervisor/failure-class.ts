@@ -73,6 +73,8 @@ function classifyTransportError(error: McpTransportError): ClassifiedFailure {
       return { failureClass: 'protocol', reason: error.reason };
     case 'child_exited':
     case 'not_connected':
+    // A child that stopped reading: a new one may read; the reconnect waits a backoff first (the supervisor).
+    case 'send_backlog':
       return { failureClass: 'transient', reason: error.reason };
     case 'spawn_failed':
       return { failureClass: 'fatal', reason: error.reason };

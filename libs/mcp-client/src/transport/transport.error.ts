@@ -8,6 +8,8 @@ export type TransportFailureReason =
   | 'spawn_failed'
   /** The child closed its end (or exited) while the session was open. */
   | 'child_exited'
+  /** The child left more than the bound of what we wrote to it unread: it stopped reading its stdin. */
+  | 'send_backlog'
   /** Sent on a transport that is not (or no longer) open. */
   | 'not_connected'
   /** The server refused the credential, and no fresh one may be had (or it was refused too). */
