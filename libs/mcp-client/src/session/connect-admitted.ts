@@ -362,6 +362,7 @@ function connectFailureOf(error: unknown, server: string, origin: string): Conne
       case 'message_too_large':
       case 'child_exited':
       case 'not_connected':
+      case 'send_backlog':
         return failure('connection_failed', server, origin, error.reason);
       default: {
         const unreachable: never = error.reason;
