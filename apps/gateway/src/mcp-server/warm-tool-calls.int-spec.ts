@@ -219,11 +219,17 @@ interface RawSession {
   readonly id: string;
   /** POSTs one body on the session: the headers a 2025-11-25 client sends, `headers` over them. */
   post(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** POSTs a body already written as JSON text (one too deep for this test's own JSON.stringify). */
+  postText(text: string): Promise<Response>;
   /** DELETE: the session's end. */
   close(): Promise<Response>;
 }
 
 function postTo(endpoint: URL, body: unknown, headers: Record<string, string>): Promise<Response> {
+  return postTextTo(endpoint, JSON.stringify(body), headers);
+}
+
+function postTextTo(endpoint: URL, text: string, headers: Record<string, string>): Promise<Response> {
   return fetch(endpoint, {
     method: 'POST',
     headers: {
@@ -232,7 +238,7 @@ function postTo(endpoint: URL, body: unknown, headers: Record<string, string>): 
       accept: ACCEPT_BOTH,
       ...headers,
     },
-    body: JSON.stringify(body),
+    body: text,
   });
 }
 
@@ -263,6 +269,8 @@ async function openSession(
     id,
     post: (body, headers = {}) =>
       postTo(endpoint, body, { 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL, ...headers }),
+    postText: (text) =>
+      postTextTo(endpoint, text, { 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL }),
     close: () =>
       fetch(endpoint, {
         method: 'DELETE',
@@ -673,6 +681,73 @@ describe('elicitation on the warm path', () => {
       },
       { elicitation: { form: {} } },
     ));
+});
+
+/** `{"a":{"a":…1…}}`, `levels` deep, as JSON text (built as text: no recursion anywhere in the test). */
+const nestedText = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+/** The upstream's `ask` result once it was given `answer` (it says what it received, as JSON). */
+const answeredWith = (id: unknown, answer: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  result: { content: [{ type: 'text', text: `answered: ${JSON.stringify(answer)}` }] },
+});
+
+describe('an elicitation answer, as the upstream receives it', () => {
+  // Warm: a tools/call alone is the warm path's; a batch of one is the SDK transport's (workspace-mcp.server).
+  const warm = (message: JsonRpc): unknown => message;
+  const sdk = (message: JsonRpc): unknown => [message];
+  it.each([
+    ['the warm path', 10, warm],
+    ['the SDK transport', 10, sdk],
+    ['the warm path', 100_000, warm],
+    ['the SDK transport', 100_000, sdk],
+  ])(
+    'on %s is rebuilt from action and content only: a member beside them %d levels deep never reaches it',
+    async (_path, levels, wrap) =>
+      withSession(
+        async (session) => {
+          const answer = await session.post(wrap(call('e-1', 'mcp__warm__ask', { text: 'x' })));
+          const stream = new EventStream(answer);
+          const asked = await stream.next();
+          expect(asked).toMatchObject({ method: 'elicitation/create' });
+          const reply = await session.postText(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(asked?.id)},"result":{"action":"accept",` +
+              `"content":{"name":"Ada"},"extra":${nestedText(levels)},"_meta":{"deep":${nestedText(10)}}}}`,
+          );
+          expect(reply.status).toBe(202);
+          expect(await stream.rest()).toEqual([
+            answeredWith('e-1', { action: 'accept', content: { name: 'Ada' } }),
+          ]);
+        },
+        { elicitation: { form: {} } },
+      ),
+  );
+
+  it.each([
+    ['the warm path', warm],
+    ['the SDK transport', sdk],
+  ])(
+    'on %s is a cancel when its content is past the argument bounds (100,000 levels): the call answers',
+    async (_path, wrap) =>
+      withSession(
+        async (session) => {
+          const answer = await session.post(wrap(call('e-2', 'mcp__warm__ask', { text: 'y' })));
+          const stream = new EventStream(answer);
+          const asked = await stream.next();
+          expect(asked).toMatchObject({ method: 'elicitation/create' });
+          const reply = await session.postText(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(asked?.id)},"result":{"action":"accept",` +
+              `"content":{"name":${nestedText(100_000)}}}}`,
+          );
+          expect(reply.status).toBe(202);
+          expect(await stream.rest()).toEqual([answeredWith('e-2', { action: 'cancel' })]);
+          // The upstream connection is whole: the next call is answered.
+          await fence(session);
+        },
+        { elicitation: { form: {} } },
+      ),
+  );
 });
 
 describe('closing the session', () => {

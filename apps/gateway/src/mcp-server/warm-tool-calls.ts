@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
-  ElicitResultSchema,
   ErrorCode,
   JSONRPCErrorResponseSchema,
   JSONRPCNotificationSchema,
@@ -13,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationRelay } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
+import { elicitationAnswer, elicitationRefusal } from './elicitation-answer.js';
 import type { ToolCallChannel, ToolCallHandler } from './tool-call.handler.js';
 
 // The warm-call path of one session (decision 0125): a `tools/call` POST on an open session is answered here,
@@ -307,17 +307,20 @@ export class WarmToolCalls {
           if (isObject(message.error)) {
             const { code, message: text, data } = message.error;
             reject(
-              new McpError(
-                typeof code === 'number' ? code : ErrorCode.InternalError,
-                typeof text === 'string' ? text.slice(0, 1_024) : 'Elicitation failed',
-                data,
+              elicitationRefusal(
+                new McpError(
+                  typeof code === 'number' ? code : ErrorCode.InternalError,
+                  typeof text === 'string' ? text.slice(0, 1_024) : 'Elicitation failed',
+                  data,
+                ),
               ),
             );
             return;
           }
-          const result = ElicitResultSchema.safeParse(message.result);
-          if (result.success) resolve(result.data);
-          else reject(new McpError(ErrorCode.InvalidParams, 'Invalid elicitation result'));
+          // Rebuilt from action and content only, content within the argument bounds (elicitation-answer).
+          const answer = elicitationAnswer(message.result);
+          if (answer instanceof McpError) reject(answer);
+          else resolve(answer);
         };
         // Given up (the upstream cancelled it, or no answer in time): the client is told, as the SDK's Protocol
         // tells it, so it drops its prompt; an answer after this is nobody's.

@@ -1,7 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  ElicitResultSchema,
   ErrorCode,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -9,6 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  ResultSchema,
   type CallToolResult,
   type CompleteResult,
   type ElicitRequest,
@@ -36,6 +36,7 @@ import type {
 import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
 import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
 import { stringArgument, stringArguments } from './argument.bounds.js';
+import { elicitationAnswer, elicitationRefusal } from './elicitation-answer.js';
 import { LaxCompleteRequestSchema, LaxGetPromptRequestSchema } from './lax-argument.schemas.js';
 import {
   catalogUnavailable,
@@ -189,12 +190,21 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): Workspac
         ...(elicits === undefined || (elicits.form === undefined && elicits.url !== undefined)
           ? {}
           : {
-              elicit: (params, signal) =>
-                extra.sendRequest(
-                  { method: 'elicitation/create', params: params as ElicitRequest['params'] },
-                  ElicitResultSchema,
-                  { signal },
-                ),
+              // Read as any result and rebuilt from action and content only (elicitation-answer).
+              elicit: async (params, signal) => {
+                const raw = await extra
+                  .sendRequest(
+                    { method: 'elicitation/create', params: params as ElicitRequest['params'] },
+                    ResultSchema,
+                    { signal },
+                  )
+                  .catch((error: unknown) => {
+                    throw elicitationRefusal(error);
+                  });
+                const answer = elicitationAnswer(raw);
+                if (answer instanceof McpError) throw answer;
+                return answer;
+              },
             }),
         // Progress of this call goes to this call's own request stream, under the client's token; nothing else.
         ...(progressToken === undefined
