@@ -60,7 +60,10 @@ describe('workerConfigSchema', () => {
   it('gives children the fallback account outside production only: production refuses a pool without runAs', () => {
     const nobody = { uid: 65534, gid: 65534 };
     expect(runAsOptionsOf(nobody, 'development')).toEqual({ unprivilegedUser: nobody });
-    expect(runAsOptionsOf(nobody, 'production')).toEqual({ unprivilegedUser: null });
+    expect(runAsOptionsOf(nobody, 'production')).toEqual({
+      unprivilegedUser: null,
+      requireSeparateAccount: true,
+    });
     expect(runAsOptionsOf('self', 'test')).toEqual({ canSwitchUser: false });
   });
 });

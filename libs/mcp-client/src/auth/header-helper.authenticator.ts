@@ -3,6 +3,7 @@ import { checkHeaderHelperAuthority } from '@gatehouse/activation';
 import type { ProcessAuthority } from '@gatehouse/contracts';
 import { childEnvironment } from '../stdio/child-environment.js';
 import { createPrivateHome } from '../stdio/private-home.js';
+import { isCwdWritableBy } from '../stdio/writable-cwd.check.js';
 import { checkSpawnAuthority } from '../stdio/spawn-authority.check.js';
 import { McpTransportError } from '../transport/transport.error.js';
 import type { Authenticator } from './authenticator.js';
@@ -72,6 +73,11 @@ async function runHeaderHelper(options: HeaderHelperOptions): Promise<Readonly<R
   // should it ever get some, they go through this same check against the lease's allowlist.
   const place = await checkSpawnAuthority({ argv: options.argv, cwd: null, envKeys: [] }, options.authority);
   if (!place.ok) throw fail(place.reason);
+  if (
+    options.runAs !== null &&
+    (await isCwdWritableBy(place.cwd, options.authority.allowedRoots, options.runAs))
+  )
+    throw fail('cwd_writable');
   const [command, ...args] = options.argv;
   if (command === undefined) throw fail('command_not_allowed');
 

@@ -22,6 +22,7 @@ import { createLeaseTokenAuthenticator, type FreshAccessToken } from '../auth/le
 import { childEnvironment } from '../stdio/child-environment.js';
 import { childRunAs, type RunAsOptions } from '../stdio/child-run-as.js';
 import { createPrivateHome } from '../stdio/private-home.js';
+import { isCwdWritableBy } from '../stdio/writable-cwd.check.js';
 import {
   ProcessGroupStdioTransport,
   type ProcessGroupObserver,
@@ -49,6 +50,7 @@ export type ConnectFailureReason =
   | 'protocol_version_refused'
   | 'principal_header_collision'
   | 'run_as_required'
+  | 'cwd_writable'
   | 'auth_refused'
   | 'authenticator_failed'
   | 'egress_failed'
@@ -130,6 +132,7 @@ const CLASS_OF: Record<ConnectFailureReason, ConnectFailureClass> = {
   cwd_escapes_root: 'config',
   principal_header_collision: 'config',
   run_as_required: 'config',
+  cwd_writable: 'config',
   spawn_failed: 'fatal',
   startup_timeout: 'transient',
   protocol_version_refused: 'protocol',
@@ -206,6 +209,11 @@ async function buildStdio(
   }
   const runAs = childRunAs(admitted.authority.runAs, options);
   if (!runAs.ok) return failure(runAs.reason, server, origin);
+  if (
+    runAs.runAs !== null &&
+    (await isCwdWritableBy(place.cwd, admitted.authority.allowedRoots, runAs.runAs))
+  )
+    return failure('cwd_writable', server, origin);
   const home = await createPrivateHome(runAs.runAs).catch(() => null);
   if (home === null) return failure('spawn_failed', server, origin, 'private_home');
   const transport = new ProcessGroupStdioTransport({

@@ -34,7 +34,22 @@ describe('childRunAs', () => {
     });
   });
 
-  it('a process that cannot switch runs its children as itself', () => {
+  it('in production a process that cannot switch runs no child: it would share the process’s account', () => {
+    expect(childRunAs(pool, { canSwitchUser: false, requireSeparateAccount: true })).toEqual({
+      ok: false,
+      reason: 'run_as_required',
+    });
+    expect(childRunAs(null, { canSwitchUser: false, requireSeparateAccount: true })).toEqual({
+      ok: false,
+      reason: 'run_as_required',
+    });
+    expect(childRunAs(pool, { canSwitchUser: true, requireSeparateAccount: true })).toEqual({
+      ok: true,
+      runAs: pool,
+    });
+  });
+
+  it('elsewhere a process that cannot switch runs its children as itself', () => {
     expect(childRunAs(pool, { canSwitchUser: false })).toEqual({ ok: true, runAs: null });
     expect(childRunAs(null, { canSwitchUser: false })).toEqual({ ok: true, runAs: null });
   });

@@ -1,27 +1,27 @@
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { accountInPasswd } from '@gatehouse/platform';
 import { connectAdmitted, type ConnectOptions } from '../index';
 
 // The env allowlist closed the names a definition sets, but a child's working directory is configuration too, and
 // the definition chooses it (any directory under an allowed root). npm reads `.npmrc` from the project directory
-// (the cwd, or its nearest ancestor holding package.json or node_modules) and from HOME, which the spawner sets to
-// that same cwd; `node-options` there becomes NODE_OPTIONS of what npx runs. So when an allowed root is writable by
-// the account children run as (what decision 0131 asks of a pool whose servers need a writable home, since HOME is
-// the cwd), a definition using one allowed command that writes files (a filesystem server: it writes where the
-// caller asks, runs no code) leaves an `.npmrc` there, and a second definition using another allowed command
-// (`npx ... <package>`) with an EMPTY env starts under it: arbitrary code, though neither command runs any.
-//
-// Expected: the second spawn must not run the payload (for example: a cwd, or a directory between it and its
-// root, writable by the child's account is refused at the spawn check; HOME a fresh spawner-owned directory alone
-// is not enough, since npm reads the project's `.npmrc` from the cwd as well).
+// (the cwd, or its nearest ancestor holding package.json or node_modules): `node-options` there becomes the
+// NODE_OPTIONS of what npx runs. So when an allowed root is writable by the account children run as, one allowed
+// command that writes files (a filesystem server: it writes where the caller asks, runs no code) can leave an
+// `.npmrc` there, and a second definition using another allowed command (`npx ... <package>`) with an EMPTY env
+// starts under it: arbitrary code, though neither command runs any. The spawn refuses a working directory the
+// child's account can write (or owns), or any directory between it and its root.
 
 jest.setTimeout(60_000);
 
+const asRoot = process.getuid?.() === 0;
+const nobody = accountInPasswd(readFileSync('/etc/passwd', 'utf8'), 'nobody');
 const NODE = process.execPath;
 const SEARCH_PATH = [dirname(NODE), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter);
 const NPX = join(dirname(NODE), 'npx');
+const NPX_CEILING = [NPX, '--offline', '-y', 'gh-cwd-server'];
 
 const options: ConnectOptions = {
   serverName: 'cwd-config-escape',
@@ -29,42 +29,35 @@ const options: ConnectOptions = {
   defaultStartupTimeoutMs: 20_000,
   searchPath: SEARCH_PATH,
   closeGraceMs: 200,
-  // Children run as this process's user, who can write the root: the precondition, as a pool runAs account with a
-  // writable home has it.
-  canSwitchUser: false,
+  unprivilegedUser: nobody,
 };
 
-/** The stand-in for a filesystem server: writes the file its arguments name, runs nothing it is given. */
-const WRITER = [
-  "const fs = require('node:fs');",
-  'const [path, content] = process.argv.slice(2);',
-  'fs.writeFileSync(path, content);',
-].join('\n');
-
-function description(argv: readonly string[], ceiling: readonly string[], root: string) {
-  const [command, ...args] = argv;
+function description(root: string, cwd: string) {
+  const [command, ...args] = NPX_CEILING;
   return {
     kind: 'stdio',
     command,
     args,
     env: {},
-    cwd: root,
-    authority: { commands: [ceiling], ceiling: [ceiling], allowedRoots: [root], runAs: null, envKeys: [] },
+    cwd,
+    authority: {
+      commands: [NPX_CEILING],
+      ceiling: [NPX_CEILING],
+      allowedRoots: [root],
+      runAs: null,
+      envKeys: [],
+    },
     startupTimeoutMs: null,
   };
 }
 
-async function spawnOnce(argv: readonly string[], ceiling: readonly string[], root: string): Promise<void> {
-  const result = await connectAdmitted(description(argv, ceiling, root), options);
-  if (result.ok) await result.session.close();
-}
-
 let root: string;
+let canary: string;
 
 beforeAll(async () => {
+  // The operator's root, root-owned and 0755: a package npx runs offline (its bin answers nothing and exits).
   root = await realpath(await mkdtemp(join(tmpdir(), 'gh-cwd-escape-')));
-  // The operator's installed fixtures: the writer, and a package npx runs offline (its bin only exits).
-  await writeFile(join(root, 'writer.cjs'), WRITER);
+  await chmod(root, 0o755);
   const pkg = join(root, 'node_modules', 'gh-cwd-server');
   await mkdir(pkg, { recursive: true });
   await writeFile(
@@ -75,32 +68,44 @@ beforeAll(async () => {
   await chmod(join(pkg, 'server.cjs'), 0o755);
   await mkdir(join(root, 'node_modules', '.bin'));
   await symlink('../gh-cwd-server/server.cjs', join(root, 'node_modules', '.bin', 'gh-cwd-server'));
+  // What an earlier child with write access would have left: a payload and an `.npmrc` that loads it.
+  canary = join(root, 'canary');
+  const payload = join(root, 'payload.cjs');
+  await writeFile(payload, `require('node:fs').writeFileSync(${JSON.stringify(canary)}, 'ran');\n`);
+  await writeFile(join(root, '.npmrc'), `node-options=--require=${payload}\nupdate-notifier=false\n`);
 });
 
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-it('an .npmrc one allowed child wrote in an allowed root does not run code in the next child started there', async () => {
-  const canary = join(root, 'canary');
-  const payload = join(root, 'payload.cjs');
-  const writerCeiling = [NODE, join(root, 'writer.cjs')];
-  // Definition 1 (allowed command: the writer; env empty): two files, as a filesystem server's write tool would.
-  await spawnOnce(
-    [...writerCeiling, payload, `require('node:fs').writeFileSync(${JSON.stringify(canary)}, 'ran');\n`],
-    writerCeiling,
-    root,
-  );
-  await spawnOnce(
-    [...writerCeiling, join(root, '.npmrc'), `node-options=--require=${payload}\nupdate-notifier=false\n`],
-    writerCeiling,
-    root,
-  );
-  expect(existsSync(join(root, '.npmrc'))).toBe(true);
+(asRoot && nobody !== null ? describe : describe.skip)(
+  'a working directory the child account may write',
+  () => {
+    it('is refused (cwd_writable) when the allowed root is the child account’s own, and nothing runs', async () => {
+      await chown(root, nobody?.uid ?? -1, nobody?.gid ?? -1);
+      try {
+        const result = await connectAdmitted(description(root, root), options);
+        expect(result).toMatchObject({ ok: false, reason: 'cwd_writable', failureClass: 'config' });
+        expect({ payloadRan: existsSync(canary) }).toEqual({ payloadRan: false });
+      } finally {
+        await chown(root, 0, 0);
+      }
+    });
 
-  // Definition 2 (allowed command: npx of one pinned package; env empty; cwd the allowed root).
-  const npxCeiling = [NPX, '--offline', '-y', 'gh-cwd-server'];
-  await spawnOnce(npxCeiling, npxCeiling, root);
+    it('is refused when a directory between the cwd and its root is writable by everyone', async () => {
+      const inner = join(root, 'shared', 'inner');
+      await mkdir(inner, { recursive: true });
+      await chmod(join(root, 'shared'), 0o777);
+      const result = await connectAdmitted(description(root, inner), options);
+      expect(result).toMatchObject({ ok: false, reason: 'cwd_writable' });
+    });
 
-  expect({ payloadRan: existsSync(canary) }).toEqual({ payloadRan: false });
-});
+    it('the control: the same root, root-owned and 0755, lets the child start (so the refusal above is the check)', async () => {
+      const result = await connectAdmitted(description(root, root), options);
+      // The fixture's bin exits without answering: the handshake fails, but the spawn was not refused.
+      expect(result.ok ? 'connected' : result.reason).not.toBe('cwd_writable');
+      if (result.ok) await result.session.close();
+    });
+  },
+);
