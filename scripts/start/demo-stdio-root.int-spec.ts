@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { accountInPasswd } from '@gatehouse/platform';
@@ -76,4 +76,17 @@ function initializeAsNobody(cwd: string): Promise<string> {
     // A second start reuses the staged copy.
     expect(demoStdioRoot(closed, undefined, staging)).toEqual(chosen);
   }, 120_000);
+
+  it('refuses a staging directory someone else could have planted (not root-owned, or writable by others)', async () => {
+    const planted = await mkdtemp('/var/tmp/gh-demo-planted-');
+    try {
+      await chmod(planted, 0o777);
+      expect(() => demoStdioRoot(closed, undefined, planted)).toThrow(/not a root-owned directory/);
+      await chmod(planted, 0o755);
+      await chown(planted, nobody?.uid ?? -1, nobody?.gid ?? -1);
+      expect(() => demoStdioRoot(closed, undefined, planted)).toThrow(/not a root-owned directory/);
+    } finally {
+      await rm(planted, { recursive: true, force: true });
+    }
+  });
 });

@@ -42,9 +42,12 @@ export function demoStdioRoot(
   const installed = join(checkout, 'node_modules', ...DEMO_EVERYTHING_PACKAGE.split('/'), 'package.json');
   if (osUserMay(read.user, '-x', join(installed, '..'))) return { root: checkout, note: null };
   const staged = join(stagingRoot, DEMO_EVERYTHING_VERSION);
+  // /var/tmp is anyone's to write: a directory someone else made there first (or a symlink) is not ours to run.
+  if (existsSync(stagingRoot)) assertRootOwned(stagingRoot);
   if (!existsSync(join(staged, 'node_modules', ...DEMO_EVERYTHING_PACKAGE.split('/'), 'package.json'))) {
     stage(checkout, stagingRoot, staged);
   }
+  assertRootOwned(staged);
   return {
     root: staged,
     note: `the demo's stdio server runs as an unprivileged account that cannot enter this checkout: it runs from ${staged}`,
@@ -57,7 +60,9 @@ export function demoStdioRoot(
  * the same files. Made under a temporary name and renamed into place, so a concurrent start never sees half a copy.
  */
 function stage(checkout: string, stagingRoot: string, target: string): void {
-  mkdirSync(stagingRoot, { recursive: true });
+  mkdirSync(stagingRoot, { recursive: true, mode: 0o755 });
+  assertRootOwned(stagingRoot);
+  // Root's own directory, so opening it for the child account to enter changes nothing anyone else can do.
   chmodSync(stagingRoot, 0o755);
   const temporary = `${target}.partial-${randomBytes(4).toString('hex')}`;
   try {
@@ -74,6 +79,14 @@ function stage(checkout: string, stagingRoot: string, target: string): void {
   } catch (error) {
     rmSync(temporary, { recursive: true, force: true });
     if (!existsSync(target)) throw error;
+  }
+}
+
+/** A real directory (not a symlink) owned by root and writable by no one else, or the start stops here. */
+function assertRootOwned(path: string): void {
+  const info = lstatSync(path);
+  if (!info.isDirectory() || info.uid !== 0 || (info.mode & 0o022) !== 0) {
+    throw new Error(`${path} is not a root-owned directory only root may write: remove it and start again`);
   }
 }
 
