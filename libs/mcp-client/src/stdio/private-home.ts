@@ -7,7 +7,8 @@ import type { UnixAccount } from './child-run-as.js';
 // package managers look for their configuration (`.npmrc`, `.gitconfig`, `.pydistutils.cfg`, Python's user
 // site-packages with its `.pth` files): a HOME shared with other children — the allowed root, say — would let one
 // child leave configuration that runs code in the next, another tenant's included. Made 0700 and owned by the
-// account the child runs as, so it may write there (caches) and no other child may read it.
+// account the child runs as, so it may write there (caches); children of other accounts may not read it (children
+// of one pool share its account, and so trust each other: docs/architecture/child-processes.md).
 
 export interface PrivateHome {
   readonly path: string;
