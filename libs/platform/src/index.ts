@@ -36,6 +36,7 @@ export {
   type ChildAccount,
   type ChildUser,
 } from './config/child-user.field.js';
+export { childProcessConfigShape } from './config/child-process.config.js';
 export {
   formatConfigIssues,
   loadConfigOrExit,

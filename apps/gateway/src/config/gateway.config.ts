@@ -1,5 +1,5 @@
 import {
-  childUserField,
+  childProcessConfigShape,
   refuseChildUserSelfInProduction,
   hostField,
   httpUrlField,
@@ -93,19 +93,7 @@ export const gatewayConfigSchema = z
         'Open MCP sessions one caller token may hold on a replica: a new one replaces its least recently used ' +
           'idle session, or is refused (429) when all are busy.',
       ),
-    CHILD_PATH: z
-      .string()
-      .min(1)
-      .max(4096)
-      .regex(/^\/[^:]*(:\/[^:]*)*$/, 'must be absolute directories separated by colons')
-      .default('/usr/local/bin:/usr/bin:/bin')
-      .describe('PATH given to stdio upstream children (never the gateway’s own environment).'),
-    CHILD_USER: childUserField(),
-    CHILD_CLOSE_GRACE_MS: integerField({ min: 0, max: 60_000 })
-      .default(2_000)
-      .describe(
-        'How long closing a stdio child waits after ending its stdin, and again after TERM to its group.',
-      ),
+    ...childProcessConfigShape(),
     UPSTREAM_STARTUP_TIMEOUT_MS: integerField({ min: 1_000, max: 600_000 })
       .default(30_000)
       .describe('Bound on an upstream’s handshake and initial listing when its lease names none.'),

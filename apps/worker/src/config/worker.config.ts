@@ -1,5 +1,5 @@
 import {
-  childUserField,
+  childProcessConfigShape,
   refuseChildUserSelfInProduction,
   hostField,
   httpUrlField,
@@ -47,19 +47,7 @@ export const workerConfigSchema = z
     WORKER_CONCURRENCY: integerField({ min: 1, max: 256 })
       .default(4)
       .describe('Jobs processed at once per queue.'),
-    CHILD_PATH: z
-      .string()
-      .min(1)
-      .max(4096)
-      .regex(/^\/[^:]*(:\/[^:]*)*$/, 'must be absolute directories separated by colons')
-      .default('/usr/local/bin:/usr/bin:/bin')
-      .describe('PATH given to stdio server children (never the worker’s own environment).'),
-    CHILD_USER: childUserField(),
-    CHILD_CLOSE_GRACE_MS: integerField({ min: 0, max: 60_000 })
-      .default(2_000)
-      .describe(
-        'How long closing a stdio child waits after ending its stdin, and again after TERM to its group.',
-      ),
+    ...childProcessConfigShape(),
     JOB_LOCK_MS: integerField({ min: 1_000, max: 600_000 })
       .default(30_000)
       .describe(
