@@ -28,7 +28,9 @@ export async function startLedgerGate(apiUrl: string): Promise<LedgerGate> {
       request.resume();
       refused += 1;
       response.writeHead(503, { 'content-type': 'application/problem+json' });
-      response.end(JSON.stringify({ status: 503, code: 'unavailable', title: 'Unavailable' }));
+      response.end(
+        JSON.stringify({ status: 503, code: 'dependency_unavailable', title: 'Dependency unavailable' }),
+      );
       events.emit('refused');
       return;
     }
