@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { promisify } from 'node:util';
 import * as activation from '@gatehouse/activation';
 import { processAuthority } from '@gatehouse/contracts';
 import { connectAdmitted, type ConnectOptions } from '../index';
@@ -49,6 +50,9 @@ const SH = onSearchPath('sh');
 const TRUE = onSearchPath('true');
 const GCC = onSearchPath('gcc');
 const GIT = onSearchPath('git');
+/** pnpm is not installed here: npm fetches this exact version into its own cache when the spec starts. */
+const PNPM_PACKAGE = 'pnpm@10.24.0';
+let pnpm = '';
 
 /** The names the spawner sets for every child (what childEnvironment starts from), as the control sets them. */
 const SPAWNER_BASELINE = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as const;
@@ -204,6 +208,25 @@ const ESCAPES: readonly Escape[] = [
     },
   },
   {
+    name: 'pnpm dlx: npm_config_global_pnpmfile (pnpm loads the pnpmfile, code, while it installs)',
+    argv: (dir) => [pnpm, 'dlx', `file:${join(dir, 'dlx-package')}`],
+    env: (dir) => ({ npm_config_global_pnpmfile: join(dir, 'pnpmfile.cjs') }),
+    prepare: async (dir) => {
+      const pkg = join(dir, 'dlx-package');
+      await mkdir(pkg);
+      await writeFile(
+        join(pkg, 'package.json'),
+        JSON.stringify({ name: 'gh-dlx-server', version: '1.0.0', bin: { 'gh-dlx-server': 'bin.cjs' } }),
+      );
+      await writeFile(join(pkg, 'bin.cjs'), '#!/usr/bin/env node\n');
+      await chmod(join(pkg, 'bin.cjs'), 0o755);
+      await writeFile(
+        join(dir, 'pnpmfile.cjs'),
+        `require('node:fs').writeFileSync(${JSON.stringify(canaryIn(dir))}, 'ran');\nmodule.exports = { hooks: {} };\n`,
+      );
+    },
+  },
+  {
     name: 'python3: PYTHONWARNINGS importing antigravity, which opens BROWSER (a shell line)',
     argv: () => [PYTHON, '-c', 'pass'],
     env: (dir) => ({
@@ -287,13 +310,15 @@ const ESCAPES: readonly Escape[] = [
 ];
 
 /**
- * Names some runtime reads as configuration whose payload this machine cannot show (pnpm and uv are not
- * installed, and not in npx's offline cache), or that the spawner owns: refused all the same, by name. pnpm reads
+ * Names some runtime reads as configuration whose payload is not shown here (uv is not on the npm registry and not
+ * installed; pnpm's other names beside the pnpmfile case above), or that the spawner owns: refused all the same, by
+ * name. pnpm reads
  * `npm_config_*` and `pnpm_config_*` as config (`node-options` included) and PNPM_HOME for where it installs;
  * uv reads `UV_*` (an index URL or a python to run); pip `PIP_*`.
  */
 const REFUSED_WITHOUT_PAYLOAD: readonly (readonly [string, string])[] = [
   ['pnpm', 'pnpm_config_node_options'],
+  ['pnpm', 'npm_config_node_options'],
   ['pnpm', 'PNPM_HOME'],
   ['pnpm', 'npm_config_registry'],
   ['uv', 'UV_INDEX_URL'],
@@ -333,7 +358,16 @@ let base: string;
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'gh-env-escape-')));
-});
+  // The path of the fetched pnpm, so the pool's authority can name it exactly.
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['exec', '--yes', `--package=${PNPM_PACKAGE}`, '--', 'sh', '-c', 'command -v pnpm'],
+    { timeout: 180_000 },
+  );
+  pnpm = stdout.trim().split('\n').pop() ?? '';
+  if (!isAbsolute(pnpm) || !existsSync(pnpm))
+    throw new Error(`npm exec ${PNPM_PACKAGE} gave no pnpm (${pnpm})`);
+}, 240_000);
 
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
