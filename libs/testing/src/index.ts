@@ -55,5 +55,5 @@ export { createApiSteps, httpApi } from './api/api-steps';
 export { testApiEnv, testNamespaces } from './api/test-api-env';
 export type { TestNamespaces } from './api/test-api-env';
 export type { ApiAnswer, ApiApproval, ApiMethod, ApiSteps, ApiStepsOptions } from './api/api-steps';
-export { readTap, STDIO_TAP_SCRIPT, waitForTap } from './stdio-tap/stdio-tap';
+export { readLines, readTap, STDIO_TAP_SCRIPT, waitForLine, waitForTap } from './stdio-tap/stdio-tap';
 export type { TappedMessage } from './stdio-tap/stdio-tap';

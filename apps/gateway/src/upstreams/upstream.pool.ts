@@ -68,6 +68,7 @@ const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
 class Upstream {
   private renewTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private closing: Promise<void> | null = null;
   private lastUsed: number;
 
   constructor(
@@ -107,16 +108,21 @@ class Upstream {
     this.renewTimer.unref();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Every caller (a drop, the idle retirement, the pool's shutdown) awaits the same close, child exit included. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
     this.closed = true;
     if (this.renewTimer !== null) clearTimeout(this.renewTimer);
-    this.pool.supersededClosed(this);
     this.options.held.forget(this.lease.id);
     await this.supervisor.close();
     // Released even after a drop (idempotent at the API); a failure leaves it to expire.
     await this.fresh.release().catch(() => undefined);
     await this.options.leases.release(this.lease.id).catch(() => undefined);
+    this.pool.upstreamClosed(this);
   }
 
   private async renew(expiresAt: string): Promise<void> {
@@ -158,8 +164,11 @@ class Upstream {
 
 export class UpstreamPool {
   private readonly upstreams = new Map<string, Promise<Upstream | UpstreamAcquired>>();
-  /** Upstreams new calls no longer use, ending their calls in flight until their lease ends. */
-  private readonly superseded = new Set<Upstream>();
+  /**
+   * Every upstream not yet closed to its end: those in the map, those superseded (ending their calls in flight until
+   * their lease ends) and those closing (their child in its grace). The shutdown awaits them all.
+   */
+  private readonly open = new Set<Upstream>();
   private closed = false;
 
   constructor(private readonly options: UpstreamPoolOptions) {}
@@ -200,15 +209,14 @@ export class UpstreamPool {
     if (entry === undefined) return;
     void entry.then((current) => {
       if (current !== upstream || this.upstreams.get(id) !== entry) return;
-      this.upstreams.delete(id);
       // Its lease's drop still closes it (the listener set when it connected).
-      this.superseded.add(upstream);
+      this.upstreams.delete(id);
     });
   }
 
-  /** A superseded upstream closed: nothing more to close at shutdown. */
-  supersededClosed(upstream: Upstream): void {
-    this.superseded.delete(upstream);
+  /** An upstream closed to its end (its child gone): nothing more to await at shutdown. */
+  upstreamClosed(upstream: Upstream): void {
+    this.open.delete(upstream);
   }
 
   /** Closes an idle upstream and forgets it (the next call leases again). */
@@ -240,15 +248,11 @@ export class UpstreamPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const entries = [...this.upstreams.values(), ...this.superseded];
+    const connecting = [...this.upstreams.values()];
     this.upstreams.clear();
-    this.superseded.clear();
-    await Promise.all(
-      entries.map(async (entry) => {
-        const settled = await entry;
-        if (settled instanceof Upstream) await settled.close();
-      }),
-    );
+    // Connections still being made join `open` when they settle.
+    await Promise.allSettled(connecting);
+    await Promise.all([...this.open].map((upstream) => upstream.close()));
   }
 
   private async connect(key: UpstreamKey): Promise<Upstream | UpstreamAcquired> {
@@ -305,6 +309,7 @@ export class UpstreamPool {
         : { onDroppedNotification: this.options.onDroppedNotification }),
     });
     const upstream = new Upstream(key, lease, held, supervisor, fresh, this, this.options);
+    this.open.add(upstream);
     const id = keyOf(key);
     held.signal.addEventListener(
       'abort',
