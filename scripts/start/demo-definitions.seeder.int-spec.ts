@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
-import { seedDemoLogin } from '../../apps/api/src/identity/seed-demo-login';
+import { seedDemoLogin } from '../../apps/api/src/auth/seed-demo-login';
 import { DEMO_TENANT_SLUG, seedDemo } from '../../prisma/seed';
 import { seedDemoDefinitions } from './demo-definitions.seeder';
 

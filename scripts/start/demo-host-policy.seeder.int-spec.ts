@@ -1,7 +1,7 @@
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
 import { workerPoolsEnvField } from '../../apps/api/src/auth/pool-config';
-import { seedDemoLogin } from '../../apps/api/src/identity/seed-demo-login';
+import { seedDemoLogin } from '../../apps/api/src/auth/seed-demo-login';
 import { DEMO_TENANT_SLUG, seedDemo } from '../../prisma/seed';
 import { seedDemoHostPolicy } from './demo-host-policy.seeder';
 import { DEMO_STDIO_COMMAND, demoWorkerPools } from './demo-pool';

@@ -1,5 +1,5 @@
 import { createDatabase } from '@gatehouse/db';
-import { seedDemoLogin } from '../../apps/api/src/identity/seed-demo-login';
+import { seedDemoLogin } from '../../apps/api/src/auth/seed-demo-login';
 import { DEMO_TENANT_SLUG, seedDemo } from '../../prisma/seed';
 import type { ProvidedDatabase } from './database.provider';
 import { seedDemoDefinitions } from './demo-definitions.seeder';

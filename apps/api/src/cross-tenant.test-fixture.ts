@@ -4,10 +4,10 @@ import { appendRevocationEvent, type Database } from '@gatehouse/db';
 import type { GraphQLFieldCase, HarnessInject, RouteCase } from '@gatehouse/testing';
 import { appendAuditEvent } from './audit/append-audit-event';
 import { mintApiToken } from './auth/mint-api-token';
-import { mintInvitationSecret } from './commands/invitations/invitation-secret';
+import { mintInvitationSecret } from './tenancy/invitation-secret';
 import { PasswordHasher } from './auth/password-hasher';
-import { createTenant } from './identity/create-tenant';
-import { createUser } from './identity/create-user';
+import { createTenant } from './auth/create-tenant';
+import { createUser } from './auth/create-user';
 
 // The world the cross-tenant harness runs in: two tenants, each with an owner, a workspace, a maintainer of
 // it, a user token, an audit chain and a pending invitation, plus accounts that belong to no tenant (to invite).

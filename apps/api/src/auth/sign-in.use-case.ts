@@ -4,7 +4,7 @@ import { findLoginByEmail, type Database, type LoginLookup } from '@gatehouse/db
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { normalizeEmail } from '../identity/email-address';
+import { normalizeEmail } from './email-address';
 import { SIGN_IN_DEPS } from './identity.tokens';
 import type { LoginThrottle } from './login-throttle';
 import { randomOpaqueSecret, sha256 } from './opaque-secret';

@@ -1,4 +1,4 @@
-import { createTenant } from '../identity/create-tenant';
+import { createTenant } from '../auth/create-tenant';
 import { parseCommandArgs, required } from './cli-args';
 import { OPERATOR_ACTOR, type CliContext } from './cli-context';
 import { CliError } from './cli-io';

@@ -17,7 +17,7 @@ import {
   type TokenCreationRefusal,
   type TokenCreator,
 } from '../auth/token-creation.policy';
-import { normalizeEmail } from '../identity/email-address';
+import { normalizeEmail } from '../auth/email-address';
 import { list, parseCommandArgs, required } from './cli-args';
 import { requireMigrationDatabaseUrl } from './cli-config';
 import { OPERATOR_ACTOR, type CliContext } from './cli-context';

@@ -1,8 +1,8 @@
 import { MEMBERSHIP_ROLES, type MembershipRole } from '@gatehouse/commands';
 import { findTenantIdBySlug } from '@gatehouse/db';
 import { randomBase62 } from '../auth/opaque-secret';
-import { createUser } from '../identity/create-user';
-import { normalizeEmail } from '../identity/email-address';
+import { createUser } from '../auth/create-user';
+import { normalizeEmail } from '../auth/email-address';
 import { parseCommandArgs, required } from './cli-args';
 import { OPERATOR_ACTOR, type CliContext } from './cli-context';
 import { CliError, usageError } from './cli-io';

@@ -18,9 +18,9 @@ import {
   mintTestToken,
   type SurfacesHarness,
 } from './testing/surfaces-harness';
-import { CreateWorkspaceUseCase } from './workspaces/create-workspace.use-case';
-import { GetWorkspaceUseCase } from './workspaces/get-workspace.use-case';
-import { ListWorkspacesUseCase } from './workspaces/list-workspaces.use-case';
+import { CreateWorkspaceUseCase } from '../workspaces/create-workspace.use-case';
+import { GetWorkspaceUseCase } from '../workspaces/get-workspace.use-case';
+import { ListWorkspacesUseCase } from '../workspaces/list-workspaces.use-case';
 
 // The rules the use cases add on top of scopes, through the real stack: audit events in the same transaction,
 // member removal revoking access in this tenant only, the last owner under concurrency, compare-and-swap on

@@ -35,7 +35,7 @@ import { DefinitionCipher } from '../../definitions/definition-cipher';
 import { createCommandHandlerContext } from '../../command-handlers.context';
 import { testCommandInfrastructure } from './command-infrastructure.test-helper';
 import { installNulCharacterGuard } from '../../http/nul-character.guard';
-import { registerInvitationLinkRoutes } from '../invitations/invitation-link.routes';
+import { registerInvitationLinkRoutes } from '../../tenancy/invitation-link.routes';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
 
 // Integration-test harness for the generated surfaces: a real Fastify app with the identity routes, the
