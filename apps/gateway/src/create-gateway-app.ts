@@ -1,4 +1,4 @@
-import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { RedisConnections } from '@gatehouse/coordination';
 import {
   DEFAULT_QUIET_ROUTES,
   createLogger,
@@ -14,8 +14,9 @@ import {
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { gatewayConfigSchema, type GatewayConfig } from './config/gateway.config.js';
-import { GatewayRuntime } from './endpoint/gateway.runtime.js';
+import { GATEWAY_REVOCATIONS } from './endpoint/gateway.tokens.js';
 import { GatewayModule } from './gateway.module.js';
+import type { GatewayRevocationsHolder } from './revocations/gateway-revocations.holder.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
 export const GATEWAY_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -45,11 +46,9 @@ export function createGatewayLogger(config: GatewayConfig): Logger {
 }
 
 /** Up while the revocation holder is live: started, its stream up and caught up. */
-function revocationsCheck(runtime: () => GatewayRuntime | null): HealthCheck {
+function revocationsCheck(holder: () => GatewayRevocationsHolder | null): HealthCheck {
   return () =>
-    runtime()?.revocations?.live === true
-      ? Promise.resolve()
-      : Promise.reject(new Error('revocation holder not live'));
+    holder()?.live === true ? Promise.resolve() : Promise.reject(new Error('revocation holder not live'));
 }
 
 /**
@@ -63,29 +62,34 @@ export async function createGatewayApp(
   deps: GatewayAppDeps = {},
 ): Promise<NestFastifyApplication> {
   const logger = deps.logger ?? createGatewayLogger(config);
-  const redis = createRedisConnection({ url: config.REDIS_URL, name: 'gateway', purpose: 'command', logger });
+  const connections = new RedisConnections({ url: config.REDIS_URL, app: 'gateway', logger });
+  const redis = connections.open('command');
   const metrics = createMetricsRegistry({ app: 'gateway' });
-  // The runtime exists once the app does; readiness asks it from then on.
-  let runtime: GatewayRuntime | null = null;
+  // The holder exists once the app does; readiness asks it from then on.
+  let revocations: GatewayRevocationsHolder | null = null;
   try {
     const app = await createServiceApp({
       logger,
       metrics,
-      imports: [GatewayModule.forRoot({ config, logger, redis, metrics }), ...(deps.imports ?? [])],
+      imports: [
+        GatewayModule.forRoot({ config, logger, connections, redis, metrics }),
+        ...(deps.imports ?? []),
+      ],
       readiness: {
         redis: redisCheck(redis),
         api: httpCheck(new URL('/healthz', config.API_URL).toString()),
         // Not ready until the revocation holder has started and while its stream is lost (decision 0129).
-        ...(config.GATEWAY_TOKEN === undefined ? {} : { revocations: revocationsCheck(() => runtime) }),
+        ...(config.GATEWAY_TOKEN === undefined ? {} : { revocations: revocationsCheck(() => revocations) }),
       },
-      closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
+      // After every provider's own hook: the ones that opened a connection of their own closed it already.
+      closeOnShutdown: [{ name: 'redis', close: () => connections.close() }],
       bodyLimit: GATEWAY_BODY_LIMIT_BYTES,
       quietRoutes: QUIET_ROUTES,
     });
-    runtime = app.get(GatewayRuntime);
+    revocations = app.get<GatewayRevocationsHolder | null>(GATEWAY_REVOCATIONS);
     return app;
   } catch (error) {
-    await closeRedis(redis);
+    await connections.close();
     throw error;
   }
 }

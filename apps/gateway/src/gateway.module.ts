@@ -1,3 +1,4 @@
+import { RedisConnections } from '@gatehouse/coordination';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
@@ -9,6 +10,8 @@ import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructur
 export type GatewayInfrastructure = {
   config: GatewayConfig;
   logger: Logger;
+  /** Every Redis connection of the gateway comes from here; `redis` is its main (`command`) one. */
+  connections: RedisConnections;
   redis: Redis;
   metrics: Registry;
 };
@@ -27,10 +30,11 @@ export class GatewayModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: infrastructure.config },
         { provide: LOGGER, useValue: infrastructure.logger },
+        { provide: RedisConnections, useValue: infrastructure.connections },
         { provide: REDIS, useValue: infrastructure.redis },
         { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
       ],
-      exports: [GATEWAY_CONFIG, LOGGER, REDIS, METRICS_REGISTRY],
+      exports: [GATEWAY_CONFIG, LOGGER, RedisConnections, REDIS, METRICS_REGISTRY],
     };
   }
 }

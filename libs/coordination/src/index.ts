@@ -11,6 +11,7 @@ export {
   type CreateRedisConnectionOptions,
   type RedisConnectionPurpose,
 } from './redis-connection.factory';
+export { RedisConnections, type RedisConnectionsOptions } from './redis-connections';
 
 export {
   RedisChannelMultiplexer,

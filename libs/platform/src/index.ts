@@ -107,4 +107,5 @@ export {
   type OperationalModuleOptions,
 } from './app/operational.module.js';
 export { ProblemJsonExceptionFilter } from './app/problem-json.exception-filter.js';
+export { LOGGER, METRICS_REGISTRY, REDIS } from './app/platform.tokens.js';
 export type { ClosableResource } from './app/shutdown-resources.lifecycle.js';

@@ -284,7 +284,7 @@ describe('revocation, seen by the Inspector CLI', () => {
       reason: 'acceptance test',
     });
     // The ledger has the event once the revoke answered: read it now rather than wait for the relay.
-    await gateway.runtime.revocations?.catchUp();
+    await gateway.revocations?.catchUp();
     const refused = await inspector(gateway.endpoint(), stack.tokens.agent, [
       'tools/call',
       '--tool-name',

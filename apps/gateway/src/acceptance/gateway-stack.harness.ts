@@ -44,7 +44,10 @@ import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { gatewayConfigSchema } from '../config/gateway.config.js';
 import { createGatewayApp } from '../create-gateway-app.js';
-import { GatewayRuntime } from '../endpoint/gateway.runtime.js';
+import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS } from '../endpoint/gateway.tokens.js';
+import type { GatewayActivityRecorder } from '../activity/gateway-activity.recorder.js';
+import type { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
+import { HeldLeases } from '@gatehouse/lease-holder';
 
 export const ROOT_DIR = resolve(__dirname, '../../../..');
 export const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
@@ -67,7 +70,10 @@ export interface StartedGateway {
   readonly app: NestFastifyApplication;
   /** The gateway's base URL (`http://127.0.0.1:<port>`). */
   readonly url: string;
-  readonly runtime: GatewayRuntime;
+  /** The gateway's providers a spec drives or reads (null without GATEWAY_TOKEN). */
+  readonly activity: GatewayActivityRecorder | null;
+  readonly revocations: GatewayRevocationsHolder | null;
+  readonly held: HeldLeases;
   /** The workspace endpoint of a workspace (acme's main one by default). */
   readonly endpoint: (workspace?: string) => URL;
   /** Closes this gateway now (the stack's close skips it then). */
@@ -285,7 +291,9 @@ export async function startGatewayStack(options: GatewayStackOptions): Promise<G
       return {
         app,
         url,
-        runtime: app.get(GatewayRuntime),
+        activity: app.get<GatewayActivityRecorder | null>(GATEWAY_ACTIVITY),
+        revocations: app.get<GatewayRevocationsHolder | null>(GATEWAY_REVOCATIONS),
+        held: app.get(HeldLeases),
         endpoint: (workspace = workspaceId) => new URL(`/mcp/w/${workspace}`, url),
         close: async () => {
           gateways.delete(app);

@@ -4,6 +4,7 @@ import {
   testRedisUrl,
   type StreamableHttpUpstream,
 } from '@gatehouse/testing';
+import { RedisConnections } from '@gatehouse/coordination';
 import { gatewaySessionsKey } from '@gatehouse/contracts';
 import { createLogger } from '@gatehouse/platform';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,6 +39,8 @@ let upstream: StreamableHttpUpstream;
 let gateway: StartedGateway;
 let client: Client;
 const extraRecorders: GatewayActivityRecorder[] = [];
+// Other replicas' recorders, with their connections from the factory the gateway uses.
+const connections = new RedisConnections({ url: testRedisUrl(), app: 'gateway-test' });
 
 function inprocServer(): Server {
   const server = new Server({ name: 'inproc', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -98,7 +101,7 @@ async function post(url: URL, headers: Record<string, string>): Promise<number> 
 
 function replica(replicaId: string, count: number, at: () => number): GatewayActivityRecorder {
   const recorder = new GatewayActivityRecorder({
-    redisUrl: testRedisUrl(),
+    connect: () => connections.open('command', 'activity-replica'),
     keyPrefix: stack.redisKeyPrefix,
     replicaId,
     logger: createLogger({ name: 'activity-replica', level: 'silent' }),
@@ -124,6 +127,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await Promise.all(extraRecorders.map((recorder) => recorder.close()));
+  await connections.close();
   await stack?.close();
   await upstream?.close();
 });
@@ -163,7 +167,7 @@ describe('gateway.activity after a real gateway served and refused calls', () =>
     expect(await post(gateway.endpoint(), { authorization: 'Bearer ghu_notarealtokenatall00000' })).toBe(401);
     expect(await post(gateway.endpoint(stack.globexWorkspaceId), agent)).toBe(404);
 
-    await gateway.runtime.activity?.flush();
+    await gateway.activity?.flush();
     const body = await activity();
     expect(body.liveSessions).toBe(1);
     expect(body.replicas).toBe(1);
@@ -205,7 +209,7 @@ describe('gateway.activity after a real gateway served and refused calls', () =>
     expect(await activity()).toMatchObject({ liveSessions: 3, replicas: 2 });
 
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    await gateway.runtime.activity?.flush();
+    await gateway.activity?.flush();
     expect(await activity()).toMatchObject({ liveSessions: 2, replicas: 1 });
   });
 

@@ -6,8 +6,14 @@ import {
   gatewayMinuteKey,
   gatewaySessionsKey,
 } from '@gatehouse/contracts';
+import { RedisConnections } from '@gatehouse/coordination';
 import { createLogger } from '@gatehouse/platform';
-import { createTestRedisPrefix, startDedicatedRedis, testRedisUrl, type DedicatedRedis } from '@gatehouse/testing';
+import {
+  createTestRedisPrefix,
+  startDedicatedRedis,
+  testRedisUrl,
+  type DedicatedRedis,
+} from '@gatehouse/testing';
 import { Redis } from 'ioredis';
 import { GatewayActivityRecorder } from './gateway-activity.recorder.js';
 
@@ -44,10 +50,18 @@ describe('GatewayActivityRecorder (real Redis)', () => {
   let now = T0;
   const sessions = new Map<string, number>();
   const recorders: GatewayActivityRecorder[] = [];
+  // One factory per Redis (the shared one, the dedicated one an outage is staged on), as the gateway has one.
+  const factories = new Map<string, RedisConnections>();
+  function connectionsTo(url: string): RedisConnections {
+    let factory = factories.get(url);
+    if (factory === undefined)
+      factories.set(url, (factory = new RedisConnections({ url, app: 'gateway-test' })));
+    return factory;
+  }
 
   function recorder(replicaId: string, redisUrl = testRedisUrl(), logger = captureLogger().logger) {
     const created = new GatewayActivityRecorder({
-      redisUrl,
+      connect: () => connectionsTo(redisUrl).open('command', 'activity-test'),
       keyPrefix: prefix,
       replicaId,
       logger,
@@ -70,6 +84,7 @@ describe('GatewayActivityRecorder (real Redis)', () => {
   });
   afterAll(async () => {
     await Promise.all(recorders.map((r) => r.close()));
+    await Promise.all([...factories.values()].map((factory) => factory.close()));
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();

@@ -1,4 +1,4 @@
-import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { closeRedis } from '@gatehouse/coordination';
 import {
   GATEWAY_ACTIVITY_BUCKET_TTL_SECONDS,
   GATEWAY_ACTIVITY_REFUSALS,
@@ -24,7 +24,8 @@ import type { Redis } from 'ioredis';
 // worth); no call ever waits for Redis or fails because of it.
 
 export interface GatewayActivityRecorderOptions {
-  readonly redisUrl: string;
+  /** Opens this recorder's own `command` connection (RedisConnections.open); it closes it in close(). */
+  readonly connect: () => Redis;
   /** REDIS_KEY_PREFIX, trailing colon included (the API reads under the same one). */
   readonly keyPrefix: string;
   /** This replica's name in the sessions hashes (one per process). */
@@ -61,12 +62,7 @@ export class GatewayActivityRecorder {
   /** Connects (lazily: Redis need not be up) and flushes on an interval. */
   start(): void {
     if (this.connection !== null) return;
-    this.connection = createRedisConnection({
-      url: this.options.redisUrl,
-      name: 'gateway-activity',
-      purpose: 'command',
-      logger: this.options.logger,
-    });
+    this.connection = this.options.connect();
     this.timer = setInterval(
       () => void this.flush(),
       this.options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS,

@@ -602,7 +602,7 @@ describe('list_changed and revocation', () => {
       await stack.expectStatus('admin', 'POST', `/v1/approvals/${approvals.inproc}/revoke`, 200, {
         reason: 'surface test',
       });
-      await gateway.runtime.revocations?.catchUp();
+      await gateway.revocations?.catchUp();
       expect((await workspace.listPrompts()).prompts.map((p) => p.name)).not.toContain('mcp__inproc__greet');
       expect((await workspace.listResources()).resources.map((r) => r.uri)).not.toContain(
         'gatehouse://inproc/mem://notes/1',

@@ -2,7 +2,7 @@ import type { Logger } from '@gatehouse/platform';
 import { All, Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LOGGER } from '../infrastructure/infrastructure.tokens.js';
-import { GatewayRuntime } from './gateway.runtime.js';
+import { WorkspaceEndpoint } from './workspace-endpoint.js';
 
 /**
  * `/mcp/w/:workspaceId` and its per-server passthrough `/mcp/w/:workspaceId/s/:server` (POST, GET, DELETE:
@@ -12,7 +12,7 @@ import { GatewayRuntime } from './gateway.runtime.js';
 @Controller()
 export class WorkspaceEndpointController {
   constructor(
-    @Inject(GatewayRuntime) private readonly runtime: GatewayRuntime,
+    @Inject(WorkspaceEndpoint) private readonly endpoint: WorkspaceEndpoint,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -44,7 +44,7 @@ export class WorkspaceEndpointController {
     // The transport writes the response itself (JSON or an SSE stream).
     reply.hijack();
     try {
-      await this.runtime.endpoint.handle(workspaceId, request.raw, reply.raw, request.body, server);
+      await this.endpoint.handle(workspaceId, request.raw, reply.raw, request.body, server);
     } catch (error) {
       this.logger.error({ err: error, workspaceId }, 'gateway: MCP request failed');
       if (!reply.raw.headersSent) {

@@ -319,14 +319,14 @@ describe('the workspace gateway through a real SDK client', () => {
     const client = await connectSdkClient(gateway.endpoint(), stack.tokens.agent);
     try {
       await client.callTool({ name: 'mcp__inproc__echo', arguments: { text: 'before' } });
-      const heldBefore = gateway.runtime.held.size;
+      const heldBefore = gateway.held.size;
       expect(heldBefore).toBeGreaterThan(0);
       await stack.expectStatus('admin', 'POST', `/v1/approvals/${approvals.inproc}/revoke`, 200, {
         reason: 'gateway test',
       });
       // The ledger has the event once the revoke answered: read it now rather than wait for the relay.
-      await gateway.runtime.revocations?.catchUp();
-      expect(gateway.runtime.held.size).toBeLessThan(heldBefore);
+      await gateway.revocations?.catchUp();
+      expect(gateway.held.size).toBeLessThan(heldBefore);
       const listed = await client.listTools();
       expect(listed.tools.map((t) => t.name)).not.toContain('mcp__inproc__echo');
       expect(listed.tools.map((t) => t.name)).toContain('mcp__everything__echo');

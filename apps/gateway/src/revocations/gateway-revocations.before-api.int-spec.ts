@@ -24,7 +24,8 @@ import { createApiApp } from '../../../api/src/create-api-app.js';
 import { insertTestGatewayToken } from '../acceptance/gateway-stack.harness';
 import { gatewayConfigSchema } from '../config/gateway.config.js';
 import { createGatewayApp } from '../create-gateway-app.js';
-import { GatewayRuntime } from '../endpoint/gateway.runtime.js';
+import { GATEWAY_REVOCATIONS } from '../endpoint/gateway.tokens.js';
+import type { GatewayRevocationsHolder } from './gateway-revocations.holder.js';
 
 // The gateway started before the API, with Redis away too (decision 0129): the order `npm start` once had. Its
 // revocation holder keeps retrying (not ready on /readyz meanwhile), starts once both are there, and from then on a
@@ -177,7 +178,7 @@ async function apiAs(token: string, method: 'DELETE', path: string): Promise<num
 
 /** Waits for the holder's own signal (no polling of /readyz): it has started or caught up again. */
 async function holderLive(): Promise<void> {
-  await gateway.get(GatewayRuntime).revocations?.whenLive();
+  await gateway.get<GatewayRevocationsHolder | null>(GATEWAY_REVOCATIONS)?.whenLive();
 }
 
 describe('a gateway started before the API, with Redis away', () => {

@@ -1,6 +1,5 @@
 import {
   closeRedis,
-  createRedisConnection,
   RedisChannelMultiplexer,
   RetryingRevocationHolder,
   RevocationSubscriber,
@@ -9,6 +8,7 @@ import {
 import type { RevocationEvent } from '@gatehouse/contracts';
 import { createHttpRevocationsReader, leaseConcernedBy, type HeldLeases } from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
+import type { Redis } from 'ioredis';
 import type { CallerCache } from '../callers/caller.cache.js';
 import type { CatalogCache } from '../catalog/catalog.cache.js';
 
@@ -23,7 +23,8 @@ import type { CatalogCache } from '../catalog/catalog.cache.js';
 // the caller cache serves nothing it holds (every request asks the API).
 
 export interface GatewayRevocationsHolderOptions {
-  readonly redisUrl: string;
+  /** Opens the holder's own `subscriber` connection (RedisConnections.open); it closes it in close(). */
+  readonly connect: () => Redis;
   readonly namespace: string;
   readonly apiUrl: string;
   readonly gatewayToken: string;
@@ -39,7 +40,7 @@ export interface GatewayRevocationsHolderOptions {
 }
 
 export class GatewayRevocationsHolder {
-  private connection: ReturnType<typeof createRedisConnection> | null = null;
+  private connection: Redis | null = null;
   private multiplexer: RedisChannelMultiplexer | null = null;
   private holder: RetryingRevocationHolder | null = null;
 
@@ -49,12 +50,7 @@ export class GatewayRevocationsHolder {
   start(): void {
     if (this.holder !== null) return;
     const { logger } = this.options;
-    this.connection = createRedisConnection({
-      url: this.options.redisUrl,
-      name: 'gateway-revocations',
-      purpose: 'subscriber',
-      logger,
-    });
+    this.connection = this.options.connect();
     const multiplexer = new RedisChannelMultiplexer(this.connection, logger);
     this.multiplexer = multiplexer;
     const readSince = createHttpRevocationsReader({
