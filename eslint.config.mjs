@@ -10,6 +10,7 @@ import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import gatehouse from './scripts/eslint/api-layers.mjs';
 
 // Test code: specs, their fixtures and harnesses, the testing lib, benchmarks (which drive real databases).
 export const TEST_FILES = [
@@ -129,6 +130,98 @@ const pureBuiltins = builtinNames.flatMap((name) => [
 
 const restrict = (patterns, paths = []) => ['error', { ...(paths.length > 0 ? { paths } : {}), patterns }];
 
+// --- the layers inside apps/api (docs/architecture/api-layers.md, decision 0136) ---------------------------------
+// Bottom to top. A module imports a lower layer, or its own where the layer allows peers; a feature never imports
+// another feature. Files directly under apps/api/src (app.module, create-api-app, main) compose everything.
+export const API_LAYERS = [
+  {
+    // What every feature stands on: config, wiring tokens, HTTP plumbing, identity (principal, pool, sessions,
+    // tokens), the audit chain and the revocation ledger every write appends to, and the command kernel (handler
+    // types, @HandlesCommand, the runner, long-poll).
+    name: 'foundation',
+    peers: true,
+    members: ['shared', 'config', 'http', 'infrastructure', 'auth', 'audit', 'revocations', 'commands'],
+  },
+  {
+    // The read models several features decide by: the effective view of a workspace, the tenant's host policy.
+    name: 'core',
+    peers: true,
+    members: ['effective-view', 'host-policy'],
+  },
+  {
+    name: 'features',
+    peers: false,
+    members: [
+      'admission',
+      'approvals',
+      'catalog',
+      'catalog-refresh',
+      'definitions',
+      'gateway-activity',
+      'leases',
+      'oauth',
+      'probes',
+      'tenancy',
+      'workspaces',
+    ],
+  },
+  {
+    // The ways in: one command registry served as REST, GraphQL and admin MCP, the OpenAPI document, the operator
+    // CLI.
+    name: 'surfaces',
+    peers: true,
+    members: [
+      'cli',
+      'graphql',
+      'mcp-admin',
+      'openapi',
+      'commands/register-admin-surfaces',
+      'commands/registry/command-binding.problem',
+      'commands/registry/command-handler.registry',
+      'commands/registry/command-registry.module',
+      'commands/rest/command-request-input',
+      'commands/rest/command-route-schema',
+      'commands/rest/register-command-routes',
+    ],
+  },
+];
+
+// The imports that still break the layers: [importing member, imported member, what it imports]. Each is to be
+// removed, by moving what both sides need down a layer or by turning the call into an event; nothing else is
+// excused, and a new file that repeats one of these pairs should not (the list names pairs, not files).
+export const API_LAYER_KNOWN_VIOLATIONS = [
+  // Features that call into other features.
+  ['admission', 'approvals', 'check-admission reads approval standing'],
+  ['approvals', 'catalog', 'decide-approval-request reads the catalog'],
+  [
+    'approvals',
+    'catalog-refresh',
+    'an approval enqueues discovery (approvals.module, decide-approval-request)',
+  ],
+  ['approvals', 'definitions', 'open-approval-request reads definition sources'],
+  ['catalog', 'leases', 'snapshots and the catalog lease check the lease that discovered them'],
+  ['catalog-refresh', 'admission', 'routing and the producer judge admission before enqueueing'],
+  ['catalog-refresh', 'approvals', 'the producer reads approved servers'],
+  ['catalog-refresh', 'leases', 'refresh-catalog and its problems reuse lease keys and problems'],
+  ['definitions', 'admission', 'get-effective-definitions shows the launch judgement'],
+  ['definitions', 'approvals', 'definition writes reopen approval requests (open-requests-after-change)'],
+  ['definitions', 'catalog-refresh', 'definition writes enqueue discovery'],
+  ['leases', 'admission', 'issue-lease and lease-transport judge admission'],
+  ['leases', 'approvals', 'issue-lease opens an approval request'],
+  ['leases', 'oauth', 'a lease carries an OAuth access token (issue-lease, leases.module)'],
+  ['oauth', 'admission', 'oauth-runtime and oauth.module judge destination admission'],
+  ['oauth', 'leases', 'oauth-server-target reads the leased server'],
+  ['probes', 'definitions', 'submit-probe opens a sealed definition'],
+  ['probes', 'leases', 'submit-probe checks the lease behind the probe'],
+  ['workspaces', 'approvals', 'trust and generation changes reopen approval requests'],
+  ['workspaces', 'catalog-refresh', 'trust changes enqueue discovery'],
+  ['workspaces', 'definitions', 'trust and generation changes read definition sources'],
+  // Lower layers that reach up.
+  ['infrastructure', 'admission', 'command-deps provides the admission check and log to every feature'],
+  ['infrastructure', 'definitions', 'command-deps provides the definition cipher'],
+  ['revocations', 'catalog', 'the relay wakes catalog long-polls (revocations.lifecycle)'],
+];
+
 // --- Nx module boundaries ----------------------------------------------------------------------------------------
 const boundaries = {
   banTransitiveDependencies: true,
@@ -221,7 +314,8 @@ export default [
         'error',
         ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource'].map((name) => ({
           name,
-          message: 'libs/oauth reaches authorization servers only through the pinned fetch of @gatehouse/egress.',
+          message:
+            'libs/oauth reaches authorization servers only through the pinned fetch of @gatehouse/egress.',
         })),
       ],
     },
@@ -236,6 +330,18 @@ export default [
         testingLib,
         testHelpers,
       ]),
+    },
+  },
+  {
+    // apps/api: modules import only downwards through its layers (API_LAYERS above). Test code may reach across.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: TEST_FILES,
+    plugins: { gatehouse },
+    rules: {
+      'gatehouse/api-layers': [
+        'error',
+        { root: 'apps/api/src', layers: API_LAYERS, known: API_LAYER_KNOWN_VIOLATIONS },
+      ],
     },
   },
   {

@@ -1,8 +1,10 @@
 // Each architecture rule (docs/architecture/build.md) that lint holds, fed a file that breaks it (and, where
 // a zone is allowed what others are not, a file that must stay clean), against the real eslint.config.mjs.
 // The rules that need the Nx project graph (module boundaries, cycles) are in lint-rules.int-spec.ts.
-import { PURE_LIBS } from '../eslint.config.mjs';
-import { findingsOf } from './lint-rules.harness';
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { API_LAYER_KNOWN_VIOLATIONS, API_LAYERS, PURE_LIBS } from '../eslint.config.mjs';
+import { findingsOf, WORKSPACE_ROOT } from './lint-rules.harness';
 
 const IMPORTS = '@typescript-eslint/no-restricted-imports';
 
@@ -325,5 +327,132 @@ describe('libs only through their roots', () => {
     expect(await findingsOf(IMPORTS, file, importing('@gatehouse/contracts/src/queues'))).toEqual([
       expect.stringContaining('Import a lib only through its root.'),
     ]);
+  });
+});
+
+describe('apps/api imports only downwards through its layers', () => {
+  const LAYERS = 'gatehouse/api-layers';
+  const at = (path: string): string => `apps/api/src/${path}`;
+
+  it('refuses a feature importing another feature', async () => {
+    expect(
+      await findingsOf(LAYERS, at('leases/lint-probe.ts'), importing('../catalog/catalog-version.js')),
+    ).toEqual([
+      expect.stringContaining('leases may not import catalog: one feature does not import another'),
+    ]);
+    expect(
+      await findingsOf(
+        LAYERS,
+        at('tenancy/lint-probe.ts'),
+        importing('../workspaces/create-workspace.use-case.js'),
+      ),
+    ).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'auth/lint-probe.ts',
+      '../approvals/approval.views.js',
+      'auth (foundation) may not import approvals (features)',
+    ],
+    [
+      'commands/lint-probe.ts',
+      '../effective-view/effective-views.js',
+      'commands (foundation) may not import effective-view (core)',
+    ],
+    [
+      'effective-view/lint-probe.ts',
+      '../leases/lease-caller.js',
+      'effective-view (core) may not import leases (features)',
+    ],
+    [
+      'leases/lint-probe.ts',
+      '../graphql/register-graphql.js',
+      'leases (features) may not import graphql (surfaces)',
+    ],
+    [
+      'audit/lint-probe.ts',
+      '../commands/registry/command-handler.registry.js',
+      'audit (foundation) may not import commands/registry/command-handler.registry (surfaces)',
+    ],
+  ])('refuses an upward import: %s of %s', async (file, source, message) => {
+    expect(await findingsOf(LAYERS, at(file), importing(source))).toEqual([expect.stringContaining(message)]);
+  });
+
+  it('refuses a re-export, a type-only import and a dynamic import across features', async () => {
+    const file = at('oauth/lint-probe.ts');
+    expect(
+      await findingsOf(LAYERS, file, "export { CatalogReader } from '../catalog/catalog-reader.js';\n"),
+    ).toHaveLength(1);
+    expect(
+      await findingsOf(
+        LAYERS,
+        file,
+        "import type { X } from '../catalog/catalog-reader.js';\nexport type Y = X;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await findingsOf(
+        LAYERS,
+        file,
+        "export const later = (): Promise<unknown> => import('../catalog/catalog-reader.js');\n",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a folder that is in no layer', async () => {
+    expect(
+      await findingsOf(LAYERS, at('new-feature/lint-probe.ts'), importing('../auth/principal.js')),
+    ).toEqual([expect.stringContaining('new-feature is in no layer of apps/api')]);
+  });
+
+  it.each([
+    ['leases/lint-probe.ts', './lease-caller.js'],
+    ['leases/lint-probe.ts', '../auth/principal.js'],
+    ['leases/lint-probe.ts', '../commands/command-handler.js'],
+    ['leases/lint-probe.ts', '../commands/registry/handles-command.decorator.js'],
+    ['leases/lint-probe.ts', '../effective-view/effective-views.js'],
+    ['host-policy/lint-probe.ts', '../effective-view/effective-views.js'],
+    ['auth/lint-probe.ts', '../audit/append-audit-event.js'],
+    ['graphql/lint-probe.ts', '../commands/rest/register-command-routes.js'],
+    ['mcp-admin/lint-probe.ts', '../leases/lease-caller.js'],
+    ['lint-probe.ts', './leases/leases.module.js'],
+    ['leases/lint-probe.ts', '@gatehouse/contracts'],
+  ])('allows %s to import %s', async (file, source) => {
+    expect(await findingsOf(LAYERS, at(file), importing(source))).toEqual([]);
+  });
+
+  it('lets test code reach across features', async () => {
+    expect(
+      await findingsOf(
+        LAYERS,
+        at('leases/lint-probe.int-spec.ts'),
+        importing('../catalog/catalog-version.js'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('places every folder of apps/api/src in a layer', () => {
+    const members = new Set(API_LAYERS.flatMap((layer) => layer.members));
+    const folders = readdirSync(resolve(WORKSPACE_ROOT, 'apps/api/src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !members.has(folder))).toEqual([]);
+  });
+
+  it('excuses only pairs the layers would refuse, each with its reason', () => {
+    const placeOf = (member: string): { index: number; peers: boolean } => {
+      const index = API_LAYERS.findIndex((layer) => layer.members.includes(member));
+      expect(index).toBeGreaterThanOrEqual(0);
+      return { index, peers: API_LAYERS[index]!.peers };
+    };
+    for (const [from, to, why] of API_LAYER_KNOWN_VIOLATIONS) {
+      const source = placeOf(from);
+      const target = placeOf(to);
+      expect(target.index > source.index || (target.index === source.index && !source.peers)).toBe(true);
+      expect(why.length).toBeGreaterThan(0);
+    }
+    const pairs = API_LAYER_KNOWN_VIOLATIONS.map(([from, to]) => `${from}>${to}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
   });
 });
