@@ -132,7 +132,8 @@ const restrict = (patterns, paths = []) => ['error', { ...(paths.length > 0 ? { 
 
 // --- the layers inside apps/api (docs/architecture/api-layers.md, decision 0136) ---------------------------------
 // Bottom to top. A module imports a lower layer, or its own where the layer allows peers; a feature never imports
-// another feature. Files directly under apps/api/src (app.module, create-api-app, main) compose everything.
+// another feature. Files directly under apps/api/src (app.module, create-api-app, main) compose everything. A member
+// is a folder or one file under apps/api/src; the longest member that holds a file places it.
 export const API_LAYERS = [
   {
     // What every feature stands on: config, wiring tokens, HTTP plumbing, identity (principal, pool, sessions,
@@ -184,6 +185,17 @@ export const API_LAYERS = [
       'commands/rest/register-command-routes',
     ],
   },
+  {
+    // The wiring that hands every feature its collaborators and mounts the routes: it knows every layer, like the
+    // files directly under apps/api/src (app.module, create-api-app, main), which are composition too.
+    name: 'composition',
+    peers: true,
+    members: [
+      'infrastructure/api-routes',
+      'infrastructure/api-routes.module',
+      'infrastructure/command-deps.module',
+    ],
+  },
 ];
 
 // The imports that still break the layers: [importing member, imported member, what it imports]. Each is to be
@@ -217,8 +229,6 @@ export const API_LAYER_KNOWN_VIOLATIONS = [
   ['workspaces', 'catalog-refresh', 'trust changes enqueue discovery'],
   ['workspaces', 'definitions', 'trust and generation changes read definition sources'],
   // Lower layers that reach up.
-  ['infrastructure', 'admission', 'command-deps provides the admission check and log to every feature'],
-  ['infrastructure', 'definitions', 'command-deps provides the definition cipher'],
   ['revocations', 'catalog', 'the relay wakes catalog long-polls (revocations.lifecycle)'],
 ];
 

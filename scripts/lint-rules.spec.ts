@@ -297,7 +297,7 @@ describe('@gatehouse/testing only from test files', () => {
   it.each([
     './testing/identity-harness.js',
     './cross-tenant.test-fixture.js',
-    '../test-support/recording.resolver.js',
+    '../test-support/recording-resolver.js',
   ])('refuses production code importing the test helper %s', async (source) => {
     expect(await findingsOf(IMPORTS, 'apps/api/src/auth/lint-probe.ts', importing(source))).toEqual([
       expect.stringContaining('Production code does not import test helpers.'),
@@ -375,6 +375,11 @@ describe('apps/api imports only downwards through its layers', () => {
       '../commands/registry/command-handler.registry.js',
       'audit (foundation) may not import commands/registry/command-handler.registry (surfaces)',
     ],
+    [
+      'infrastructure/lint-probe.ts',
+      '../leases/lease-caller.js',
+      'infrastructure (foundation) may not import leases (features)',
+    ],
   ])('refuses an upward import: %s of %s', async (file, source, message) => {
     expect(await findingsOf(LAYERS, at(file), importing(source))).toEqual([expect.stringContaining(message)]);
   });
@@ -417,6 +422,7 @@ describe('apps/api imports only downwards through its layers', () => {
     ['graphql/lint-probe.ts', '../commands/rest/register-command-routes.js'],
     ['mcp-admin/lint-probe.ts', '../leases/lease-caller.js'],
     ['lint-probe.ts', './leases/leases.module.js'],
+    ['infrastructure/command-deps.module.ts', '../admission/admission.log.js'],
     ['leases/lint-probe.ts', '@gatehouse/contracts'],
   ])('allows %s to import %s', async (file, source) => {
     expect(await findingsOf(LAYERS, at(file), importing(source))).toEqual([]);
