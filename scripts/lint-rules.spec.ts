@@ -297,7 +297,7 @@ describe('@gatehouse/testing only from test files', () => {
   it.each([
     './testing/identity-harness.js',
     './cross-tenant.test-fixture.js',
-    '../test-support/recording-resolver.js',
+    '../test-support/recording.resolver.js',
   ])('refuses production code importing the test helper %s', async (source) => {
     expect(await findingsOf(IMPORTS, 'apps/api/src/auth/lint-probe.ts', importing(source))).toEqual([
       expect.stringContaining('Production code does not import test helpers.'),
