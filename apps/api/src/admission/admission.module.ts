@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { CheckAdmissionUseCase } from './check-admission.use-case';
+import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Admission commands: the decision a worker would get before a lease. */
 @Module({
-  providers: [
-    CheckAdmissionUseCase,
-  ],
+  imports: [EffectiveViewModule],
+  providers: [CheckAdmissionUseCase],
 })
 export class AdmissionModule {}

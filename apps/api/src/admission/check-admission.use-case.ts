@@ -2,12 +2,11 @@ import { checkAdmission, type CommandInput, type CommandOutput } from '@gatehous
 import type { Database, TenantTx } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
 import { toActivationView } from '../approvals/activation.view';
-import { evaluateWorkspaceView } from '../approvals/workspace-activation';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { EffectiveView } from '../effective-view/effective-view.service';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import type { AdmissionLog } from './admission.log';
 import { judgeLaunch, type LaunchJudgement } from './launch-judgement';
@@ -38,7 +37,7 @@ export interface CheckAdmissionDeps {
 export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CHECK_ADMISSION_DEPS) private readonly deps: CheckAdmissionDeps,
   ) {}
@@ -52,7 +51,7 @@ export class CheckAdmissionUseCase implements UseCaseFor<typeof checkAdmission> 
     const read = await this.db.withTenant(principal.tenantId, async (tx) => {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
       if (userId !== null) await assertTenantMember(tx, principal.tenantId, userId);
-      const evaluated = await evaluateWorkspaceView(tx, this.cipher, {
+      const evaluated = await this.views.ofWorkspace(tx, {
         tenantId: principal.tenantId,
         workspace,
         userId,

@@ -10,11 +10,15 @@ import type { z } from 'zod';
 import { appendAuditEvents } from '../audit/append-audit-event';
 import { auditSafeFields, auditSafeText } from '../audit/audit-safe-text';
 import type { AuditEventInput } from '../audit/audit-event';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
-import { identityOfRow } from './approval.views';
+import { identityOfRow } from '../effective-view/activation-inputs';
 import { reviewChanges, storedReviewOf } from './review-values';
-import { loadActivationContext, type ActivationContext, type EvaluatedEntry } from './workspace-activation';
+import {
+  loadEffectiveViews,
+  type EffectiveViews,
+  type EvaluatedEntry,
+} from '../effective-view/effective-views';
 
 /** Which views an event may have changed: a workspace, for the workspace alone and/or some users. */
 export interface AffectedView {
@@ -71,7 +75,7 @@ function needsReview(evaluated: EvaluatedEntry, trigger: ApprovalRequestTrigger)
 }
 
 /** What the request stores as reviewed: the redacted projection and its value digests (review-values.ts). */
-function projectionOf(context: ActivationContext, evaluated: EvaluatedEntry): object {
+function projectionOf(context: EffectiveViews, evaluated: EvaluatedEntry): object {
   return storedReviewOf(evaluated.entry, context.snapshot.fingerprintKey);
 }
 
@@ -91,7 +95,7 @@ function projectionOf(context: ActivationContext, evaluated: EvaluatedEntry): ob
  *   names every env and header key whose value changed, was added or removed (never a value).
  * - A user's own view is re-decided only where they have something of their own (a user or local source, a
  *   user variable, an own overlay); otherwise it resolves exactly like the workspace's, which is decided anyway.
- *   A per-user entry that resolves exactly like the workspace's (activation-inputs resolvesLikeWorkspace) has the
+ *   A per-user entry that resolves exactly like the workspace's (effective-view activation-inputs resolvesLikeWorkspace) has the
  *   workspace's identity, so the workspace's request covers it: no second request for the same review.
  * - An open request of a view whose identity that view no longer has, and that no new request supersedes, is
  *   withdrawn (decision 0087).
@@ -102,7 +106,7 @@ export async function openApprovalRequests(
   args: OpenRequestsArgs,
 ): Promise<OpenedRequest[]> {
   if (args.views.length === 0) return [];
-  const context = await loadActivationContext(tx, cipher, {
+  const context = await loadEffectiveViews(tx, cipher, {
     tenantId: args.tenantId,
     workspaceIds: args.views.map((view) => view.workspace.id),
     userIds: args.views.flatMap((view) => (view.userId === null ? [] : [view.userId])),
@@ -214,7 +218,7 @@ interface PlannedRequest {
 }
 
 function planRequest(
-  context: ActivationContext,
+  context: EffectiveViews,
   args: OpenRequestsArgs,
   view: AffectedView,
   item: EvaluatedEntry,
@@ -247,7 +251,7 @@ function planRequest(
  * here. Data from before changes were recorded falls back to the last writer of the source or variable.
  */
 function writersOf(
-  context: ActivationContext,
+  context: EffectiveViews,
   view: AffectedView,
   item: EvaluatedEntry,
   identity: ApprovalIdentity,
@@ -280,7 +284,7 @@ function writersOf(
 }
 
 function previousApproval(
-  context: ActivationContext,
+  context: EffectiveViews,
   item: EvaluatedEntry,
 ): { id: string; changes: ProjectionChange[] } | null {
   if (item.decision.state !== 'stale') return null;

@@ -1,36 +1,10 @@
-import type { ApprovalIdentity, ProjectionChange } from '@gatehouse/activation';
+import type { ProjectionChange } from '@gatehouse/activation';
 import type { approvalRequestView, approvalView } from '@gatehouse/commands';
 import { approvalRequestCauseView, APPROVAL_REQUEST_CLOSE_REASONS } from '@gatehouse/contracts';
 import type { Approval, ApprovalRequest } from '@gatehouse/db';
 import type { z } from 'zod';
 import { shownProjection } from './review-values';
-
-type IdentityRow = Pick<
-  Approval,
-  | 'identityKey'
-  | 'serverName'
-  | 'sourceTier'
-  | 'sourceOrigin'
-  | 'definitionFingerprint'
-  | 'securityIdentity'
-  | 'principalUserId'
-  | 'repositoryIdentity'
-  | 'workspaceGeneration'
->;
-
-/** The identity a request or approval row was opened or decided for. */
-export function identityOfRow(row: IdentityRow): ApprovalIdentity {
-  return {
-    key: row.identityKey,
-    serverName: row.serverName,
-    source: { tier: row.sourceTier, origin: row.sourceOrigin },
-    definitionFingerprint: row.definitionFingerprint,
-    securityIdentity: row.securityIdentity,
-    principalUserId: row.principalUserId,
-    repositoryIdentity: row.repositoryIdentity,
-    workspaceGeneration: row.workspaceGeneration,
-  };
-}
+import { identityOfRow } from '../effective-view/activation-inputs';
 
 function changesOf(value: unknown): ProjectionChange[] {
   return Array.isArray(value) ? (value as ProjectionChange[]) : [];

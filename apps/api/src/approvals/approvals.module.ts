@@ -6,10 +6,11 @@ import { OpenApprovalRequestUseCase } from './open-approval-request.use-case';
 import { DecideApprovalRequestUseCase } from './decide-approval-request.use-case';
 import { ListApprovalsUseCase } from './list-approvals.use-case';
 import { RevokeApprovalUseCase } from './revoke-approval.use-case';
+import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Approval commands: requests (open, list, get, decide) and approvals (list, revoke). */
 @Module({
-  imports: [CatalogRefreshModule],
+  imports: [EffectiveViewModule, CatalogRefreshModule],
   providers: [
     ListApprovalRequestsUseCase,
     GetApprovalRequestUseCase,

@@ -7,15 +7,16 @@ import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, ValidationProblemError } from '../shared/command-problems';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
 import { requestNotOpen } from './approval-problems';
 import { findVisibleRequest, fourEyesOf } from './approval-visibility';
-import { identityOfRow, toApprovalView } from './approval.views';
+import { identityOfRow } from '../effective-view/activation-inputs';
+import { toApprovalView } from './approval.views';
 import { deciderOf } from './decider.mapping';
 import { auditRefusedDecision, problemOfRefusal, type DecideRefusal } from './decision-refusal';
 import { requestSourceStateOf } from './request-source.state';
-import { evaluateWorkspaceView } from './workspace-activation';
+import { EffectiveView } from '../effective-view/effective-view.service';
 import { Inject, Optional } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { catalogTopicOf } from '../catalog/catalog-topic';
@@ -66,6 +67,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Optional()
     @Inject(CatalogRefreshProducer)
     private readonly refreshes: CatalogRefreshProducer | null = null,
@@ -173,7 +175,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
     input: Input,
   ): Promise<DecisionAuthority | DecideRefusal> {
     const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: request.workspaceId } });
-    const evaluated = await evaluateWorkspaceView(tx, this.cipher, {
+    const evaluated = await this.views.ofWorkspace(tx, {
       tenantId: principal.tenantId,
       workspace,
       userId: request.principalUserId,

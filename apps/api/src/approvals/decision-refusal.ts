@@ -13,7 +13,7 @@ import {
   roleCannotDecide,
   sourceUnreadable,
 } from './approval-problems';
-import { identityOfRow } from './approval.views';
+import { identityOfRow } from '../effective-view/activation-inputs';
 
 /** Beyond what `canDecide` refuses: the request's source cannot be read now (request-source.state.ts). */
 export interface SourceUnreadableRefusal {

@@ -5,12 +5,13 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { callerUserId } from '../definitions/definition-access';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { notApprovable } from './approval-problems';
 import { openApprovalRequests } from './approval-requests.opener';
 import { toApprovalRequestView } from './approval.views';
 import { fourEyesOf } from './approval-visibility';
-import { evaluateWorkspaceView, type EvaluatedEntry } from './workspace-activation';
+import { EffectiveView } from '../effective-view/effective-view.service';
+import type { EvaluatedEntry } from '../effective-view/effective-views';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
@@ -45,6 +46,7 @@ export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprova
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof openApprovalRequest>>) {
@@ -52,7 +54,7 @@ export class OpenApprovalRequestUseCase implements UseCaseFor<typeof openApprova
     return this.db.withTenant(tenantId, async (tx) => {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
       const userId = input.view === 'principal' ? callerUserId(principal) : null;
-      const evaluated = await evaluateWorkspaceView(tx, this.cipher, { tenantId, workspace, userId });
+      const evaluated = await this.views.ofWorkspace(tx, { tenantId, workspace, userId });
       const item = evaluated.entries.find((entry) => entry.entry.name === input.serverName);
       if (item === undefined) throw notFound('server in this view');
       assertApprovable(item);

@@ -1,6 +1,6 @@
 import type { ApprovalRequest, TenantTx } from '@gatehouse/db';
 import { decodeDefinitionDocument } from '@gatehouse/definitions';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 
 /**
  * Whether the source an approval request came from can be read now: `missing` when its row is gone,

@@ -4,6 +4,7 @@ import { CatalogRefreshQueues } from './catalog-refresh.queues';
 import { CatalogSweepScheduler } from './catalog-sweep.scheduler';
 import { RefreshCatalogUseCase } from './refresh-catalog.use-case';
 import { StaleCatalogsSweep } from './stale-catalogs.sweep';
+import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /**
  * The API as the producer of catalog refresh jobs: the triggers (approvals, definition changes, `catalog.refresh`)
@@ -11,6 +12,7 @@ import { StaleCatalogsSweep } from './stale-catalogs.sweep';
  * sweep on a BullMQ job scheduler.
  */
 @Module({
+  imports: [EffectiveViewModule],
   providers: [
     CatalogRefreshQueues,
     CatalogRefreshProducer,

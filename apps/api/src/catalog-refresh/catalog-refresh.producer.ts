@@ -4,16 +4,14 @@ import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { launchTargetOf } from '../admission/launch-target';
 import { viewsAffectedBy, type ChangeScope } from '../approvals/affected-views';
-import { loadActivationContext } from '../approvals/workspace-activation';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import { auditSafeFields } from '../audit/audit-safe-text';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { EffectiveView } from '../effective-view/effective-view.service';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE, LOGGER } from '../infrastructure/infrastructure.tokens';
-import { decideLeaseActivation } from '../leases/lease-activation';
 import { CatalogRefreshQueues } from './catalog-refresh.queues';
 import { describePoolRefusal, routeCatalogRefresh, type PoolRefusal } from './catalog-refresh.routing';
 
@@ -86,7 +84,7 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CatalogRefreshQueues) private readonly queues: CatalogRefreshQueues,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -157,7 +155,7 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
       const tenant = await tx.tenant.findUnique({ where: { id: target.tenantId }, select: { slug: true } });
       const workspace = await tx.workspace.findUnique({ where: { id: target.workspaceId } });
       if (tenant === null || workspace === null) return null;
-      const activation = await decideLeaseActivation(tx, this.cipher, {
+      const activation = await this.views.ofServer(tx, {
         tenantId: target.tenantId,
         workspace,
         userId: target.principalUserId,
@@ -224,7 +222,7 @@ export class CatalogRefreshProducer implements BeforeApplicationShutdown {
         0,
         MAX_VIEWS_PER_CHANGE,
       );
-      const context = await loadActivationContext(tx, this.cipher, {
+      const context = await this.views.load(tx, {
         tenantId: change.tenantId,
         workspaceIds: views.map((view) => view.workspace.id),
         userIds: views.flatMap((view) => (view.userId === null ? [] : [view.userId])),

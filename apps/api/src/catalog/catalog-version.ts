@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ApprovedCatalogServer, CatalogOptions, ServerOptions } from '@gatehouse/catalog';
 import type { CatalogInputVersions, CatalogSnapshotVersion } from '@gatehouse/db';
-import type { EvaluatedView } from '../approvals/workspace-activation';
+import type { EvaluatedView } from '../effective-view/effective-views';
 
 /** The workspace's own discoveries are stored under this principal key (catalog_snapshots.principal_key). */
 export const WORKSPACE_PRINCIPAL_KEY = 'workspace';

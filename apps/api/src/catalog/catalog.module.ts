@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { GetWorkspaceCatalogUseCase } from './get-workspace-catalog.use-case';
 import { SubmitCatalogSnapshotUseCase } from './submit-catalog-snapshot.use-case';
+import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Catalog snapshots (submit: worker tokens, for a lease they hold) and the catalog lease (get). */
 @Module({
+  imports: [EffectiveViewModule],
   providers: [SubmitCatalogSnapshotUseCase, GetWorkspaceCatalogUseCase],
 })
 export class CatalogModule {}

@@ -15,7 +15,6 @@ import {
   type Database,
 } from '@gatehouse/db';
 import { Inject, Optional } from '@nestjs/common';
-import { evaluateWorkspaceView } from '../approvals/workspace-activation';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -23,7 +22,7 @@ import { awaitChange } from '../commands/long-poll/await-change';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
 import { TaggedRead } from '../commands/long-poll/tagged-read';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { EffectiveView } from '../effective-view/effective-view.service';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { assertCatalogPrincipal, catalogReaderOf, type CatalogReader } from './catalog-reader';
@@ -58,7 +57,7 @@ type Input = CommandInput<typeof getWorkspaceCatalog>;
 export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
     @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
@@ -97,7 +96,7 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
   ): Promise<TaggedRead> {
     const bound = reader.boundWorkspaceIds;
     if (bound.length > 0 && !bound.includes(workspaceId)) throw notFound('workspace');
-    const fingerprintKeyId = this.cipher.fingerprintKeyFor(reader.tenantId).id;
+    const fingerprintKeyId = this.views.fingerprintKeyIdOf(reader.tenantId);
     for (let attempt = 0; attempt < STABLE_READ_ATTEMPTS; attempt += 1) {
       const now = this.clock();
       const versions = () =>
@@ -129,7 +128,7 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
       const workspace = await reader.findWorkspace(tx, workspaceId);
       await assertCatalogPrincipal(tx, reader);
       const principalUserId = reader.principalUserId;
-      const view = await evaluateWorkspaceView(tx, this.cipher, {
+      const view = await this.views.ofWorkspace(tx, {
         tenantId: reader.tenantId,
         workspace,
         userId: principalUserId,

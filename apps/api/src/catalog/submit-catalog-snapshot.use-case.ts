@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { leaseCallerForLease, type LeaseCaller } from '../leases/lease-caller';

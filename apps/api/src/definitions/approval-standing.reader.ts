@@ -1,7 +1,7 @@
 import type { TenantTx } from '@gatehouse/db';
 import type { AffectedView } from '../approvals/approval-requests.opener';
-import { loadActivationContext } from '../approvals/workspace-activation';
-import type { DefinitionCipher } from './definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
+import { loadEffectiveViews } from '../effective-view/effective-views';
 
 /** One server's activation state in one view, for the preview's before/after comparison. */
 export interface ApprovalStanding {
@@ -28,7 +28,7 @@ export async function readApprovalStandings(
 ): Promise<Map<string, ApprovalStanding>> {
   const standings = new Map<string, ApprovalStanding>();
   if (views.length === 0) return standings;
-  const context = await loadActivationContext(tx, cipher, {
+  const context = await loadEffectiveViews(tx, cipher, {
     tenantId,
     workspaceIds: views.map((view) => view.workspace.id),
     userIds: views.flatMap((view) => (view.userId === null ? [] : [view.userId])),

@@ -10,7 +10,7 @@ import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { Inject, Optional } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';

@@ -2,7 +2,7 @@ import type { TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
 import { notFound } from '../shared/command-problems';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
-import type { DefinitionCipher } from './definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 
 /** A definition_sources row as Prisma returns it. */
 export type DefinitionSource = Awaited<ReturnType<TenantTx['definitionSource']['findUniqueOrThrow']>>;

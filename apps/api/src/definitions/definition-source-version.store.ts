@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantTx } from '@gatehouse/db';
-import type { DefinitionCipher } from './definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 
 /** How many versions of one source are kept: enough history to review, bounded whatever the write rate. */
 export const KEPT_SOURCE_VERSIONS = 100;

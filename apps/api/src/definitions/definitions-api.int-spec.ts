@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 
 // Server definitions through the real API (createApiApp: REST, GraphQL and admin MCP, real Postgres and Redis),
 // with a canary secret that must never come back out: not in a response, a GraphQL result, an admin MCP tool
@@ -90,7 +90,10 @@ async function rest(who: Who, method: string, url: string, payload?: unknown) {
     ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
   });
   bodies.push(response.body);
-  return { status: response.statusCode, body: JSON.parse(response.body || 'null') as Record<string, unknown> };
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body || 'null') as Record<string, unknown>,
+  };
 }
 
 async function graphql(who: Who, query: string) {
@@ -101,7 +104,10 @@ async function graphql(who: Who, query: string) {
     payload: JSON.stringify({ query }),
   });
   bodies.push(response.body);
-  return JSON.parse(response.body) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] };
+  return JSON.parse(response.body) as {
+    data?: Record<string, unknown>;
+    errors?: { extensions?: { code?: string } }[];
+  };
 }
 
 /** A tools/call over admin MCP (stateless JSON-RPC), its body kept for the canary like every REST answer. */
@@ -114,11 +120,17 @@ async function mcpTool(who: Who, name: string, args: Record<string, unknown>) {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     },
-    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    payload: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    }),
   });
   bodies.push(response.body);
-  return (JSON.parse(response.body) as { result: { isError?: boolean; structuredContent: Record<string, unknown> } })
-    .result;
+  return (
+    JSON.parse(response.body) as { result: { isError?: boolean; structuredContent: Record<string, unknown> } }
+  ).result;
 }
 
 type Entry = {
@@ -233,14 +245,23 @@ describe('server definitions through the API', () => {
     expect(github).toMatchObject({ status: 'resolved', source: { tier: 'project' } });
     expect(github?.fingerprint).toMatch(/\S{16,}/);
     expect(github?.identity?.key).toMatch(/^sid:/);
-    expect(github?.projection?.transport).toMatchObject({ kind: 'http', headers: { state: 'redacted', keys: ['Authorization'] } });
+    expect(github?.projection?.transport).toMatchObject({
+      kind: 'http',
+      headers: { state: 'redacted', keys: ['Authorization'] },
+    });
     const filesystem = entries.get('filesystem');
     expect(filesystem?.status).toBe('resolved');
     expect(filesystem?.projection?.transport.args).toContain('/srv/repo');
-    expect(filesystem?.projection?.transport.env).toEqual({ state: 'redacted', keys: ['API_KEY', 'NODE_OPTIONS'] });
+    expect(filesystem?.projection?.transport.env).toEqual({
+      state: 'redacted',
+      keys: ['API_KEY', 'NODE_OPTIONS'],
+    });
     expect(entries.get('sentry')?.status).toBe('resolved');
     expect(entries.get('legacy')).toMatchObject({ status: 'rejected', reason: 'unsupported_transport' });
-    expect(entries.get('notes')).toMatchObject({ status: 'resolved', source: { tier: 'user', origin: `user:${users.alice?.id}` } });
+    expect(entries.get('notes')).toMatchObject({
+      status: 'resolved',
+      source: { tier: 'user', origin: `user:${users.alice?.id}` },
+    });
 
     // The same view over GraphQL, for the workspace alone: alice's user source takes no part in it.
     const gql = await graphql(
@@ -256,27 +277,44 @@ describe('server definitions through the API', () => {
     expect(gqlEntries.get('github')?.fingerprint).toBe(github?.fingerprint);
   });
 
-  it('keeps a user from reading or writing another user\'s user/local sources and variables', async () => {
+  it("keeps a user from reading or writing another user's user/local sources and variables", async () => {
     expect((await rest('bob', 'GET', `/v1/definition-sources/${userSourceId}`)).status).toBe(404);
     expect((await rest('owner', 'GET', `/v1/definition-sources/${userSourceId}`)).status).toBe(404);
     expect((await rest('bob', 'DELETE', `/v1/definition-sources/${userSourceId}`)).status).toBe(404);
     expect((await rest('alice', 'GET', `/v1/definition-sources/${userSourceId}`)).status).toBe(200);
     const list = await rest('bob', 'GET', '/v1/definition-sources');
     expect(JSON.stringify(list.body)).not.toContain(userSourceId);
-    const bobView = entriesOf((await rest('bob', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body);
+    const bobView = entriesOf(
+      (await rest('bob', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body,
+    );
     expect(bobView.has('notes')).toBe(false);
 
     // User variables are always the caller's own: alice's stays hers, bob's write lands in his own scope.
-    expect((await rest('alice', 'PUT', '/v1/definition-variables/NOTES_VAULT', { scope: 'user', value: '/data/alice' })).status).toBe(200);
+    expect(
+      (
+        await rest('alice', 'PUT', '/v1/definition-variables/NOTES_VAULT', {
+          scope: 'user',
+          value: '/data/alice',
+        })
+      ).status,
+    ).toBe(200);
     const bobVars = await rest('bob', 'GET', '/v1/definition-variables?scope=user');
     expect(bobVars.body.items).toEqual([]);
     expect((await rest('bob', 'DELETE', '/v1/definition-variables/NOTES_VAULT?scope=user')).status).toBe(200);
     const aliceVars = await rest('alice', 'GET', '/v1/definition-variables?scope=user');
-    expect((aliceVars.body.items as { name: string; set: boolean }[]).map((v) => [v.name, v.set])).toEqual([['NOTES_VAULT', true]]);
+    expect((aliceVars.body.items as { name: string; set: boolean }[]).map((v) => [v.name, v.set])).toEqual([
+      ['NOTES_VAULT', true],
+    ]);
     // A local source is the caller's own too: bob's import makes his, never alice's.
-    const bobLocal = await rest('bob', 'POST', '/v1/definition-sources/import', { tier: 'local', workspaceId, content: USER_MCP_JSON });
+    const bobLocal = await rest('bob', 'POST', '/v1/definition-sources/import', {
+      tier: 'local',
+      workspaceId,
+      content: USER_MCP_JSON,
+    });
     expect(bobLocal.body.origin).toBe(`local:${workspaceId}:${users.bob?.id}`);
-    expect((await rest('alice', 'GET', `/v1/definition-sources/${bobLocal.body.id as string}`)).status).toBe(404);
+    expect((await rest('alice', 'GET', `/v1/definition-sources/${bobLocal.body.id as string}`)).status).toBe(
+      404,
+    );
   });
 
   it('enforces who writes each tier', async () => {
@@ -289,15 +327,27 @@ describe('server definitions through the API', () => {
     expect((await rest('owner', 'PUT', '/v1/definition-sources', plugin)).status).toBe(200);
     const project = { tier: 'project', workspaceId, document: { mcpServers: {} }, expectedVersion: 1 };
     expect((await rest('bob', 'PUT', '/v1/definition-sources', project)).status).toBe(403);
-    expect((await rest('bob', 'PUT', '/v1/definition-variables/X_SETTING', { scope: 'tenant', value: 'v' })).status).toBe(403);
     expect(
-      (await rest('bob', 'PUT', '/v1/definition-variables/X_SETTING', { scope: 'workspace', workspaceId, value: 'v' })).status,
+      (await rest('bob', 'PUT', '/v1/definition-variables/X_SETTING', { scope: 'tenant', value: 'v' }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await rest('bob', 'PUT', '/v1/definition-variables/X_SETTING', {
+          scope: 'workspace',
+          workspaceId,
+          value: 'v',
+        })
+      ).status,
     ).toBe(403);
   });
 
   it('refuses a stale or missing version with 409, and keeps stored values sent back as their placeholder', async () => {
     const base = { tier: 'project', workspaceId };
-    expect((await rest('maintainer', 'PUT', '/v1/definition-sources', { ...base, document: projectDocument('x') })).status).toBe(409);
+    expect(
+      (await rest('maintainer', 'PUT', '/v1/definition-sources', { ...base, document: projectDocument('x') }))
+        .status,
+    ).toBe(409);
     const kept = await rest('owner', 'PUT', '/v1/definition-sources', {
       ...base,
       expectedVersion: 1,
@@ -343,14 +393,22 @@ describe('server definitions through the API', () => {
 
   it('disables a listed server by overlay, refuses an unknown one, and clearing gives the entry back', async () => {
     const url = `/v1/workspaces/${workspaceId}/disabled-servers`;
-    const before = entriesOf((await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body);
+    const before = entriesOf(
+      (await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body,
+    );
     expect((await rest('maintainer', 'PUT', `${url}/nope`, { scope: 'workspace' })).status).toBe(400);
     expect((await rest('bob', 'PUT', `${url}/github`, { scope: 'workspace' })).status).toBe(403);
-    expect((await rest('maintainer', 'PUT', `${url}/github`, { scope: 'workspace', reason: 'rotating' })).status).toBe(200);
-    const disabled = entriesOf((await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body);
+    expect(
+      (await rest('maintainer', 'PUT', `${url}/github`, { scope: 'workspace', reason: 'rotating' })).status,
+    ).toBe(200);
+    const disabled = entriesOf(
+      (await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body,
+    );
     expect(disabled.get('github')).toMatchObject({ status: 'disabled', reason: 'disabled_by_workspace' });
     expect((await rest('maintainer', 'DELETE', `${url}/github?scope=workspace`)).status).toBe(200);
-    const after = entriesOf((await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body);
+    const after = entriesOf(
+      (await rest('alice', 'GET', `/v1/workspaces/${workspaceId}/effective-definitions`)).body,
+    );
     expect(after.get('github')).toEqual(before.get('github'));
   });
 
@@ -371,11 +429,17 @@ describe('server definitions through the API', () => {
     }
     const effective = await mcpTool('alice', 'command_definitions_effective', { workspaceId });
     const filesystem = entriesOf(effective.structuredContent).get('filesystem');
-    expect(filesystem?.projection?.transport.env).toEqual({ state: 'redacted', keys: ['API_KEY', 'NODE_OPTIONS'] });
+    expect(filesystem?.projection?.transport.env).toEqual({
+      state: 'redacted',
+      keys: ['API_KEY', 'NODE_OPTIONS'],
+    });
   });
 
   it('never lets the canary out: responses, GraphQL, logs, audit rows, plaintext columns', async () => {
-    const gqlSource = await graphql('owner', `query { definitionSource(input: { sourceId: "${projectSourceId}" }) { id entries problems } }`);
+    const gqlSource = await graphql(
+      'owner',
+      `query { definitionSource(input: { sourceId: "${projectSourceId}" }) { id entries problems } }`,
+    );
     expect(gqlSource.errors).toBeUndefined();
     expect(bodies.length).toBeGreaterThan(20);
     expect(logLines.length).toBeGreaterThan(0);
@@ -399,13 +463,18 @@ describe('server definitions through the API', () => {
       for (const column of columns.rows) {
         const cell = `"${column.column_name}"`;
         const predicate =
-          column.data_type === 'bytea' ? `position(convert_to($1, 'UTF8') in ${cell}) > 0` : `${cell}::text LIKE '%' || $1 || '%'`;
+          column.data_type === 'bytea'
+            ? `position(convert_to($1, 'UTF8') in ${cell}) > 0`
+            : `${cell}::text LIKE '%' || $1 || '%'`;
         for (const canary of CANARIES) {
           const hit = await admin.query<{ n: string }>(
             `SELECT count(*) AS n FROM "${column.table_name}" WHERE ${predicate}`,
             [canary],
           );
-          expect({ column: `${column.table_name}.${column.column_name}`, hits: Number(hit.rows[0]?.n) }).toEqual({
+          expect({
+            column: `${column.table_name}.${column.column_name}`,
+            hits: Number(hit.rows[0]?.n),
+          }).toEqual({
             column: `${column.table_name}.${column.column_name}`,
             hits: 0,
           });

@@ -14,10 +14,11 @@ import { GetEffectiveDefinitionsUseCase } from './get-effective-definitions.use-
 import { PreviewDefinitionSourceUseCase } from './preview-definition-source.use-case';
 import { ListDefinitionSourceVersionsUseCase } from './list-definition-source-versions.use-case';
 import { GetDefinitionSourceVersionUseCase } from './get-definition-source-version.use-case';
+import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Definition commands: sources per tier, variables, disable overlays and the effective view. */
 @Module({
-  imports: [CatalogRefreshModule],
+  imports: [EffectiveViewModule, CatalogRefreshModule],
   providers: [
     ListDefinitionSourcesUseCase,
     GetDefinitionSourceUseCase,

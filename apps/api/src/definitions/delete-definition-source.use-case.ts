@@ -10,7 +10,7 @@ import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, notFound } from '../shared/command-problems';
 import { assertMayWriteSource, mayReadSource, type DefinitionTierName } from './definition-access';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

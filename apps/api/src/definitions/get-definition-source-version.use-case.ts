@@ -6,7 +6,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { notFound } from '../shared/command-problems';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { readableSource, readSourceVersion } from './definition-source-history.reader';
 import { entryView, sourceRefOf } from './definition-source.view';
 import { entryChangesBetween } from './source-entry.changes';

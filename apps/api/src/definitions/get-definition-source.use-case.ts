@@ -3,7 +3,7 @@ import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { toSourceView } from './definition-source.view';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';

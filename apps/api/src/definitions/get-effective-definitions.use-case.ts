@@ -3,15 +3,15 @@ import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
 import { callerUserId } from './definition-access';
-import { DefinitionCipher } from './definition-cipher';
 import { toActivationView } from '../approvals/activation.view';
-import { loadActivationContext, type EvaluatedEntry } from '../approvals/workspace-activation';
+import { EffectiveView } from '../effective-view/effective-view.service';
+import type { EvaluatedEntry } from '../effective-view/effective-views';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { judgeLaunch, type LaunchGround } from '../admission/launch-judgement';
 import { launchTargetOf } from '../admission/launch-target';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
-import { toEffectiveView, type EntryDecisions } from './effective-definitions.loader';
+import { toEffectiveView, type EntryDecisions } from './effective-definitions.view';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps.tokens';
@@ -31,7 +31,7 @@ type Admission = EntryDecisions['admission'];
 export class GetEffectiveDefinitionsUseCase implements UseCaseFor<typeof getEffectiveDefinitions> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CHECK_ADMISSION_DEPS) private readonly admissionDeps: CheckAdmissionDeps,
   ) {}
@@ -40,7 +40,7 @@ export class GetEffectiveDefinitionsUseCase implements UseCaseFor<typeof getEffe
     const read = await this.db.withTenant(principal.tenantId, async (tx) => {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
       const userId = input.view === 'principal' ? callerUserId(principal) : null;
-      const context = await loadActivationContext(tx, this.cipher, {
+      const context = await this.views.load(tx, {
         tenantId: principal.tenantId,
         workspaceIds: [workspace.id],
         userIds: userId === null ? [] : [userId],

@@ -6,7 +6,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { PERSON } from '../commands/command-views';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { readableSource } from './definition-source-history.reader';
 import { sourceRefOf } from './definition-source.view';
 import { KEPT_SOURCE_VERSIONS } from './definition-source-version.store';

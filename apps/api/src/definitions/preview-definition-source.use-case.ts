@@ -9,7 +9,7 @@ import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { approvalsLeftStale, readApprovalStandings } from './approval-standing.reader';
 import { assertMayWriteSource, sourceTargetOf } from './definition-access';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { answerRacedCreate, writeSourceInTx } from './write-definition-source';
 
 type Preview = CommandOutput<typeof previewDefinitionSource>;

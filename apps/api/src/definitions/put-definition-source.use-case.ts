@@ -1,7 +1,7 @@
 import { type CommandInput, putDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { writeDefinitionSource } from './write-definition-source';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';

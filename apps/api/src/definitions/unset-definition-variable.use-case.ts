@@ -5,7 +5,7 @@ import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.produ
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { DefinitionCipher } from './definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { afterVariableChange } from './variable-changed';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
 import { Inject, Optional } from '@nestjs/common';

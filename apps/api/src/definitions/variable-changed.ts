@@ -6,7 +6,7 @@ import {
 import type { TenantPrincipal } from '../auth/principal';
 import type { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendLeaseChange } from '../revocations/lease-change.event';
-import type { DefinitionCipher } from './definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import type { VariableHolder } from './definition-variable.holder';
 
 /**

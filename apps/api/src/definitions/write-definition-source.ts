@@ -25,7 +25,7 @@ import { conflict, ValidationProblemError } from '../shared/command-problems';
 import { isUniqueViolation } from '../shared/unique-violation';
 import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 import { assertMayWriteSource, sourceTargetOf, type SourceTargetInput } from './definition-access';
-import type { DefinitionCipher } from './definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import { restorePlaceholders } from './definition-placeholder.restore';
 import { problemsOf, toSourceView } from './definition-source.view';
 import { appendLeaseChange } from '../revocations/lease-change.event';

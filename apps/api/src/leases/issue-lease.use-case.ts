@@ -14,14 +14,14 @@ import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { notFound, poolNotOpen } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DefinitionCipher } from '../definitions/definition-cipher';
-import { definitionSnapshotOf } from '../definitions/definition-snapshot.loader';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
+import { definitionSnapshotOf } from '../effective-view/definition-snapshot';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
-import { leaseActivationOf, type LeaseActivation } from './lease-activation';
+import { serverActivationOf, type ServerActivation } from '../effective-view/server-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
 import { OpenedDocumentsCache } from './opened-documents.cache';
@@ -45,7 +45,7 @@ type AuditValue = string | number | boolean | null;
 /** What the read phase decided from, before any DNS lookup (which must not hold a connection). */
 interface LeaseRead {
   readonly workspace: Workspace;
-  readonly activation: LeaseActivation;
+  readonly activation: ServerActivation;
   readonly tenantPolicy: TenantHostPolicy;
 }
 
@@ -140,7 +140,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
     // Leasing for a user means a member of this tenant; anyone else reads like an id that does not exist.
     if (!inputs.member) throw notFound('member');
     const snapshot = definitionSnapshotOf(this.documents, tenantId, inputs);
-    const activation = leaseActivationOf(snapshot, inputs.approvals, { workspace, userId, serverName, now });
+    const activation = serverActivationOf(snapshot, inputs.approvals, { workspace, userId, serverName, now });
     return { workspace, activation, tenantPolicy: hostPolicyOfRow(inputs.hostPolicy) };
   }
 

@@ -1,7 +1,7 @@
 import type { Lease, TenantTx } from '@gatehouse/db';
 import { materializedDefinitionOf } from '@gatehouse/definitions';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
-import { decideLeaseActivation } from './lease-activation';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
+import { decideServerActivation } from '../effective-view/server-activation';
 
 /** Whether what a live lease was issued on still holds now, re-decided for its one server. */
 export type LeaseStanding =
@@ -34,7 +34,7 @@ export async function decideLeaseStanding(
 ): Promise<LeaseStanding> {
   const workspace = await tx.workspace.findUnique({ where: { id: lease.workspaceId } });
   if (workspace === null) return { holds: false, reason: 'workspace_gone' };
-  const { entry, decision } = await decideLeaseActivation(tx, cipher, {
+  const { entry, decision } = await decideServerActivation(tx, cipher, {
     tenantId: lease.tenantId,
     workspace,
     userId: lease.principalUserId,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { OpenedDocumentsCache, type DefinitionOpener } from './opened-documents.cache';
 
 // The cache answers exactly what the cipher answers for the same row and ciphertext, and decrypts only what it has

@@ -1,5 +1,5 @@
 import type { FingerprintKey } from '@gatehouse/definitions';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 
 /** What definitionSnapshotOf opens with: the cipher itself, or this cache in front of it. */
 export type DefinitionOpener = Pick<DefinitionCipher, 'openDocument' | 'openValue' | 'fingerprintKeyFor'>;

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { endedState } from './lease-ended';

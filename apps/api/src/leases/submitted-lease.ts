@@ -1,7 +1,7 @@
 import { lockHeldLease, type Lease, type TenantTx } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
 import { lockAuditChain } from '../audit/append-audit-event';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
+import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import { notFound } from '../shared/command-problems';
 import { endedState } from './lease-ended';
 import { leaseEnded } from './lease-problems';

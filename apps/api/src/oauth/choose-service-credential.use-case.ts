@@ -10,7 +10,7 @@ import {
   type OAuthCredentialRow,
   type TenantTx,
 } from '@gatehouse/db';
-import { materializedDefinitionOf, resolveDefinitions } from '@gatehouse/definitions';
+import { materializedDefinitionOf } from '@gatehouse/definitions';
 import { canonicalResourceUri } from '@gatehouse/oauth';
 import { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
@@ -18,8 +18,7 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DefinitionCipher } from '../definitions/definition-cipher';
-import { loadDefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+import { EffectiveView } from '../effective-view/effective-view.service';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { appendLeaseChange } from '../revocations/lease-change.event';
 import { auditActorOf } from '../shared/audit-actor';
@@ -49,7 +48,7 @@ type Output = CommandOutput<typeof chooseOAuthServiceCredential>;
 export class ChooseServiceCredentialUseCase implements UseCase<Input, Output> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    private readonly definitions: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(OAUTH_RUNTIME) private readonly runtime: OAuthRuntime,
   ) {}
 
@@ -109,12 +108,7 @@ export class ChooseServiceCredentialUseCase implements UseCase<Input, Output> {
     workspaceId: string,
     credential: OAuthCredentialRow,
   ): Promise<string | null> {
-    const snapshot = await loadDefinitionSnapshot(tx, this.definitions, {
-      tenantId,
-      workspaceIds: [workspaceId],
-      userIds: [],
-    });
-    const resolved = resolveDefinitions(snapshot.inputFor(workspaceId, null));
+    const resolved = await this.views.resolved(tx, { tenantId, workspaceId, userId: null });
     for (const entry of resolved.entries) {
       if (entry.status !== 'resolved' || entry.identity.key !== credential.identity.serverIdentity) continue;
       const transport = materializedDefinitionOf(entry)?.transport;

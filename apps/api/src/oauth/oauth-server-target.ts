@@ -1,10 +1,9 @@
 // The server a sign-in is for, as the caller's own view resolves it now: its security identity, the URL it
 // declares and its OAuth settings. Reads only (one transaction); a server the view does not list is 404.
 import type { Database } from '@gatehouse/db';
-import { materializedDefinitionOf, resolveDefinitions, type OAuthSettings } from '@gatehouse/definitions';
+import { materializedDefinitionOf, type OAuthSettings } from '@gatehouse/definitions';
 import { notFound } from '../shared/command-problems';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
-import { loadDefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+import type { EffectiveView } from '../effective-view/effective-view.service';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import { serverNotLeasable } from '../leases/lease-problems';
@@ -22,7 +21,7 @@ export interface OAuthServerTarget {
 
 export async function resolveOAuthServerTarget(
   db: Database,
-  cipher: DefinitionCipher,
+  views: EffectiveView,
   args: {
     readonly tenantId: string;
     readonly workspaceId: string;
@@ -33,12 +32,11 @@ export async function resolveOAuthServerTarget(
   return db.withTenant(args.tenantId, async (tx) => {
     const workspace = await tx.workspace.findUnique({ where: { id: args.workspaceId } });
     if (workspace === null) throw notFound('workspace');
-    const snapshot = await loadDefinitionSnapshot(tx, cipher, {
+    const resolved = await views.resolved(tx, {
       tenantId: args.tenantId,
-      workspaceIds: [workspace.id],
-      userIds: [args.userId],
+      workspaceId: workspace.id,
+      userId: args.userId,
     });
-    const resolved = resolveDefinitions(snapshot.inputFor(workspace.id, args.userId));
     const entry = resolved.entries.find((candidate) => candidate.name === args.serverName);
     if (entry === undefined) throw notFound('server');
     if (entry.status !== 'resolved') throw serverNotLeasable(entry.status);

@@ -16,9 +16,11 @@ import { ListServiceCredentialsUseCase } from './list-service-credentials.use-ca
 import { SignOutOAuthUseCase } from './sign-out-oauth.use-case';
 import { SignOutServiceCredentialUseCase } from './sign-out-service-credential.use-case';
 import { StartOAuthSignInUseCase } from './start-oauth-sign-in.use-case';
+import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Upstream OAuth sign-in (decision 0062): the commands and what they are built with. */
 @Module({
+  imports: [EffectiveViewModule],
   providers: [
     {
       provide: OAUTH_RUNTIME,

@@ -12,7 +12,7 @@ import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../shared/audit-actor';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { EffectiveView } from '../effective-view/effective-view.service';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { oauthAuditEvent } from './oauth.audit';
@@ -34,14 +34,14 @@ type Output = CommandOutput<typeof startOAuthSignIn>;
 export class StartOAuthSignInUseCase implements UseCase<Input, Output> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    private readonly definitions: DefinitionCipher,
+    @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(OAUTH_RUNTIME) private readonly runtime: OAuthRuntime,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
   ) {}
 
   async execute({ principal, input, signal }: UseCaseArgs<Input, TenantPrincipal>): Promise<Output> {
     const userId = signedInUserOf(principal);
-    const target = await resolveOAuthServerTarget(this.db, this.definitions, {
+    const target = await resolveOAuthServerTarget(this.db, this.views, {
       tenantId: principal.tenantId,
       workspaceId: input.workspaceId,
       userId,

@@ -1,21 +1,15 @@
-import {
-  approvalIdentityOf,
-  decideActivation,
-  type ActivationDecision,
-  type ActivationEntry,
-  type ActivationWorkspace,
-  type ApprovalIdentity,
+import type {
+  ActivationDecision,
+  ActivationEntry,
+  ActivationWorkspace,
+  ApprovalIdentity,
 } from '@gatehouse/activation';
 import type { Approval, ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
-import { resolveDefinitions, type EffectiveEntry, type ResolveResult } from '@gatehouse/definitions';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
-import { loadDefinitionSnapshot, type DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
-import {
-  activationEntryOf,
-  activationViewOf,
-  activationWorkspaceOf,
-  approvalRecordOf,
-} from './activation-inputs';
+import type { EffectiveEntry, ResolveResult } from '@gatehouse/definitions';
+import { activationViewOf, activationWorkspaceOf, approvalRecordOf } from './activation-inputs';
+import type { DefinitionCipher } from './definition-cipher';
+import { loadDefinitionSnapshot, type DefinitionSnapshot } from './definition-snapshot';
+import { decideEntry, resolveView } from './resolve-and-decide';
 import { workspaceTwinsOf } from './workspace-twins';
 
 /** One effective entry with its activation decision in one view. */
@@ -47,11 +41,11 @@ export interface EvaluatedView {
 }
 
 /**
- * The stored state some views of a tenant are decided against, read once: what they resolve from (a definition
- * snapshot), the workspaces' decisions and their open requests. Reads only: opening requests is the opener's
- * job, after an event.
+ * The effective views of some workspaces of a tenant (each workspace alone, and the given principals in it),
+ * decided against the stored state read once: what they resolve from (a definition snapshot), the workspaces'
+ * decisions and their open requests. Reads only: opening requests is the opener's job, after an event.
  */
-export class ActivationContext {
+export class EffectiveViews {
   constructor(
     readonly snapshot: DefinitionSnapshot,
     private readonly approvals: readonly Approval[],
@@ -103,9 +97,14 @@ export class ActivationContext {
     );
   }
 
+  /** One view of a workspace resolved, without deciding activation (what it lists and how). */
+  resolve(workspaceId: string, userId: string | null): ResolveResult {
+    return resolveView(this.snapshot, workspaceId, userId);
+  }
+
   /** Resolves one view of a workspace and decides activation for every entry. */
   evaluate(row: Workspace, userId: string | null, now: Date = new Date()): EvaluatedView {
-    const result = resolveDefinitions(this.snapshot.inputFor(row.id, userId));
+    const result = this.resolve(row.id, userId);
     const bearsOnView = (principalUserId: string | null) =>
       principalUserId === null || principalUserId === userId;
     const approvals = this.approvals
@@ -120,38 +119,39 @@ export class ActivationContext {
     const view = activationViewOf(userId);
     const twins = workspaceTwinsOf(this.snapshot, row.id, userId, result);
     const entries = result.entries.map((entry): EvaluatedEntry => {
-      const activationEntry = activationEntryOf(entry, twins.get(entry.name));
-      const decision = decideActivation(activationEntry, workspace, view, approvals, now);
-      const identityResult = approvalIdentityOf(activationEntry, workspace, view);
-      const identity = identityResult.ok ? identityResult.identity : null;
-      const beneathEntry =
+      const twin = twins.get(entry.name);
+      const { activationEntry, decision, identity } = decideEntry(
+        entry,
+        twin,
+        workspace,
+        view,
+        approvals,
+        now,
+      );
+      const beneath =
         entry.status === 'disabled' && entry.entry.status === 'resolved'
-          ? activationEntryOf(entry.entry, twins.get(entry.name))
+          ? decideEntry(entry.entry, twin, workspace, view, approvals, now)
           : null;
-      const beneathOverlay =
-        beneathEntry === null ? null : decideActivation(beneathEntry, workspace, view, approvals, now);
-      const beneathIdentity =
-        beneathEntry === null ? null : approvalIdentityOf(beneathEntry, workspace, view);
       return {
         entry,
         activationEntry,
         decision,
         identity,
         openRequest: identity === null ? null : (openByKey.get(identity.key) ?? null),
-        beneathOverlay,
-        beneathIdentityKey: beneathIdentity?.ok === true ? beneathIdentity.identity.key : null,
+        beneathOverlay: beneath?.decision ?? null,
+        beneathIdentityKey: beneath?.identity?.key ?? null,
       };
     });
     return { workspace, userId, result, entries };
   }
 }
 
-/** Loads the context for the given workspaces, each for the workspace alone and for the given users. */
-export async function loadActivationContext(
+/** Loads the effective views of the given workspaces, each for the workspace alone and for the given users. */
+export async function loadEffectiveViews(
   tx: TenantTx,
   cipher: DefinitionCipher,
   args: { tenantId: string; workspaceIds: readonly string[]; userIds: readonly string[] },
-): Promise<ActivationContext> {
+): Promise<EffectiveViews> {
   const snapshot = await loadDefinitionSnapshot(tx, cipher, args);
   const workspaceIds = [...new Set(args.workspaceIds)];
   const principals = [{ principalUserId: null }, { principalUserId: { in: [...new Set(args.userIds)] } }];
@@ -162,7 +162,7 @@ export async function loadActivationContext(
   const openRequests = await tx.approvalRequest.findMany({
     where: { workspaceId: { in: workspaceIds }, status: 'open', OR: principals },
   });
-  return new ActivationContext(snapshot, approvals, openRequests);
+  return new EffectiveViews(snapshot, approvals, openRequests);
 }
 
 /** One view of one workspace (the workspace alone, or one user), decided. */
@@ -171,10 +171,10 @@ export async function evaluateWorkspaceView(
   cipher: DefinitionCipher,
   args: { tenantId: string; workspace: Workspace; userId: string | null; now?: Date },
 ): Promise<EvaluatedView> {
-  const context = await loadActivationContext(tx, cipher, {
+  const views = await loadEffectiveViews(tx, cipher, {
     tenantId: args.tenantId,
     workspaceIds: [args.workspace.id],
     userIds: args.userId === null ? [] : [args.userId],
   });
-  return context.evaluate(args.workspace, args.userId, args.now);
+  return views.evaluate(args.workspace, args.userId, args.now);
 }

@@ -1,5 +1,6 @@
-import { resolveDefinitions, type EffectiveEntry, type ResolveResult } from '@gatehouse/definitions';
-import type { DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
+import type { EffectiveEntry, ResolveResult } from '@gatehouse/definitions';
+import type { DefinitionSnapshot } from './definition-snapshot';
+import { resolveView } from './resolve-and-decide';
 
 const NONE: ReadonlyMap<string, EffectiveEntry> = new Map();
 
@@ -20,6 +21,6 @@ export function workspaceTwinsOf(
   result: ResolveResult,
 ): ReadonlyMap<string, EffectiveEntry> {
   if (userId === null || !result.entries.some(readsUserVariables)) return NONE;
-  const alone = resolveDefinitions(snapshot.inputFor(workspaceId, null));
+  const alone = resolveView(snapshot, workspaceId, null);
   return new Map(alone.entries.map((entry) => [entry.name, entry]));
 }

@@ -4,9 +4,9 @@ import type {
   DisableOverlay,
   FingerprintKey,
   ResolveInput,
+  SourceRef,
 } from '@gatehouse/definitions';
 import type { DefinitionCipher } from './definition-cipher';
-import { sourceRefOf } from './definition-source.view';
 
 type VariableValues = ResolveInput['variables'];
 
@@ -226,7 +226,7 @@ export function definitionSnapshotOf(
 ): DefinitionSnapshot {
   const sources = rows.sources.map((row): SourceRow => {
     const text = cipher.openDocument(row, row.documentCt);
-    const ref = sourceRefOf(row);
+    const ref: SourceRef = { tier: row.tier as SourceRef['tier'], origin: row.origin };
     return {
       input:
         text === undefined

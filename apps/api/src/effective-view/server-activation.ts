@@ -1,23 +1,14 @@
-import {
-  approvalIdentityOf,
-  decideActivation,
-  type ActivationDecision,
-  type ApprovalIdentity,
-} from '@gatehouse/activation';
+import type { ActivationDecision, ApprovalIdentity } from '@gatehouse/activation';
 import type { Approval, TenantTx, Workspace } from '@gatehouse/db';
-import { resolveDefinitions, type EffectiveEntry } from '@gatehouse/definitions';
-import {
-  activationEntryOf,
-  activationViewOf,
-  activationWorkspaceOf,
-  approvalRecordOf,
-} from '../approvals/activation-inputs';
-import type { DefinitionCipher } from '../definitions/definition-cipher';
-import { loadDefinitionSnapshot, type DefinitionSnapshot } from '../definitions/definition-snapshot.loader';
-import { workspaceTwinsOf } from '../approvals/workspace-twins';
+import type { EffectiveEntry } from '@gatehouse/definitions';
+import { activationViewOf, activationWorkspaceOf, approvalRecordOf } from './activation-inputs';
+import type { DefinitionCipher } from './definition-cipher';
+import { loadDefinitionSnapshot, type DefinitionSnapshot } from './definition-snapshot';
+import { decideEntry, resolveView } from './resolve-and-decide';
+import { workspaceTwinsOf } from './workspace-twins';
 
-/** Activation re-decided for the one server a lease is asked for. */
-export interface LeaseActivation {
+/** Activation decided for the one server of a view a lease, a renewal or a catalog refresh is about. */
+export interface ServerActivation {
   /** The server as the view resolves it; null when the view lists no server of that name. */
   readonly entry: EffectiveEntry | null;
   readonly decision: ActivationDecision | null;
@@ -31,7 +22,7 @@ export interface LeaseActivation {
  * then only this server's entry is decided, against this server's decisions alone: no other entry's approvals
  * are read and no other entry is decided. Reads only.
  */
-export async function decideLeaseActivation(
+export async function decideServerActivation(
   tx: TenantTx,
   cipher: DefinitionCipher,
   args: {
@@ -41,7 +32,7 @@ export async function decideLeaseActivation(
     readonly serverName: string;
     readonly now: Date;
   },
-): Promise<LeaseActivation> {
+): Promise<ServerActivation> {
   const { workspace, userId } = args;
   const snapshot = await loadDefinitionSnapshot(tx, cipher, {
     tenantId: args.tenantId,
@@ -55,14 +46,14 @@ export async function decideLeaseActivation(
       OR: [{ principalUserId: null }, ...(userId === null ? [] : [{ principalUserId: userId }])],
     },
   });
-  return leaseActivationOf(snapshot, approvals, args);
+  return serverActivationOf(snapshot, approvals, args);
 }
 
 /**
  * The same decision from what was already read: the view's snapshot and this server's approvals in the view
  * (the workspace's and the principal's own). Pure: lease issuance reads both in one round trip.
  */
-export function leaseActivationOf(
+export function serverActivationOf(
   snapshot: DefinitionSnapshot,
   approvals: readonly Approval[],
   args: {
@@ -71,23 +62,20 @@ export function leaseActivationOf(
     readonly serverName: string;
     readonly now: Date;
   },
-): LeaseActivation {
+): ServerActivation {
   const { workspace, userId } = args;
-  const resolved = resolveDefinitions(snapshot.inputFor(workspace.id, userId));
+  const resolved = resolveView(snapshot, workspace.id, userId);
   const entry = resolved.entries.find((candidate) => candidate.name === args.serverName) ?? null;
   if (entry === null) return { entry: null, decision: null, identity: null };
   // Decided as the Servers page decides it: a per-user entry that resolves like the workspace's is the workspace's.
   const twins = workspaceTwinsOf(snapshot, workspace.id, userId, resolved);
-  const activationEntry = activationEntryOf(entry, twins.get(entry.name));
-  const activationWorkspace = activationWorkspaceOf(workspace);
-  const view = activationViewOf(userId);
-  const decision = decideActivation(
-    activationEntry,
-    activationWorkspace,
-    view,
+  const { decision, identity } = decideEntry(
+    entry,
+    twins.get(entry.name),
+    activationWorkspaceOf(workspace),
+    activationViewOf(userId),
     approvals.map(approvalRecordOf),
     args.now,
   );
-  const identity = approvalIdentityOf(activationEntry, activationWorkspace, view);
-  return { entry, decision, identity: identity.ok ? identity.identity : null };
+  return { entry, decision, identity };
 }

@@ -1,39 +1,13 @@
 import type { CommandOutput, getEffectiveDefinitions } from '@gatehouse/commands';
-import type { TenantTx } from '@gatehouse/db';
-import {
-  resolveDefinitions,
-  type ActiveEntry,
-  type EffectiveEntry,
-  type ResolveResult,
-} from '@gatehouse/definitions';
-import type { DefinitionCipher } from './definition-cipher';
+import type { ActiveEntry, EffectiveEntry, ResolveResult } from '@gatehouse/definitions';
 import { plain } from './definition-source.view';
-import { loadDefinitionSnapshot } from './definition-snapshot.loader';
 
-export type EffectiveView = CommandOutput<typeof getEffectiveDefinitions>;
-type EntryOut = EffectiveView['entries'][number];
+export type EffectiveDefinitionsOut = CommandOutput<typeof getEffectiveDefinitions>;
+type EntryOut = EffectiveDefinitionsOut['entries'][number];
 /** What the view decides about an entry beside describing it (activation, the overlay, admission). */
 export type EntryDecisions = Pick<EntryOut, 'activation' | 'beneathOverlay' | 'overlay' | 'admission'>;
 type EntryDescription = Omit<EntryOut, keyof EntryDecisions>;
 export type ActivationOut = EntryOut['activation'];
-
-/**
- * Resolves one view of a workspace: tenant-wide sources, the workspace's project source and, for a principal,
- * that user's user source and local source of this workspace; tenant and workspace variables (and the user's
- * own); the workspace's overlays (and the user's own). Another user's rows are never read.
- */
-export async function resolveWorkspaceView(
-  tx: TenantTx,
-  cipher: DefinitionCipher,
-  args: { tenantId: string; workspaceId: string; userId: string | null },
-): Promise<ResolveResult> {
-  const snapshot = await loadDefinitionSnapshot(tx, cipher, {
-    tenantId: args.tenantId,
-    workspaceIds: [args.workspaceId],
-    userIds: args.userId === null ? [] : [args.userId],
-  });
-  return resolveDefinitions(snapshot.inputFor(args.workspaceId, args.userId));
-}
 
 function describeActive(entry: ActiveEntry): Omit<EntryDescription, 'name' | 'status' | 'reason'> {
   const base = {
@@ -125,7 +99,7 @@ export function toEffectiveView(
   workspaceId: string,
   result: ResolveResult,
   decisions: readonly EntryDecisions[],
-): EffectiveView {
+): EffectiveDefinitionsOut {
   if (decisions.length !== result.entries.length) throw new Error('one decision per entry is required');
   return {
     workspaceId,

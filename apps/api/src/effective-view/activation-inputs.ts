@@ -2,11 +2,11 @@ import type {
   ActivationEntry,
   ActivationView,
   ActivationWorkspace,
+  ApprovalIdentity,
   ApprovalRecord,
 } from '@gatehouse/activation';
 import type { Approval, Workspace } from '@gatehouse/db';
 import type { ActiveEntry, EffectiveEntry } from '@gatehouse/definitions';
-import { identityOfRow } from './approval.views';
 
 /**
  * Maps what the API holds (resolved entries of @gatehouse/definitions, workspace and approval rows) onto the
@@ -106,5 +106,32 @@ export function approvalRecordOf(row: Approval): ApprovalRecord {
     decidedAt: row.decidedAt,
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
+  };
+}
+
+type IdentityRow = Pick<
+  Approval,
+  | 'identityKey'
+  | 'serverName'
+  | 'sourceTier'
+  | 'sourceOrigin'
+  | 'definitionFingerprint'
+  | 'securityIdentity'
+  | 'principalUserId'
+  | 'repositoryIdentity'
+  | 'workspaceGeneration'
+>;
+
+/** The identity a request or approval row was opened or decided for. */
+export function identityOfRow(row: IdentityRow): ApprovalIdentity {
+  return {
+    key: row.identityKey,
+    serverName: row.serverName,
+    source: { tier: row.sourceTier, origin: row.sourceOrigin },
+    definitionFingerprint: row.definitionFingerprint,
+    securityIdentity: row.securityIdentity,
+    principalUserId: row.principalUserId,
+    repositoryIdentity: row.repositoryIdentity,
+    workspaceGeneration: row.workspaceGeneration,
   };
 }
