@@ -167,23 +167,11 @@ export const API_LAYERS = [
     ],
   },
   {
-    // The ways in: one command registry served as REST, GraphQL and admin MCP, the OpenAPI document, the operator
-    // CLI.
+    // The ways in: one command registry served as REST (admin-surfaces), GraphQL and admin MCP, the OpenAPI
+    // document, the operator CLI.
     name: 'surfaces',
     peers: true,
-    members: [
-      'cli',
-      'graphql',
-      'mcp-admin',
-      'openapi',
-      'commands/register-admin-surfaces',
-      'commands/registry/command-binding.problem',
-      'commands/registry/command-handler.registry',
-      'commands/registry/command-registry.module',
-      'commands/rest/command-request-input',
-      'commands/rest/command-route-schema',
-      'commands/rest/register-command-routes',
-    ],
+    members: ['admin-surfaces', 'cli', 'graphql', 'mcp-admin', 'openapi'],
   },
   {
     // The wiring that hands every feature its collaborators and mounts the routes: it knows every layer, like the

@@ -372,8 +372,8 @@ describe('apps/api imports only downwards through its layers', () => {
     ],
     [
       'audit/lint-probe.ts',
-      '../commands/registry/command-handler.registry.js',
-      'audit (foundation) may not import commands/registry/command-handler.registry (surfaces)',
+      '../admin-surfaces/registry/command-handler.registry.js',
+      'audit (foundation) may not import admin-surfaces (surfaces)',
     ],
     [
       'infrastructure/lint-probe.ts',
@@ -419,7 +419,7 @@ describe('apps/api imports only downwards through its layers', () => {
     ['leases/lint-probe.ts', '../effective-view/effective-views.js'],
     ['host-policy/lint-probe.ts', '../effective-view/effective-views.js'],
     ['auth/lint-probe.ts', '../audit/append-audit-event.js'],
-    ['graphql/lint-probe.ts', '../commands/rest/register-command-routes.js'],
+    ['graphql/lint-probe.ts', '../admin-surfaces/rest/register-command-routes.js'],
     ['mcp-admin/lint-probe.ts', '../leases/lease-caller.js'],
     ['lint-probe.ts', './leases/leases.module.js'],
     ['infrastructure/command-deps.module.ts', '../admission/admission.log.js'],

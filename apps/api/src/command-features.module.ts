@@ -3,7 +3,7 @@ import { AdmissionModule } from './admission/admission.module.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { IdentityModule } from './auth/identity.module.js';
-import { CommandRegistryModule } from './commands/registry/command-registry.module.js';
+import { CommandRegistryModule } from './admin-surfaces/registry/command-registry.module.js';
 import { TenancyModule } from './tenancy/tenancy.module.js';
 import { TokensModule } from './auth/tokens.module.js';
 import { WorkspacesModule } from './workspaces/workspaces.module.js';

@@ -5,7 +5,7 @@ import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { CommandFeaturesModule } from './command-features.module.js';
 import type { CommandHandlers } from './commands/command-handler.js';
-import { CommandHandlerRegistry } from './commands/registry/command-handler.registry.js';
+import { CommandHandlerRegistry } from './admin-surfaces/registry/command-handler.registry.js';
 import {
   CommandDepsModule,
   commandDepsOf,

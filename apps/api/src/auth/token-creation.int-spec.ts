@@ -2,7 +2,7 @@ import { createLogger } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, createTestWorkspace, type TestTenant } from '@gatehouse/testing';
 import { createCommandHandlerContext } from '../command-handlers.context';
 import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.test-helper';
-import { registerCommandRoutes } from '../commands/rest/register-command-routes';
+import { registerCommandRoutes } from '../admin-surfaces/rest/register-command-routes';
 import { resolvePrincipal } from './resolve-principal';
 import {
   PROBE_READ,

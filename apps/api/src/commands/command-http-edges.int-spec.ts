@@ -15,7 +15,7 @@ import { DEFAULT_WORKER_POOLS } from '../auth/pool-config';
 import type { TenantPrincipal } from '../auth/principal';
 import { registerGraphQL } from '../graphql/register-graphql';
 import { encodeCursor } from '../shared/pagination/keyset-cursor';
-import { registerCommandRoutes } from './rest/register-command-routes';
+import { registerCommandRoutes } from '../admin-surfaces/rest/register-command-routes';
 import {
   TEST_PASSWORD,
   bearer,

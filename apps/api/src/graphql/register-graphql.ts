@@ -7,7 +7,7 @@ import {
   MAX_BODY_BYTES,
   undeclaredProblemReporter,
   type CommandSurfaceOptions,
-} from '../commands/rest/register-command-routes';
+} from '../admin-surfaces/rest/register-command-routes';
 import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
 import { graphqlErrorFormatter } from './graphql-error.formatter';
 import { operationSelectionRule } from './operation-selection.rule';

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { COMMANDS } from '@gatehouse/commands';
 import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS, type TestTenant } from '@gatehouse/testing';
 import { createMember, createTestTenant, mintTestToken } from '../commands/testing/surfaces-harness';
-import { carriesBody } from '../commands/rest/command-route-schema';
+import { carriesBody } from '../admin-surfaces/rest/command-route-schema';
 import { startListeningApi, type ListeningApi, type RawResponse } from './testing/listening-api.harness';
 
 // Every answer of the API is problem+json or the declared output (docs/architecture/admin-surfaces.md): also

@@ -8,7 +8,7 @@ import {
   MAX_BODY_BYTES,
   undeclaredProblemReporter,
   type CommandSurfaceOptions,
-} from '../commands/rest/register-command-routes';
+} from '../admin-surfaces/rest/register-command-routes';
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
 import { forbiddenCaller, unauthenticated } from '../shared/command-problems';
 import { createAdminServer, PRINCIPAL_KEY } from './admin-mcp.server';

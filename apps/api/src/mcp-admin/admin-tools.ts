@@ -13,7 +13,7 @@ import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { CommandHandler, CommandHandlers } from '../commands/command-handler';
 import { authorize } from '../commands/command-runner';
-import { handlersFor } from '../commands/rest/register-command-routes';
+import { handlersFor } from '../admin-surfaces/rest/register-command-routes';
 
 // The admin tools, generated from the command registry like the REST routes and GraphQL fields (decision 0112):
 // one tool per command its declaration offers over MCP (surfacesOf: the withholding rules applied), named by the

@@ -2,7 +2,7 @@ import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { pascalCase, unwrapNullable, type JsonSchema } from '../../graphql/json-schema-graphql-types';
-import { carriesBody, pathParamsOf } from '../rest/command-route-schema';
+import { carriesBody, pathParamsOf } from '../../admin-surfaces/rest/command-route-schema';
 
 // Test clients that call a command the way an outside client would: over REST (method + path from the
 // registry, path params substituted, the rest as query string or JSON body) or over GraphQL (a document built

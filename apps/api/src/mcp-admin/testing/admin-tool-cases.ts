@@ -6,7 +6,7 @@ import {
   type CommandDefinition,
 } from '@gatehouse/commands';
 import type { CrossTenantHarnessOptions, RouteCase } from '@gatehouse/testing';
-import { pathParamsOf } from '../../commands/rest/command-route-schema';
+import { pathParamsOf } from '../../admin-surfaces/rest/command-route-schema';
 
 // The cross-tenant cases of the admin tools, derived from the REST route cases of the same commands: a tool runs
 // the very use case its route runs, so B's call at A's ids must answer what B's request did (not_found, or a

@@ -3,14 +3,14 @@ import { COMMANDS, successStatusOf, surfacesOf, type CommandDefinition } from '@
 import type { Logger } from '@gatehouse/platform';
 import type { WorkerPools } from '../../auth/pool-config';
 import type { Principal } from '../../auth/principal';
-import type { CommandHandler, CommandHandlers } from '../command-handler';
-import { runCommandForResult, type RefusalObserver } from '../command-runner';
-import type { LongPollWait } from '../long-poll/await-change';
-import { entityTagOf, ifNoneMatchHits } from '../long-poll/entity-tag';
-import { waitSecondsOf } from '../long-poll/wait-query';
+import type { CommandHandler, CommandHandlers } from '../../commands/command-handler';
+import { runCommandForResult, type RefusalObserver } from '../../commands/command-runner';
+import type { LongPollWait } from '../../commands/long-poll/await-change';
+import { entityTagOf, ifNoneMatchHits } from '../../commands/long-poll/entity-tag';
+import { waitSecondsOf } from '../../commands/long-poll/wait-query';
 import { commandRequestInput } from './command-request-input';
 import { commandRouteSchema } from './command-route-schema';
-import { problemErrorHandler } from './problem-error-handler';
+import { problemErrorHandler } from '../../commands/rest/problem-error-handler';
 import { addStrictJsonParser } from '../../http/strict-json.body-parser';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { createCommandHandlerContext } from '../../command-handlers.context';
 import { DEFAULT_WORKER_POOLS } from '../../auth/pool-config';
 import { CommandBindingError } from './command-binding.problem';
-import { HandlesCommand } from './handles-command.decorator';
-import { testCommandInfrastructure } from '../testing/command-infrastructure.test-helper';
+import { HandlesCommand } from '../../commands/registry/handles-command.decorator';
+import { testCommandInfrastructure } from '../../commands/testing/command-infrastructure.test-helper';
 
 // Boot's binding of the registry to the discovered use cases. The pool connects lazily: building the Nest
 // context and its use cases does no I/O.

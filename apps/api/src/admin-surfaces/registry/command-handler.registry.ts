@@ -1,9 +1,9 @@
 import type { CommandDefinition } from '@gatehouse/commands';
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { CommandHandler, CommandHandlers } from '../command-handler';
+import type { CommandHandler, CommandHandlers } from '../../commands/command-handler';
 import { CommandBindingError } from './command-binding.problem';
-import { COMMAND_BINDING } from './handles-command.decorator';
+import { COMMAND_BINDING } from '../../commands/registry/handles-command.decorator';
 
 interface DiscoveredHandler {
   readonly command: CommandDefinition;

@@ -1,6 +1,6 @@
 import { longPollOf, type CommandDefinition } from '@gatehouse/commands';
 import { ValidationProblemError } from '../../shared/command-problems';
-import { WAIT_PARAMETER } from '../long-poll/wait-query';
+import { WAIT_PARAMETER } from '../../commands/long-poll/wait-query';
 import { carriesBody, pathParamsOf } from './command-route-schema';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
