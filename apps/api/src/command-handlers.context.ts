@@ -3,6 +3,7 @@ import type { Database } from '@gatehouse/db';
 import type { Logger } from '@gatehouse/platform';
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { RedisConnections } from '@gatehouse/coordination';
 import { CommandFeaturesModule } from './command-features.module.js';
 import type { CommandHandlers } from './commands/command-handler.js';
 import { CommandHandlerRegistry } from './admin-surfaces/registry/command-handler.registry.js';
@@ -46,8 +47,13 @@ class InfrastructureValuesModule {
         { provide: API_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
         { provide: REDIS, useValue: redis },
+        // Dedicated connections (the change notifier's subscriber) are opened and closed by their owners.
+        {
+          provide: RedisConnections,
+          useFactory: () => new RedisConnections({ url: config.REDIS_URL, app: 'api', logger }),
+        },
       ],
-      exports: [DATABASE, API_CONFIG, LOGGER, REDIS],
+      exports: [DATABASE, API_CONFIG, LOGGER, REDIS, RedisConnections],
     };
   }
 }

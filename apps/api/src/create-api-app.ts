@@ -1,5 +1,5 @@
 import { COMMANDS, type CommandDefinition } from '@gatehouse/commands';
-import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { RedisConnections } from '@gatehouse/coordination';
 import { UnsafeDatabaseRoleError, createDatabase } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
 import {
@@ -14,25 +14,13 @@ import {
 } from '@gatehouse/platform';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Redis } from 'ioredis';
 import { admissionLogOf } from './admission/admission.log.js';
 import { AppModule } from './app.module.js';
-import { AuditCheckpointLogger } from './audit/audit-checkpoint.logger.js';
-import { withAuditCheckpoints } from './audit/audit-checkpointed.handlers.js';
-import { registerAuditExportRoute } from './audit/audit-export.routes.js';
-import { refusedWritesRecorder } from './audit/refused-writes.recorder.js';
-import { registerAuthRoutes } from './auth/auth.routes.js';
 import { identitySettingsOf } from './auth/identity.config.js';
-import { IdentityAuthModule } from './auth/identity-auth.module.js';
-import type { IdentityDeps } from './auth/identity.deps.js';
-import { IDENTITY_DEPS } from './auth/identity.tokens.js';
-import { resolvePrincipal } from './auth/resolve-principal.js';
 import { CommandFeaturesModule } from './command-features.module.js';
-import { CommandHandlerRegistry } from './admin-surfaces/registry/command-handler.registry.js';
-import { registerInvitationLinkRoutes } from './tenancy/invitation-link.routes.js';
-import { registerAdminSurfaces } from './admin-surfaces/register-admin-surfaces.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { createDefinitionCipher } from './definitions/definition-cipher.js';
+import { ApiRoutesModule } from './infrastructure/api-routes.module.js';
 import { CommandDepsModule, commandDepsOf } from './infrastructure/command-deps.module.js';
 import {
   HTTP_SERVER_OPTIONS,
@@ -41,8 +29,6 @@ import {
   problemFrameworkErrors,
 } from './http/framework-errors.js';
 import { installNulCharacterGuard } from './http/nul-character.guard.js';
-import { registerOAuthCallbackRoute } from './oauth/oauth-callback.routes.js';
-import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth/oauth-runtime.js';
 
 /** Request bodies above this are refused with 413 before they are parsed. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -85,9 +71,10 @@ export async function createApiApp(
     ...(deps.databasePoolMax !== undefined ? { poolMax: deps.databasePoolMax } : {}),
     onPoolError: (error) => logger.warn({ err: error }, 'idle postgres connection failed'),
   });
-  const redis = createRedisConnection({ url: config.REDIS_URL, name: 'api', purpose: 'command', logger });
+  const connections = new RedisConnections({ url: config.REDIS_URL, app: 'api', logger });
+  const redis = connections.open('command');
   const release = async () => {
-    await Promise.allSettled([database.close(), closeRedis(redis)]);
+    await Promise.allSettled([database.close(), connections.close()]);
   };
 
   try {
@@ -106,7 +93,7 @@ export async function createApiApp(
       metrics,
       imports: [
         AppModule.forRoot({
-          infrastructure: { config, logger, database, redis, metrics },
+          infrastructure: { config, logger, database, connections, redis, metrics },
           imports: [
             CommandDepsModule.forRoot(
               commandDepsOf({
@@ -116,13 +103,17 @@ export async function createApiApp(
                 egressResolver: deps.egressResolver,
               }),
             ),
-            IdentityAuthModule.forRoot({
-              nodeEnv: config.NODE_ENV,
-              trustedProxies: config.TRUSTED_PROXIES,
-              sessionPolicy: identitySettingsOf(config).sessionPolicy,
-              ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
-            }),
             CommandFeaturesModule,
+            // Sign-in, the invitation link, the OAuth callback, the audit export and the command surfaces.
+            ApiRoutesModule.forRoot({
+              identity: {
+                nodeEnv: config.NODE_ENV,
+                trustedProxies: config.TRUSTED_PROXIES,
+                sessionPolicy: identitySettingsOf(config).sessionPolicy,
+                ...(config.REDIS_KEY_PREFIX === undefined ? {} : { redisKeyPrefix: config.REDIS_KEY_PREFIX }),
+              },
+              commands: deps.commands ?? COMMANDS,
+            }),
             ...(deps.imports ?? []),
           ],
         }),
@@ -141,8 +132,6 @@ export async function createApiApp(
         installNulCharacterGuard(fastify);
         installHostHeaderRequirement(fastify);
       },
-      beforeInit: (app) =>
-        registerIdentityAndCommands(app, { config, logger, redis, commands: deps.commands ?? COMMANDS }),
     });
   } catch (error) {
     await release();
@@ -162,64 +151,4 @@ function roleCheckRefusal(error: unknown): BootRefusedError {
       cause: error,
     },
   );
-}
-
-type SurfaceDeps = {
-  config: ApiConfig;
-  logger: Logger;
-  redis: Redis;
-  commands: readonly CommandDefinition[];
-};
-
-/**
- * Sign-in routes and everything generated from the command registry (REST under /v1, OpenAPI at /docs,
- * GraphQL at /graphql), registered on Nest's Fastify instance after Nest's own modules were created and
- * before init, so routes collected through onRoute (the cross-tenant harness) see them all.
- */
-async function registerIdentityAndCommands(app: NestFastifyApplication, deps: SurfaceDeps): Promise<void> {
-  const { config, logger, redis, commands } = deps;
-  const settings = identitySettingsOf(config);
-  // Sign-in and sign-out are IdentityAuthModule's providers; the routes take what it assembled.
-  const identity = app.get<IdentityDeps>(IDENTITY_DEPS, { strict: false });
-  const fastify = app.getHttpAdapter().getInstance();
-  registerAuthRoutes(fastify, identity);
-  registerInvitationLinkRoutes(fastify, identity);
-  // The use cases are the feature modules' providers, discovered by their @HandlesCommand mark; a command
-  // without exactly one handler, or a handler without a command, stops the boot here.
-  const handlers = withAuditCheckpoints(
-    app.get(CommandHandlerRegistry).handlersFor(commands),
-    new AuditCheckpointLogger(logger),
-  );
-  // Every surface's refused writes, the runner's checks and the use cases' alike (decision 0092).
-  const onRefused = refusedWritesRecorder({
-    db: identity.auth.db,
-    redis,
-    logger,
-    keyPrefix: config.REDIS_KEY_PREFIX ?? 'gatehouse:',
-  });
-  const complete = handlers['oauth.signIn.complete'];
-  if (complete !== undefined)
-    registerOAuthCallbackRoute(fastify, {
-      complete,
-      resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
-      workerPools: settings.workerPools,
-      redirectUri: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).redirectUri,
-      connectionsUrl: app.get<OAuthRuntime>(OAUTH_RUNTIME, { strict: false }).connectionsUrl,
-      logger,
-      onRefused,
-    });
-  registerAuditExportRoute(fastify, {
-    db: identity.auth.db,
-    resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
-    workerPools: settings.workerPools,
-    logger,
-  });
-  await registerAdminSurfaces(fastify, {
-    commands,
-    handlers,
-    onRefused,
-    resolvePrincipal: (request) => resolvePrincipal(request, identity.auth),
-    logger,
-    workerPools: settings.workerPools,
-  });
 }

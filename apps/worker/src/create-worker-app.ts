@@ -1,4 +1,4 @@
-import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { RedisConnections } from '@gatehouse/coordination';
 import {
   createLogger,
   createMetricsRegistry,
@@ -53,7 +53,8 @@ function revocationsCheck(holder: () => LeaseRevocationsHolder | null): HealthCh
 export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps = {}): Promise<WorkerApp> {
   const logger = deps.logger ?? createWorkerLogger(config);
   // One connection for BullMQ (it duplicates it for its blocking reads and closes only those duplicates).
-  const redis = createRedisConnection({ url: config.REDIS_URL, name: 'worker', purpose: 'bullmq', logger });
+  const connections = new RedisConnections({ url: config.REDIS_URL, app: 'worker', logger });
+  const redis = connections.open('bullmq');
   const metrics = createMetricsRegistry({ app: 'worker' });
 
   let app: NestFastifyApplication;
@@ -63,7 +64,7 @@ export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps 
     app = await createServiceApp({
       logger,
       metrics,
-      imports: [WorkerModule.forRoot({ config, logger, redis, metrics })],
+      imports: [WorkerModule.forRoot({ config, logger, connections, redis, metrics })],
       readiness: {
         redis: redisCheck(redis),
         api: httpCheck(new URL('/healthz', config.API_URL).toString()),
@@ -72,12 +73,13 @@ export async function createWorkerApp(config: WorkerConfig, deps: WorkerAppDeps 
       },
       // Closed last: BullMQ never closes a connection it was given, and its Workers and Queues close in
       // QueueWorkersHost's beforeApplicationShutdown.
-      closeOnShutdown: [{ name: 'redis', close: () => closeRedis(redis) }],
+      // (Connections opened for a collaborator of its own, the revocation holder's, were closed by it already.)
+      closeOnShutdown: [{ name: 'redis', close: () => connections.close() }],
       bodyLimit: WORKER_BODY_LIMIT_BYTES,
     });
     revocations = app.get(LeaseRevocationsHolder);
   } catch (error) {
-    await closeRedis(redis);
+    await connections.close();
     throw error;
   }
 

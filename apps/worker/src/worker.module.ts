@@ -1,3 +1,4 @@
+import { RedisConnections } from '@gatehouse/coordination';
 import { QueueName } from '@gatehouse/contracts';
 import { HeldLeases, LeaseApiClient } from '@gatehouse/lease-holder';
 import type { Logger, Registry } from '@gatehouse/platform';
@@ -23,6 +24,8 @@ import { QueueWorkersHost } from './queues/queue-workers.host.js';
 export type WorkerInfrastructure = {
   config: WorkerConfig;
   logger: Logger;
+  /** Every Redis connection of the worker comes from here; `redis` is its main (`bullmq`) one. */
+  connections: RedisConnections;
   redis: Redis;
   metrics: Registry;
 };
@@ -39,6 +42,7 @@ export class WorkerModule {
       providers: [
         { provide: WORKER_CONFIG, useValue: infrastructure.config },
         { provide: LOGGER, useValue: infrastructure.logger },
+        { provide: RedisConnections, useValue: infrastructure.connections },
         { provide: REDIS, useValue: infrastructure.redis },
         { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
         {

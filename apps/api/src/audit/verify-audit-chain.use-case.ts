@@ -4,13 +4,13 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
 import { GENESIS_HASH, fromHex, toHex } from './audit-chain.encoding';
 import { AuditChainVerifier, type AuditCheckpoint, type StoredAuditHead } from './audit-chain.verifier';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { AUDIT_VERIFY_BATCH_SIZE } from '../infrastructure/command-deps.tokens';
+import {
+  AUDIT_VERIFY_BATCH_SIZE,
+  DEFAULT_AUDIT_VERIFY_BATCH_SIZE,
+} from '../infrastructure/command-deps.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-
-/** Rows per read; each batch is its own short transaction, so verifying a long chain holds no snapshot open. */
-const BATCH = 1000;
 
 interface HeadSnapshot {
   head_seq: bigint | null;
@@ -28,7 +28,8 @@ interface HeadSnapshot {
 export class VerifyAuditChainUseCase implements UseCaseFor<typeof verifyAuditChain> {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
-    @Optional() @Inject(AUDIT_VERIFY_BATCH_SIZE) private readonly batchSize: number = BATCH,
+    // Provided by CommandDepsModule; the default serves a spec that constructs the use case itself.
+    @Inject(AUDIT_VERIFY_BATCH_SIZE) private readonly batchSize: number = DEFAULT_AUDIT_VERIFY_BATCH_SIZE,
   ) {}
 
   async execute({

@@ -82,12 +82,11 @@ class IdentityContextRoot {}
  */
 export async function createIdentityDeps(options: CreateIdentityDepsOptions): Promise<IdentityDeps> {
   const { db: _db, redis: _redis, logger: _logger, ...settings } = options;
+  const identity = IdentityAuthModule.forRoot(settings);
   const context = await NestFactory.createApplicationContext(
-    {
-      module: IdentityContextRoot,
-      imports: [IdentityValuesModule.of(options), IdentityAuthModule.forRoot(settings)],
-    },
+    { module: IdentityContextRoot, imports: [IdentityValuesModule.of(options), identity] },
     { logger: false, abortOnError: false },
   );
-  return context.get<IdentityDeps>(IDENTITY_DEPS, { strict: false });
+  // Read from the module that provides it, not searched for across the context.
+  return context.select(identity).get<IdentityDeps>(IDENTITY_DEPS, { strict: true });
 }

@@ -4,7 +4,14 @@ import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission.
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case.js';
 import type { WorkerPools } from '../auth/pool-config.js';
 import { DefinitionCipher } from '../definitions/definition-cipher.js';
-import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from './command-deps.tokens.js';
+import {
+  AUDIT_VERIFY_BATCH_SIZE,
+  CHECK_ADMISSION_DEPS,
+  CLOCK,
+  DEFAULT_AUDIT_VERIFY_BATCH_SIZE,
+  WORKER_POOLS,
+  type Clock,
+} from './command-deps.tokens.js';
 
 /** What the command use cases need besides the database: built once at boot from the operator's config. */
 export interface CommandDeps {
@@ -53,8 +60,9 @@ export class CommandDepsModule {
         { provide: DefinitionCipher, useValue: deps.definitionCipher },
         { provide: CHECK_ADMISSION_DEPS, useValue: deps.admission },
         { provide: CLOCK, useValue: deps.clock },
+        { provide: AUDIT_VERIFY_BATCH_SIZE, useValue: DEFAULT_AUDIT_VERIFY_BATCH_SIZE },
       ],
-      exports: [WORKER_POOLS, DefinitionCipher, CHECK_ADMISSION_DEPS, CLOCK],
+      exports: [WORKER_POOLS, DefinitionCipher, CHECK_ADMISSION_DEPS, CLOCK, AUDIT_VERIFY_BATCH_SIZE],
     };
   }
 }

@@ -1,3 +1,4 @@
+import { RedisConnections } from '@gatehouse/coordination';
 import type { Database } from '@gatehouse/db';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -11,6 +12,8 @@ export type ApiInfrastructure = {
   config: ApiConfig;
   logger: Logger;
   database: Database;
+  /** Every Redis connection of the API comes from here; `redis` is its main (`command`) one. */
+  connections: RedisConnections;
   redis: Redis;
   metrics: Registry;
 };
@@ -29,11 +32,12 @@ export class InfrastructureModule {
         { provide: API_CONFIG, useValue: infrastructure.config },
         { provide: LOGGER, useValue: infrastructure.logger },
         { provide: DATABASE, useValue: infrastructure.database },
+        { provide: RedisConnections, useValue: infrastructure.connections },
         { provide: REDIS, useValue: infrastructure.redis },
         { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
         InfrastructureLifecycle,
       ],
-      exports: [API_CONFIG, LOGGER, DATABASE, REDIS, METRICS_REGISTRY],
+      exports: [API_CONFIG, LOGGER, DATABASE, RedisConnections, REDIS, METRICS_REGISTRY],
     };
   }
 }

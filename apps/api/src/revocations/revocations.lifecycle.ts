@@ -1,7 +1,7 @@
 import {
   closeRedis,
-  createRedisConnection,
   RedisChannelMultiplexer,
+  RedisConnections,
   RetryingRevocationHolder,
   revocationNamespaceOf,
   RevocationSubscriber,
@@ -14,7 +14,6 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
-  Optional,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { catalogChangeFeed } from '../catalog/catalog-change.feed.js';
@@ -46,7 +45,8 @@ export class RevocationsLifecycle
     @Inject(DATABASE) private readonly database: Database,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
+    @Inject(RedisConnections) private readonly connections: RedisConnections,
+    @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -57,15 +57,10 @@ export class RevocationsLifecycle
       namespace,
       logger: this.logger,
       // Catalog leases long-poll for exactly these changes (decision 0074).
-      ...(this.changes !== null ? { onPublished: catalogChangeFeed(this.changes, this.logger) } : {}),
+      onPublished: catalogChangeFeed(this.changes, this.logger),
     });
     this.relay.start();
-    this.subscriberConnection = createRedisConnection({
-      url: this.config.REDIS_URL,
-      name: 'api-revocations',
-      purpose: 'subscriber',
-      logger: this.logger,
-    });
+    this.subscriberConnection = this.connections.open('subscriber', 'revocations');
     this.subscriptions = new RedisChannelMultiplexer(this.subscriberConnection, this.logger);
     const subscriptions = this.subscriptions;
     // A boot read that fails (Postgres or Redis not reachable yet) is retried with backoff, never given up on.

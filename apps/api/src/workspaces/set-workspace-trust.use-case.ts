@@ -7,7 +7,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toWorkspaceView } from '../commands/command-views';
 import { DefinitionCipher } from '../definitions/definition-cipher';
 import { findVisibleWorkspace } from '../shared/workspace-visibility';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
@@ -19,9 +19,7 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
-    @Optional()
-    @Inject(CatalogRefreshProducer)
-    private readonly refreshes: CatalogRefreshProducer | null = null,
+    @Inject(CatalogRefreshProducer) private readonly refreshes: CatalogRefreshProducer,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setWorkspaceTrust>>) {
@@ -42,7 +40,7 @@ export class SetWorkspaceTrustUseCase implements UseCaseFor<typeof setWorkspaceT
           await appendLeaseChange(tx, 'workspace_trust_changed', { workspaceId: workspace.id });
           // Trust given back makes the workspace's approvals hold again: their catalogs are discovered anew.
           if (workspace.trusted)
-            this.refreshes?.afterCommitOfChange(
+            this.refreshes.afterCommitOfChange(
               tx,
               { tenantId: principal.tenantId, scope, authorUserId: principal.userId },
               'definition_changed',

@@ -1,5 +1,10 @@
 import { Client } from 'pg';
-import { closeRedis, createRedisConnection, revocationChannel } from '@gatehouse/coordination';
+import {
+  RedisConnections,
+  closeRedis,
+  createRedisConnection,
+  revocationChannel,
+} from '@gatehouse/coordination';
 import { HeldLeases, LeaseApiClient } from '@gatehouse/lease-holder';
 import { createLogger } from '@gatehouse/platform';
 import {
@@ -168,7 +173,12 @@ describe('the worker as a lease holder when Redis fails it', () => {
     // A holder of its own, watching nothing yet: the worker's first lease of a tenant.
     const config = scenario.worker.context.get<string, WorkerConfig>(WORKER_CONFIG);
     const held = new HeldLeases();
-    const holder = new LeaseRevocationsHolder(config, silent, held);
+    const holder = new LeaseRevocationsHolder(
+      config,
+      silent,
+      held,
+      scenario.worker.context.get(RedisConnections),
+    );
     const api = new LeaseApiClient({ apiUrl: scenario.apiUrl, token: config.WORKER_TOKEN ?? '' });
     try {
       const approved = await scenario.approve();
@@ -201,7 +211,12 @@ describe('the worker as a lease holder when Redis fails it', () => {
   it('reads the difference from the ledger when the tenant is already watched from a later position than the lease', async () => {
     const config = scenario.worker.context.get<string, WorkerConfig>(WORKER_CONFIG);
     const held = new HeldLeases();
-    const holder = new LeaseRevocationsHolder(config, silent, held);
+    const holder = new LeaseRevocationsHolder(
+      config,
+      silent,
+      held,
+      scenario.worker.context.get(RedisConnections),
+    );
     const api = new LeaseApiClient({ apiUrl: scenario.apiUrl, token: config.WORKER_TOKEN ?? '' });
     try {
       const approved = await scenario.approve();

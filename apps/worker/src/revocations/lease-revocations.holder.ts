@@ -1,7 +1,7 @@
 import {
   closeRedis,
-  createRedisConnection,
   RedisChannelMultiplexer,
+  RedisConnections,
   RetryingRevocationHolder,
   revocationNamespaceOf,
   RevocationSubscriber,
@@ -62,6 +62,7 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
     @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(HeldLeases) private readonly held: HeldLeases,
+    @Inject(RedisConnections) private readonly connections: RedisConnections,
   ) {}
 
   /** Every watched tenant's holder started, its stream up and caught up (true while nothing is watched). */
@@ -129,12 +130,7 @@ export class LeaseRevocationsHolder implements OnApplicationShutdown {
 
   private multiplexer(): RedisChannelMultiplexer {
     if (this.subscriptions === null) {
-      this.connection = createRedisConnection({
-        url: this.config.REDIS_URL,
-        name: 'worker-revocations',
-        purpose: 'subscriber',
-        logger: this.logger,
-      });
+      this.connection = this.connections.open('subscriber', 'revocations');
       this.subscriptions = new RedisChannelMultiplexer(this.connection, this.logger);
     }
     return this.subscriptions;

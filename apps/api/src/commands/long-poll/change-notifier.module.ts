@@ -1,9 +1,8 @@
-import { createRedisConnection } from '@gatehouse/coordination';
-import type { Logger } from '@gatehouse/platform';
+import { RedisConnections } from '@gatehouse/coordination';
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../../config/api.config.js';
-import { API_CONFIG, LOGGER, REDIS } from '../../infrastructure/infrastructure.tokens.js';
+import { API_CONFIG, REDIS } from '../../infrastructure/infrastructure.tokens.js';
 import { CHANGE_NOTIFIER } from './change-notifier.port.js';
 import { RedisChangeNotifier } from './redis-change.notifier.js';
 
@@ -15,16 +14,11 @@ class ChangeNotifierHolder implements OnApplicationShutdown {
   constructor(
     @Inject(API_CONFIG) config: ApiConfig,
     @Inject(REDIS) redis: Redis,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(RedisConnections) connections: RedisConnections,
   ) {
     this.notifier = new RedisChangeNotifier({
       publisher: redis,
-      subscriber: createRedisConnection({
-        url: config.REDIS_URL,
-        name: 'api-changes',
-        purpose: 'subscriber',
-        logger,
-      }),
+      subscriber: connections.open('subscriber', 'changes'),
       // The deployment's prefix keeps deployments (and test files) sharing one Redis apart.
       channelPrefix: config.REDIS_KEY_PREFIX ?? 'gatehouse:',
     });
