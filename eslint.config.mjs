@@ -10,6 +10,7 @@ import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { fileRolesPlugin } from './scripts/eslint/file-roles.mjs';
 import gatehouse from './scripts/eslint/api-layers.mjs';
 
 // Test code: specs, their fixtures and harnesses, the testing lib, benchmarks (which drive real databases).
@@ -437,5 +438,11 @@ export default [
   {
     files: ['scripts/**/*.ts', 'bench/**/*.ts', ...TEST_FILES],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // File names: a known role suffix or none (CODE_STYLE.md, decision 0138; scripts/eslint/file-roles.mjs).
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts', 'libs/**/*.tsx'],
+    plugins: { 'gatehouse-files': fileRolesPlugin },
+    rules: { 'gatehouse-files/file-role': 'error' },
   },
 ];

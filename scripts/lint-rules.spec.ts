@@ -297,7 +297,7 @@ describe('@gatehouse/testing only from test files', () => {
   it.each([
     './testing/identity-harness.js',
     './cross-tenant.test-fixture.js',
-    '../test-support/recording.resolver.js',
+    '../test-support/recording-resolver.js',
   ])('refuses production code importing the test helper %s', async (source) => {
     expect(await findingsOf(IMPORTS, 'apps/api/src/auth/lint-probe.ts', importing(source))).toEqual([
       expect.stringContaining('Production code does not import test helpers.'),
@@ -460,5 +460,31 @@ describe('apps/api imports only downwards through its layers', () => {
     }
     const pairs = API_LAYER_KNOWN_VIOLATIONS.map(([from, to]) => `${from}>${to}`);
     expect(new Set(pairs).size).toBe(pairs.length);
+  });
+});
+
+describe('file names carry a known role or none (CODE_STYLE.md)', () => {
+  const FILE_ROLE = 'gatehouse-files/file-role';
+  const code = 'export const probe = 1;\n';
+
+  it.each([
+    'libs/catalog/src/lint-probe.wibble.ts',
+    'libs/catalog/src/lint-probe.wibble.spec.ts',
+    'apps/dashboard/src/ui/lint-probe.widget.tsx',
+    'apps/api/src/leases/lint-probe.problems.ts',
+    'apps/cli/src/LintProbe.ts',
+  ])('refuses %s', async (path) => {
+    expect(await findingsOf(FILE_ROLE, path, code)).toEqual([expect.stringContaining('CODE_STYLE.md')]);
+  });
+
+  it.each([
+    'libs/catalog/src/lint-probe.guard.ts',
+    'libs/catalog/src/lint-probe.guard.spec.ts',
+    'apps/api/src/leases/lint-probe.use-case.ts',
+    'apps/dashboard/src/ui/lint-probe.tsx',
+    'libs/definitions/src/lint-probe-decoder.ts',
+    'apps/api/src/admission/admission.log.ts',
+  ])('takes %s (a role, a plain name, or a listed legacy file)', async (path) => {
+    expect(await findingsOf(FILE_ROLE, path, code)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { createTestWorkspace, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testin
 import { MANAGED_MCP_JSON, PROJECT_MCP_JSON } from '../../../libs/definitions/src/mcp-json.fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createMember, mintTestToken } from '../../api/src/commands/testing/surfaces-harness.js';
-import { startLoopbackApi, runGatehouse, type LoopbackApi } from './testing/api-on-loopback';
+import { startLoopbackApi, runGatehouse, type LoopbackApi } from './test-support/api-on-loopback';
 import { writeFile } from 'node:fs/promises';
 
 // The user's gatehouse CLI against the real API on a loopback port (its REST surface, Postgres, Redis): login and

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { approvalIdentityOf } from './approval-identity';
-import type { ActivationEntry } from './activation.types';
+import type { ActivationEntry } from './activation-types';
 import { ALICE, BOB, WORKSPACE_VIEW, usableEntry, workspace } from './test-support/activation.fixtures';
 
 function keyOf(

@@ -1,6 +1,6 @@
 // Hashing is not I/O: node:crypto's sha256 is a pure function of its input, so this stays a pure lib.
 import { createHash } from 'node:crypto';
-import type { ActivationEntry, ActivationView, ActivationWorkspace, EntrySource } from './activation.types';
+import type { ActivationEntry, ActivationView, ActivationWorkspace, EntrySource } from './activation-types';
 import { bindsToWorkspace, isPrincipalBound } from './source-tier.policy';
 
 /**

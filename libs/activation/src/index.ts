@@ -1,7 +1,7 @@
 // Public surface of @gatehouse/activation (pure: no I/O, no process state, no framework). Exact-identity
 // activation decisions, the approval identity, who may decide and the projection diff. (It defines no store
 // ports: the API's use cases read and write approvals through libs/db in one transaction; decision 0037.)
-export { SOURCE_TIERS } from './activation.types';
+export { SOURCE_TIERS } from './activation-types';
 export type {
   ActivationEntry,
   ActivationView,
@@ -11,20 +11,20 @@ export type {
   UnusableEntry,
   UnusableStatus,
   UsableEntry,
-} from './activation.types';
+} from './activation-types';
 export { bindsToWorkspace, isPrincipalBound, needsTrustedWorkspace } from './source-tier.policy';
 
-export { decideActivation } from './activation.decider';
-export { ACTIVATION_REASONS, ACTIVATION_STATES } from './activation.decision';
-export type { ActivationDecision, ActivationReason, ActivationState } from './activation.decision';
-export { STALE_FIELDS, matchesExactly } from './approval.match';
-export type { StaleField } from './approval.match';
-export type { ApprovalDecisionKind, ApprovalRecord } from './approval.record';
+export { decideActivation } from './activation-decider';
+export { ACTIVATION_REASONS, ACTIVATION_STATES } from './activation-decision';
+export type { ActivationDecision, ActivationReason, ActivationState } from './activation-decision';
+export { STALE_FIELDS, matchesExactly } from './approval-match';
+export type { StaleField } from './approval-match';
+export type { ApprovalDecisionKind, ApprovalRecord } from './approval-record';
 
 export { approvalIdentityOf } from './approval-identity';
 export type { ApprovalIdentity, ApprovalIdentityRefusal, ApprovalIdentityResult } from './approval-identity';
 
-export { canDecide, DECIDE_SCOPE } from './decision-authority.check';
+export { canDecide, DECIDE_SCOPE } from './decision-authority.guard';
 export type {
   CanDecideInput,
   Decider,
@@ -33,14 +33,14 @@ export type {
   DecisionRefusal,
   DecisionRequest,
   DecisionVerb,
-} from './decision-authority.check';
-export { decisionMatchesReview } from './review.check';
-export type { ReviewCheck, ReviewComparison, ReviewedField } from './review.check';
+} from './decision-authority.guard';
+export { decisionMatchesReview } from './review.guard';
+export type { ReviewCheck, ReviewComparison, ReviewedField } from './review.guard';
 
-export { diffProjections } from './projection.diff';
-export type { ProjectionChange } from './projection.diff';
+export { diffProjections } from './projection-diff';
+export type { ProjectionChange } from './projection-diff';
 
-export type { ApprovalRequestTrigger } from './approval-request.trigger';
+export type { ApprovalRequestTrigger } from './approval-request-trigger';
 
 export {
   childEnvEntryProblem,
@@ -58,7 +58,7 @@ export {
   checkStdioAuthority,
   isWithinRoot,
   startsWithArgv,
-} from './stdio-authority.check';
+} from './stdio-authority.guard';
 export type {
   ArgvPrefix,
   HeaderHelperAuthority,
@@ -68,4 +68,4 @@ export type {
   StdioAuthorityGrant,
   StdioLaunch,
   StdioRefusalReason,
-} from './stdio-authority.check';
+} from './stdio-authority.guard';

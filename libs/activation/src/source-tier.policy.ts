@@ -1,5 +1,5 @@
 import { assertNever } from './assert-never';
-import type { SourceTier } from './activation.types';
+import type { SourceTier } from './activation-types';
 
 /**
  * Whether this tier's content arrives with (or beside) the workspace: local, project and plugin sources. Managed

@@ -44,9 +44,9 @@ export {
   scopesBeyondRole,
 } from './scopes';
 export type { Scope, TokenKind, MembershipRole } from './scopes';
-export { cursor, limit, page, pageInput, uuid, isoDateTime, TOKEN_SECRET_PATTERN } from './common.schemas';
-export { getTenant, renameTenant, tenantView } from './definitions/tenant.commands';
-export { listMembers, changeMemberRole, removeMember, memberView } from './definitions/member.commands';
+export { cursor, limit, page, pageInput, uuid, isoDateTime, TOKEN_SECRET_PATTERN } from './common.schema';
+export { getTenant, renameTenant, tenantView } from './definitions/tenant.command';
+export { listMembers, changeMemberRole, removeMember, memberView } from './definitions/member.command';
 export {
   INVITATION_SECRET_PATTERN,
   INVITATION_STATUSES,
@@ -58,7 +58,7 @@ export {
   listInvitations,
   revokeInvitation,
   acceptInvitation,
-} from './definitions/invitation.commands';
+} from './definitions/invitation.command';
 export {
   listWorkspaces,
   getWorkspace,
@@ -71,10 +71,22 @@ export {
   removeWorkspaceMaintainer,
   workspaceView,
   maintainerView,
-} from './definitions/workspace.commands';
-export { listTokens, createToken, revokeToken, introspectToken, tokenView } from './definitions/token.commands';
-export { listAuditEvents, getAuditHead, verifyAuditChain, auditEventView, auditHeadView } from './definitions/audit.commands';
-export { whoAmI } from './definitions/me.commands';
+} from './definitions/workspace.command';
+export {
+  listTokens,
+  createToken,
+  revokeToken,
+  introspectToken,
+  tokenView,
+} from './definitions/token.command';
+export {
+  listAuditEvents,
+  getAuditHead,
+  verifyAuditChain,
+  auditEventView,
+  auditHeadView,
+} from './definitions/audit.command';
+export { whoAmI } from './definitions/me.command';
 export {
   DEFINITION_TIERS,
   definitionTier,
@@ -94,20 +106,20 @@ export {
   setDisableOverlay,
   clearDisableOverlay,
   getEffectiveDefinitions,
-} from './definitions/definition-source.commands';
+} from './definitions/definition-source.command';
 export {
   getDefinitionSourceVersion,
   listDefinitionSourceVersions,
   previewDefinitionSource,
-} from './definitions/definition-editor.commands';
+} from './definitions/definition-editor.command';
 export {
   getHostPolicy,
   putHostPolicy,
   hostPolicyView,
   poolCeilingView,
   hostPolicyWithCeiling,
-} from './definitions/host-policy.commands';
-export { activationView } from './definitions/activation.schemas';
+} from './definitions/host-policy.command';
+export { activationView } from './definitions/activation.schema';
 export {
   APPROVAL_REQUEST_TRIGGERS,
   approvalIdentityView,
@@ -123,19 +135,19 @@ export {
   listApprovals,
   revokeApproval,
   checkAdmission,
-} from './definitions/approval.commands';
-export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from './definitions/lease.commands';
+} from './definitions/approval.command';
+export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from './definitions/lease.command';
 export {
   MAX_SNAPSHOT_DOCUMENT_BYTES,
   catalogSnapshotView,
   getWorkspaceCatalog,
   submitCatalogSnapshot,
   workspaceCatalogView,
-} from './definitions/catalog.commands';
-export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.commands';
-export { probeView, submitProbe } from './definitions/probe.commands';
-export { getServerStatus, serverStatusView } from './definitions/server-status.commands';
-export { gatewayActivityView, getGatewayActivity } from './definitions/gateway-activity.commands';
+} from './definitions/catalog.command';
+export { catalogRefreshView, refreshCatalog } from './definitions/catalog-refresh.command';
+export { probeView, submitProbe } from './definitions/probe.command';
+export { getServerStatus, serverStatusView } from './definitions/server-status.command';
+export { gatewayActivityView, getGatewayActivity } from './definitions/gateway-activity.command';
 export {
   OAUTH_CREDENTIAL_STATES,
   chooseOAuthServiceCredential,
@@ -146,5 +158,5 @@ export {
   signOutOAuth,
   signOutOAuthServiceCredential,
   startOAuthSignIn,
-} from './definitions/oauth.commands';
-export { REVOCATIONS_PAGE_DEFAULT, listRevocations } from './definitions/revocation.commands';
+} from './definitions/oauth.command';
+export { REVOCATIONS_PAGE_DEFAULT, listRevocations } from './definitions/revocation.command';

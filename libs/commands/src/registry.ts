@@ -7,8 +7,8 @@ import {
   listApprovals,
   openApprovalRequest,
   revokeApproval,
-} from './definitions/approval.commands';
-import { listAuditEvents, getAuditHead, verifyAuditChain } from './definitions/audit.commands';
+} from './definitions/approval.command';
+import { listAuditEvents, getAuditHead, verifyAuditChain } from './definitions/audit.command';
 import {
   clearDisableOverlay,
   deleteDefinitionSource,
@@ -21,20 +21,20 @@ import {
   setDefinitionVariable,
   setDisableOverlay,
   unsetDefinitionVariable,
-} from './definitions/definition-source.commands';
+} from './definitions/definition-source.command';
 import {
   getDefinitionSourceVersion,
   listDefinitionSourceVersions,
   previewDefinitionSource,
-} from './definitions/definition-editor.commands';
-import { getHostPolicy, putHostPolicy } from './definitions/host-policy.commands';
-import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalog.commands';
-import { refreshCatalog } from './definitions/catalog-refresh.commands';
-import { submitProbe } from './definitions/probe.commands';
-import { getServerStatus } from './definitions/server-status.commands';
-import { getGatewayActivity } from './definitions/gateway-activity.commands';
-import { issueLease, releaseLease, renewLease } from './definitions/lease.commands';
-import { whoAmI } from './definitions/me.commands';
+} from './definitions/definition-editor.command';
+import { getHostPolicy, putHostPolicy } from './definitions/host-policy.command';
+import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalog.command';
+import { refreshCatalog } from './definitions/catalog-refresh.command';
+import { submitProbe } from './definitions/probe.command';
+import { getServerStatus } from './definitions/server-status.command';
+import { getGatewayActivity } from './definitions/gateway-activity.command';
+import { issueLease, releaseLease, renewLease } from './definitions/lease.command';
+import { whoAmI } from './definitions/me.command';
 import {
   chooseOAuthServiceCredential,
   completeOAuthSignIn,
@@ -43,17 +43,17 @@ import {
   signOutOAuth,
   signOutOAuthServiceCredential,
   startOAuthSignIn,
-} from './definitions/oauth.commands';
-import { listRevocations } from './definitions/revocation.commands';
+} from './definitions/oauth.command';
+import { listRevocations } from './definitions/revocation.command';
 import {
   acceptInvitation,
   createInvitation,
   listInvitations,
   revokeInvitation,
-} from './definitions/invitation.commands';
-import { changeMemberRole, listMembers, removeMember } from './definitions/member.commands';
-import { getTenant, renameTenant } from './definitions/tenant.commands';
-import { createToken, introspectToken, listTokens, revokeToken } from './definitions/token.commands';
+} from './definitions/invitation.command';
+import { changeMemberRole, listMembers, removeMember } from './definitions/member.command';
+import { getTenant, renameTenant } from './definitions/tenant.command';
+import { createToken, introspectToken, listTokens, revokeToken } from './definitions/token.command';
 import {
   addWorkspaceMaintainer,
   bumpWorkspaceGeneration,
@@ -64,7 +64,7 @@ import {
   removeWorkspaceMaintainer,
   renameWorkspace,
   setWorkspaceTrust,
-} from './definitions/workspace.commands';
+} from './definitions/workspace.command';
 
 /** Every admin command. REST, GraphQL and admin-over-MCP are generated from this list and nothing else. */
 export const COMMANDS: readonly CommandDefinition[] = Object.freeze([

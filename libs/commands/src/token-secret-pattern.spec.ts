@@ -1,5 +1,5 @@
 import { GATEHOUSE_TOKEN_PATTERN, looksLikeGatehouseToken } from '@gatehouse/definitions';
-import { TOKEN_SECRET_PATTERN } from './common.schemas';
+import { TOKEN_SECRET_PATTERN } from './common.schema';
 
 // @gatehouse/definitions is pure and may not import this lib, so it holds its own copy of the token pattern (it
 // refuses token-shaped server names with it). The audit guard refuses text matching TOKEN_SECRET_PATTERN: if the
@@ -25,10 +25,7 @@ describe('the two names of the Gatehouse token pattern', () => {
     'ghu_AAAAAAAAAAAAAAA',
     'github',
     'ghi_0123456789abcdefXYZ',
-  ])(
-    'agree on %s',
-    (text) => {
-      expect(looksLikeGatehouseToken(text)).toBe(TOKEN_SECRET_PATTERN.test(text));
-    },
-  );
+  ])('agree on %s', (text) => {
+    expect(looksLikeGatehouseToken(text)).toBe(TOKEN_SECRET_PATTERN.test(text));
+  });
 });

@@ -6,14 +6,14 @@ export {
   catalogRefreshPayloadV1,
   type CatalogRefreshPayload,
   type CatalogRefreshPayloadV1,
-} from './queues/catalog-refresh.payload';
+} from './queues/catalog-refresh-payload.schema';
 export {
   catalogRefreshJobKey,
   catalogRefreshPayloadV2,
   catalogRefreshQueueOf,
   type CatalogRefreshKey,
   type CatalogRefreshPayloadV2,
-} from './queues/catalog-refresh.job';
+} from './queues/catalog-refresh-job.schema';
 export {
   probeJobKey,
   probePayload,
@@ -22,7 +22,7 @@ export {
   type ProbeKey,
   type ProbePayload,
   type ProbePayloadV1,
-} from './queues/probe.job';
+} from './queues/probe-job.schema';
 export {
   PROBE_FAILURE_CLASSES,
   PROBE_STATES,
@@ -370,7 +370,7 @@ export {
   gatewayMinuteKey,
   gatewaySessionsKey,
   refusalField,
-} from './gateway-activity/gateway-activity.keys';
+} from './gateway-activity/gateway-activity-keys';
 export {
   findJsonShapeProblem,
   type JsonPathStep,

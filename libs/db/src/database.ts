@@ -1,9 +1,9 @@
-import { assertSafeAppRole } from './tenancy/role-safety.check';
+import { assertSafeAppRole } from './tenancy/role-safety.guard';
 import { addRevocationAppendListener } from './ledger/revocation-ledger.repository';
 import { closeAfterCommit, openAfterCommit } from './tenancy/after-commit';
 import { createPrismaClient, type TenantTx } from './tenancy/prisma-client';
 import { contextId } from './tenancy/tenant-context';
-import { createTenantReadPipeline, type TenantReadQuery } from './tenancy/tenant-read.pipeline';
+import { createTenantReadPipeline, type TenantReadQuery } from './tenancy/tenant-read-pipeline';
 
 export interface CreateDatabaseOptions {
   /** The app role's URL (DATABASE_URL): gatehouse_app, never the owner or a superuser. */
@@ -40,14 +40,14 @@ export interface Database {
   ): Promise<T>;
   /**
    * One read-only statement in the tenant's row-level-security context, in ONE round trip (BEGIN READ ONLY,
-   * set_config, the query, COMMIT pipelined on one connection; tenant-read.pipeline.ts). For the hot read
+   * set_config, the query, COMMIT pipelined on one connection; tenant-read-pipeline.ts). For the hot read
    * paths of this lib's typed readers (reads/); everything else, and every write, goes through withTenant.
    */
   readInTenant<R>(tenantId: string, query: TenantReadQuery): Promise<R[]>;
   /** Like readInTenant for several statements: one READ ONLY transaction, one round trip, answers in order. */
   readManyInTenant(tenantId: string, queries: readonly TenantReadQuery[]): Promise<unknown[][]>;
   /**
-   * A short read-write transaction in the tenant in ONE round trip (tenancy/tenant-read.pipeline.ts): BEGIN,
+   * A short read-write transaction in the tenant in ONE round trip (tenancy/tenant-read-pipeline.ts): BEGIN,
    * set_config, the statements and COMMIT pipelined together, answers in order, all or nothing. For a hot path
    * whose writes need no answer from the API between statements (lease issuance: its locks are held only inside
    * Postgres, decision 0100); everything else goes through withTenant. No after-commit hooks: a unit that

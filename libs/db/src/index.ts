@@ -2,11 +2,11 @@
 export { createDatabase } from './database';
 export type { CreateDatabaseOptions, Database, LookupQuery, UnitOfWork, UnitOfWorkOptions } from './database';
 export type { TenantTx } from './tenancy/prisma-client';
-export type { TenantReadQuery } from './tenancy/tenant-read.pipeline';
-export { findWorkspacePage } from './reads/workspace.reads';
-export type { WorkspacePageQuery } from './reads/workspace.reads';
-export { readCatalogInputVersions } from './reads/catalog-input.reads';
-export { readLeaseIssuanceInputs } from './reads/lease-issuance.reads';
+export type { TenantReadQuery } from './tenancy/tenant-read-pipeline';
+export { findWorkspacePage } from './reads/workspace.repository';
+export type { WorkspacePageQuery } from './reads/workspace.repository';
+export { readCatalogInputVersions } from './reads/catalog-input.repository';
+export { readLeaseIssuanceInputs } from './reads/lease-issuance.repository';
 export type {
   ViewAuthorRow,
   LeaseHostPolicyRow,
@@ -14,13 +14,16 @@ export type {
   ViewOverlayRow,
   ViewSourceRow,
   ViewVariableRow,
-} from './reads/lease-issuance.reads';
-export type { CatalogInputVersions } from './reads/catalog-input.reads';
-export { findCatalogSnapshotVersions, loadCatalogSnapshotContents } from './reads/catalog-snapshot.reads';
-export type { CatalogSnapshotContent, CatalogSnapshotVersion } from './reads/catalog-snapshot.reads';
+} from './reads/lease-issuance.repository';
+export type { CatalogInputVersions } from './reads/catalog-input.repository';
+export {
+  findCatalogSnapshotVersions,
+  loadCatalogSnapshotContents,
+} from './reads/catalog-snapshot.repository';
+export type { CatalogSnapshotContent, CatalogSnapshotVersion } from './reads/catalog-snapshot.repository';
 export { InvalidContextIdError, isUuid } from './tenancy/tenant-context';
-export { UnsafeDatabaseRoleError } from './tenancy/role-safety.check';
-export type { UnsafeRoleReason } from './tenancy/role-safety.check';
+export { UnsafeDatabaseRoleError } from './tenancy/role-safety.guard';
+export type { UnsafeRoleReason } from './tenancy/role-safety.guard';
 
 export {
   findTokenBySecretHash,
@@ -28,13 +31,13 @@ export {
   findLoginByEmail,
   listTenantIds,
   findTenantIdBySlug,
-} from './lookups/auth.lookups';
-export type { TokenLookup, SessionLookup, LoginLookup } from './lookups/auth.lookups';
-export { findInvitationBySecretHash } from './lookups/invitation.lookups';
-export type { InvitationLookup } from './lookups/invitation.lookups';
-export { findHeldLeaseTenant, findWorkspaceTenant } from './lookups/lease.lookups';
-export type { TenantRef } from './lookups/lease.lookups';
-export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token.operator';
+} from './lookups/auth.repository';
+export type { TokenLookup, SessionLookup, LoginLookup } from './lookups/auth.repository';
+export { findInvitationBySecretHash } from './lookups/invitation.repository';
+export type { InvitationLookup } from './lookups/invitation.repository';
+export { findHeldLeaseTenant, findWorkspaceTenant } from './lookups/lease.repository';
+export type { TenantRef } from './lookups/lease.repository';
+export { insertGatewayToken, revokeGatewayToken } from './operator/gateway-token-operator';
 export { afterCommit } from './tenancy/after-commit';
 export {
   appendRevocationEvent,
@@ -61,7 +64,7 @@ export {
   listTenantsWithUnrecordedExpiries,
 } from './leases/approval-expiry.repository';
 export type { ExpiredApproval } from './leases/approval-expiry.repository';
-export type { InsertGatewayTokenOptions } from './operator/gateway-token.operator';
+export type { InsertGatewayTokenOptions } from './operator/gateway-token-operator';
 export {
   deleteOAuthCredential,
   findOAuthCredential,
@@ -79,28 +82,28 @@ export type {
 export { findOAuthClient, findOAuthClientById, saveOAuthClient } from './oauth/oauth-client.repository';
 export type { OAuthClientAuthMethod, OAuthClientKind, OAuthClientRow } from './oauth/oauth-client.repository';
 
-export { runMigrations } from './migration/migration.runner';
+export { runMigrations } from './migration/migration-runner';
 export type {
   RunMigrationsOptions,
   RunMigrationsResult,
   MigrationLogger,
-} from './migration/migration.runner';
-export { findMigrationsDir } from './migration/migration.files';
+} from './migration/migration-runner';
+export { findMigrationsDir } from './migration/migration-files';
 export {
   MigrationError,
   MigrationChecksumMismatchError,
   UnknownAppliedMigrationError,
   UnfinishedMigrationError,
   MigrationFailedError,
-} from './migration/migration.errors';
-export type { MigrationErrorCode } from './migration/migration.errors';
+} from './migration/migration-errors';
+export type { MigrationErrorCode } from './migration/migration-errors';
 
 export { DATABASE_ROLES } from './roles/database-roles';
 export type { DatabaseRoleName } from './roles/database-roles';
-export { setupDatabaseRoles } from './roles/role.setup';
-export type { SetupDatabaseRolesOptions } from './roles/role.setup';
-export { ensureDatabase, dropDatabase } from './roles/database.setup';
-export type { EnsureDatabaseOptions, DropDatabaseOptions } from './roles/database.setup';
+export { setupDatabaseRoles } from './roles/role-setup';
+export type { SetupDatabaseRolesOptions } from './roles/role-setup';
+export { ensureDatabase, dropDatabase } from './roles/database-setup';
+export type { EnsureDatabaseOptions, DropDatabaseOptions } from './roles/database-setup';
 export { deriveConnectionUrl, databaseNameOf } from './roles/connection-url';
 export type { ConnectionUrlParts } from './roles/connection-url';
 

@@ -1,5 +1,5 @@
 import { canonicalDefinitionUrl, canonicalizeHttpUrl, formatCanonicalUrl } from './canonical-url';
-import type { MaterializedText } from './variable.materializer';
+import type { MaterializedText } from './variable-materializer';
 
 function text(value: string, secrets: [string, number, number][] = []): MaterializedText {
   return {

@@ -1,4 +1,4 @@
-import type { MaterializedText } from './variable.materializer';
+import type { MaterializedText } from './variable-materializer';
 
 /** The parts of an HTTP URL that identify a server: scheme, host, port (always explicit), path. */
 export interface CanonicalHttpUrl {

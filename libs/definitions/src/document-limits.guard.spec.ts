@@ -1,5 +1,5 @@
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, utf8ByteLength } from './document-limits.guard';
-import { checkDocumentText, decodeDefinitionDocument, decodeDefinitionValue } from './document.decoder';
+import { checkDocumentText, decodeDefinitionDocument, decodeDefinitionValue } from './document-decoder';
 import type { SourceRef } from './tier';
 
 const source: SourceRef = { tier: 'user', origin: 'user:u1' };

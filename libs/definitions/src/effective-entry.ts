@@ -1,12 +1,12 @@
 import type { CanonicalUrlFailure } from './canonical-url';
 import type { EntryProblem, PathSegment } from './decode-problem';
-import type { RejectedTransport } from './definition.decoder';
+import type { RejectedTransport } from './definition-decoder';
 import type { DisableReason } from './disable-overlay';
-import type { SourceProblemReason } from './document.decoder';
-import type { RedactedProjection } from './redacted.projection';
+import type { SourceProblemReason } from './document-decoder';
+import type { RedactedProjection } from './redacted-projection';
 import type { SecurityIdentity } from './security-identity';
 import type { SourceRef } from './tier';
-import type { MaterializeProblem, UnsetVariable, VariableUse } from './variable.materializer';
+import type { MaterializeProblem, UnsetVariable, VariableUse } from './variable-materializer';
 
 /** A lower-precedence entry of the same name: listed, never used. */
 export interface ShadowedEntry {

@@ -1,6 +1,6 @@
 // Public surface of @gatehouse/definitions (pure: no I/O, no process state, no framework).
-export { resolveDefinitions } from './definitions.resolver';
-export type { DefinitionSourceInput, ResolveInput, ResolveResult, ResolveView } from './definitions.resolver';
+export { resolveDefinitions } from './definitions-resolver';
+export type { DefinitionSourceInput, ResolveInput, ResolveResult, ResolveView } from './definitions-resolver';
 export type {
   ActiveEntry,
   BlockedEntry,
@@ -26,13 +26,13 @@ export {
   decodeDefinitionValue,
   MAX_SERVERS_PER_DOCUMENT,
   UNREADABLE_REASONS,
-} from './document.decoder';
+} from './document-decoder';
 export { findTooDeep, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from './document-limits.guard';
-export { scanStrictJson } from './strict-json.scanner';
-export type { StrictJsonProblem } from './strict-json.scanner';
-export type { DocumentDecode, DocumentProblem, SourceProblemReason } from './document.decoder';
-export { decodeServerEntry } from './definition.decoder';
-export type { DecodedEntry, RejectedTransport } from './definition.decoder';
+export { scanStrictJson } from './strict-json-scanner';
+export type { StrictJsonProblem } from './strict-json-scanner';
+export type { DocumentDecode, DocumentProblem, SourceProblemReason } from './document-decoder';
+export { decodeServerEntry } from './definition-decoder';
+export type { DecodedEntry, RejectedTransport } from './definition-decoder';
 export { MAX_ARGUMENTS_PER_ENTRY, MAX_ENTRY_DEPTH, MAX_PROBLEMS_PER_ENTRY } from './decode-problem';
 export type { EntryDecodeReason, EntryProblem, PathSegment } from './decode-problem';
 export type {
@@ -41,13 +41,13 @@ export type {
   ServerDefinition,
   StdioTransportDefinition,
   TransportDefinition,
-} from './definition.types';
+} from './definition-types';
 export type { OAuthSettings } from './oauth-settings';
 export { isValidServerName, MAX_SERVER_NAME_LENGTH } from './server-name';
 export { parseTemplate } from './variable-template';
 export type { Template, TemplatePart } from './variable-template';
 
-export { materializeDefinition } from './variable.materializer';
+export { materializeDefinition } from './variable-materializer';
 export type {
   Materialization,
   MaterializedDefinition,
@@ -62,7 +62,7 @@ export type {
   VariableScope,
   VariableUse,
   VariableValues,
-} from './variable.materializer';
+} from './variable-materializer';
 
 export {
   GATEHOUSE_TOKEN_PATTERN,
@@ -70,10 +70,10 @@ export {
   isCredentialShapedLiteral,
   looksLikeGatehouseToken,
 } from './secret-shape';
-export { fingerprintDefinition, FINGERPRINT_VERSION } from './definition.fingerprint';
-export type { FingerprintKey } from './definition.fingerprint';
-export { diffReviewDigests, reviewDigestsOf } from './review-values.digest';
-export type { KeyedValueDigest, ReviewDigests, ReviewSection, ValueChange } from './review-values.digest';
+export { fingerprintDefinition, FINGERPRINT_VERSION } from './definition-fingerprint';
+export type { FingerprintKey } from './definition-fingerprint';
+export { diffReviewDigests, reviewDigestsOf } from './review-values-digest';
+export type { KeyedValueDigest, ReviewDigests, ReviewSection, ValueChange } from './review-values-digest';
 export { secretOriginOf } from './secret-origin';
 export type { SecretOrigin } from './secret-origin';
 export { securityIdentityOf } from './security-identity';
@@ -90,8 +90,8 @@ export type {
   OverlayProblem,
   OverlayScope,
 } from './disable-overlay';
-export { editableDocumentOf, editableKeyOf, hiddenKeyPosition } from './editable-document.redactor';
-export { projectDefinition, visibleText } from './redacted.projection';
-export type { HttpProjection, KeysOnly, RedactedProjection, StdioProjection } from './redacted.projection';
-export { REDACTED, maskText, maskUrl, maskArgs } from './literal.masker';
+export { editableDocumentOf, editableKeyOf, hiddenKeyPosition } from './editable-document-redactor';
+export { projectDefinition, visibleText } from './redacted-projection';
+export type { HttpProjection, KeysOnly, RedactedProjection, StdioProjection } from './redacted-projection';
+export { REDACTED, maskText, maskUrl, maskArgs } from './literal-masker';
 export { escapeInvisible, hasInvisibleCharacter } from './invisible-character';

@@ -1,5 +1,5 @@
-import { decodeServerEntry } from './definition.decoder';
-import { resolveDefinitions } from './definitions.resolver';
+import { decodeServerEntry } from './definition-decoder';
+import { resolveDefinitions } from './definitions-resolver';
 import type { ResolvedEntry, UnresolvedEntry } from './effective-entry';
 import { escapeInvisible, hasInvisibleCharacter } from './invisible-character';
 import type { SourceRef } from './tier';

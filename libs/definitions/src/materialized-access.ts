@@ -1,5 +1,5 @@
 import type { ResolvedEntry } from './effective-entry';
-import type { MaterializedDefinition } from './variable.materializer';
+import type { MaterializedDefinition } from './variable-materializer';
 
 /**
  * A resolved entry's materialized definition holds secret values (the only thing that does). It is kept off the

@@ -1,5 +1,5 @@
 import { headerOwnerOf, isProtocolOwnedHeader, readPrincipalHeader } from '@gatehouse/catalog';
-import { decodeServerEntry } from './definition.decoder';
+import { decodeServerEntry } from './definition-decoder';
 import type { SourceRef } from './tier';
 
 // Static headers are judged by the same list as the principal header (libs/catalog/src/protocol-headers.ts).

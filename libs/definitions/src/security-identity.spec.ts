@@ -1,7 +1,7 @@
-import { decodeServerEntry } from './definition.decoder';
+import { decodeServerEntry } from './definition-decoder';
 import { securityIdentityOf, type SecurityIdentityResult } from './security-identity';
 import type { SourceRef } from './tier';
-import { materializeDefinition, type VariableValues } from './variable.materializer';
+import { materializeDefinition, type VariableValues } from './variable-materializer';
 
 const project: SourceRef = { tier: 'project', origin: 'project:ws' };
 

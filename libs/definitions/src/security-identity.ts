@@ -1,9 +1,9 @@
-import { CanonicalEncoder } from './canonical.encoder';
+import { CanonicalEncoder } from './canonical-encoder';
 import { canonicalDefinitionUrl, formatCanonicalUrl, type CanonicalUrlFailure } from './canonical-url';
-import { maskUrl } from './literal.masker';
-import { projectDefinition, type RedactedProjection } from './redacted.projection';
+import { maskUrl } from './literal-masker';
+import { projectDefinition, type RedactedProjection } from './redacted-projection';
 import type { SourceRef } from './tier';
-import type { MaterializedDefinition } from './variable.materializer';
+import type { MaterializedDefinition } from './variable-materializer';
 
 /**
  * THE SECURITY IDENTITY of a server: what identifies it for approval and for token storage (docs/security-identity.md).

@@ -1,4 +1,4 @@
-import type { DecodedEntry } from './definition.decoder';
+import type { DecodedEntry } from './definition-decoder';
 import { decidePrecedence } from './tier-precedence';
 import type { SourceRef, Tier } from './tier';
 

@@ -1,4 +1,4 @@
-import type { DecodedEntry } from './definition.decoder';
+import type { DecodedEntry } from './definition-decoder';
 import { compareSources } from './tier';
 
 /**

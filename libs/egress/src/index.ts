@@ -21,8 +21,8 @@ export {
   DEFAULT_DNS_TIMEOUT_MS,
   DEFAULT_DNS_TRIES,
   type DnsResolverOptions,
-} from './resolver/dns.resolver.js';
-export { createFixedResolver } from './resolver/fixed.resolver.js';
+} from './resolver/dns-resolver.js';
+export { createFixedResolver } from './resolver/fixed-resolver.js';
 export {
   createPinnedFetch,
   DEFAULT_ADMISSION_TTL_MS,
@@ -33,5 +33,5 @@ export {
   type PinnedFetchOptions,
   type PinnedRequestInit,
 } from './fetch/pinned-fetch.js';
-export { EgressError, isEgressError, type EgressFailureReason } from './fetch/egress.error.js';
+export { EgressError, isEgressError, type EgressFailureReason } from './fetch/egress-error.js';
 export { METADATA_CIDRS } from './policy/metadata-destinations.js';

@@ -15,16 +15,16 @@ export {
   type LeaseRefusal,
   type RenewLeaseResult,
 } from './lease-api.client';
-export { HeldLeases, type DropReason, type HeldLease, type HeldLeaseFacts } from './held-leases.registry';
-export { leaseConcernedBy } from './lease-revocation.match';
+export { HeldLeases, type DropReason, type HeldLease, type HeldLeaseFacts } from './held-leases-registry';
+export { leaseConcernedBy } from './lease-revocation-match';
 export {
   freshLeaseTokens,
   type FreshLeaseRefusal,
   type FreshLeaseTokens,
   type FreshLeaseTokensOptions,
-} from './fresh-lease-tokens.source';
+} from './fresh-lease-tokens-source';
 export {
   RevocationsReadError,
   createHttpRevocationsReader,
   type HttpRevocationsReaderOptions,
-} from './revocations-http.reader';
+} from './revocations-http-reader';

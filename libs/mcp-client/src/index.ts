@@ -33,8 +33,8 @@ export type {
   NarrowingReason,
   NarrowingResult,
 } from './schema/schema-narrowing';
-export { checkArguments } from './schema/narrowed-schema.check';
-export type { ArgumentCheck, ArgumentProblem } from './schema/narrowed-schema.check';
+export { checkArguments } from './schema/narrowed-schema.guard';
+export type { ArgumentCheck, ArgumentProblem } from './schema/narrowed-schema.guard';
 export {
   admitToolResult,
   measureResultChars,
@@ -46,7 +46,7 @@ export {
   MAX_REQUESTED_RESULT_CHARS,
 } from './results/result-cap.policy';
 export type { ResultAdmission, ResultCap, ResultCapDiagnostic } from './results/result-cap.policy';
-export { ConnectionSupervisor, DEFAULT_CALL_TIMEOUT_MS } from './supervisor/connection.supervisor';
+export { ConnectionSupervisor, DEFAULT_CALL_TIMEOUT_MS } from './supervisor/connection-supervisor';
 export type {
   CallElicitation,
   ConnectOutcome,
@@ -65,8 +65,8 @@ export type {
   PromptOutcome,
   ResourceReadOutcome,
   UpstreamReadOutcome,
-} from './supervisor/connection.supervisor';
-export type { CallProgress } from './supervisor/call-progress.relay';
+} from './supervisor/connection-supervisor';
+export type { CallProgress } from './supervisor/call-progress-relay';
 export { classifyFailure, FAILURE_CLASSES } from './supervisor/failure-class';
 export type { ClassifiedFailure, FailureClass, SelfClassifiedError } from './supervisor/failure-class';
 export { backoffDelayMs, DEFAULT_BACKOFF } from './supervisor/backoff.policy';
@@ -86,24 +86,24 @@ export type {
 export { AdmittedSession } from './session/admitted-session';
 export type { RequestBounds, SessionIdentity } from './session/admitted-session';
 export type { AuthRefusal, Authenticator } from './auth/authenticator';
-export { createHeaderHelperAuthenticator } from './auth/header-helper.authenticator';
-export type { HeaderHelperOptions } from './auth/header-helper.authenticator';
-export { createLeaseTokenAuthenticator } from './auth/lease-token.authenticator';
-export type { FreshAccessToken, LeaseTokenAuthenticatorOptions } from './auth/lease-token.authenticator';
-export { parseHeaderHelperOutput, MAX_HELPER_HEADERS } from './auth/header-helper-output.parser';
-export type { HeaderHelperOutput, HeaderHelperOutputRefusal } from './auth/header-helper-output.parser';
+export { createHeaderHelperAuthenticator } from './auth/header-helper-authenticator';
+export type { HeaderHelperOptions } from './auth/header-helper-authenticator';
+export { createLeaseTokenAuthenticator } from './auth/lease-token-authenticator';
+export type { FreshAccessToken, LeaseTokenAuthenticatorOptions } from './auth/lease-token-authenticator';
+export { parseHeaderHelperOutput, MAX_HELPER_HEADERS } from './auth/header-helper-output-parser';
+export type { HeaderHelperOutput, HeaderHelperOutputRefusal } from './auth/header-helper-output-parser';
 export type { OutgoingRequest, RequestHeaderHook } from './transport/mcp-fetch';
 export {
   McpTransportError,
   isMcpTransportError,
   DEFAULT_RECEIVE_CAP_BYTES,
-} from './transport/transport.error';
-export type { TransportFailureReason } from './transport/transport.error';
-export { checkSpawnAuthority } from './stdio/spawn-authority.check';
+} from './transport/transport-error';
+export type { TransportFailureReason } from './transport/transport-error';
+export { checkSpawnAuthority } from './stdio/spawn-authority.guard';
 export { runAsOptionsOf } from './stdio/child-run-as';
 export type { RunAsOptions, UnixAccount } from './stdio/child-run-as';
-export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.check';
-export type { ProcessGroupObserver } from './stdio/process-group-stdio.transport';
+export type { SpawnAuthority, SpawnRefusalReason } from './stdio/spawn-authority.guard';
+export type { ProcessGroupObserver } from './stdio/process-group-stdio-transport';
 // The public entry point from an admitted description to a supervised server and its catalog document.
 export { superviseAdmitted } from './session/supervise-admitted';
 export type { SuperviseAdmittedOptions } from './session/supervise-admitted';

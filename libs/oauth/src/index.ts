@@ -74,4 +74,4 @@ export {
   type AccessTokenResult,
   type RefreshCoordinatorOptions,
   type RefreshOptions,
-} from './refresh/refresh.coordinator';
+} from './refresh/refresh-coordinator';

@@ -3,7 +3,7 @@
 // Jest loads this file with its transformer but Node's own module resolution (no moduleNameMapper), so it
 // imports the role setup by relative path, not through @gatehouse/db (whose Prisma client needs the mapper).
 // eslint-disable-next-line @nx/enforce-module-boundaries -- see above: the alias cannot resolve here.
-import { setupDatabaseRoles } from '../../db/src/roles/role.setup';
+import { setupDatabaseRoles } from '../../db/src/roles/role-setup';
 import { createTemplateDatabase, TEMPLATE_DATABASE_ENV } from './template-database';
 import { readTestEnv } from './test-env';
 

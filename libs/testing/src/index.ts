@@ -37,14 +37,14 @@ export {
 } from './oauth/oauth-test.harness';
 export type { ProviderClient, ProviderStats } from './oauth/oauth-test.harness';
 // A process that takes a refresh lock and holds it until it is killed (the "holder killed before sending").
-export { startLockHolderProcess } from './oauth/lock-holder.process';
+export { startLockHolderProcess } from './oauth/lock-holder-process';
 // Real MCP servers and plumbing for the gateway's acceptance specs (docs/architecture/testing.md): an
 // in-process SDK server over Streamable HTTP, the conformance suite's scenario upstream, a forwarder that
 // adds a bearer token, and a stdio tap that records what one child was sent (and can hold a call's answer so
 // it can be cancelled in flight).
 export { startStreamableHttpUpstream } from './mcp/streamable-http-upstream';
 export type { ConnectableMcpServer, StreamableHttpUpstream } from './mcp/streamable-http-upstream';
-export { conformanceScenarioServer } from './mcp/conformance-scenario.server';
+export { conformanceScenarioServer } from './mcp/conformance-scenario-server';
 export { bearerDigestOf, startTokenRefusingUpstream } from './mcp/token-refusing-upstream';
 export type { TokenRefusingUpstream, TokenRefusingUpstreamOptions } from './mcp/token-refusing-upstream';
 export { startBearerForwarder } from './mcp/bearer-forwarder';

@@ -5,9 +5,9 @@ import { Client } from 'pg';
 /* eslint-disable @nx/enforce-module-boundaries -- see above: the alias cannot resolve in globalSetup. */
 import { deriveConnectionUrl } from '../../db/src/roles/connection-url';
 import { DATABASE_ROLES } from '../../db/src/roles/database-roles';
-import { ensureDatabase } from '../../db/src/roles/database.setup';
-import { findMigrationsDir } from '../../db/src/migration/migration.files';
-import { runMigrations } from '../../db/src/migration/migration.runner';
+import { ensureDatabase } from '../../db/src/roles/database-setup';
+import { findMigrationsDir } from '../../db/src/migration/migration-files';
+import { runMigrations } from '../../db/src/migration/migration-runner';
 /* eslint-enable @nx/enforce-module-boundaries */
 import type { TestEnv } from './test-env';
 

@@ -1,7 +1,7 @@
 import { successStatusOf, type CommandDefinition } from '@gatehouse/commands';
 import type { z } from 'zod';
 import { usageError } from '../cli-io';
-import { ApiProblemError, problemDocument, UnreachableError } from './api-problem.error';
+import { ApiProblemError, problemDocument, UnreachableError } from './api-problem-error';
 
 // The one way the CLI talks to the API: a command declaration from libs/commands says the method, the path, the
 // input schema and the output schema, exactly as the API's REST surface is generated from it. Nothing here spells

@@ -3,7 +3,7 @@ import { checkedApiUrl } from '../api-client/api-target';
 import { parseCommandArgs } from '../cli-args';
 import { CliError, usageError } from '../cli-io';
 import { GatewayUpstream } from '../connect/gateway-upstream';
-import { StdioBridge } from '../connect/mcp-server/stdio-bridge.server';
+import { StdioBridge } from '../connect/mcp-server/stdio-bridge-server';
 import { printHelp, type CliCommand } from './cli-command';
 
 const VERSION = '1.0.0';

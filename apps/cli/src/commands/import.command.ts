@@ -9,7 +9,7 @@ import { apiClientFor } from '../api-client/api-target';
 import { parseCommandArgs, required } from '../cli-args';
 import { CliError, usageError } from '../cli-io';
 import { renderTable } from '../output/table';
-import { currentVersionOf, sourceTargetOf } from './definition-source.target';
+import { currentVersionOf, sourceTargetOf } from './definition-source-target';
 import { effectiveAfterImport } from './effective-after-import';
 import { API_HELP, API_OPTIONS, printHelp, type CliCommand } from './cli-command';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startHttpUpstream, type HttpUpstream } from '../testing/mcp-http-upstream';
+import { startHttpUpstream, type HttpUpstream } from '../test-support/mcp-http-upstream';
 
 // `gatehouse connect` as a desktop client runs it: `node bin/gatehouse.cjs connect <url>` spawned by a real SDK
 // client over stdio, bridging to a real Streamable HTTP MCP server that requires the token from GATEHOUSE_TOKEN.

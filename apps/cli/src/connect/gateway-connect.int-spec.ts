@@ -24,8 +24,8 @@ import { insertTestGatewayToken } from '../../../gateway/src/acceptance/gateway-
 import { gatewayConfigSchema } from '../../../gateway/src/config/gateway.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createGatewayApp } from '../../../gateway/src/create-gateway-app.js';
-import { runGatehouse, startLoopbackApi, type LoopbackApi } from '../testing/api-on-loopback';
-import { startHttpUpstream, type HttpUpstream } from '../testing/mcp-http-upstream';
+import { runGatehouse, startLoopbackApi, type LoopbackApi } from '../test-support/api-on-loopback';
+import { startHttpUpstream, type HttpUpstream } from '../test-support/mcp-http-upstream';
 
 // `gatehouse connect` end to end (decision 0115): the MCP Inspector CLI launches
 // `node bin/gatehouse.cjs connect <gateway>/mcp/w/<workspace>` as its stdio server and reaches a workspace's

@@ -16,7 +16,7 @@ import { callApi, type ApiResult } from './api-client';
 import type { ListArgs } from './api-queries';
 
 // The reads of the Approvals and Host policy pages, one function per API command (libs/commands'
-// approval.commands.ts and host-policy.commands.ts), each answer parsed with its schema from @gatehouse/contracts.
+// approval.command.ts and host-policy.command.ts), each answer parsed with its schema from @gatehouse/contracts.
 
 export interface ApprovalFilters {
   readonly workspaceId?: string | undefined;

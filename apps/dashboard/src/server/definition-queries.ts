@@ -14,7 +14,7 @@ import type {
 } from '../views/definition-views';
 import { callApi, type ApiResult } from './api-client';
 
-// The reads of the Servers pages, one function per API command (libs/commands' definition-source.commands.ts),
+// The reads of the Servers pages, one function per API command (libs/commands' definition-source.command.ts),
 // each answer parsed with its schema from @gatehouse/contracts (projections and identities read as what they
 // hold, so a page never meets a projection of another shape).
 

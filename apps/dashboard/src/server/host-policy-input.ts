@@ -17,7 +17,7 @@ export const LIST_FIELD_LABELS: Readonly<Record<ListField, string>> = {
   traceContextOrigins: 'Trace context origins',
 };
 
-// The API's limits (libs/commands host-policy.commands.ts), checked here first so a mistake names its line.
+// The API's limits (libs/commands host-policy.command.ts), checked here first so a mistake names its line.
 const MAX_ENTRIES = 100;
 const MAX_ARGV = 64;
 const MAX_ARG_CHARS = 4096;

@@ -5,9 +5,9 @@ import type {
   ActivationWorkspace,
   SourceTier,
   UsableEntry,
-} from '../activation.types';
+} from '../activation-types';
 import { approvalIdentityOf } from '../approval-identity';
-import type { ApprovalRecord } from '../approval.record';
+import type { ApprovalRecord } from '../approval-record';
 
 export const T0 = new Date('2026-03-01T12:00:00.000Z');
 

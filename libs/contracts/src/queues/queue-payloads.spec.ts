@@ -1,4 +1,4 @@
-import { catalogRefreshJobId } from './catalog-refresh.payload';
+import { catalogRefreshJobId } from './catalog-refresh-payload.schema';
 import { QUEUE_NAMES, QueueName, isQueueName } from './queue-name';
 import { parseQueuePayload } from './queue-payloads';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { catalogRefreshPayload, type CatalogRefreshPayload } from './catalog-refresh.payload';
-import { probePayload, type ProbePayload } from './probe.job';
+import { catalogRefreshPayload, type CatalogRefreshPayload } from './catalog-refresh-payload.schema';
+import { probePayload, type ProbePayload } from './probe-job.schema';
 import { QueueName } from './queue-name';
 
 /** The payload type of each queue. */

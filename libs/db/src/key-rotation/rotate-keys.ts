@@ -6,9 +6,9 @@ import {
   type EnvelopeCipher,
 } from '@gatehouse/crypto';
 import type { Database } from '../database';
-import { listTenantIds } from '../lookups/auth.lookups';
+import { listTenantIds } from '../lookups/auth.repository';
 import type { TenantTx } from '../tenancy/prisma-client';
-import { staleRowsQuery, updateIfUnchangedStatement } from './key-rotation.sql';
+import { staleRowsQuery, updateIfUnchangedStatement } from './key-rotation-sql';
 
 export interface RotateKeysOptions {
   /** The app role's database: every batch runs under row-level security in its tenant. */

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
 import { createDatabase, type Database } from '../database';
-import { insertGatewayToken, revokeGatewayToken } from '../operator/gateway-token.operator';
-import { seedTenantRows, type TenantRows } from '../tenancy/tenant-rows.test-fixture';
+import { insertGatewayToken, revokeGatewayToken } from '../operator/gateway-token-operator';
+import { seedTenantRows, type TenantRows } from '../tenancy/tenant-rows.fixtures';
 import {
   appendRevocationEvent,
   listUnpublishedRevocationEvents,

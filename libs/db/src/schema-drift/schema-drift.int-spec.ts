@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
-import { findMigrationsDir } from '../migration/migration.files';
-import { introspectSchema } from './database-schema.introspect';
-import { parsePrismaSchema, type ExpectedSchema } from './prisma-schema.parser';
+import { findMigrationsDir } from '../migration/migration-files';
+import { introspectSchema } from './database-schema-introspect';
+import { parsePrismaSchema, type ExpectedSchema } from './prisma-schema-parser';
 
 // Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
 jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);

@@ -1,6 +1,6 @@
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
 import { createDatabase, type Database } from '../database';
-import { UnsafeDatabaseRoleError } from './role-safety.check';
+import { UnsafeDatabaseRoleError } from './role-safety.guard';
 
 // Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
 jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);

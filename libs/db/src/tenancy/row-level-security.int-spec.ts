@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from '@gatehouse/testing';
 import { createDatabase, type Database, type LookupQuery } from '../database';
-import { insertGatewayToken } from '../operator/gateway-token.operator';
-import { seedTenantRows, type TenantRows } from './tenant-rows.test-fixture';
+import { insertGatewayToken } from '../operator/gateway-token-operator';
+import { seedTenantRows, type TenantRows } from './tenant-rows.fixtures';
 
 // Creating databases and the first Prisma connection take seconds on a busy machine (jest's default is 5 s).
 jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);

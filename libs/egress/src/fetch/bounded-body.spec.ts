@@ -1,6 +1,6 @@
 import { ReadableStream } from 'node:stream/web';
 import { boundBody } from './bounded-body';
-import { EgressError } from './egress.error';
+import { EgressError } from './egress-error';
 
 function streamOf(
   chunks: readonly string[],

@@ -8,7 +8,7 @@
 // `onSettled` runs exactly once, when the body ended, failed or was cancelled.
 import type { Readable } from 'node:stream';
 import { ReadableStream } from 'node:stream/web';
-import { EgressError } from './egress.error.js';
+import { EgressError } from './egress-error.js';
 import { createEventStreamMeter } from './event-stream-meter.js';
 import { classifyTransportFailure } from './transport-failure.js';
 

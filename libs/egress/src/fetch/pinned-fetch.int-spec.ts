@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { EgressPolicy } from '../policy/egress-policy';
 import type { ResolveResult, Resolver } from '../resolver/resolver.port';
-import { EgressError } from './egress.error';
+import { EgressError } from './egress-error';
 import { createPinnedFetch, type PinnedFetch, type PinnedFetchOptions } from './pinned-fetch';
 
 interface Hit {

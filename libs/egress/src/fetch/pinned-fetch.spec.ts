@@ -1,6 +1,6 @@
-import { recordingResolver } from '../test-support/recording.resolver';
+import { recordingResolver } from '../test-support/recording-resolver';
 import type { EgressPolicy } from '../policy/egress-policy';
-import { EgressError } from './egress.error';
+import { EgressError } from './egress-error';
 import { createPinnedFetch } from './pinned-fetch';
 
 const policy: EgressPolicy = {

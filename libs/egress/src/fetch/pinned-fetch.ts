@@ -17,10 +17,10 @@ import type { Dispatcher } from 'undici';
 import type { EgressPolicy } from '../policy/egress-policy.js';
 import { admitUrl, MAX_ADMISSION_DEADLINE_MS } from '../policy/url-admission.policy.js';
 import { isConnectablePort, portOf } from '../policy/port-range.js';
-import { createCachedResolver } from '../resolver/cached.resolver.js';
+import { createCachedResolver } from '../resolver/cached-resolver.js';
 import type { Resolver } from '../resolver/resolver.port.js';
 import { boundBody } from './bounded-body.js';
-import { EgressError, type EgressFailureReason } from './egress.error.js';
+import { EgressError, type EgressFailureReason } from './egress-error.js';
 import { createOriginPools } from './origin-pools.js';
 import { classifyTransportFailure } from './transport-failure.js';
 

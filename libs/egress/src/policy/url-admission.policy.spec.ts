@@ -1,4 +1,4 @@
-import { recordingResolver } from '../test-support/recording.resolver';
+import { recordingResolver } from '../test-support/recording-resolver';
 import type { AdmissionResult, EgressPolicy } from './egress-policy';
 import { admitUrl } from './url-admission.policy';
 

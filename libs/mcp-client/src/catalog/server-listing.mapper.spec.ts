@@ -7,7 +7,7 @@ import {
   type Connected,
   type EdgeServerOptions,
 } from '../discovery/test-support/edge-servers';
-import { ConnectionSupervisor, type SupervisedConnection } from '../supervisor/connection.supervisor';
+import { ConnectionSupervisor, type SupervisedConnection } from '../supervisor/connection-supervisor';
 import { catalogDocumentOf, serverListingOf } from './server-listing.mapper';
 
 // Discovery's output mapped onto libs/catalog's ServerListing, through a real supervisor over real SDK

@@ -8,7 +8,7 @@ import {
 } from '@gatehouse/catalog';
 import type { CatalogCapability, CatalogDocumentV1, CatalogSource } from '@gatehouse/contracts';
 import type { DiscoveredTool, Discovery, ListKind } from '../discovery/catalog-discovery';
-import type { SupervisedCatalog } from '../supervisor/connection.supervisor';
+import type { SupervisedCatalog } from '../supervisor/connection-supervisor';
 
 // Discovery's output as libs/catalog's ServerListing (the smallest shape the catalog reads, decision 0048):
 // the narrowed schemas and their dropped paths, the server's hints, which lists were declared, which failed

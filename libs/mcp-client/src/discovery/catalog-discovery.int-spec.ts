@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { RESULT_CAP_META_KEY } from '../results/result-cap.policy';
-import { ConnectionSupervisor, type Connector } from '../supervisor/connection.supervisor';
+import { ConnectionSupervisor, type Connector } from '../supervisor/connection-supervisor';
 import { EventRecorder } from '../supervisor/test-support/event-recorder';
 import { discoverCatalog } from './catalog-discovery';
 import {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkArguments } from './narrowed-schema.check';
+import { checkArguments } from './narrowed-schema.guard';
 import { narrowInputSchema } from './schema-narrowing';
 
 const accepts = (schema: unknown, value: unknown) => checkArguments(narrowInputSchema(schema).schema, value);

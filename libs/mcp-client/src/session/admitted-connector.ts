@@ -1,4 +1,4 @@
-import type { Connector, SupervisedConnection } from '../supervisor/connection.supervisor.js';
+import type { Connector, SupervisedConnection } from '../supervisor/connection-supervisor.js';
 import { connectAdmitted, type ConnectOptions } from './connect-admitted.js';
 import type { AdmittedSession } from './admitted-session.js';
 

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallHeaderBinding } from '../transport/call-headers.binding.js';
+import type { CallHeaderBinding } from '../transport/call-headers-binding.js';
 
 // A connected session to one admitted server. The SDK has no cancellation acknowledgement, so an aborted or
 // timed-out request on a stdio child closes the child rather than pretending the call was cancelled cleanly

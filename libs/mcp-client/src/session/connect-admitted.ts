@@ -17,21 +17,21 @@ import {
   createHeaderHelperAuthenticator,
   DEFAULT_HELPER_MAX_OUTPUT_BYTES,
   DEFAULT_HELPER_TIMEOUT_MS,
-} from '../auth/header-helper.authenticator.js';
-import { createLeaseTokenAuthenticator, type FreshAccessToken } from '../auth/lease-token.authenticator.js';
+} from '../auth/header-helper-authenticator.js';
+import { createLeaseTokenAuthenticator, type FreshAccessToken } from '../auth/lease-token-authenticator.js';
 import { childEnvironment } from '../stdio/child-environment.js';
 import { childRunAs, type RunAsOptions } from '../stdio/child-run-as.js';
 import { createPrivateHome } from '../stdio/private-home.js';
-import { isCwdWritableBy } from '../stdio/writable-cwd.check.js';
+import { isCwdWritableBy } from '../stdio/writable-cwd.guard.js';
 import {
   ProcessGroupStdioTransport,
   type ProcessGroupObserver,
-} from '../stdio/process-group-stdio.transport.js';
-import { checkSpawnAuthority, type SpawnRefusalReason } from '../stdio/spawn-authority.check.js';
-import { CallHeaderBinding } from '../transport/call-headers.binding.js';
-import { createHttpTransport } from '../transport/http-transport.factory.js';
+} from '../stdio/process-group-stdio-transport.js';
+import { checkSpawnAuthority, type SpawnRefusalReason } from '../stdio/spawn-authority.guard.js';
+import { CallHeaderBinding } from '../transport/call-headers-binding.js';
+import { createHttpTransport } from '../transport/http-transport-factory.js';
 import type { RequestHeaderHook } from '../transport/mcp-fetch.js';
-import { DEFAULT_RECEIVE_CAP_BYTES, isMcpTransportError } from '../transport/transport.error.js';
+import { DEFAULT_RECEIVE_CAP_BYTES, isMcpTransportError } from '../transport/transport-error.js';
 import { AdmittedSession } from './admitted-session.js';
 
 // The one way libs/mcp-client connects: admit-then-construct. The transport is built only from an admitted

@@ -1,4 +1,4 @@
-import { ConnectionSupervisor, type SupervisorOptions } from '../supervisor/connection.supervisor.js';
+import { ConnectionSupervisor, type SupervisorOptions } from '../supervisor/connection-supervisor.js';
 import { admittedConnector } from './admitted-connector.js';
 import type { ConnectOptions } from './connect-admitted.js';
 

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isMcpTransportError } from '../transport/transport.error';
-import { ProcessGroupStdioTransport } from './process-group-stdio.transport';
+import { isMcpTransportError } from '../transport/transport-error';
+import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
 
 // What we write to a child and it has not read is held in our heap. A child that never reads its stdin is failed
 // once more than the bound is queued for it (decision 0130), never queued without end; a child that reads gets

@@ -2,7 +2,7 @@ import { EgressError } from '@gatehouse/egress';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { McpTransportError } from '../transport/transport.error';
+import { McpTransportError } from '../transport/transport-error';
 import { backoffDelayMs } from './backoff.policy';
 import { classifyFailure } from './failure-class';
 

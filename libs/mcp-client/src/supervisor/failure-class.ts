@@ -2,7 +2,7 @@ import { isEgressError } from '@gatehouse/egress';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isMcpTransportError, type McpTransportError } from '../transport/transport.error';
+import { isMcpTransportError, type McpTransportError } from '../transport/transport-error';
 
 /**
  * What a connection failure asks of whoever holds it. Only `transient` is retried (bounded, with jitter); the

@@ -1,8 +1,8 @@
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectInMemory, createEdgeServer, makeTools } from '../discovery/test-support/edge-servers';
-import { ConnectionSupervisor } from './connection.supervisor';
+import { ConnectionSupervisor } from './connection-supervisor';
 import { NotificationBudget } from './notification-budget';
-import type { NotificationDropReason } from './notification.gate';
+import type { NotificationDropReason } from './notification-gate';
 
 // A server that floods its connection during one call (decision 0130): 20,000 progress notifications of the call,
 // 20,000 log messages and 20,000 tools/list_changed. Real SDK client and low-level server over an in-memory pair;

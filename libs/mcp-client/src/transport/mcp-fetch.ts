@@ -2,7 +2,7 @@ import { maySetHeader, headerOwnerOf } from '@gatehouse/catalog';
 import { isEgressError } from '@gatehouse/egress';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthRefusal, Authenticator } from '../auth/authenticator.js';
-import { McpTransportError } from './transport.error.js';
+import { McpTransportError } from './transport-error.js';
 
 // The fetch the SDK's Streamable HTTP transport is given: every request goes through the pinned, redirect-refusing
 // egress fetch (admission already ran; it connects only to the checked addresses), with Gatehouse's headers set

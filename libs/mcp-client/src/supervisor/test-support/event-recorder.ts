@@ -1,4 +1,4 @@
-import type { SupervisorEvent } from '../connection.supervisor';
+import type { SupervisorEvent } from '../connection-supervisor';
 
 /** Records a supervisor's events and lets a test await the next one that matches (no sleeps). */
 export class EventRecorder {

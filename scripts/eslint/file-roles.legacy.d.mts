@@ -1,0 +1,2 @@
+// Types for file-roles.legacy.mjs.
+export declare const LEGACY_FILE_ROLES: ReadonlySet<string>;
