@@ -2,7 +2,7 @@ import { ROLE_SCOPES } from '@gatehouse/commands';
 import { createTestTenant, createTestUser, type TestTenant, type TestUser } from '@gatehouse/testing';
 import { createCommandHandlerContext } from '../command-handlers.context';
 import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.test-helper';
-import { registerAdminSurfaces } from '../admin-surfaces/register-admin-surfaces';
+import { registerAdminSurfaces } from '../register-admin-surfaces';
 import { mintApiToken } from './mint-api-token';
 import { DEFAULT_WORKER_POOLS } from './pool-config';
 import { resolvePrincipal } from './resolve-principal';

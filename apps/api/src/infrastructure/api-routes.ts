@@ -14,7 +14,7 @@ import { IDENTITY_DEPS } from '../auth/identity.tokens.js';
 import type { WorkerPools } from '../auth/pool-config.js';
 import { resolvePrincipal } from '../auth/resolve-principal.js';
 import { registerInvitationLinkRoutes } from '../tenancy/invitation-link.routes.js';
-import { registerAdminSurfaces } from '../admin-surfaces/register-admin-surfaces.js';
+import { registerAdminSurfaces } from '../register-admin-surfaces.js';
 import { CommandHandlerRegistry } from '../admin-surfaces/registry/command-handler.registry.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { registerOAuthCallbackRoute } from '../oauth/oauth-callback.routes.js';

@@ -36,7 +36,7 @@ import { createCommandHandlerContext } from '../../command-handlers.context';
 import { testCommandInfrastructure } from './command-infrastructure.test-helper';
 import { installNulCharacterGuard } from '../../http/nul-character.guard';
 import { registerInvitationLinkRoutes } from '../../tenancy/invitation-link.routes';
-import { registerAdminSurfaces } from '../../admin-surfaces/register-admin-surfaces';
+import { registerAdminSurfaces } from '../../register-admin-surfaces';
 
 // Integration-test harness for the generated surfaces: a real Fastify app with the identity routes, the
 // command routes, OpenAPI and GraphQL, over a fresh migrated database and the real Redis. Tokens are minted

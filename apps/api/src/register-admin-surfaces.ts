@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { registerGraphQL } from '../graphql/register-graphql';
-import { registerAdminMcp } from '../mcp-admin/admin-mcp.route';
-import { registerOpenApi } from '../openapi/register-openapi';
-import { registerCommandRoutes, type CommandSurfaceOptions } from './rest/register-command-routes';
+import { registerGraphQL } from './graphql/register-graphql';
+import { registerAdminMcp } from './mcp-admin/admin-mcp.route';
+import { registerOpenApi } from './openapi/register-openapi';
+import {
+  registerCommandRoutes,
+  type CommandSurfaceOptions,
+} from './admin-surfaces/rest/register-command-routes';
 
 export interface AdminSurfacesOptions extends CommandSurfaceOptions {
   /** `info.version` of the OpenAPI document. */
