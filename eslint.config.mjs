@@ -440,6 +440,12 @@ export default [
     rules: { 'no-console': 'off' },
   },
   {
+    // The dashboard's `@/` alias is its own src/ (apps/dashboard/tsconfig.json): not a package, so the boundary rule
+    // must not judge it as one. Nothing else resolves `@/`, so another project cannot use it to reach the dashboard.
+    files: ['apps/dashboard/**/*.ts', 'apps/dashboard/**/*.tsx'],
+    rules: { '@nx/enforce-module-boundaries': ['error', { ...boundaries, allow: ['@/**'] }] },
+  },
+  {
     // File names: a known role suffix or none (CODE_STYLE.md, decision 0138; scripts/eslint/file-roles.mjs).
     files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts', 'libs/**/*.tsx'],
     plugins: { 'gatehouse-files': fileRolesPlugin },

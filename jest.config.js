@@ -31,7 +31,12 @@ const shared = {
   transformIgnorePatterns: [
     '/node_modules/(?!(?:[^/]+/node_modules/)*(?:@nestjs|cookie|content-disposition|mercurius|quick-lru|file-type|load-esm|uid|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
   ],
-  moduleNameMapper: { ...aliases, '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // `@/` is the dashboard's alias for apps/dashboard/src (its tsconfig.json; Next.js reads it there).
+  moduleNameMapper: {
+    ...aliases,
+    '^@/(.*)$': '<rootDir>/apps/dashboard/src/$1',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/apps/dashboard/.next/'],
 };
 

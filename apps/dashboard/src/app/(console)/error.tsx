@@ -1,8 +1,8 @@
 'use client';
 
-import { ProblemCallout } from '../../ui/feedback';
-import { Button } from '../../ui/button';
-import { PageHeader } from '../../ui/page-header';
+import { ProblemCallout } from '@/ui/feedback';
+import { Button } from '@/ui/button';
+import { PageHeader } from '@/ui/page-header';
 
 // Unexpected errors while rendering a page (expected ones — API down, refusals — are rendered by the pages
 // themselves with the API's code). In production Next.js passes only a digest, which matches the server log.

@@ -1,17 +1,17 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { signOutAction } from '../../server/actions/auth.actions';
-import { listApprovalRequests } from '../../server/approval-queries';
-import { lookupSession, sessionEndedRedirectPath, signInRedirectPath } from '../../server/current-session';
-import { Badge } from '../../ui/feedback';
-import { NAV_ITEMS } from '../../ui/navigation';
-import { NavLink } from '../../ui/nav-link';
-import { NavMenu } from '../../ui/nav-menu';
-import styles from '../../ui/shell.module.css';
-import { SubmitButton } from '../../ui/submit-button';
-import { THEME_COOKIE, themeFromCookie } from '../../ui/theme';
-import { ThemeSwitcher } from '../../ui/theme-switcher';
+import { signOutAction } from '@/server/actions/auth.actions';
+import { listApprovalRequests } from '@/server/approval-queries';
+import { lookupSession, sessionEndedRedirectPath, signInRedirectPath } from '@/server/current-session';
+import { Badge } from '@/ui/feedback';
+import { NAV_ITEMS } from '@/ui/navigation';
+import { NavLink } from '@/ui/nav-link';
+import { NavMenu } from '@/ui/nav-menu';
+import styles from '@/ui/shell.module.css';
+import { SubmitButton } from '@/ui/submit-button';
+import { THEME_COOKIE, themeFromCookie } from '@/ui/theme';
+import { ThemeSwitcher } from '@/ui/theme-switcher';
 
 // The signed-in shell: sidebar navigation (Review first: Servers, and Approvals with the count of open
 // requests; then Manage, Settings and the areas later issues fill), collapsed behind a Menu button on small

@@ -1,18 +1,18 @@
 'use client';
 
 import { useActionState, useEffect, useState } from 'react';
-import { fieldError, IDLE, submitted } from '../../server/action-state';
+import { fieldError, IDLE, submitted } from '@/server/action-state';
 import {
   acceptInvitationSignedInAction,
   acceptInvitationWithPasswordAction,
   previewInvitationAction,
   type PreviewResult,
-} from '../../server/actions/invitation.actions';
-import { ActionFeedback } from '../../ui/action-feedback';
-import { formatDateTime } from '../../ui/date-time';
-import { Callout, ProblemCallout } from '../../ui/feedback';
-import { TextField, formStyles } from '../../ui/form-fields';
-import { SubmitButton } from '../../ui/submit-button';
+} from '@/server/actions/invitation.actions';
+import { ActionFeedback } from '@/ui/action-feedback';
+import { formatDateTime } from '@/ui/date-time';
+import { Callout, ProblemCallout } from '@/ui/feedback';
+import { TextField, formStyles } from '@/ui/form-fields';
+import { SubmitButton } from '@/ui/submit-button';
 
 type Loaded = { readonly secret: string; readonly result: PreviewResult } | null;
 

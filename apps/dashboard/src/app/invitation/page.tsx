@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
-import { lookupSession } from '../../server/current-session';
-import styles from '../../ui/shell.module.css';
-import { THEME_COOKIE, themeFromCookie } from '../../ui/theme';
-import { ThemeSwitcher } from '../../ui/theme-switcher';
+import { lookupSession } from '@/server/current-session';
+import styles from '@/ui/shell.module.css';
+import { THEME_COOKIE, themeFromCookie } from '@/ui/theme';
+import { ThemeSwitcher } from '@/ui/theme-switcher';
 import { AcceptInvitation } from './accept-invitation';
 
 export const metadata: Metadata = { title: 'Invitation', referrer: 'no-referrer' };

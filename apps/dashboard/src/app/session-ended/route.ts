@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { signInPathFor } from '../../server/return-path';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../server/session-cookies';
+import { signInPathFor } from '@/server/return-path';
+import { CSRF_COOKIE, SESSION_COOKIE } from '@/server/session-cookies';
 
 // Where pages send a browser whose API session ended (expired, signed out elsewhere, membership removed):
 // server components cannot change cookies, so this route forgets the dashboard's copies, then shows sign-in.

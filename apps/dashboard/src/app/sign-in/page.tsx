@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { lookupSession } from '../../server/current-session';
-import { safeReturnPath } from '../../server/form-data';
-import { Callout } from '../../ui/feedback';
-import { firstParam, type SearchParams } from '../../ui/paging';
-import styles from '../../ui/shell.module.css';
-import { THEME_COOKIE, themeFromCookie } from '../../ui/theme';
-import { ThemeSwitcher } from '../../ui/theme-switcher';
+import { lookupSession } from '@/server/current-session';
+import { safeReturnPath } from '@/server/form-data';
+import { Callout } from '@/ui/feedback';
+import { firstParam, type SearchParams } from '@/ui/paging';
+import styles from '@/ui/shell.module.css';
+import { THEME_COOKIE, themeFromCookie } from '@/ui/theme';
+import { ThemeSwitcher } from '@/ui/theme-switcher';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in' };

@@ -1,11 +1,11 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError } from '../../server/action-state';
-import { signInAction, type SignInState } from '../../server/actions/auth.actions';
-import { ProblemCallout } from '../../ui/feedback';
-import { SelectField, TextField, formStyles } from '../../ui/form-fields';
-import { SubmitButton } from '../../ui/submit-button';
+import { fieldError } from '@/server/action-state';
+import { signInAction, type SignInState } from '@/server/actions/auth.actions';
+import { ProblemCallout } from '@/ui/feedback';
+import { SelectField, TextField, formStyles } from '@/ui/form-fields';
+import { SubmitButton } from '@/ui/submit-button';
 
 const INITIAL: SignInState = { status: 'idle' };
 

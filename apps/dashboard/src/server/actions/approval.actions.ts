@@ -3,7 +3,7 @@
 import { approvalRequestView, approvalView, decisionReason } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { EXPIRY_DAYS } from '../../ui/approvals/approval-labels';
+import { EXPIRY_DAYS } from '@/ui/approvals/approval-labels';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';

@@ -10,7 +10,7 @@ import {
 } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
 import { redirect } from 'next/navigation';
-import type { InvitationPreviewView, InvitationView } from '../../views/invitation-views';
+import type { InvitationPreviewView, InvitationView } from '@/views/invitation-views';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';

@@ -1,7 +1,7 @@
 'use server';
 
 import { cookies } from 'next/headers';
-import { THEME_COOKIE, isThemeChoice } from '../../ui/theme';
+import { THEME_COOKIE, isThemeChoice } from '@/ui/theme';
 
 /** Remembers the theme in a cookie the root layout reads, so the first paint is already in that theme. */
 export async function setThemeAction(form: FormData): Promise<void> {

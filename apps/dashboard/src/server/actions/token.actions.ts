@@ -2,8 +2,8 @@
 
 import { createdToken, tokenView } from '@gatehouse/contracts';
 import { refresh } from 'next/cache';
-import type { TokenView } from '../../views/api-views';
-import { isTenantTokenKind } from '../../views/token-kinds';
+import type { TokenView } from '@/views/api-views';
+import { isTenantTokenKind } from '@/views/token-kinds';
 import { refuseUnless } from '../action-guard';
 import { failure, success, type ActionState } from '../action-state';
 import { callApi } from '../api-client';

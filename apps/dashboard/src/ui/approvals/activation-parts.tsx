@@ -1,5 +1,5 @@
-import type { ActivationView } from '../../views/approval-views';
-import type { EffectiveEntryView, EffectiveViewKind } from '../../views/definition-views';
+import type { ActivationView } from '@/views/approval-views';
+import type { EffectiveEntryView, EffectiveViewKind } from '@/views/definition-views';
 import { DateTime } from '../date-time';
 import { Badge } from '../feedback';
 import overviewStyles from '../overview.module.css';

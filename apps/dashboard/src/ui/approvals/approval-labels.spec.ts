@@ -1,4 +1,4 @@
-import type { ActivationView, ApprovalView } from '../../views/approval-views';
+import type { ActivationView, ApprovalView } from '@/views/approval-views';
 import {
   activationReasonLabel,
   admissionReasonLabel,

@@ -9,7 +9,7 @@ import type {
   ApprovalView,
   ProjectionChangeView,
   StaleField,
-} from '../../views/approval-views';
+} from '@/views/approval-views';
 
 // Words for the approval workflow's codes (activation states and reasons, stale fields, triggers) and the
 // formatting of a projection diff. Pure; the codes stay visible next to the words wherever a person might

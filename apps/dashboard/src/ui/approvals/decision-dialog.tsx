@@ -2,8 +2,8 @@
 
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useActionState, useState } from 'react';
-import { IDLE } from '../../server/action-state';
-import { decideApprovalAction } from '../../server/actions/approval.actions';
+import { IDLE } from '@/server/action-state';
+import { decideApprovalAction } from '@/server/actions/approval.actions';
 import { Button } from '../button';
 import dialogStyles from '../dialog.module.css';
 import { ProblemCallout } from '../feedback';

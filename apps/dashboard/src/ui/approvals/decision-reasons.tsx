@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../../views/approval-views';
+import type { ApprovalView } from '@/views/approval-views';
 import styles from './approvals.module.css';
 
 /** A decision's own words and, once revoked, the revocation's: in the decisions list and on a request. */

@@ -1,4 +1,4 @@
-import type { ProjectionChangeView } from '../../views/approval-views';
+import type { ProjectionChangeView } from '@/views/approval-views';
 import { Badge, type BadgeTone } from '../feedback';
 import tableStyles from '../table.module.css';
 import {

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ApprovalRequestView } from '../../views/approval-views';
+import type { ApprovalRequestView } from '@/views/approval-views';
 import type { ActorDirectory } from '../audit/audit-labels';
 import { DateTime } from '../date-time';
 import { LongValue } from '../long-value';

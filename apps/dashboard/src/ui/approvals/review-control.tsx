@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useActionState } from 'react';
-import { IDLE } from '../../server/action-state';
-import { requestReviewAction } from '../../server/actions/approval.actions';
-import type { EffectiveViewKind } from '../../views/definition-views';
+import { IDLE } from '@/server/action-state';
+import { requestReviewAction } from '@/server/actions/approval.actions';
+import type { EffectiveViewKind } from '@/views/definition-views';
 import { ProblemCallout } from '../feedback';
 import { SubmitButton } from '../submit-button';
 import styles from './approvals.module.css';

@@ -1,5 +1,5 @@
-import type { ProjectionChangeView } from '../../views/approval-views';
-import type { SourceRefView } from '../../views/definition-views';
+import type { ProjectionChangeView } from '@/views/approval-views';
+import type { SourceRefView } from '@/views/definition-views';
 
 // What an approver reads as "the reviewed definition": what runs (a command line with its cwd, or a URL), the
 // env and header KEYS with a mark on each one that was added, removed or whose value changed since the last

@@ -1,5 +1,5 @@
 import { AUDIT_TARGET_KINDS } from '@gatehouse/contracts';
-import type { AuditFilters } from '../../server/api-queries';
+import type { AuditFilters } from '@/server/api-queries';
 import { firstParam, type SearchParams } from '../paging';
 
 // The audit log's filters as URL parameters (a GET form, so a filtered view can be bookmarked and shared) and

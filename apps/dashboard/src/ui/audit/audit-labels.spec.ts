@@ -1,5 +1,5 @@
 import { actionLabel, detailEntries, targetLabel } from './audit-labels';
-import type { AuditEventView } from '../../views/api-views';
+import type { AuditEventView } from '@/views/api-views';
 
 const event = (action: string, targetType: string, data: Record<string, unknown>): AuditEventView => ({
   id: '00000000-0000-4000-8000-000000000001',

@@ -1,5 +1,5 @@
 import { auditActionLabel } from '@gatehouse/contracts';
-import type { AuditEventView } from '../../views/api-views';
+import type { AuditEventView } from '@/views/api-views';
 
 // Readable words for audit rows. The action labels are the one table in @gatehouse/contracts (decision 0092),
 // the same the API's export carries; an unknown code (a newer writer) shows as itself, which is also what the

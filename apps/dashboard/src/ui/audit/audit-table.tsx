@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AuditEventView } from '../../views/api-views';
+import type { AuditEventView } from '@/views/api-views';
 import { DataTable, type TableColumn, type TableRow } from '../data-table';
 import { DateTime } from '../date-time';
 import { Badge } from '../feedback';

@@ -1,4 +1,4 @@
-import type { CatalogDiagnosticView, CatalogToolView } from '../../views/catalog-views';
+import type { CatalogDiagnosticView, CatalogToolView } from '@/views/catalog-views';
 import { axesInWords, serverNotes, toolNotes } from './catalog-labels';
 
 const tool = {

@@ -1,4 +1,4 @@
-import type { CatalogDiagnosticView, CatalogToolView } from '../../views/catalog-views';
+import type { CatalogDiagnosticView, CatalogToolView } from '@/views/catalog-views';
 
 // The words of the catalog views: the tool axes (what a tool may do, and what decided it) and the notes a build
 // left on a tool (narrowed schema paths, a face that did not fit, the caller's axes contradicting themselves).

@@ -1,4 +1,4 @@
-import type { ServerProbeStatusView } from '../../views/catalog-views';
+import type { ServerProbeStatusView } from '@/views/catalog-views';
 
 // The words of a probe report: the state a worker found the server in, and for a failure its class (what
 // retrying would do, or what must change first: libs/mcp-client's FailureClass) with the client's fixed reason.

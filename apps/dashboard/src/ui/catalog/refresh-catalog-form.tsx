@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { IDLE } from '../../server/action-state';
-import { refreshCatalogAction } from '../../server/actions/catalog.actions';
+import { IDLE } from '@/server/action-state';
+import { refreshCatalogAction } from '@/server/actions/catalog.actions';
 import { ActionFeedback } from '../action-feedback';
 import { SubmitButton } from '../submit-button';
 

@@ -1,5 +1,5 @@
-import { CATALOG_TROUBLE_WORDS, catalogTroubles } from '../../server/catalog-trouble';
-import type { CatalogServerView, ServerCatalogView } from '../../views/catalog-views';
+import { CATALOG_TROUBLE_WORDS, catalogTroubles } from '@/server/catalog-trouble';
+import type { CatalogServerView, ServerCatalogView } from '@/views/catalog-views';
 import { DataTable } from '../data-table';
 import { Badge, Callout, EmptyState } from '../feedback';
 import styles from '../overview.module.css';

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import type { LeaseHolderView, ServerStatusView } from '../../views/catalog-views';
+import type { LeaseHolderView, ServerStatusView } from '@/views/catalog-views';
 import { DataTable } from '../data-table';
 import { Badge, EmptyState } from '../feedback';
 import styles from '../overview.module.css';

@@ -1,14 +1,14 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE } from '../../server/action-state';
+import { fieldError, IDLE } from '@/server/action-state';
 import {
   chooseServiceCredentialAction,
   completeSignInAction,
   signOutAction,
   signOutServiceCredentialAction,
   startSignInAction,
-} from '../../server/actions/oauth.actions';
+} from '@/server/actions/oauth.actions';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { ApiResult } from '../../server/api-client';
-import type { GatewayActivityView } from '../../views/gateway-views';
+import type { ApiResult } from '@/server/api-client';
+import type { GatewayActivityView } from '@/views/gateway-views';
 import { GatewayActivitySection } from './gateway-activity';
 
 // The Gateway panel's live section rendered as the page renders it (server-side markup): numbers in words, the

@@ -1,12 +1,12 @@
-import type { ApiResult } from '../../server/api-client';
+import type { ApiResult } from '@/server/api-client';
 import {
   callOutcomeLabel,
   countInWords,
   refusalReasonLabel,
   sessionsInWords,
-} from '../../server/gateway-activity-words';
-import { problemInWords } from '../../server/problem-words';
-import type { GatewayActivityView } from '../../views/gateway-views';
+} from '@/server/gateway-activity-words';
+import { problemInWords } from '@/server/problem-words';
+import type { GatewayActivityView } from '@/views/gateway-views';
 
 // The live part of the Gateway panel (decision 0118): the workspace's open sessions, its calls
 // of the last hour by outcome and the refusals of its own callers by reason, in words, as `gateway.activity`

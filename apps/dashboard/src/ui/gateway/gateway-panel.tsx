@@ -4,9 +4,9 @@ import {
   clientServerName,
   gatewayEndpoint,
   mcpJsonSnippet,
-} from '../../server/gateway-snippets';
-import type { ApiResult } from '../../server/api-client';
-import type { GatewayActivityView } from '../../views/gateway-views';
+} from '@/server/gateway-snippets';
+import type { ApiResult } from '@/server/api-client';
+import type { GatewayActivityView } from '@/views/gateway-views';
 import { CopyButton } from '../copy-button';
 import { Callout, Panel } from '../feedback';
 import serverStyles from '../servers/servers.module.css';

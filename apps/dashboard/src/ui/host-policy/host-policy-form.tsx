@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { IDLE, type ActionState } from '../../server/action-state';
-import { putHostPolicyAction } from '../../server/actions/host-policy.actions';
-import type { ListField } from '../../server/host-policy-input';
-import { messageInWords } from '../../server/problem-words';
+import { IDLE, type ActionState } from '@/server/action-state';
+import { putHostPolicyAction } from '@/server/actions/host-policy.actions';
+import type { ListField } from '@/server/host-policy-input';
+import { messageInWords } from '@/server/problem-words';
 import { ActionFeedback } from '../action-feedback';
 import { Choice, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';
@@ -12,7 +12,9 @@ import styles from './host-policy.module.css';
 
 function errorsFor(state: ActionState, field: string): string[] {
   if (state.status !== 'error') return [];
-  return state.problem.errors.filter((error) => error.path === field).map((error) => messageInWords(error.message));
+  return state.problem.errors
+    .filter((error) => error.path === field)
+    .map((error) => messageInWords(error.message));
 }
 
 /** A textarea of one entry per line, with its hint and every error of its lines tied to it. */

@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState, useEffect, useRef, useState } from 'react';
-import { fieldError, IDLE, submitted, type ActionState } from '../../server/action-state';
-import { createInvitationAction, type CreateInvitationState } from '../../server/actions/invitation.actions';
+import { fieldError, IDLE, submitted, type ActionState } from '@/server/action-state';
+import { createInvitationAction, type CreateInvitationState } from '@/server/actions/invitation.actions';
 import { ActionFeedback } from '../action-feedback';
 import { CopyButton } from '../copy-button';
 import { formatDateTime } from '../date-time';

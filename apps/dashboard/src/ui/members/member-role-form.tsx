@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { IDLE } from '../../server/action-state';
-import { changeMemberRoleAction } from '../../server/actions/member.actions';
+import { IDLE } from '@/server/action-state';
+import { changeMemberRoleAction } from '@/server/actions/member.actions';
 import { ProblemCallout } from '../feedback';
 import { SelectField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';

@@ -1,5 +1,5 @@
 import type { BadgeTone } from '../feedback';
-import type { DefinitionProblemView, DefinitionTier, EffectiveStatus } from '../../views/definition-views';
+import type { DefinitionProblemView, DefinitionTier, EffectiveStatus } from '@/views/definition-views';
 
 // Words for the codes the definitions API reports (statuses, tiers, problem reasons). Pure; the codes stay
 // visible next to the words, so a person can search docs and logs for them.

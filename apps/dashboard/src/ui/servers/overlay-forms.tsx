@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE, submitted, type ActionState } from '../../server/action-state';
-import { disableServerAction, enableServerAction } from '../../server/actions/definition.actions';
+import { fieldError, IDLE, submitted, type ActionState } from '@/server/action-state';
+import { disableServerAction, enableServerAction } from '@/server/actions/definition.actions';
 import { ActionFeedback } from '../action-feedback';
 import { SelectField, TextField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';
@@ -77,7 +77,9 @@ export function ServerOverlayControl({
           </SubmitButton>
         </form>
       ) : (
-        <p className="muted">An admin or a maintainer of this workspace disabled it; they can enable it again.</p>
+        <p className="muted">
+          An admin or a maintainer of this workspace disabled it; they can enable it again.
+        </p>
       )}
     </div>
   );

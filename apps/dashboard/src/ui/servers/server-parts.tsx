@@ -3,7 +3,7 @@ import type {
   KeysOnlyView,
   ProjectionView,
   SourceRefView,
-} from '../../views/definition-views';
+} from '@/views/definition-views';
 import { Badge } from '../feedback';
 import styles from './servers.module.css';
 import { reasonLabel, STATUS_LABELS, TIER_LABELS } from './definition-labels';

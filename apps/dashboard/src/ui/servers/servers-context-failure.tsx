@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import type { ServersPageContext } from '../../server/servers-page-context';
+import type { ServersPageContext } from '@/server/servers-page-context';
 import { AccessFailure, PageProblem } from '../access-states';
 
 /**

@@ -1,10 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE, submitted } from '../../server/action-state';
-import { setDefinitionVariableAction } from '../../server/actions/definition.actions';
-import { MAX_PATH_SEGMENT_CHARS } from '../../server/problem-words';
-import type { VariableScope } from '../../views/definition-views';
+import { fieldError, IDLE, submitted } from '@/server/action-state';
+import { setDefinitionVariableAction } from '@/server/actions/definition.actions';
+import { MAX_PATH_SEGMENT_CHARS } from '@/server/problem-words';
+import type { VariableScope } from '@/views/definition-views';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { SourcePreview } from '../../server/actions/source-editor.actions';
+import type { SourcePreview } from '@/server/actions/source-editor.actions';
 import { Badge, Callout, type BadgeTone } from '../feedback';
 import { describeProblem, problemPath } from '../servers/definition-labels';
 import styles from './source-editor.module.css';

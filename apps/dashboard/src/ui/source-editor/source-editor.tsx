@@ -1,16 +1,16 @@
 'use client';
 
 import { useRef, useState, useTransition } from 'react';
-import type { ApiProblem } from '../../server/api-problem';
+import type { ApiProblem } from '@/server/api-problem';
 import {
   previewSourceAction,
   saveSourceAction,
   type SourcePreview,
   type StoredVersion,
-} from '../../server/actions/source-editor.actions';
-import { parseDefinitionDocument } from '../../server/definition-document';
-import { messageInWords } from '../../server/problem-words';
-import type { DefinitionTier } from '../../views/definition-views';
+} from '@/server/actions/source-editor.actions';
+import { parseDefinitionDocument } from '@/server/definition-document';
+import { messageInWords } from '@/server/problem-words';
+import type { DefinitionTier } from '@/views/definition-views';
 import { Button } from '../button';
 import { Badge, Callout, ProblemCallout } from '../feedback';
 import { TextField, formStyles } from '../form-fields';

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { sourceEntryView } from '@gatehouse/contracts';
-import type { SourceVersionList, SourceVersionView } from '../../server/source-history-queries';
+import type { SourceVersionList, SourceVersionView } from '@/server/source-history-queries';
 import { DateTime } from '../date-time';
 import { Badge, type BadgeTone } from '../feedback';
 import { KeysList, TargetSummary } from '../servers/server-parts';

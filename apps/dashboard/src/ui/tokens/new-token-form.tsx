@@ -1,14 +1,14 @@
 'use client';
 
 import { useActionState, useEffect, useRef, useState } from 'react';
-import { fieldError, submitted, submittedList } from '../../server/action-state';
-import { createTokenAction, type CreateTokenState } from '../../server/actions/token.actions';
+import { fieldError, submitted, submittedList } from '@/server/action-state';
+import { createTokenAction, type CreateTokenState } from '@/server/actions/token.actions';
 import {
   KIND_SCOPE_CEILING,
   KIND_SUMMARIES,
   TENANT_TOKEN_KINDS,
   type TenantTokenKind,
-} from '../../views/token-kinds';
+} from '@/views/token-kinds';
 import { ActionFeedback } from '../action-feedback';
 import { ButtonLink } from '../button';
 import { CopyButton } from '../copy-button';

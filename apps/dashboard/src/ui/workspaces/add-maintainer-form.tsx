@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE } from '../../server/action-state';
-import { addMaintainerAction } from '../../server/actions/workspace.actions';
+import { fieldError, IDLE } from '@/server/action-state';
+import { addMaintainerAction } from '@/server/actions/workspace.actions';
 import { ActionFeedback } from '../action-feedback';
 import { SelectField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';

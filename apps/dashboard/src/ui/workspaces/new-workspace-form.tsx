@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE, submitted } from '../../server/action-state';
-import { createWorkspaceAction } from '../../server/actions/workspace.actions';
+import { fieldError, IDLE, submitted } from '@/server/action-state';
+import { createWorkspaceAction } from '@/server/actions/workspace.actions';
 import { ActionFeedback } from '../action-feedback';
 import { ButtonLink } from '../button';
 import { TextField, formStyles } from '../form-fields';

@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { fieldError, IDLE, submitted } from '../../server/action-state';
-import { renameWorkspaceAction } from '../../server/actions/workspace.actions';
+import { fieldError, IDLE, submitted } from '@/server/action-state';
+import { renameWorkspaceAction } from '@/server/actions/workspace.actions';
 import { ActionFeedback } from '../action-feedback';
 import { TextField, formStyles } from '../form-fields';
 import { SubmitButton } from '../submit-button';

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { pageAccess } from '../../../server/current-session';
-import { AccessFailure } from '../../../ui/access-states';
-import { ButtonLink } from '../../../ui/button';
-import { EmptyState } from '../../../ui/feedback';
-import { findComingSoon } from '../../../ui/navigation';
-import { PageHeader } from '../../../ui/page-header';
+import { pageAccess } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { ButtonLink } from '@/ui/button';
+import { EmptyState } from '@/ui/feedback';
+import { findComingSoon } from '@/ui/navigation';
+import { PageHeader } from '@/ui/page-header';
 
 type Params = { params: Promise<{ section: string }> };
 

@@ -1,16 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { revokeApprovalAction } from '../../../server/actions/approval.actions';
-import { getApprovalRequest, listApprovalRequests, listApprovals } from '../../../server/approval-queries';
-import {
-  approvalsPageContext,
-  uuidParam,
-  type ApprovalsPageContext,
-} from '../../../server/approvals-page-context';
-import type { Capabilities } from '../../../server/capabilities';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { AccessFailure } from '../../../ui/access-states';
-import { buttonClassName } from '../../../ui/button';
+import { revokeApprovalAction } from '@/server/actions/approval.actions';
+import { getApprovalRequest, listApprovalRequests, listApprovals } from '@/server/approval-queries';
+import { approvalsPageContext, uuidParam, type ApprovalsPageContext } from '@/server/approvals-page-context';
+import type { Capabilities } from '@/server/capabilities';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { buttonClassName } from '@/ui/button';
 import {
   causeLabel,
   DECISION_LABELS,
@@ -18,27 +14,21 @@ import {
   personLabel,
   REQUEST_STATUS_LABELS,
   triggerLabel,
-} from '../../../ui/approvals/approval-labels';
-import styles from '../../../ui/approvals/approvals.module.css';
-import { ApprovalsTabs, approvalsTabOf, type ApprovalsTab } from '../../../ui/approvals/approvals-tabs';
-import { RequestCard } from '../../../ui/approvals/request-card';
-import { DecisionReasons } from '../../../ui/approvals/decision-reasons';
-import { ReasonField } from '../../../ui/approvals/reason-field';
-import { ConfirmAction } from '../../../ui/confirm-action';
-import { DataTable, type TableColumn } from '../../../ui/data-table';
-import { DateTime } from '../../../ui/date-time';
-import { Badge, Callout, EmptyState, ProblemCallout } from '../../../ui/feedback';
-import { SelectField } from '../../../ui/form-fields';
-import { PageHeader } from '../../../ui/page-header';
-import { Pager } from '../../../ui/pager';
-import {
-  firstParam,
-  readPageCursor,
-  readPageSize,
-  type PageCursor,
-  type SearchParams,
-} from '../../../ui/paging';
-import type { ApprovalRequestView } from '../../../views/approval-views';
+} from '@/ui/approvals/approval-labels';
+import styles from '@/ui/approvals/approvals.module.css';
+import { ApprovalsTabs, approvalsTabOf, type ApprovalsTab } from '@/ui/approvals/approvals-tabs';
+import { RequestCard } from '@/ui/approvals/request-card';
+import { DecisionReasons } from '@/ui/approvals/decision-reasons';
+import { ReasonField } from '@/ui/approvals/reason-field';
+import { ConfirmAction } from '@/ui/confirm-action';
+import { DataTable, type TableColumn } from '@/ui/data-table';
+import { DateTime } from '@/ui/date-time';
+import { Badge, Callout, EmptyState, ProblemCallout } from '@/ui/feedback';
+import { SelectField } from '@/ui/form-fields';
+import { PageHeader } from '@/ui/page-header';
+import { Pager } from '@/ui/pager';
+import { firstParam, readPageCursor, readPageSize, type PageCursor, type SearchParams } from '@/ui/paging';
+import type { ApprovalRequestView } from '@/views/approval-views';
 
 export const metadata: Metadata = { title: 'Approvals' };
 

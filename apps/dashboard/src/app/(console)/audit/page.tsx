@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { actorDirectory } from '../../../server/actor-directory';
-import { getAuditHead, listAuditEvents, verifyAuditChain } from '../../../server/api-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { AccessFailure } from '../../../ui/access-states';
+import { actorDirectory } from '@/server/actor-directory';
+import { getAuditHead, listAuditEvents, verifyAuditChain } from '@/server/api-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
 import {
   TARGET_KIND_OPTIONS,
   exportHref,
@@ -10,22 +10,16 @@ import {
   hasFilters,
   readAuditFilters,
   toApiFilters,
-} from '../../../ui/audit/audit-filters';
-import { AuditTable } from '../../../ui/audit/audit-table';
-import { ButtonLink, buttonClassName } from '../../../ui/button';
-import { DateTime } from '../../../ui/date-time';
-import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '../../../ui/feedback';
-import { SelectField, TextField, formStyles } from '../../../ui/form-fields';
-import styles from '../../../ui/overview.module.css';
-import { PageHeader } from '../../../ui/page-header';
-import { Pager } from '../../../ui/pager';
-import {
-  DEFAULT_PAGE_SIZE,
-  firstParam,
-  readPageCursor,
-  readPageSize,
-  type SearchParams,
-} from '../../../ui/paging';
+} from '@/ui/audit/audit-filters';
+import { AuditTable } from '@/ui/audit/audit-table';
+import { ButtonLink, buttonClassName } from '@/ui/button';
+import { DateTime } from '@/ui/date-time';
+import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import { SelectField, TextField, formStyles } from '@/ui/form-fields';
+import styles from '@/ui/overview.module.css';
+import { PageHeader } from '@/ui/page-header';
+import { Pager } from '@/ui/pager';
+import { DEFAULT_PAGE_SIZE, firstParam, readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
 
 export const metadata: Metadata = { title: 'Audit log' };
 

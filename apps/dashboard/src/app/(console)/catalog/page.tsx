@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getWorkspaceCatalog } from '../../../server/catalog-queries';
-import { listWorkspaces } from '../../../server/api-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { AccessFailure } from '../../../ui/access-states';
-import { CatalogMarks } from '../../../ui/catalog/server-catalog';
-import { DataTable } from '../../../ui/data-table';
-import { EmptyState, ProblemCallout } from '../../../ui/feedback';
-import { PageHeader } from '../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../ui/paging';
+import { getWorkspaceCatalog } from '@/server/catalog-queries';
+import { listWorkspaces } from '@/server/api-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { CatalogMarks } from '@/ui/catalog/server-catalog';
+import { DataTable } from '@/ui/data-table';
+import { EmptyState, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
 
 export const metadata: Metadata = { title: 'Catalog' };
 

@@ -1,28 +1,28 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listWorkspaces } from '../../../server/api-queries';
-import { listOAuthCredentials, listServiceCredentials } from '../../../server/catalog-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { getEffectiveDefinitions } from '../../../server/definition-queries';
-import type { ApiProblem } from '../../../server/api-problem';
+import { listWorkspaces } from '@/server/api-queries';
+import { listOAuthCredentials, listServiceCredentials } from '@/server/catalog-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { getEffectiveDefinitions } from '@/server/definition-queries';
+import type { ApiProblem } from '@/server/api-problem';
 import { isProblemCode } from '@gatehouse/contracts';
-import { SIGN_IN_WORDS, serverSignIn, signInLabel } from '../../../server/sign-in-state';
-import { AccessFailure } from '../../../ui/access-states';
+import { SIGN_IN_WORDS, serverSignIn, signInLabel } from '@/server/sign-in-state';
+import { AccessFailure } from '@/ui/access-states';
 import {
   CompleteSignInForm,
   ServiceSignOutForm,
   ShareSignInForm,
   SignInForm,
   SignOutForm,
-} from '../../../ui/connections/connection-forms';
-import { DataTable } from '../../../ui/data-table';
-import { Badge, Callout, EmptyState, Panel, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
-import { PageHeader } from '../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../ui/paging';
-import catalogStyles from '../../../ui/catalog/catalog.module.css';
-import styles from '../../../ui/servers/servers.module.css';
-import type { SignInWord } from '../../../server/sign-in-state';
-import type { EffectiveEntryView } from '../../../views/definition-views';
+} from '@/ui/connections/connection-forms';
+import { DataTable } from '@/ui/data-table';
+import { Badge, Callout, EmptyState, Panel, ProblemCallout, type BadgeTone } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
+import catalogStyles from '@/ui/catalog/catalog.module.css';
+import styles from '@/ui/servers/servers.module.css';
+import type { SignInWord } from '@/server/sign-in-state';
+import type { EffectiveEntryView } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Connections' };
 

@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listWorkspaces } from '../../../server/api-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { dashboardConfig } from '../../../server/dashboard-env';
-import { refusalReasonLabel } from '../../../server/gateway-activity-words';
-import { getGatewayActivity } from '../../../server/gateway-queries';
-import { gatewayEndpoint } from '../../../server/gateway-snippets';
-import { AccessFailure } from '../../../ui/access-states';
-import { DataTable } from '../../../ui/data-table';
-import { Callout, EmptyState, ProblemCallout } from '../../../ui/feedback';
-import { PageHeader } from '../../../ui/page-header';
-import serverStyles from '../../../ui/servers/servers.module.css';
+import { listWorkspaces } from '@/server/api-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { dashboardConfig } from '@/server/dashboard-env';
+import { refusalReasonLabel } from '@/server/gateway-activity-words';
+import { getGatewayActivity } from '@/server/gateway-queries';
+import { gatewayEndpoint } from '@/server/gateway-snippets';
+import { AccessFailure } from '@/ui/access-states';
+import { DataTable } from '@/ui/data-table';
+import { Callout, EmptyState, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import serverStyles from '@/ui/servers/servers.module.css';
 
 export const metadata: Metadata = { title: 'Gateway' };
 

@@ -1,20 +1,20 @@
 import type { Metadata } from 'next';
-import { listMembers } from '../../../server/api-queries';
-import { revokeInvitationAction } from '../../../server/actions/invitation.actions';
-import { removeMemberAction } from '../../../server/actions/member.actions';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { listPendingInvitations } from '../../../server/invitation-queries';
-import { AccessFailure } from '../../../ui/access-states';
-import { ConfirmAction } from '../../../ui/confirm-action';
-import { DataTable, type TableColumn } from '../../../ui/data-table';
-import { DateTime } from '../../../ui/date-time';
-import { Badge, EmptyState, Panel, ProblemCallout } from '../../../ui/feedback';
-import { InviteMemberForm } from '../../../ui/members/invite-member-form';
-import { MemberRoleForm } from '../../../ui/members/member-role-form';
-import { ROLE_SUMMARIES } from '../../../ui/members/roles';
-import { PageHeader } from '../../../ui/page-header';
-import { Pager } from '../../../ui/pager';
-import { readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
+import { listMembers } from '@/server/api-queries';
+import { revokeInvitationAction } from '@/server/actions/invitation.actions';
+import { removeMemberAction } from '@/server/actions/member.actions';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { listPendingInvitations } from '@/server/invitation-queries';
+import { AccessFailure } from '@/ui/access-states';
+import { ConfirmAction } from '@/ui/confirm-action';
+import { DataTable, type TableColumn } from '@/ui/data-table';
+import { DateTime } from '@/ui/date-time';
+import { Badge, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import { InviteMemberForm } from '@/ui/members/invite-member-form';
+import { MemberRoleForm } from '@/ui/members/member-role-form';
+import { ROLE_SUMMARIES } from '@/ui/members/roles';
+import { PageHeader } from '@/ui/page-header';
+import { Pager } from '@/ui/pager';
+import { readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
 
 export const metadata: Metadata = { title: 'Members' };
 
@@ -96,9 +96,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
       {!result.ok ? (
         <ProblemCallout problem={result.problem} context="Members could not be loaded" />
       ) : result.data.items.length === 0 ? (
-        <EmptyState title="No members">
-          Invite someone above to give them access to this tenant.
-        </EmptyState>
+        <EmptyState title="No members">Invite someone above to give them access to this tenant.</EmptyState>
       ) : (
         <DataTable
           caption="Members"

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { directoryFromMembers } from '../../../server/actor-directory';
+import { directoryFromMembers } from '@/server/actor-directory';
 import {
   getAuditHead,
   listAuditEvents,
@@ -8,20 +8,20 @@ import {
   listTokens,
   listWorkspaces,
   verifyAuditChain,
-} from '../../../server/api-queries';
-import type { ApiResult } from '../../../server/api-client';
-import { listApprovalRequests } from '../../../server/approval-queries';
-import { collectAttention } from '../../../server/attention';
-import { getWorkspaceCatalog } from '../../../server/catalog-queries';
-import { serversInTrouble } from '../../../server/catalog-trouble';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { AccessFailure } from '../../../ui/access-states';
-import { AuditTable } from '../../../ui/audit/audit-table';
-import { ButtonLink } from '../../../ui/button';
-import { EmptyState, Panel, ProblemCallout } from '../../../ui/feedback';
-import styles from '../../../ui/overview.module.css';
-import { PageHeader } from '../../../ui/page-header';
-import { StatCard } from '../../../ui/stat-card';
+} from '@/server/api-queries';
+import type { ApiResult } from '@/server/api-client';
+import { listApprovalRequests } from '@/server/approval-queries';
+import { collectAttention } from '@/server/attention';
+import { getWorkspaceCatalog } from '@/server/catalog-queries';
+import { serversInTrouble } from '@/server/catalog-trouble';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { AuditTable } from '@/ui/audit/audit-table';
+import { ButtonLink } from '@/ui/button';
+import { EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import styles from '@/ui/overview.module.css';
+import { PageHeader } from '@/ui/page-header';
+import { StatCard } from '@/ui/stat-card';
 
 export const metadata: Metadata = { title: 'Overview' };
 

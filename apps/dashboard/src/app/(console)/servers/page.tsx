@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listWorkspaces } from '../../../server/api-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { AccessFailure, PageProblem } from '../../../ui/access-states';
-import { ButtonLink } from '../../../ui/button';
-import { DataTable } from '../../../ui/data-table';
-import { Badge, EmptyState } from '../../../ui/feedback';
-import { PageHeader } from '../../../ui/page-header';
+import { listWorkspaces } from '@/server/api-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure, PageProblem } from '@/ui/access-states';
+import { ButtonLink } from '@/ui/button';
+import { DataTable } from '@/ui/data-table';
+import { Badge, EmptyState } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
 
 export const metadata: Metadata = { title: 'Servers' };
 

@@ -1,18 +1,18 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listTokens } from '../../../server/api-queries';
-import { revokeTokenAction } from '../../../server/actions/token.actions';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import type { TokenView } from '../../../views/api-views';
-import { AccessFailure } from '../../../ui/access-states';
-import { ButtonLink } from '../../../ui/button';
-import { ConfirmAction } from '../../../ui/confirm-action';
-import { DataTable, type TableColumn } from '../../../ui/data-table';
-import { DateTime } from '../../../ui/date-time';
-import { Badge, EmptyState, ProblemCallout, type BadgeTone } from '../../../ui/feedback';
-import { PageHeader } from '../../../ui/page-header';
-import { Pager } from '../../../ui/pager';
-import { firstParam, readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
+import { listTokens } from '@/server/api-queries';
+import { revokeTokenAction } from '@/server/actions/token.actions';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import type { TokenView } from '@/views/api-views';
+import { AccessFailure } from '@/ui/access-states';
+import { ButtonLink } from '@/ui/button';
+import { ConfirmAction } from '@/ui/confirm-action';
+import { DataTable, type TableColumn } from '@/ui/data-table';
+import { DateTime } from '@/ui/date-time';
+import { Badge, EmptyState, ProblemCallout, type BadgeTone } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { Pager } from '@/ui/pager';
+import { firstParam, readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
 
 export const metadata: Metadata = { title: 'API tokens' };
 

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listWorkspaces } from '../../../server/api-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../server/current-session';
-import { AccessFailure } from '../../../ui/access-states';
-import { ButtonLink } from '../../../ui/button';
-import { DataTable, type TableColumn } from '../../../ui/data-table';
-import { DateTime } from '../../../ui/date-time';
-import { Badge, EmptyState, ProblemCallout } from '../../../ui/feedback';
-import { PageHeader } from '../../../ui/page-header';
-import { Pager } from '../../../ui/pager';
-import { readPageCursor, readPageSize, type SearchParams } from '../../../ui/paging';
+import { listWorkspaces } from '@/server/api-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { ButtonLink } from '@/ui/button';
+import { DataTable, type TableColumn } from '@/ui/data-table';
+import { DateTime } from '@/ui/date-time';
+import { Badge, EmptyState, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { Pager } from '@/ui/pager';
+import { readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
 
 export const metadata: Metadata = { title: 'Workspaces' };
 

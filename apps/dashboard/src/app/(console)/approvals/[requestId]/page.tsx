@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { revokeApprovalAction } from '../../../../server/actions/approval.actions';
-import { getApprovalRequest, listApprovals } from '../../../../server/approval-queries';
-import { approvalsPageContext, uuidParam } from '../../../../server/approvals-page-context';
-import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
-import { AccessFailure, PageProblem } from '../../../../ui/access-states';
+import { revokeApprovalAction } from '@/server/actions/approval.actions';
+import { getApprovalRequest, listApprovals } from '@/server/approval-queries';
+import { approvalsPageContext, uuidParam } from '@/server/approvals-page-context';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure, PageProblem } from '@/ui/access-states';
 import {
   causeLabel,
   CLOSE_REASON_WORDS,
@@ -15,24 +15,24 @@ import {
   personLabel,
   REQUEST_STATUS_LABELS,
   triggerLabel,
-} from '../../../../ui/approvals/approval-labels';
-import { DecisionReasons } from '../../../../ui/approvals/decision-reasons';
-import { ReasonField } from '../../../../ui/approvals/reason-field';
-import { getEffectiveDefinitions } from '../../../../server/definition-queries';
-import { DecisionDialog } from '../../../../ui/approvals/decision-dialog';
-import { ProjectionDiff } from '../../../../ui/approvals/projection-diff';
-import { RequestAuthors, RequestSubject } from '../../../../ui/approvals/request-card';
-import { originInWords } from '../../../../ui/approvals/review-model';
-import { ReviewedProjection } from '../../../../ui/approvals/reviewed-projection';
-import { LongValue } from '../../../../ui/long-value';
-import { ConfirmAction } from '../../../../ui/confirm-action';
-import { DateTime } from '../../../../ui/date-time';
-import { Badge, Callout, Panel } from '../../../../ui/feedback';
-import overviewStyles from '../../../../ui/overview.module.css';
-import { PageHeader } from '../../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../../ui/paging';
-import { SourceLabel } from '../../../../ui/servers/server-parts';
-import type { ApprovalView } from '../../../../views/approval-views';
+} from '@/ui/approvals/approval-labels';
+import { DecisionReasons } from '@/ui/approvals/decision-reasons';
+import { ReasonField } from '@/ui/approvals/reason-field';
+import { getEffectiveDefinitions } from '@/server/definition-queries';
+import { DecisionDialog } from '@/ui/approvals/decision-dialog';
+import { ProjectionDiff } from '@/ui/approvals/projection-diff';
+import { RequestAuthors, RequestSubject } from '@/ui/approvals/request-card';
+import { originInWords } from '@/ui/approvals/review-model';
+import { ReviewedProjection } from '@/ui/approvals/reviewed-projection';
+import { LongValue } from '@/ui/long-value';
+import { ConfirmAction } from '@/ui/confirm-action';
+import { DateTime } from '@/ui/date-time';
+import { Badge, Callout, Panel } from '@/ui/feedback';
+import overviewStyles from '@/ui/overview.module.css';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
+import { SourceLabel } from '@/ui/servers/server-parts';
+import type { ApprovalView } from '@/views/approval-views';
 
 export const metadata: Metadata = { title: 'Approval request' };
 

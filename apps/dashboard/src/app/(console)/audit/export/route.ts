@@ -1,7 +1,7 @@
 import { AUDIT_EXPORT_PATH } from '@gatehouse/contracts';
 import { NextResponse, type NextRequest } from 'next/server';
-import { streamApi } from '../../../../server/api-stream';
-import { readAuditFilters, toApiFilters } from '../../../../ui/audit/audit-filters';
+import { streamApi } from '@/server/api-stream';
+import { readAuditFilters, toApiFilters } from '@/ui/audit/audit-filters';
 
 // The audit page's export links (decision 0092): the same URL filters as the page, read the same strict way,
 // sent to the API's streamed export with this session; the file flows through without being held here. A

@@ -1,7 +1,7 @@
 import { oauthCredentialView } from '@gatehouse/contracts';
 import { NextResponse, type NextRequest } from 'next/server';
-import { callApi } from '../../../../server/api-client';
-import { dashboardConfig } from '../../../../server/dashboard-env';
+import { callApi } from '@/server/api-client';
+import { dashboardConfig } from '@/server/dashboard-env';
 
 // Where the API's OAuth callback sends a browser that brought the dashboard's session rather than the API's
 // (decision 0089): the redirect's query (code, state, iss) is rebuilt on the API's callback address and

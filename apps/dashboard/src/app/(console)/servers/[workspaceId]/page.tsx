@@ -1,36 +1,36 @@
 import type { Metadata } from 'next';
-import { originInWords, sourceNames } from '../../../../ui/approvals/review-model';
+import { originInWords, sourceNames } from '@/ui/approvals/review-model';
 import Link from 'next/link';
-import { redirectIfSessionEnded } from '../../../../server/current-session';
-import { getWorkspaceCatalog, listOAuthCredentials } from '../../../../server/catalog-queries';
-import { getEffectiveDefinitions } from '../../../../server/definition-queries';
-import { SIGN_IN_WORDS, needsSignIn, serverSignIn } from '../../../../server/sign-in-state';
-import { CatalogMarks } from '../../../../ui/catalog/server-catalog';
-import { serversPageContext } from '../../../../server/servers-page-context';
-import { ServersContextFailure } from '../../../../ui/servers/servers-context-failure';
-import { ActivationCell } from '../../../../ui/approvals/activation-parts';
-import { ACTIVATION_STATE_LABELS } from '../../../../ui/approvals/approval-labels';
-import { ButtonLink } from '../../../../ui/button';
-import { DataTable } from '../../../../ui/data-table';
-import { Badge, Callout, EmptyState, ProblemCallout } from '../../../../ui/feedback';
-import { PageHeader } from '../../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../../ui/paging';
+import { redirectIfSessionEnded } from '@/server/current-session';
+import { getWorkspaceCatalog, listOAuthCredentials } from '@/server/catalog-queries';
+import { getEffectiveDefinitions } from '@/server/definition-queries';
+import { SIGN_IN_WORDS, needsSignIn, serverSignIn } from '@/server/sign-in-state';
+import { CatalogMarks } from '@/ui/catalog/server-catalog';
+import { serversPageContext } from '@/server/servers-page-context';
+import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
+import { ActivationCell } from '@/ui/approvals/activation-parts';
+import { ACTIVATION_STATE_LABELS } from '@/ui/approvals/approval-labels';
+import { ButtonLink } from '@/ui/button';
+import { DataTable } from '@/ui/data-table';
+import { Badge, Callout, EmptyState, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
 import {
   describeProblem,
   problemPath,
   shortFingerprint,
   STATUS_LABELS,
-} from '../../../../ui/servers/definition-labels';
+} from '@/ui/servers/definition-labels';
 import {
   EntryReason,
   ShadowedEntries,
   SourceLabel,
   StatusBadge,
   TargetSummary,
-} from '../../../../ui/servers/server-parts';
-import { ServersTabs } from '../../../../ui/servers/servers-tabs';
-import styles from '../../../../ui/servers/servers.module.css';
-import type { EffectiveViewKind } from '../../../../views/definition-views';
+} from '@/ui/servers/server-parts';
+import { ServersTabs } from '@/ui/servers/servers-tabs';
+import styles from '@/ui/servers/servers.module.css';
+import type { EffectiveViewKind } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Servers' };
 

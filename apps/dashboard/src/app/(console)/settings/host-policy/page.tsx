@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
-import { getHostPolicy } from '../../../../server/approval-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
-import { formatArgv, formatArgvLines, poolsAllowingCommand } from '../../../../server/host-policy-input';
-import { AccessFailure, PageProblem } from '../../../../ui/access-states';
-import { DateTime } from '../../../../ui/date-time';
-import { Badge, Callout, Panel } from '../../../../ui/feedback';
-import { HostPolicyForm } from '../../../../ui/host-policy/host-policy-form';
-import styles from '../../../../ui/host-policy/host-policy.module.css';
-import overviewStyles from '../../../../ui/overview.module.css';
-import { PageHeader } from '../../../../ui/page-header';
-import type { PoolCeilingView } from '../../../../views/approval-views';
+import { getHostPolicy } from '@/server/approval-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { formatArgv, formatArgvLines, poolsAllowingCommand } from '@/server/host-policy-input';
+import { AccessFailure, PageProblem } from '@/ui/access-states';
+import { DateTime } from '@/ui/date-time';
+import { Badge, Callout, Panel } from '@/ui/feedback';
+import { HostPolicyForm } from '@/ui/host-policy/host-policy-form';
+import styles from '@/ui/host-policy/host-policy.module.css';
+import overviewStyles from '@/ui/overview.module.css';
+import { PageHeader } from '@/ui/page-header';
+import type { PoolCeilingView } from '@/views/approval-views';
 
 export const metadata: Metadata = { title: 'Host policy' };
 

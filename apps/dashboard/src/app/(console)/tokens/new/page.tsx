@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listWorkspaces } from '../../../../server/api-queries';
-import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
-import { AccessFailure } from '../../../../ui/access-states';
-import { Panel, ProblemCallout } from '../../../../ui/feedback';
-import { PageHeader } from '../../../../ui/page-header';
-import { NewTokenForm } from '../../../../ui/tokens/new-token-form';
+import { listWorkspaces } from '@/server/api-queries';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { Panel, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { NewTokenForm } from '@/ui/tokens/new-token-form';
 
 export const metadata: Metadata = { title: 'New API token' };
 

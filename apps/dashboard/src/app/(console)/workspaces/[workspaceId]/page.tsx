@@ -1,30 +1,30 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { directoryFromMembers } from '../../../../server/actor-directory';
-import { getWorkspace, listMaintainers, listMembers } from '../../../../server/api-queries';
-import { listApprovalRequests } from '../../../../server/approval-queries';
-import { workspaceActivity } from '../../../../server/workspace-activity';
+import { directoryFromMembers } from '@/server/actor-directory';
+import { getWorkspace, listMaintainers, listMembers } from '@/server/api-queries';
+import { listApprovalRequests } from '@/server/approval-queries';
+import { workspaceActivity } from '@/server/workspace-activity';
 import {
   bumpWorkspaceGenerationAction,
   removeMaintainerAction,
   setWorkspaceTrustAction,
-} from '../../../../server/actions/workspace.actions';
-import { pageAccess, redirectIfSessionEnded } from '../../../../server/current-session';
-import { dashboardConfig } from '../../../../server/dashboard-env';
-import { getGatewayActivity } from '../../../../server/gateway-queries';
-import { GatewayPanel } from '../../../../ui/gateway/gateway-panel';
-import { AccessFailure, PageProblem } from '../../../../ui/access-states';
-import { AuditTable } from '../../../../ui/audit/audit-table';
-import { ButtonLink } from '../../../../ui/button';
-import { ConfirmAction } from '../../../../ui/confirm-action';
-import { DateTime } from '../../../../ui/date-time';
-import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '../../../../ui/feedback';
-import styles from '../../../../ui/overview.module.css';
-import { PageHeader } from '../../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../../ui/paging';
-import { AddMaintainerForm } from '../../../../ui/workspaces/add-maintainer-form';
-import { RenameWorkspaceForm } from '../../../../ui/workspaces/rename-workspace-form';
+} from '@/server/actions/workspace.actions';
+import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
+import { dashboardConfig } from '@/server/dashboard-env';
+import { getGatewayActivity } from '@/server/gateway-queries';
+import { GatewayPanel } from '@/ui/gateway/gateway-panel';
+import { AccessFailure, PageProblem } from '@/ui/access-states';
+import { AuditTable } from '@/ui/audit/audit-table';
+import { ButtonLink } from '@/ui/button';
+import { ConfirmAction } from '@/ui/confirm-action';
+import { DateTime } from '@/ui/date-time';
+import { Badge, Callout, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import styles from '@/ui/overview.module.css';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
+import { AddMaintainerForm } from '@/ui/workspaces/add-maintainer-form';
+import { RenameWorkspaceForm } from '@/ui/workspaces/rename-workspace-form';
 
 export const metadata: Metadata = { title: 'Workspace' };
 

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { pageAccess } from '../../../../server/current-session';
-import { AccessFailure } from '../../../../ui/access-states';
-import { Panel } from '../../../../ui/feedback';
-import { PageHeader } from '../../../../ui/page-header';
-import { NewWorkspaceForm } from '../../../../ui/workspaces/new-workspace-form';
+import { pageAccess } from '@/server/current-session';
+import { AccessFailure } from '@/ui/access-states';
+import { Panel } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { NewWorkspaceForm } from '@/ui/workspaces/new-workspace-form';
 
 export const metadata: Metadata = { title: 'New workspace' };
 

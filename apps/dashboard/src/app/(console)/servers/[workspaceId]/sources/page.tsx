@@ -1,25 +1,25 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { redirectIfSessionEnded } from '../../../../../server/current-session';
+import { redirectIfSessionEnded } from '@/server/current-session';
 import {
   getDefinitionSource,
   listDefinitionSources,
   listDefinitionVariables,
-} from '../../../../../server/definition-queries';
-import { getSourceVersion, listSourceVersions } from '../../../../../server/source-history-queries';
-import { isDefinitionTier } from '../../../../../server/definition-permissions';
-import { serversPageContext } from '../../../../../server/servers-page-context';
-import { ServersContextFailure } from '../../../../../ui/servers/servers-context-failure';
-import { DateTime } from '../../../../../ui/date-time';
-import { Callout, EmptyState, Panel, ProblemCallout } from '../../../../../ui/feedback';
-import { PageHeader } from '../../../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../../../ui/paging';
-import { describeProblem, problemPath, TIER_LABELS } from '../../../../../ui/servers/definition-labels';
-import { ServersTabs } from '../../../../../ui/servers/servers-tabs';
-import styles from '../../../../../ui/servers/servers.module.css';
-import { SourceEditor } from '../../../../../ui/source-editor/source-editor';
-import { SourceHistory } from '../../../../../ui/source-editor/source-history';
-import type { DefinitionSourceSummaryView, DefinitionTier } from '../../../../../views/definition-views';
+} from '@/server/definition-queries';
+import { getSourceVersion, listSourceVersions } from '@/server/source-history-queries';
+import { isDefinitionTier } from '@/server/definition-permissions';
+import { serversPageContext } from '@/server/servers-page-context';
+import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
+import { DateTime } from '@/ui/date-time';
+import { Callout, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
+import { describeProblem, problemPath, TIER_LABELS } from '@/ui/servers/definition-labels';
+import { ServersTabs } from '@/ui/servers/servers-tabs';
+import styles from '@/ui/servers/servers.module.css';
+import { SourceEditor } from '@/ui/source-editor/source-editor';
+import { SourceHistory } from '@/ui/source-editor/source-history';
+import type { DefinitionSourceSummaryView, DefinitionTier } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server sources' };
 

@@ -1,21 +1,21 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { unsetDefinitionVariableAction } from '../../../../../server/actions/definition.actions';
-import { redirectIfSessionEnded } from '../../../../../server/current-session';
-import { listDefinitionVariables } from '../../../../../server/definition-queries';
-import { isVariableScope } from '../../../../../server/definition-permissions';
-import { serversPageContext } from '../../../../../server/servers-page-context';
-import { ServersContextFailure } from '../../../../../ui/servers/servers-context-failure';
-import { ConfirmAction } from '../../../../../ui/confirm-action';
-import { DataTable } from '../../../../../ui/data-table';
-import { DateTime } from '../../../../../ui/date-time';
-import { Badge, EmptyState, Panel, ProblemCallout } from '../../../../../ui/feedback';
-import { PageHeader } from '../../../../../ui/page-header';
-import { firstParam, type SearchParams } from '../../../../../ui/paging';
-import { ServersTabs } from '../../../../../ui/servers/servers-tabs';
-import styles from '../../../../../ui/servers/servers.module.css';
-import { VariableForm } from '../../../../../ui/servers/variable-form';
-import type { VariableScope } from '../../../../../views/definition-views';
+import { unsetDefinitionVariableAction } from '@/server/actions/definition.actions';
+import { redirectIfSessionEnded } from '@/server/current-session';
+import { listDefinitionVariables } from '@/server/definition-queries';
+import { isVariableScope } from '@/server/definition-permissions';
+import { serversPageContext } from '@/server/servers-page-context';
+import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
+import { ConfirmAction } from '@/ui/confirm-action';
+import { DataTable } from '@/ui/data-table';
+import { DateTime } from '@/ui/date-time';
+import { Badge, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, type SearchParams } from '@/ui/paging';
+import { ServersTabs } from '@/ui/servers/servers-tabs';
+import styles from '@/ui/servers/servers.module.css';
+import { VariableForm } from '@/ui/servers/variable-form';
+import type { VariableScope } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server variables' };
 

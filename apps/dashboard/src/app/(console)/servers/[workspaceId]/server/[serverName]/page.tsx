@@ -1,37 +1,27 @@
 import type { Metadata } from 'next';
-import { originInWords, sourceNames } from '../../../../../../ui/approvals/review-model';
+import { originInWords, sourceNames } from '@/ui/approvals/review-model';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { redirectIfSessionEnded } from '../../../../../../server/current-session';
-import {
-  getServerStatus,
-  getWorkspaceCatalog,
-  listOAuthCredentials,
-} from '../../../../../../server/catalog-queries';
-import { getEffectiveDefinitions } from '../../../../../../server/definition-queries';
-import { SIGN_IN_WORDS, serverSignIn } from '../../../../../../server/sign-in-state';
-import { RefreshCatalogForm } from '../../../../../../ui/catalog/refresh-catalog-form';
-import { CatalogMarks, ServerCatalog } from '../../../../../../ui/catalog/server-catalog';
-import { ServerConnections } from '../../../../../../ui/catalog/server-connections';
-import { serversPageContext } from '../../../../../../server/servers-page-context';
-import { ServersContextFailure } from '../../../../../../ui/servers/servers-context-failure';
-import { PageProblem } from '../../../../../../ui/access-states';
-import { ActivationBadge, ActivationDetails } from '../../../../../../ui/approvals/activation-parts';
-import { Callout, Panel, ProblemCallout } from '../../../../../../ui/feedback';
-import styles from '../../../../../../ui/overview.module.css';
-import { PageHeader } from '../../../../../../ui/page-header';
-import { firstParam, readPageCursor, readPageSize, type SearchParams } from '../../../../../../ui/paging';
-import { describeProblem, problemPath } from '../../../../../../ui/servers/definition-labels';
-import { ServerOverlayControl } from '../../../../../../ui/servers/overlay-forms';
-import {
-  EntryReason,
-  KeysList,
-  ShadowedEntries,
-  SourceLabel,
-  StatusBadge,
-} from '../../../../../../ui/servers/server-parts';
-import serverStyles from '../../../../../../ui/servers/servers.module.css';
-import type { EffectiveViewKind } from '../../../../../../views/definition-views';
+import { redirectIfSessionEnded } from '@/server/current-session';
+import { getServerStatus, getWorkspaceCatalog, listOAuthCredentials } from '@/server/catalog-queries';
+import { getEffectiveDefinitions } from '@/server/definition-queries';
+import { SIGN_IN_WORDS, serverSignIn } from '@/server/sign-in-state';
+import { RefreshCatalogForm } from '@/ui/catalog/refresh-catalog-form';
+import { CatalogMarks, ServerCatalog } from '@/ui/catalog/server-catalog';
+import { ServerConnections } from '@/ui/catalog/server-connections';
+import { serversPageContext } from '@/server/servers-page-context';
+import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
+import { PageProblem } from '@/ui/access-states';
+import { ActivationBadge, ActivationDetails } from '@/ui/approvals/activation-parts';
+import { Callout, Panel, ProblemCallout } from '@/ui/feedback';
+import styles from '@/ui/overview.module.css';
+import { PageHeader } from '@/ui/page-header';
+import { firstParam, readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
+import { describeProblem, problemPath } from '@/ui/servers/definition-labels';
+import { ServerOverlayControl } from '@/ui/servers/overlay-forms';
+import { EntryReason, KeysList, ShadowedEntries, SourceLabel, StatusBadge } from '@/ui/servers/server-parts';
+import serverStyles from '@/ui/servers/servers.module.css';
+import type { EffectiveViewKind } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server' };
 
