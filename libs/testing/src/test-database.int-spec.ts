@@ -1,7 +1,10 @@
 import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { createDatabase, findMigrationsDir } from '@gatehouse/db';
+import { createDatabase, ensureDatabase, findMigrationsDir } from '@gatehouse/db';
+import { dropTemplateCopies, listTemplateCopies, markTemplateCopy } from './template-copies';
 import { TEMPLATE_DATABASE_ENV } from './template-database';
+import { readTestEnv } from './test-env';
 import { createTestDatabase, TEST_DATABASE_TIMEOUT_MS, type TestDatabase } from './test-database';
 import { createTestTenant, createTestUser, createTestWorkspace } from './tenant.fixtures';
 
@@ -18,6 +21,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([first?.drop(), second?.drop()]);
 });
+
+async function databaseExists(name: string): Promise<boolean> {
+  const admin = new Client({ connectionString: readTestEnv().adminUrl });
+  await admin.connect();
+  try {
+    return ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount ?? 0) > 0;
+  } finally {
+    await admin.end();
+  }
+}
 
 async function whoAmI(url: string): Promise<{ user: string; db: string }> {
   const client = new Client({ connectionString: url });
@@ -48,7 +61,7 @@ describe('createTestDatabase', () => {
     }
   });
 
-  it('copies the run\'s migrated template and gives the copy the grants a database made from scratch gets', async () => {
+  it("copies the run's migrated template and gives the copy the grants a database made from scratch gets", async () => {
     const template = process.env[TEMPLATE_DATABASE_ENV];
     expect(template).toMatch(/^gh_tmpl_[0-9a-f]{12}$/);
     const admin = new Client({ connectionString: first.adminUrl });
@@ -75,7 +88,9 @@ describe('createTestDatabase', () => {
         // Closed to connections: PostgreSQL copies a template only while nobody is connected to it.
         expect.objectContaining({ datname: template, datistemplate: true, datallowconn: false }),
       ]);
-      const migrations = readdirSync(findMigrationsDir(), { withFileTypes: true }).filter((e) => e.isDirectory());
+      const migrations = readdirSync(findMigrationsDir(), { withFileTypes: true }).filter((e) =>
+        e.isDirectory(),
+      );
       const applied = await admin.query(
         'SELECT count(*)::int AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL',
       );
@@ -106,18 +121,41 @@ describe('createTestDatabase', () => {
     }
   });
 
-  it('drop() removes the database', async () => {
+  it("drop() leaves a copy of the run's template to globalTeardown, which finds it by its mark", async () => {
     const extra = await createTestDatabase();
     await extra.drop();
-    const admin = new Client({ connectionString: first.adminUrl });
-    await admin.connect();
-    try {
-      expect((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [extra.name])).rowCount).toBe(
-        0,
-      );
-    } finally {
-      await admin.end();
+    const template = process.env[TEMPLATE_DATABASE_ENV] ?? '';
+    expect(await listTemplateCopies(readTestEnv(), template)).toEqual(
+      expect.arrayContaining([first.name, second.name, extra.name]),
+    );
+    expect(await databaseExists(extra.name)).toBe(true);
+  });
+
+  it('dropTemplateCopies drops every copy of its template, and only those', async () => {
+    const env = readTestEnv();
+    const template = `gh_tmpl_${randomBytes(6).toString('hex')}`;
+    const copies = [`gh_t_${randomBytes(6).toString('hex')}`, `gh_t_${randomBytes(6).toString('hex')}`];
+    for (const name of copies) {
+      await ensureDatabase({ adminUrl: env.adminUrl, name });
+      await markTemplateCopy(env, name, template);
     }
+    expect(await dropTemplateCopies(env, template)).toBe(2);
+    for (const name of copies) expect(await databaseExists(name)).toBe(false);
+    expect(await databaseExists(first.name)).toBe(true);
+  });
+
+  it('drop() removes a database migrated from zero (no template: a caller outside jest) at once', async () => {
+    const template = process.env[TEMPLATE_DATABASE_ENV];
+    delete process.env[TEMPLATE_DATABASE_ENV];
+    let extra: TestDatabase;
+    try {
+      extra = await createTestDatabase();
+    } finally {
+      process.env[TEMPLATE_DATABASE_ENV] = template;
+    }
+    expect(await databaseExists(extra.name)).toBe(true);
+    await extra.drop();
+    expect(await databaseExists(extra.name)).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   findMigrationsDir,
   runMigrations,
 } from '@gatehouse/db';
+import { markTemplateCopy } from './template-copies';
 import { copyTemplateDatabase, TEMPLATE_DATABASE_ENV } from './template-database';
 import { readTestEnv } from './test-env';
 
@@ -24,7 +25,11 @@ export interface TestDatabase {
   ownerUrl: string;
   /** As the superuser, connected to this database. */
   adminUrl: string;
-  /** Drops the database (closing its connections). Call in afterAll. */
+  /**
+   * Releases the database; call in afterAll. A copy of the run's template is dropped by globalTeardown, with every
+   * other copy at once (dropTemplateCopies: each DROP waits for a checkpoint, which drops at the same time
+   * share); a database migrated from zero (no template: a caller outside jest) is dropped now.
+   */
   drop(): Promise<void>;
 }
 
@@ -37,8 +42,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const env = readTestEnv();
   const name = `gh_t_${randomBytes(6).toString('hex')}`;
   const template = process.env[TEMPLATE_DATABASE_ENV];
-  if (template) await copyTemplateDatabase(env, template, name);
-  else await ensureDatabase({ adminUrl: env.adminUrl, name });
+  if (template) {
+    await copyTemplateDatabase(env, template, name);
+    await markTemplateCopy(env, name, template);
+  } else await ensureDatabase({ adminUrl: env.adminUrl, name });
   const ownerUrl = deriveConnectionUrl(env.adminUrl, {
     database: name,
     user: DATABASE_ROLES.owner,
@@ -55,6 +62,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     appUrl,
     ownerUrl,
     adminUrl: deriveConnectionUrl(env.adminUrl, { database: name }),
-    drop: () => dropDatabase({ adminUrl: env.adminUrl, name }),
+    drop: template ? () => Promise.resolve() : () => dropDatabase({ adminUrl: env.adminUrl, name }),
   };
 }
