@@ -6,7 +6,7 @@ import {
   type CatalogRefreshPayloadV2,
   type ProbePayloadV1,
 } from '@gatehouse/contracts';
-import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
+import { closeRedis, RedisConnections } from '@gatehouse/coordination';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
@@ -49,6 +49,7 @@ export class CatalogRefreshQueues implements OnApplicationShutdown {
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RedisConnections) private readonly connections: RedisConnections,
   ) {}
 
   get prefix(): string {
@@ -57,12 +58,7 @@ export class CatalogRefreshQueues implements OnApplicationShutdown {
 
   /** The BullMQ connection (created on first use); BullMQ never closes a connection it was given. */
   bullmqConnection(): Redis {
-    this.connection ??= createRedisConnection({
-      url: this.config.REDIS_URL,
-      name: 'api',
-      purpose: 'bullmq',
-      logger: this.logger,
-    });
+    this.connection ??= this.connections.open('bullmq');
     return this.connection;
   }
 
