@@ -1,28 +1,21 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { isProblemCode } from '@gatehouse/contracts';
 import { listWorkspaces } from '@/server/api-queries';
+import type { ApiProblem } from '@/server/api-problem';
 import { listOAuthCredentials, listServiceCredentials } from '@/server/catalog-queries';
 import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
 import { getEffectiveDefinitions } from '@/server/definition-queries';
-import type { ApiProblem } from '@/server/api-problem';
-import { isProblemCode } from '@gatehouse/contracts';
-import { SIGN_IN_WORDS, serverSignIn, signInLabel } from '@/server/sign-in-state';
+import { serverSignIn } from '@/server/sign-in-state';
 import { AccessFailure } from '@/ui/access-states';
-import {
-  CompleteSignInForm,
-  ServiceSignOutForm,
-  ShareSignInForm,
-  SignInForm,
-  SignOutForm,
-} from '@/ui/connections/connection-forms';
-import { DataTable } from '@/ui/data-table';
-import { Badge, Callout, EmptyState, Panel, ProblemCallout, type BadgeTone } from '@/ui/feedback';
+import { CompleteSignInForm } from '@/ui/connections/connection-forms';
+import { ConnectionNotices } from '@/ui/connections/connection-notices';
+import { OAuthServersTable } from '@/ui/connections/oauth-servers-table';
+import { OwnCredentialsTable } from '@/ui/connections/own-credentials-table';
+import { ServiceCredentialsTable } from '@/ui/connections/service-credentials-table';
+import { EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
 import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
-import catalogStyles from '@/ui/catalog/catalog.module.css';
-import styles from '@/ui/servers/servers.module.css';
-import type { SignInWord } from '@/server/sign-in-state';
-import type { EffectiveEntryView } from '@/views/definition-views';
+import { ConnectionsWorkspaceTabs } from '@/ui/connections/connections-workspace-tabs';
 
 export const metadata: Metadata = { title: 'Connections' };
 
@@ -34,34 +27,7 @@ export const metadata: Metadata = { title: 'Connections' };
 // of one (decision 0098). Below, every sign-in the person holds in the tenant, and the form that finishes a
 // sign-in from the address it came back to.
 
-const WORD_TONES: Readonly<Record<SignInWord, BadgeTone>> = {
-  signed_in: 'positive',
-  signed_out: 'neutral',
-  needs_sign_in: 'caution',
-  refused: 'negative',
-};
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function expiry(iso: string | null | undefined) {
-  if (!iso) return <span className="muted">Not known</span>;
-  const text = new Date(iso).toLocaleString('en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  });
-  return <time dateTime={iso}>{text} UTC</time>;
-}
-
-/** The definition lets the workspace's service credential serve it (decision 0082). */
-function sharedUse(entry: EffectiveEntryView): boolean {
-  const transport = entry.projection?.transport;
-  return transport?.kind === 'http' && transport.oauth?.allowSharedCredential === true;
-}
-
-function Word({ state, label }: { state: SignInWord; label?: string }) {
-  return <Badge tone={WORD_TONES[state]}>{label ?? SIGN_IN_WORDS[state]}</Badge>;
-}
 
 /** The outcome the OAuth callback (or the dashboard's finish route) sent the browser back with: an id or a code. */
 function signInErrorOf(code: string | undefined): ApiProblem | null {
@@ -122,52 +88,19 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         title="Connections"
         description="Your sign-ins to servers that use OAuth. Tokens are stored encrypted and never shown: you see a state word, the issuer and when the access token expires."
       />
-      {justSignedIn ? (
-        <Callout tone="success" title="Signed in" live>
-          <p>
-            Signed in at {justSignedIn.issuer} for {justSignedIn.resource}.
-          </p>
-        </Callout>
-      ) : null}
-      {signInError ? <ProblemCallout problem={signInError} /> : null}
-      {justShared ? (
-        <Callout tone="success" title="Shared with the workspace" live>
-          <p>
-            Your sign-in is now the workspace’s service credential for that server: it serves everyone without
-            a sign-in of their own. It moved, so you are signed out of it yourself.
-          </p>
-        </Callout>
-      ) : null}
-      {signedOut === 'revoked' || signedOut === 'deleted' ? (
-        <Callout tone="success" title="Signed out" live>
-          <p>
-            {signedOut === 'revoked'
-              ? 'Signed out. The authorization server revoked the tokens too.'
-              : 'Signed out. The tokens are deleted here; the authorization server could not be asked to revoke them.'}
-          </p>
-        </Callout>
-      ) : null}
+      <ConnectionNotices
+        justSignedIn={justSignedIn}
+        signInError={signInError}
+        justShared={justShared}
+        signedOut={signedOut}
+      />
       {!workspaces.ok ? (
         <ProblemCallout problem={workspaces.problem} context="The workspaces could not be loaded" />
       ) : workspace === undefined ? (
         <EmptyState title="No workspaces yet">Servers belong to workspaces; create one first.</EmptyState>
       ) : (
         <>
-          <nav aria-label="Workspace">
-            <ul className={styles.tabs}>
-              {items.map((item) => (
-                <li key={item.id}>
-                  <Link
-                    className={styles.tab}
-                    href={`/connections?workspace=${item.id}`}
-                    aria-current={item.id === workspace.id ? 'true' : undefined}
-                  >
-                    {item.name}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <ConnectionsWorkspaceTabs workspaces={items} current={workspace.id} />
           <Panel
             id="connections-servers"
             title={`Servers of ${workspace.name} that use OAuth`}
@@ -180,75 +113,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                 Servers whose definition declares OAuth appear here with their sign-in state.
               </EmptyState>
             ) : (
-              <DataTable
-                caption={`Servers of ${workspace.name} that use OAuth`}
-                filterLabel="Filter servers"
-                initialSort={{ column: 'server', direction: 'ascending' }}
-                columns={[
-                  { id: 'server', label: 'Server', sortable: true },
-                  { id: 'state', label: 'State', sortable: true },
-                  { id: 'subject', label: 'Credential' },
-                  { id: 'issuer', label: 'Issuer' },
-                  { id: 'expires', label: 'Access token expires' },
-                  { id: 'actions', label: 'Actions', hideLabel: true },
-                ]}
-                rows={oauthServers.map(({ entry, signIn }) => {
-                  const serving =
-                    signIn.own?.state === 'signed_in'
-                      ? signIn.own
-                      : signIn.workspace?.state === 'signed_in'
-                        ? signIn.workspace
-                        : (signIn.own ?? signIn.workspace);
-                  return {
-                    id: entry.name,
-                    cells: [
-                      <Link
-                        key="server"
-                        href={`/servers/${workspace.id}/server/${encodeURIComponent(entry.name)}?view=principal`}
-                      >
-                        {entry.name}
-                      </Link>,
-                      <Word key="state" state={signIn.state} label={signInLabel(signIn)} />,
-                      <span key="subject">
-                        {serving === null
-                          ? '—'
-                          : serving.subject === 'user'
-                            ? 'Yours'
-                            : 'Workspace service credential'}
-                      </span>,
-                      <code key="issuer" className={catalogStyles.name}>
-                        {serving?.issuer ?? '—'}
-                      </code>,
-                      <span key="expires">{expiry(serving?.accessTokenExpiresAt)}</span>,
-                      <span key="actions" className="row">
-                        {can.signInToServers ? (
-                          <SignInForm
-                            workspaceId={workspace.id}
-                            serverName={entry.name}
-                            again={signIn.own?.state === 'signed_in'}
-                          />
-                        ) : null}
-                        {can.manageWorkspaces && signIn.own?.state === 'signed_in' && sharedUse(entry) ? (
-                          <ShareSignInForm
-                            workspaceId={workspace.id}
-                            credentialId={signIn.own.id}
-                            serverName={entry.name}
-                          />
-                        ) : null}
-                        {can.signInToServers && signIn.own ? (
-                          <SignOutForm
-                            credentialId={signIn.own.id}
-                            target={entry.name}
-                            workspaceId={workspace.id}
-                          />
-                        ) : null}
-                      </span>,
-                    ],
-                    sort: [entry.name, signIn.state, null, null, null, null],
-                    search: `${entry.name} ${signInLabel(signIn)} ${serving?.issuer ?? ''}`,
-                  };
-                })}
-              />
+              <OAuthServersTable workspace={workspace} oauthServers={oauthServers} can={can} />
             )}
           </Panel>
           {services ? (
@@ -267,45 +132,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
                   Share your own sign-in with the workspace above, for a server whose definition allows it.
                 </EmptyState>
               ) : (
-                <DataTable
-                  caption={`Service credentials of ${workspace.name}`}
-                  filterLabel="Filter service credentials"
-                  initialSort={{ column: 'resource', direction: 'ascending' }}
-                  columns={[
-                    { id: 'resource', label: 'Server address', sortable: true },
-                    { id: 'state', label: 'State', sortable: true },
-                    { id: 'issuer', label: 'Issuer' },
-                    { id: 'expires', label: 'Access token expires', sortable: true },
-                    { id: 'actions', label: 'Actions', hideLabel: true },
-                  ]}
-                  rows={serviceItems.map((credential) => ({
-                    id: credential.id,
-                    cells: [
-                      <code key="resource" className={catalogStyles.name}>
-                        {credential.resource}
-                      </code>,
-                      <Word key="state" state={credential.state} />,
-                      <code key="issuer" className={catalogStyles.name}>
-                        {credential.issuer}
-                      </code>,
-                      <span key="expires">{expiry(credential.accessTokenExpiresAt)}</span>,
-                      <ServiceSignOutForm
-                        key="actions"
-                        workspaceId={workspace.id}
-                        credentialId={credential.id}
-                        target={credential.resource}
-                      />,
-                    ],
-                    sort: [
-                      credential.resource,
-                      credential.state,
-                      null,
-                      credential.accessTokenExpiresAt,
-                      null,
-                    ],
-                    search: `${credential.resource} ${credential.issuer} ${SIGN_IN_WORDS[credential.state]}`,
-                  }))}
-                />
+                <ServiceCredentialsTable workspace={workspace} serviceItems={serviceItems} />
               )}
             </Panel>
           ) : null}
@@ -335,53 +162,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
               Sign in to a server above; its credential is listed here.
             </EmptyState>
           ) : (
-            <DataTable
-              caption="Your sign-ins"
-              filterLabel="Filter sign-ins"
-              initialSort={{ column: 'resource', direction: 'ascending' }}
-              columns={[
-                { id: 'resource', label: 'Server address', sortable: true },
-                { id: 'state', label: 'State', sortable: true },
-                { id: 'subject', label: 'Whose', sortable: true },
-                { id: 'issuer', label: 'Issuer' },
-                { id: 'expires', label: 'Access token expires', sortable: true },
-                { id: 'actions', label: 'Actions', hideLabel: true },
-              ]}
-              rows={credentialItems.map((credential) => ({
-                id: credential.id,
-                cells: [
-                  <code key="resource" className={catalogStyles.name}>
-                    {credential.resource}
-                  </code>,
-                  <Word key="state" state={credential.state} />,
-                  <span key="subject">
-                    {credential.subject === 'user'
-                      ? 'Yours'
-                      : `Service credential of ${workspaceNames.get(credential.workspaceId ?? '') ?? 'a workspace'}`}
-                  </span>,
-                  <code key="issuer" className={catalogStyles.name}>
-                    {credential.issuer}
-                  </code>,
-                  <span key="expires">{expiry(credential.accessTokenExpiresAt)}</span>,
-                  credential.subject === 'user' ? (
-                    <SignOutForm key="actions" credentialId={credential.id} target={credential.resource} />
-                  ) : (
-                    <span key="actions" className="muted">
-                      An admin changes it
-                    </span>
-                  ),
-                ],
-                sort: [
-                  credential.resource,
-                  credential.state,
-                  credential.subject,
-                  null,
-                  credential.accessTokenExpiresAt,
-                  null,
-                ],
-                search: `${credential.resource} ${credential.issuer} ${SIGN_IN_WORDS[credential.state]}`,
-              }))}
-            />
+            <OwnCredentialsTable credentialItems={credentialItems} workspaceNames={workspaceNames} />
           )}
         </Panel>
       ) : null}
