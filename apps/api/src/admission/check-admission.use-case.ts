@@ -5,7 +5,7 @@ import { toActivationView } from '../approvals/activation.view';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import type { AdmissionLog } from './admission.log';

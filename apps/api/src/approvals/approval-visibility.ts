@@ -1,7 +1,7 @@
 import type { Approval, ApprovalRequest, TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
 import { notFound } from '../shared/command-problems';
-import { findVisibleWorkspace, visibleWorkspaces } from '../shared/workspace-visibility';
+import { findVisibleWorkspace, visibleWorkspaces } from '../auth/workspace-visibility';
 
 // Requests and approvals belong to a workspace: a workspace-bound credential sees only its workspaces' ones, and
 // anything else reads exactly like another tenant's row (row-level security hides those), a 404.

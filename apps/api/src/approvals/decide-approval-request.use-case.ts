@@ -4,7 +4,7 @@ import { type CommandInput, decideApprovalRequest } from '@gatehouse/commands';
 import type { Approval, ApprovalRequest, Database, TenantTx } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditSafeText } from '../audit/audit-safe-text';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, ValidationProblemError } from '../shared/command-problems';
 import { DefinitionCipher } from '../effective-view/definition-cipher';

@@ -3,7 +3,7 @@ import type { ApprovalRequest, Database } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import { forbiddenScope } from '../shared/command-problems';
 import { identityAuditData } from './approval-identity.audit';
 import {

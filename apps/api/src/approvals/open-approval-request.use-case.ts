@@ -1,9 +1,9 @@
 import { type CommandInput, openApprovalRequest } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { callerUserId } from '../definitions/definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { notApprovable } from './approval-problems';

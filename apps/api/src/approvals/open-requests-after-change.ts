@@ -1,7 +1,7 @@
 import type { ApprovalRequestTrigger } from '@gatehouse/activation';
 import type { TenantTx, UnitOfWorkOptions } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import { viewsAffectedBy, type ChangeScope } from './affected-views';
 import {

@@ -2,7 +2,7 @@ import { type CommandInput, revokeApproval } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditSafeText } from '../audit/audit-safe-text';
-import { auditActorOf, isTenantAdmin } from '../shared/audit-actor';
+import { auditActorOf, isTenantAdmin } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { forbidden } from '../shared/command-problems';
 import { identityAuditData } from './approval-identity.audit';

@@ -4,7 +4,7 @@ import type { Logger, ProblemError } from '@gatehouse/platform';
 import type { Redis } from 'ioredis';
 import type { Principal } from '../auth/principal';
 import type { RefusalObserver } from '../commands/command-runner';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import { appendAuditEvent } from './append-audit-event';
 
 // Refused writes in the audit log (decision 0092): a write refused with a typed problem (4xx), by the runner's

@@ -5,7 +5,7 @@ import { existingWorkspaceIds, mintApiToken, tokenExpiry } from './mint-api-toke
 import type { WorkerPools } from './pool-config';
 import { decideTokenCreation } from './token-creation.policy';
 import { tokenCreationProblem } from './token-creation.problem';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from './audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toTokenView } from '../commands/command-views';
 import { Inject } from '@nestjs/common';

@@ -7,7 +7,7 @@ import type { Principal, TenantPrincipal } from './principal';
 import { principalOfTokenLookup } from './resolve-principal';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from './workspace-visibility';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 

@@ -1,5 +1,5 @@
 import type { TenantPrincipal } from './principal';
-import { isTenantAdmin } from '../shared/audit-actor';
+import { isTenantAdmin } from './audit-actor';
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
 

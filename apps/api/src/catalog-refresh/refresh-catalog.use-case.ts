@@ -13,9 +13,9 @@ import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { leaseAuditActor, leaseCallerForLease } from '../leases/lease-caller';
 import { endedState } from '../leases/lease-ended';
 import { leaseEnded, notApproved, serverNotLeasable } from '../leases/lease-problems';
-import { auditActorOf, isTenantAdmin } from '../shared/audit-actor';
+import { auditActorOf, isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, notFound, ValidationProblemError } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { refreshUnroutable } from './catalog-refresh.problems';
 import { CatalogRefreshProducer, type RefreshTarget } from './catalog-refresh.producer';
 

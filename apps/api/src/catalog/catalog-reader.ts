@@ -3,7 +3,7 @@ import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import { leaseCallerForWorkspace } from '../leases/lease-caller';
 import { forbidden, notFound } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 
 /** Who reads a catalog: in which tenant, for which principal, and how the workspace is looked up for them. */
 export interface CatalogReader {

@@ -29,7 +29,7 @@ import { awaitChange } from './long-poll/await-change';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from './long-poll/change-notifier.port';
 import { RedisChangeNotifier } from './long-poll/redis-change.notifier';
 import { HandlesCommand } from './registry/handles-command.decorator';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 
 // Declared reads over a listening API and a real HTTP client (fetch): ETag and 304, long-poll answered early on
 // change and cancelled when the client goes away (the use case's AbortSignal fires and its reads stop). The

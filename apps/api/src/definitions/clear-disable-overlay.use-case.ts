@@ -6,9 +6,9 @@ import {
   FAN_OUT_UNIT_OF_WORK,
 } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { Inject, Optional } from '@nestjs/common';

@@ -1,8 +1,8 @@
 import type { TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
-import { isTenantAdmin } from '../shared/audit-actor';
+import { isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, notFound, ValidationProblemError } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 
 // Who may read and write what (docs/architecture/README.md, trust model): managed and plugin sources by
 // owners/admins; project sources by admins and the workspace's maintainers; user and local sources by their

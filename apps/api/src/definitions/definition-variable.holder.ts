@@ -1,8 +1,8 @@
 import type { TenantTx } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
-import { isTenantAdmin } from '../shared/audit-actor';
+import { isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, ValidationProblemError } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 
 export interface VariableHolder {

@@ -6,7 +6,7 @@ import {
   FAN_OUT_UNIT_OF_WORK,
 } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, notFound } from '../shared/command-problems';
 import { assertMayWriteSource, mayReadSource, type DefinitionTierName } from './definition-access';

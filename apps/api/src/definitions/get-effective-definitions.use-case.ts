@@ -1,7 +1,7 @@
 import { type CommandInput, getEffectiveDefinitions } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { callerUserId } from './definition-access';
 import { toActivationView } from '../approvals/activation.view';
 import { EffectiveView } from '../effective-view/effective-view.service';

@@ -1,7 +1,7 @@
 import { type CommandInput, listDefinitionSources } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
 import { toSourceSummary } from './definition-source.view';
 import { Inject } from '@nestjs/common';

@@ -4,7 +4,7 @@ import type { Database } from '@gatehouse/db';
 import { FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { afterVariableChange } from './variable-changed';

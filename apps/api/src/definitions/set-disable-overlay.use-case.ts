@@ -9,10 +9,10 @@ import {
 } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditSafeText } from '../audit/audit-safe-text';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { resolveWorkspaceView } from '../effective-view/resolved-view';

@@ -20,7 +20,7 @@ import {
 } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import { conflict, ValidationProblemError } from '../shared/command-problems';
 import { isUniqueViolation } from '../shared/unique-violation';
 import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';

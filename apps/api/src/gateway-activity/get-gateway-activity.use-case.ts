@@ -10,7 +10,7 @@ import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import type { ApiConfig } from '../config/api.config';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { API_CONFIG, DATABASE, REDIS } from '../infrastructure/infrastructure.tokens';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { readGatewayActivity } from './gateway-activity.reader';
 
 type Input = CommandInput<typeof getGatewayActivity>;

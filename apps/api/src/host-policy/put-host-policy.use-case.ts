@@ -3,7 +3,7 @@ import { JSON_DB_NULL, type Database } from '@gatehouse/db';
 import { ProblemError, type ProblemDocument } from '@gatehouse/platform';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
 import type { TenantHostPolicy } from './host-policy';

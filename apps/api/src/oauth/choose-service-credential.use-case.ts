@@ -21,7 +21,7 @@ import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { appendLeaseChange } from '../revocations/lease-change.event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import { notFound } from '../shared/command-problems';
 import { oauthAuditEvent } from './oauth.audit';
 import { signedInUserOf } from './oauth-caller';

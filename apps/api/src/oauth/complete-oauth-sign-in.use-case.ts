@@ -4,7 +4,7 @@ import { completeSignIn, type CompleteSignInRefusal, type SignedIn } from '@gate
 import { Inject } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

@@ -7,7 +7,7 @@ import {
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import { appendLeaseChange, type LeaseChangeSubject } from '../revocations/lease-change.event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import { notFound } from '../shared/command-problems';
 import { heldTokensOf, revokeAtIssuer } from './issuer-revocation';
 import { oauthAuditEvent, type OAuthAuditAction } from './oauth.audit';

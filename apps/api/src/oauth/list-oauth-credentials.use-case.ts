@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { signedInUserOf } from './oauth-caller';
 import { oauthCredentialPageOf } from './oauth-credential.page';

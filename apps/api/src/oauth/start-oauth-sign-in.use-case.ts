@@ -9,7 +9,7 @@ import {
 import { Inject } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { EffectiveView } from '../effective-view/effective-view.service';

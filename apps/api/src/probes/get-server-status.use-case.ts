@@ -8,7 +8,7 @@ import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { newestFirst, olderThan } from '../shared/pagination/keyset-newest-first';
 import { positionAfter, toPage } from '../shared/pagination/keyset-page';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 
 type Input = CommandInput<typeof getServerStatus>;
 type Output = CommandOutput<typeof getServerStatus>;

@@ -1,6 +1,6 @@
 import { type CommandInput, acceptInvitation } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { forbidden } from '../shared/command-problems';
 import { joinRefusalProblem, unusableInvitation } from './invitation-problems';

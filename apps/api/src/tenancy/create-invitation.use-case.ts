@@ -3,7 +3,7 @@ import { type CommandInput, createInvitation } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { normalizeEmail } from '../auth/email-address';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, forbidden } from '../shared/command-problems';
 import { mintInvitationSecret } from './invitation-secret';

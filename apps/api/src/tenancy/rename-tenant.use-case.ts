@@ -1,7 +1,7 @@
 import { type CommandInput, renameTenant } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { toTenantView } from '../commands/command-views';

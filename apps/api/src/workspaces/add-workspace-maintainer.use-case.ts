@@ -1,11 +1,11 @@
 import { type CommandInput, addWorkspaceMaintainer } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { PERSON, toMaintainerView } from '../commands/command-views';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

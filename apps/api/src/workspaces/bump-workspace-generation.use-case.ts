@@ -2,12 +2,12 @@ import { type CommandInput, bumpWorkspaceGeneration } from '@gatehouse/commands'
 import type { Database } from '@gatehouse/db';
 import { openRequestsAfterChange, FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditActorOf } from '../shared/audit-actor';
+import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, notFound } from '../shared/command-problems';
 import { toWorkspaceView } from '../commands/command-views';
 import { DefinitionCipher } from '../definitions/definition-cipher';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

@@ -2,7 +2,7 @@ import { type CommandInput, getWorkspace } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toWorkspaceView } from '../commands/command-views';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

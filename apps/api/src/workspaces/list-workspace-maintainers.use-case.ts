@@ -3,7 +3,7 @@ import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { PERSON, toMaintainerView } from '../commands/command-views';
 import { afterPosition, keysetOrder, positionAfter, toPage } from '../shared/pagination/keyset-page';
-import { findVisibleWorkspace } from '../shared/workspace-visibility';
+import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';

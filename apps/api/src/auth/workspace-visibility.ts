@@ -1,6 +1,6 @@
 import type { TenantTx, Workspace } from '@gatehouse/db';
-import type { TenantPrincipal } from '../auth/principal';
-import { forbidden, notFound } from './command-problems';
+import type { TenantPrincipal } from './principal';
+import { forbidden, notFound } from '../shared/command-problems';
 
 /**
  * A workspace-bound credential (agent and worker tokens may be) sees only its workspaces: everything else reads

@@ -1,4 +1,4 @@
-import type { TenantPrincipal } from '../auth/principal';
+import type { TenantPrincipal } from './principal';
 import type { AuditEventInput } from '../audit/audit-event';
 
 /** Who an audit event names: the person when there is one (session or user token), else the token itself. */
