@@ -46,14 +46,13 @@ export class WorkerModule {
         { provide: REDIS, useValue: infrastructure.redis },
         { provide: METRICS_REGISTRY, useValue: infrastructure.metrics },
         {
+          // Without WORKER_TOKEN the worker leases nothing (null): its processors skip the jobs that need a lease.
           provide: LEASE_API,
-          useValue:
-            infrastructure.config.WORKER_TOKEN === undefined
+          inject: [WORKER_CONFIG],
+          useFactory: (config: WorkerConfig): LeaseApiClient | null =>
+            config.WORKER_TOKEN === undefined
               ? null
-              : new LeaseApiClient({
-                  apiUrl: infrastructure.config.API_URL,
-                  token: infrastructure.config.WORKER_TOKEN,
-                }),
+              : new LeaseApiClient({ apiUrl: config.API_URL, token: config.WORKER_TOKEN }),
         },
         HeldLeases,
         ChildGroupReaper,
