@@ -17,7 +17,7 @@ import { deciderOf } from './decider.mapping';
 import { auditRefusedDecision, problemOfRefusal, type DecideRefusal } from './decision-refusal';
 import { requestSourceStateOf } from './request-source.state';
 import { EffectiveView } from '../effective-view/effective-view.service';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { catalogTopicOf } from '../catalog/catalog-topic';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
@@ -68,10 +68,8 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
     @Inject(EffectiveView) private readonly views: EffectiveView,
-    @Optional()
-    @Inject(CatalogRefreshProducer)
-    private readonly refreshes: CatalogRefreshProducer | null = null,
-    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
+    @Inject(CatalogRefreshProducer) private readonly refreshes: CatalogRefreshProducer,
+    @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<Input>) {
@@ -138,7 +136,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
       });
       // An approved server has a catalog to discover: enqueued once this decision commits (decision 0076).
       if (approval.decision === 'approved')
-        this.refreshes?.afterCommit(
+        this.refreshes.afterCommit(
           tx,
           {
             tenantId: principal.tenantId,
@@ -153,7 +151,7 @@ export class DecideApprovalRequestUseCase implements UseCaseFor<typeof decideApp
     if (outcome.ok) {
       // An approval is no ledger event (it ends no lease), but it changes the catalog: pending discovery now.
       if (outcome.approval.decision === 'approved')
-        await this.changes?.publish(catalogTopicOf(outcome.approval.workspaceId)).catch(() => undefined);
+        await this.changes.publish(catalogTopicOf(outcome.approval.workspaceId)).catch(() => undefined);
       return toApprovalView(outcome.approval);
     }
     await auditRefusedDecision(this.db, {

@@ -14,7 +14,7 @@ import {
   type CatalogSnapshotVersion,
   type Database,
 } from '@gatehouse/db';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
@@ -60,7 +60,7 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
     @Inject(EffectiveView) private readonly views: EffectiveView,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
-    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
+    @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier,
   ) {}
 
   async execute({
@@ -73,8 +73,6 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
     const reader = await catalogReaderOf(this.db, this.pools, principal, input);
     const read = () => this.read(reader, input.workspaceId.toLowerCase(), clientHasTag);
     const requestSignal = signal ?? new AbortController().signal;
-    // Without a notifier (a context that has none) a long-poll is answered at once, never wrongly.
-    if (this.changes === null) return read();
     return awaitChange({
       wait,
       signal: requestSignal,

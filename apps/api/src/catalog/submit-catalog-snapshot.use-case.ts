@@ -3,7 +3,7 @@ import { submitCatalogSnapshot, type CommandInput, type CommandOutput } from '@g
 import { catalogDocument, type CatalogDocument } from '@gatehouse/contracts';
 import type { CatalogSnapshot, Database, Lease, TenantTx } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
@@ -46,7 +46,7 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
     @Inject(WORKER_POOLS) private readonly pools: WorkerPools,
     @Inject(CLOCK) private readonly clock: Clock = () => new Date(),
-    @Optional() @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier | null = null,
+    @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<Input, Principal>): Promise<Output> {
@@ -58,7 +58,7 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
     const submission = await this.db.withTenant(caller.tenantId, (tx) => this.submit(tx, caller, input, now));
     if (!submission.ok) throw submission.problem;
     // After commit; a lost notification only makes a long-poll answer at its timeout (the port's contract).
-    await this.changes?.publish(catalogTopicOf(submission.snapshot.workspaceId));
+    await this.changes.publish(catalogTopicOf(submission.snapshot.workspaceId));
     return snapshotView(submission.snapshot);
   }
 

@@ -11,7 +11,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
@@ -23,9 +23,7 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
-    @Optional()
-    @Inject(CatalogRefreshProducer)
-    private readonly refreshes: CatalogRefreshProducer | null = null,
+    @Inject(CatalogRefreshProducer) private readonly refreshes: CatalogRefreshProducer,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof clearDisableOverlay>>) {
@@ -55,7 +53,7 @@ export class ClearDisableOverlayUseCase implements UseCaseFor<typeof clearDisabl
             userId,
           });
           // The server is back in the view: if it is still approved, its catalog is discovered again.
-          this.refreshes?.afterCommitOfChange(
+          this.refreshes.afterCommitOfChange(
             tx,
             { tenantId: principal.tenantId, scope: changed, authorUserId: principal.userId },
             'definition_changed',

@@ -9,7 +9,7 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { afterVariableChange } from './variable-changed';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 
@@ -19,9 +19,7 @@ export class SetDefinitionVariableUseCase implements UseCaseFor<typeof setDefini
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(DefinitionCipher) private readonly cipher: DefinitionCipher,
-    @Optional()
-    @Inject(CatalogRefreshProducer)
-    private readonly refreshes: CatalogRefreshProducer | null = null,
+    @Inject(CatalogRefreshProducer) private readonly refreshes: CatalogRefreshProducer,
   ) {}
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof setDefinitionVariable>>) {

@@ -16,7 +16,7 @@ import type { VariableHolder } from './definition-variable.holder';
  */
 export async function afterVariableChange(
   tx: TenantTx,
-  deps: { readonly cipher: DefinitionCipher; readonly refreshes: CatalogRefreshProducer | null },
+  deps: { readonly cipher: DefinitionCipher; readonly refreshes: CatalogRefreshProducer },
   principal: TenantPrincipal,
   variable: { readonly holder: VariableHolder; readonly name: string },
   change: 'variable_set' | 'variable_unset',
@@ -24,7 +24,7 @@ export async function afterVariableChange(
   const { holder, name } = variable;
   await openRequestsAfterVariableChange(tx, deps.cipher, principal, { ...holder, name }, change);
   await appendLeaseChange(tx, 'variable_changed', { workspaceId: holder.workspaceId, userId: holder.userId });
-  deps.refreshes?.afterCommitOfChange(
+  deps.refreshes.afterCommitOfChange(
     tx,
     { tenantId: principal.tenantId, scope: changeScopeOfVariable(holder), authorUserId: principal.userId },
     'definition_changed',
