@@ -1,26 +1,27 @@
 import type { Metadata } from 'next';
-import { originInWords, sourceNames } from '@/ui/approvals/review-model';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { redirectIfSessionEnded } from '@/server/current-session';
 import { getServerStatus, getWorkspaceCatalog, listOAuthCredentials } from '@/server/catalog-queries';
 import { getEffectiveDefinitions } from '@/server/definition-queries';
-import { SIGN_IN_WORDS, serverSignIn } from '@/server/sign-in-state';
-import { RefreshCatalogForm } from '@/ui/catalog/refresh-catalog-form';
-import { CatalogMarks, ServerCatalog } from '@/ui/catalog/server-catalog';
+import { CatalogMarks } from '@/ui/catalog/server-catalog';
+import { ServerCatalogPanel } from '@/ui/catalog/server-catalog-panel';
 import { ServerConnections } from '@/ui/catalog/server-connections';
 import { serversPageContext } from '@/server/servers-page-context';
 import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
 import { PageProblem } from '@/ui/access-states';
 import { ActivationBadge, ActivationDetails } from '@/ui/approvals/activation-parts';
-import { Callout, Panel, ProblemCallout } from '@/ui/feedback';
-import styles from '@/ui/overview.module.css';
 import { PageHeader } from '@/ui/page-header';
+import { sourceNames } from '@/ui/approvals/review-model';
+import { serverSignIn } from '@/server/sign-in-state';
+import { Panel, ProblemCallout } from '@/ui/feedback';
+import { StatusBadge } from '@/ui/servers/server-parts';
+import { ServerDefinitionPanel } from '@/ui/servers/server-definition-panel';
+import { ServerIdentityPanel } from '@/ui/servers/server-identity-panel';
+import { ServerNotices } from '@/ui/servers/server-notices';
+import { ServerSignInPanel } from '@/ui/servers/server-sign-in-panel';
 import { firstParam, readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
-import { describeProblem, problemPath } from '@/ui/servers/definition-labels';
 import { ServerOverlayControl } from '@/ui/servers/overlay-forms';
-import { EntryReason, KeysList, ShadowedEntries, SourceLabel, StatusBadge } from '@/ui/servers/server-parts';
-import serverStyles from '@/ui/servers/servers.module.css';
 import type { EffectiveViewKind } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server' };
@@ -65,7 +66,6 @@ export default async function ServerDetailPage({
   }
   const entry = effective.data.entries.find((candidate) => candidate.name === serverName);
   if (entry === undefined) notFound();
-  const transport = entry.projection?.transport;
   const disabledBy =
     entry.reason === 'disabled_by_workspace'
       ? 'workspace'
@@ -99,27 +99,7 @@ export default async function ServerDetailPage({
           </>
         }
       />
-      {entry.status === 'disabled' ? (
-        <Callout tone="info" title="Disabled">
-          <p>
-            <EntryReason entry={entry} />
-          </p>
-        </Callout>
-      ) : null}
-      {entry.problems.filter((problem) => problem['reason'] !== 'disabled_entry').length > 0 ? (
-        <Callout tone="warning" title="Problems">
-          <ul>
-            {entry.problems
-              .filter((problem) => problem['reason'] !== 'disabled_entry')
-              .map((problem, index) => (
-                <li key={index}>
-                  {problemPath(problem) ? <code>{problemPath(problem)}</code> : null}{' '}
-                  {describeProblem(problem)}
-                </li>
-              ))}
-          </ul>
-        </Callout>
-      ) : null}
+      <ServerNotices entry={entry} />
 
       <Panel
         id="server-approval"
@@ -138,30 +118,14 @@ export default async function ServerDetailPage({
       </Panel>
 
       {can.readCatalog ? (
-        <Panel
-          id="server-catalog"
-          title="Catalog"
-          description="What agents get from this server, as you get it: discovered by a worker for this exact definition."
-          actions={
-            catalogServer && can.refreshCatalog ? (
-              <RefreshCatalogForm
-                workspaceId={workspace.id}
-                serverName={entry.name}
-                perUser={entry.perUser === true}
-              />
-            ) : undefined
-          }
-        >
-          {catalog && !catalog.ok ? (
-            <ProblemCallout problem={catalog.problem} context="The catalog could not be loaded" />
-          ) : catalogServer === undefined ? (
-            <p className="muted">
-              Not in your catalog: only servers approved for you now are discovered and served to agents.
-            </p>
-          ) : (
-            <ServerCatalog server={catalogServer} catalog={serverCatalog} />
-          )}
-        </Panel>
+        <ServerCatalogPanel
+          entry={entry}
+          workspaceId={workspace.id}
+          problem={catalog && !catalog.ok ? catalog.problem : undefined}
+          catalogServer={catalogServer}
+          serverCatalog={serverCatalog}
+          canRefresh={can.refreshCatalog}
+        />
       ) : null}
 
       {status ? (
@@ -187,123 +151,11 @@ export default async function ServerDetailPage({
         </Panel>
       ) : null}
 
-      {signIn !== null ? (
-        <Panel
-          id="server-sign-in"
-          title="Sign-in"
-          description="This server uses OAuth: it runs with your own sign-in, or the workspace’s service credential."
-          actions={<Link href={`/connections?workspace=${workspace.id}`}>Open Connections</Link>}
-        >
-          <p>
-            <strong>{SIGN_IN_WORDS[signIn.state]}</strong>
-            {signIn.state === 'signed_in'
-              ? signIn.own?.state === 'signed_in'
-                ? ' with your own sign-in.'
-                : ' with the workspace’s service credential.'
-              : '. Sign in on the Connections page before agents can use it.'}
-          </p>
-        </Panel>
-      ) : null}
+      {signIn !== null ? <ServerSignInPanel signIn={signIn} workspaceId={workspace.id} /> : null}
 
-      <Panel
-        id="server-definition"
-        title="Definition"
-        description="As projected: secrets masked, env and header values never shown."
-      >
-        {transport === undefined ? (
-          <p className="muted">No projection: the entry could not be read. See its problems above.</p>
-        ) : (
-          <dl className={styles.definition}>
-            <dt>Transport</dt>
-            <dd>{transport.kind}</dd>
-            {transport.kind === 'stdio' ? (
-              <>
-                <dt>Command</dt>
-                <dd>
-                  <code>{transport.command}</code>
-                </dd>
-                <dt>Arguments</dt>
-                <dd>
-                  {transport.args.length === 0 ? (
-                    <span className="muted">None</span>
-                  ) : (
-                    <ol className={serverStyles.keys} aria-label="Arguments">
-                      {transport.args.map((arg, index) => (
-                        <li key={index}>
-                          <code className={serverStyles.codeBlock}>{arg}</code>
-                        </li>
-                      ))}
-                    </ol>
-                  )}
-                </dd>
-                <dt>Command line</dt>
-                <dd>
-                  <pre className={serverStyles.codeBlock}>{transport.commandLine}</pre>
-                </dd>
-                <dt>Working directory</dt>
-                <dd>
-                  {transport.cwd ? <code>{transport.cwd}</code> : <span className="muted">Not set</span>}
-                </dd>
-                <dt>Environment</dt>
-                <dd>
-                  <KeysList keys={transport.env} label="Environment variable keys" />
-                </dd>
-              </>
-            ) : (
-              <>
-                <dt>URL</dt>
-                <dd>
-                  <code>{transport.url}</code>
-                </dd>
-                <dt>Headers</dt>
-                <dd>
-                  <KeysList keys={transport.headers} label="Header keys" />
-                </dd>
-              </>
-            )}
-            <dt>Trusted workspace</dt>
-            <dd>{entry.projection?.requiresTrustedWorkspace ? 'Required' : 'Not required'}</dd>
-          </dl>
-        )}
-      </Panel>
+      <ServerDefinitionPanel entry={entry} />
 
-      <Panel
-        id="server-identity"
-        title="Identity"
-        description="What approvals and stored sign-ins are bound to."
-      >
-        <dl className={styles.definition}>
-          <dt>Winning source</dt>
-          <dd>
-            <SourceLabel source={entry.source} name={originInWords(entry.source, sourceNames(workspace))} />
-          </dd>
-          <dt>Shadowed</dt>
-          <dd>
-            <ShadowedEntries entry={entry} />
-          </dd>
-          <dt>Fingerprint</dt>
-          <dd>
-            {entry.fingerprint ? (
-              <code>{entry.fingerprint}</code>
-            ) : (
-              <span className="muted">None (not resolved)</span>
-            )}
-          </dd>
-          <dt>Security identity</dt>
-          <dd>
-            {entry.identity ? (
-              <span className="cell-stack">
-                <code>{entry.identity.display}</code>
-                <code className="muted">{entry.identity.key}</code>
-              </span>
-            ) : (
-              <span className="muted">None (not resolved)</span>
-            )}
-          </dd>
-          <dt>Approved per user</dt>
-          <dd>{entry.perUser === null ? '—' : entry.perUser ? 'Yes' : 'No'}</dd>
-        </dl>
-      </Panel>
+      <ServerIdentityPanel entry={entry} names={sourceNames(workspace)} />
 
       {permissions.variableScopes.length > 0 ? (
         <Panel
