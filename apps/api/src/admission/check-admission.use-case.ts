@@ -10,7 +10,7 @@ import { EffectiveView } from '../effective-view/effective-view.service';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import type { AdmissionLog } from './admission.log';
 import { judgeLaunch, type LaunchJudgement } from './launch-judgement';
-import { fingerprintOf, launchTargetOf, transportOf } from './launch-target';
+import { fingerprintOf, launchTargetOf, transportOf } from '../effective-view/launch-target';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
 import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-deps.tokens';

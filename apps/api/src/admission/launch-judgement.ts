@@ -4,7 +4,7 @@ import type { PoolCeiling } from '../auth/pool-config';
 import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { admitOnPools, type PoolDestinationResult } from './destination-admission';
-import type { LaunchTarget } from './launch-target';
+import type { LaunchTarget } from '../effective-view/launch-target';
 
 export type OpenPool = { readonly name: string; readonly ceiling: PoolCeiling };
 

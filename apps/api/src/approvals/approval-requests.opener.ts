@@ -5,7 +5,7 @@ import {
   type ProjectionChange,
 } from '@gatehouse/activation';
 import type { approvalRequestCauseView } from '@gatehouse/contracts';
-import type { ApprovalRequest, TenantTx, Workspace } from '@gatehouse/db';
+import type { ApprovalRequest, TenantTx } from '@gatehouse/db';
 import type { z } from 'zod';
 import { appendAuditEvents } from '../audit/append-audit-event';
 import { auditSafeFields, auditSafeText } from '../audit/audit-safe-text';
@@ -13,6 +13,7 @@ import type { AuditEventInput } from '../audit/audit-event';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import { identityAuditData } from './approval-identity.audit';
 import { identityOfRow } from '../effective-view/activation-inputs';
+import type { AffectedView } from '../effective-view/affected-views';
 import { reviewChanges, storedReviewOf } from './review-values';
 import {
   loadEffectiveViews,
@@ -21,11 +22,6 @@ import {
 } from '../effective-view/effective-views';
 
 /** Which views an event may have changed: a workspace, for the workspace alone and/or some users. */
-export interface AffectedView {
-  readonly workspace: Workspace;
-  readonly userId: string | null;
-}
-
 /** What the event changed, as a request names it (names only, never a value). */
 export type ApprovalRequestCause = z.infer<typeof approvalRequestCauseView>;
 

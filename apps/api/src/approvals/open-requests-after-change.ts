@@ -3,7 +3,7 @@ import type { TenantTx, UnitOfWorkOptions } from '@gatehouse/db';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../auth/audit-actor';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
-import { viewsAffectedBy, type ChangeScope } from './affected-views';
+import { viewsAffectedBy, type ChangeScope } from '../effective-view/affected-views';
 import {
   openApprovalRequests,
   type ApprovalRequestCause,

@@ -2,8 +2,8 @@ import type { CatalogRefreshPayloadV2, ProbePayloadV1 } from '@gatehouse/contrac
 import { afterCommit, type Database, type TenantTx } from '@gatehouse/db';
 import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
-import { launchTargetOf } from '../admission/launch-target';
-import { viewsAffectedBy, type ChangeScope } from '../approvals/affected-views';
+import { launchTargetOf } from '../effective-view/launch-target';
+import { viewsAffectedBy, type ChangeScope } from '../effective-view/affected-views';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import { auditSafeFields } from '../audit/audit-safe-text';

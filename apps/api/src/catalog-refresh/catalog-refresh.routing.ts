@@ -1,5 +1,5 @@
 import { checkHeaderHelperAuthority, checkStdioAuthority } from '@gatehouse/activation';
-import type { LaunchTarget } from '../admission/launch-target';
+import type { LaunchTarget } from '../effective-view/launch-target';
 import type { PoolCeiling } from '../auth/pool-config';
 import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
 import type { TenantHostPolicy } from '../host-policy/host-policy';

@@ -1,5 +1,5 @@
 import type { TenantTx } from '@gatehouse/db';
-import type { AffectedView } from '../approvals/approval-requests.opener';
+import type { AffectedView } from '../effective-view/affected-views';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import { loadEffectiveViews } from '../effective-view/effective-views';
 

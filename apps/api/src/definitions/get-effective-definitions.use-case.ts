@@ -9,7 +9,7 @@ import type { EvaluatedEntry } from '../effective-view/effective-views';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { judgeLaunch, type LaunchGround } from '../admission/launch-judgement';
-import { launchTargetOf } from '../admission/launch-target';
+import { launchTargetOf } from '../effective-view/launch-target';
 import { hostPolicyOfRow } from '../host-policy/host-policy.view';
 import { toEffectiveView, type EntryDecisions } from './effective-definitions.view';
 import { Inject } from '@nestjs/common';

@@ -1,7 +1,7 @@
 import { type CommandInput, type CommandOutput, previewDefinitionSource } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
-import { viewsAffectedBy } from '../approvals/affected-views';
+import { viewsAffectedBy } from '../effective-view/affected-views';
 import { changeScopeOfSource, FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
 import { withRolledBackAuditLinks } from '../audit/audit-checkpoint.logger';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';

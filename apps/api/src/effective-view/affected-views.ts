@@ -1,5 +1,10 @@
-import type { TenantTx } from '@gatehouse/db';
-import type { AffectedView } from './approval-requests.opener';
+import type { TenantTx, Workspace } from '@gatehouse/db';
+
+/** One view to re-decide after an event: a workspace alone (userId null) or one user in it. */
+export interface AffectedView {
+  readonly workspace: Workspace;
+  readonly userId: string | null;
+}
 
 /**
  * What an event can change, by where it happened:
