@@ -73,6 +73,21 @@ describe('createRedisConnection / closeRedis against the real Redis', () => {
     expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
   });
 
+  it('closes at once a connection waiting out its reconnect delay (ioredis emits no end for it)', async () => {
+    const connection = createRedisConnection({
+      url: 'redis://127.0.0.1:1/0',
+      name: 'factory-reconnecting',
+      purpose: 'command',
+      logger: capturingLogger().logger,
+    });
+    await new Promise<void>((resolve) => connection.once('reconnecting', () => resolve()));
+    expect(connection.status).toBe('reconnecting');
+    // A bound no test waits out: the close resolves because nothing is left to wait for, not because it expired.
+    await closeRedis(connection, { timeoutMs: 10 * 60_000 });
+    // ioredis leaves the status as it was; its retry timer is cancelled, so no attempt follows.
+    expect(connection.status).toBe('reconnecting');
+  });
+
   it('closes within the bound when the server accepts the socket but never answers', async () => {
     const sockets: Socket[] = [];
     const server: Server = createServer((socket) => sockets.push(socket));

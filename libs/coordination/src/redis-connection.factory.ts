@@ -114,9 +114,17 @@ export interface CloseRedisOptions {
 
 // Graceful first (QUIT lets pending replies arrive), then a hard disconnect if QUIT has not finished within
 // `timeoutMs` (a half-dead socket would otherwise hold shutdown, and a test run, forever). Resolves once the
-// connection has ended, or after a second bounded wait following the hard disconnect; safe to call twice.
+// connection has ended (at once if it was waiting to reconnect), or after a second bounded wait following the hard
+// disconnect; safe to call twice.
 export async function closeRedis(connection: Redis, options: CloseRedisOptions = {}): Promise<void> {
   if (connection.status === 'end') return;
+  if (connection.status === 'reconnecting') {
+    // Waiting out its retry delay, with no socket: disconnect() cancels the retry, and ioredis emits no 'end' for a
+    // connection with no socket to close, so waiting for one held every shutdown during a Redis outage for the
+    // whole bound, per connection (8 s for the API).
+    connection.disconnect();
+    return;
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
   const ended = new Promise<'ended'>((resolve) => connection.once('end', () => resolve('ended')));
   if (connection.status === 'ready') {
