@@ -1,7 +1,7 @@
 import { checkAdmission, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import type { Database, TenantTx } from '@gatehouse/db';
 import type { Resolver } from '@gatehouse/egress';
-import { toActivationView } from '../approvals/activation.view';
+import { toActivationView } from '../effective-view/activation-view';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';

@@ -3,7 +3,7 @@ import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { callerUserId } from './definition-access';
-import { toActivationView } from '../approvals/activation.view';
+import { toActivationView } from '../effective-view/activation-view';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import type { EvaluatedEntry } from '../effective-view/effective-views';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';

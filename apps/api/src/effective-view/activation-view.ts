@@ -1,6 +1,6 @@
 import type { activationView } from '@gatehouse/commands';
 import type { z } from 'zod';
-import type { EvaluatedEntry } from '../effective-view/effective-views';
+import type { EvaluatedEntry } from './effective-views';
 
 export type ActivationOut = z.infer<typeof activationView>;
 
