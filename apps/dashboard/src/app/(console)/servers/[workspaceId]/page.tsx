@@ -1,33 +1,16 @@
 import type { Metadata } from 'next';
-import { originInWords, sourceNames } from '@/ui/approvals/review-model';
 import Link from 'next/link';
 import { redirectIfSessionEnded } from '@/server/current-session';
 import { getWorkspaceCatalog, listOAuthCredentials } from '@/server/catalog-queries';
 import { getEffectiveDefinitions } from '@/server/definition-queries';
-import { SIGN_IN_WORDS, needsSignIn, serverSignIn } from '@/server/sign-in-state';
-import { CatalogMarks } from '@/ui/catalog/server-catalog';
 import { serversPageContext } from '@/server/servers-page-context';
 import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
-import { ActivationCell } from '@/ui/approvals/activation-parts';
-import { ACTIVATION_STATE_LABELS } from '@/ui/approvals/approval-labels';
 import { ButtonLink } from '@/ui/button';
-import { DataTable } from '@/ui/data-table';
 import { Badge, Callout, EmptyState, ProblemCallout } from '@/ui/feedback';
 import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
-import {
-  describeProblem,
-  problemPath,
-  shortFingerprint,
-  STATUS_LABELS,
-} from '@/ui/servers/definition-labels';
-import {
-  EntryReason,
-  ShadowedEntries,
-  SourceLabel,
-  StatusBadge,
-  TargetSummary,
-} from '@/ui/servers/server-parts';
+import { describeProblem, problemPath } from '@/ui/servers/definition-labels';
+import { EffectiveServersTable } from '@/ui/servers/effective-servers-table';
 import { ServersTabs } from '@/ui/servers/servers-tabs';
 import styles from '@/ui/servers/servers.module.css';
 import type { EffectiveViewKind } from '@/views/definition-views';
@@ -65,7 +48,6 @@ export default async function WorkspaceServersPage({
   );
   const credentialItems = credentials?.ok ? credentials.data.items : [];
   const base = `/servers/${workspace.id}`;
-  const detailQuery = view === 'principal' ? '?view=principal' : '';
 
   return (
     <div className="stack">
@@ -137,79 +119,14 @@ export default async function WorkspaceServersPage({
                 : 'An admin or a maintainer of this workspace writes its sources.'}
             </EmptyState>
           ) : (
-            <DataTable
-              caption={`Effective servers of ${workspace.name}`}
-              filterLabel="Filter servers"
-              initialSort={{ column: 'name', direction: 'ascending' }}
-              columns={[
-                { id: 'name', label: 'Server', sortable: true },
-                { id: 'status', label: 'Status', sortable: true },
-                { id: 'approval', label: 'Approval', sortable: true },
-                { id: 'catalog', label: 'Your catalog' },
-                { id: 'source', label: 'Winning source', sortable: true },
-                { id: 'target', label: 'Runs / connects to' },
-                { id: 'shadowed', label: 'Shadowed' },
-                { id: 'fingerprint', label: 'Fingerprint' },
-              ]}
-              rows={effective.data.entries.map((entry) => {
-                const catalogServer = catalogServers.get(entry.name);
-                const signIn = serverSignIn(entry, workspace.id, credentialItems);
-                return {
-                  id: entry.name,
-                  cells: [
-                    <Link key="name" href={`${base}/server/${encodeURIComponent(entry.name)}${detailQuery}`}>
-                      {entry.name}
-                    </Link>,
-                    <span key="status" className="cell-stack">
-                      <StatusBadge entry={entry} />
-                      <EntryReason entry={entry} />
-                      {needsSignIn(signIn) && signIn ? (
-                        <Link href={`/connections?workspace=${workspace.id}`}>
-                          {signIn.state === 'signed_out' ? 'Needs sign-in' : SIGN_IN_WORDS[signIn.state]}
-                        </Link>
-                      ) : null}
-                    </span>,
-                    <ActivationCell
-                      key="approval"
-                      entry={entry}
-                      target={{
-                        workspaceId: workspace.id,
-                        view,
-                        canReadApprovals: can.readApprovals,
-                        canRequestReview: can.requestReview,
-                      }}
-                    />,
-                    catalogServer ? (
-                      <CatalogMarks key="catalog" server={catalogServer} />
-                    ) : (
-                      <span key="catalog" className="muted">
-                        —
-                      </span>
-                    ),
-                    <SourceLabel
-                      key="source"
-                      source={entry.source}
-                      name={originInWords(entry.source, sourceNames(workspace))}
-                    />,
-                    <TargetSummary key="target" projection={entry.projection} />,
-                    <ShadowedEntries key="shadowed" entry={entry} />,
-                    <code key="fingerprint" className="nowrap">
-                      {shortFingerprint(entry.fingerprint)}
-                    </code>,
-                  ],
-                  sort: [
-                    entry.name,
-                    entry.status,
-                    entry.activation.state,
-                    null,
-                    entry.source.tier,
-                    null,
-                    null,
-                    null,
-                  ],
-                  search: `${entry.name} ${STATUS_LABELS[entry.status].label} ${ACTIVATION_STATE_LABELS[entry.activation.state].label} ${entry.source.origin} ${entry.reason ?? ''}${needsSignIn(signIn) ? ' needs sign-in' : ''}`,
-                };
-              })}
+            <EffectiveServersTable
+              workspace={workspace}
+              entries={effective.data.entries}
+              view={view}
+              catalogServers={catalogServers}
+              credentialItems={credentialItems}
+              canReadApprovals={can.readApprovals}
+              canRequestReview={can.requestReview}
             />
           )}
           {effective.data.overlayProblems.length > 0 ? (
