@@ -9,6 +9,7 @@ import {
 import { getSourceVersion, listSourceVersions } from '@/server/source-history-queries';
 import { isDefinitionTier } from '@/server/definition-permissions';
 import { serversPageContext } from '@/server/servers-page-context';
+import { sourceFor } from '@/server/tier-source';
 import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
 import { DateTime } from '@/ui/date-time';
 import { Callout, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
@@ -16,30 +17,13 @@ import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
 import { describeProblem, problemPath, TIER_LABELS } from '@/ui/servers/definition-labels';
 import { ServersTabs } from '@/ui/servers/servers-tabs';
-import styles from '@/ui/servers/servers.module.css';
+import { TierSourcesPanel } from '@/ui/servers/tier-sources-panel';
+import { TierTabs } from '@/ui/servers/tier-tabs';
 import { SourceEditor } from '@/ui/source-editor/source-editor';
 import { SourceHistory } from '@/ui/source-editor/source-history';
-import type { DefinitionSourceSummaryView, DefinitionTier } from '@/views/definition-views';
+import type { DefinitionTier } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server sources' };
-
-/** The stored source a tier's editor writes, among those the person may read. */
-function sourceFor(
-  sources: readonly DefinitionSourceSummaryView[],
-  tier: DefinitionTier,
-  workspaceId: string,
-  userId: string,
-  name: string,
-): DefinitionSourceSummaryView | undefined {
-  const origin = {
-    managed: `managed:${name}`,
-    plugin: `plugin:${name}`,
-    project: `project:${workspaceId}`,
-    local: `local:${workspaceId}:${userId}`,
-    user: `user:${userId}`,
-  }[tier];
-  return sources.find((source) => source.origin === origin);
-}
 
 // Source editing (docs/architecture/definitions.md): the tiers the person may write (managed, local, project,
 // user, plugin as their role and maintainership allow), the stored source's problems, the editor (the API's
@@ -114,44 +98,14 @@ export default async function ServerSourcesPage({
   return (
     <div className="stack">
       {header}
-      <nav aria-label="Tier">
-        <ul className={styles.tabs}>
-          {tiers.map((candidate) => (
-            <li key={candidate}>
-              <Link
-                className={styles.tab}
-                href={`${base}?tier=${candidate}`}
-                aria-current={candidate === tier ? 'true' : undefined}
-              >
-                {TIER_LABELS[candidate].label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TierTabs tiers={tiers} tier={tier} base={base} />
       <p className="muted">{TIER_LABELS[tier].description}</p>
       {!sources.ok ? (
         <ProblemCallout problem={sources.problem} context="Sources could not be listed" />
       ) : null}
 
       {tenantWide && namedOfTier.length > 0 ? (
-        <Panel id="tier-sources" title={`${TIER_LABELS[tier].label} sources`}>
-          <ul className={styles.keys}>
-            {namedOfTier.map((source) => {
-              const sourceName = source.origin.slice(tier.length + 1);
-              return (
-                <li key={source.id}>
-                  <Link href={`${base}?tier=${tier}&name=${encodeURIComponent(sourceName)}`}>
-                    {source.origin}
-                  </Link>
-                </li>
-              );
-            })}
-            <li>
-              <Link href={`${base}?tier=${tier}`}>New {tier} source</Link>
-            </li>
-          </ul>
-        </Panel>
+        <TierSourcesPanel tier={tier} namedOfTier={namedOfTier} base={base} />
       ) : null}
 
       {stored && !stored.ok ? (
