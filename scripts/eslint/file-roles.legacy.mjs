@@ -10,7 +10,6 @@ export const LEGACY_FILE_ROLES = new Set([
   'apps/api/src/admin-surfaces/registry/command-handler.registry.ts', // -> command-handler-registry.ts
   'apps/api/src/admission/admission.log.ts', // -> admission-log.ts
   'apps/api/src/admission/stdio-authority.check.spec.ts', // -> stdio-authority.guard.spec.ts
-  'apps/api/src/approvals/activation.view.ts', // -> activation-view.ts
   'apps/api/src/approvals/approval-identity.audit.ts', // -> approval-identity-audit.ts
   'apps/api/src/approvals/approval-requests.opener.ts', // -> approval-requests-opener.ts
   'apps/api/src/approvals/approval.views.ts', // -> approval-views.ts
