@@ -22,6 +22,7 @@ import { EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
 import styles from '@/ui/overview.module.css';
 import { PageHeader } from '@/ui/page-header';
 import { StatCard } from '@/ui/stat-card';
+import { NeedsAttentionPanel } from '@/ui/needs-attention-panel';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -160,30 +161,7 @@ export default async function OverviewPage() {
           </Panel>
         )}
 
-        <Panel
-          id="needs-attention"
-          title="Needs attention"
-          description="Things to look at, most important first."
-        >
-          {attention.length === 0 ? (
-            <EmptyState title="Nothing needs your attention">
-              Broken audit chains, approval requests waiting for review, servers whose catalog is stale,
-              incomplete or not discovered, expiring tokens and untrusted workspaces show up here.
-            </EmptyState>
-          ) : (
-            <ul className={styles.attention}>
-              {attention.map((item) => (
-                <li key={item.id} className={styles.attentionItem} data-tone={item.tone}>
-                  <span className="cell-stack">
-                    <strong>{item.title}</strong>
-                    <span className="muted">{item.detail}</span>
-                  </span>
-                  <Link href={item.href}>{item.linkLabel}</Link>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Panel>
+        <NeedsAttentionPanel attention={attention} />
       </div>
     </div>
   );
