@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import { getHostPolicy } from '@/server/approval-queries';
 import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
-import { formatArgv, formatArgvLines, poolsAllowingCommand } from '@/server/host-policy-input';
+import { formatArgvLines } from '@/server/host-policy-input';
 import { AccessFailure, PageProblem } from '@/ui/access-states';
 import { DateTime } from '@/ui/date-time';
 import { Badge, Callout, Panel } from '@/ui/feedback';
 import { HostPolicyForm } from '@/ui/host-policy/host-policy-form';
+import { PoolCeiling, SavedCommands } from '@/ui/host-policy/host-policy-parts';
 import styles from '@/ui/host-policy/host-policy.module.css';
 import overviewStyles from '@/ui/overview.module.css';
 import { PageHeader } from '@/ui/page-header';
-import type { PoolCeilingView } from '@/views/approval-views';
 
 export const metadata: Metadata = { title: 'Host policy' };
 
@@ -17,100 +17,6 @@ export const metadata: Metadata = { title: 'Host policy' };
 // header helpers, private ranges, trace origins, four-eyes) and, next to it, what each worker pool open to the
 // tenant allows at most. A choice outside every pool's ceiling is refused on save; at lease time each choice
 // holds only where it fits the asking pool. Owners and admins only.
-
-function ArgvList({ argvs, label }: { argvs: readonly (readonly string[])[]; label: string }) {
-  if (argvs.length === 0) return <span className="muted">None</span>;
-  return (
-    <ul className={styles.argvList} aria-label={label}>
-      {argvs.map((argv) => (
-        <li key={formatArgv(argv)}>
-          <code>{formatArgv(argv)}</code>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function PoolCeiling({ pool }: { pool: PoolCeilingView }) {
-  return (
-    <section className={styles.pool} aria-labelledby={`pool-${pool.pool}`} data-pool={pool.pool}>
-      <h3 id={`pool-${pool.pool}`}>
-        Pool <code>{pool.pool}</code>
-      </h3>
-      <dl className={overviewStyles.definition}>
-        <dt>Stdio servers</dt>
-        <dd>
-          <Badge tone={pool.stdio ? 'positive' : 'neutral'}>{pool.stdio ? 'Allowed' : 'Not allowed'}</Badge>
-        </dd>
-        <dt>Header helpers</dt>
-        <dd>
-          <Badge tone={pool.headerHelpers ? 'positive' : 'neutral'}>
-            {pool.headerHelpers ? 'Allowed' : 'Not allowed'}
-          </Badge>
-        </dd>
-        <dt>Command ceiling</dt>
-        <dd>
-          <ArgvList argvs={pool.commandCeiling} label={`Command ceiling of ${pool.pool}`} />
-        </dd>
-        <dt>Allowed roots</dt>
-        <dd>
-          {pool.allowedRoots.length === 0 ? (
-            <span className="muted">None</span>
-          ) : (
-            pool.allowedRoots.map((root) => (
-              <code key={root} className="nowrap">
-                {root}{' '}
-              </code>
-            ))
-          )}
-        </dd>
-        <dt>Private ranges</dt>
-        <dd>
-          {pool.privateRangesTenantsMayOptInto.length === 0 ? (
-            <span className="muted">None</span>
-          ) : (
-            pool.privateRangesTenantsMayOptInto.map((cidr) => (
-              <code key={cidr} className="nowrap">
-                {cidr}{' '}
-              </code>
-            ))
-          )}
-        </dd>
-      </dl>
-    </section>
-  );
-}
-
-function SavedCommands({
-  argvs,
-  kind,
-  pools,
-  label,
-}: {
-  argvs: readonly (readonly string[])[];
-  kind: 'stdio' | 'headerHelpers';
-  pools: readonly PoolCeilingView[];
-  label: string;
-}) {
-  if (argvs.length === 0) return <span className="muted">None</span>;
-  return (
-    <ul className={styles.argvList} aria-label={label}>
-      {argvs.map((argv) => {
-        const fits = poolsAllowingCommand(argv, kind, pools);
-        return (
-          <li key={formatArgv(argv)} className="row">
-            <code>{formatArgv(argv)}</code>
-            {fits.length > 0 ? (
-              <span className="muted">allowed on {fits.join(', ')}</span>
-            ) : (
-              <Badge tone="caution">Outside every pool’s ceiling now</Badge>
-            )}
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
 
 // Next.js requires a page as the module's default export.
 export default async function HostPolicyPage() {
