@@ -192,7 +192,6 @@ export const API_LAYERS = [
 // excused, and a new file that repeats one of these pairs should not (the list names pairs, not files).
 export const API_LAYER_KNOWN_VIOLATIONS = [
   // Features that call into other features.
-  ['admission', 'approvals', 'check-admission reads approval standing'],
   ['approvals', 'catalog', 'decide-approval-request reads the catalog'],
   [
     'approvals',
@@ -201,8 +200,6 @@ export const API_LAYER_KNOWN_VIOLATIONS = [
   ],
   ['approvals', 'definitions', 'open-approval-request reads definition sources'],
   ['catalog', 'leases', 'snapshots and the catalog lease check the lease that discovered them'],
-  ['catalog-refresh', 'admission', 'routing and the producer judge admission before enqueueing'],
-  ['catalog-refresh', 'approvals', 'the producer reads approved servers'],
   ['catalog-refresh', 'leases', 'refresh-catalog and its problems reuse lease keys and problems'],
   ['definitions', 'admission', 'get-effective-definitions shows the launch judgement'],
   ['definitions', 'approvals', 'definition writes reopen approval requests (open-requests-after-change)'],
@@ -212,11 +209,9 @@ export const API_LAYER_KNOWN_VIOLATIONS = [
   ['leases', 'oauth', 'a lease carries an OAuth access token (issue-lease, leases.module)'],
   ['oauth', 'admission', 'oauth-runtime and oauth.module judge destination admission'],
   ['oauth', 'leases', 'oauth-server-target reads the leased server'],
-  ['probes', 'definitions', 'submit-probe opens a sealed definition'],
   ['probes', 'leases', 'submit-probe checks the lease behind the probe'],
   ['workspaces', 'approvals', 'trust and generation changes reopen approval requests'],
   ['workspaces', 'catalog-refresh', 'trust changes enqueue discovery'],
-  ['workspaces', 'definitions', 'trust and generation changes read definition sources'],
   // Lower layers that reach up.
   ['revocations', 'catalog', 'the relay wakes catalog long-polls (revocations.lifecycle)'],
 ];

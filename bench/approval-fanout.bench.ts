@@ -5,7 +5,7 @@ import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createTestTenant, createTestUser, createTestWorkspace } from '@gatehouse/testing';
 import type { TenantPrincipal } from '../apps/api/src/auth/principal';
-import { DefinitionCipher } from '../apps/api/src/definitions/definition-cipher';
+import { DefinitionCipher } from '../apps/api/src/effective-view/definition-cipher';
 import { writeDefinitionSource } from '../apps/api/src/definitions/write-definition-source';
 import { fixed, median, type BenchContext, type BenchSection } from './bench-context';
 

@@ -2,7 +2,7 @@ import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
 import type { Database } from '@gatehouse/db';
 import { demoOwnerPrincipal } from './demo-owner.principal';
 import { DEMO_STDIO_COMMAND } from './demo-pool';
-import { DefinitionCipher } from '../../apps/api/src/definitions/definition-cipher';
+import { DefinitionCipher } from '../../apps/api/src/effective-view/definition-cipher';
 import { writeDefinitionSource } from '../../apps/api/src/definitions/write-definition-source';
 
 /** Two servers for the demo workspace: a stdio one and an HTTP one, both waiting for review. */

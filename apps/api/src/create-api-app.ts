@@ -19,7 +19,7 @@ import { AppModule } from './app.module.js';
 import { identitySettingsOf } from './auth/identity.config.js';
 import { CommandFeaturesModule } from './command-features.module.js';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
-import { createDefinitionCipher } from './definitions/definition-cipher.js';
+import { createDefinitionCipher } from './effective-view/definition-cipher.js';
 import { ApiRoutesModule } from './infrastructure/api-routes.module.js';
 import { CommandDepsModule, commandDepsOf } from './infrastructure/command-deps.module.js';
 import {

@@ -3,7 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission.log.js';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case.js';
 import type { WorkerPools } from '../auth/pool-config.js';
-import { DefinitionCipher } from '../definitions/definition-cipher.js';
+import { DefinitionCipher } from '../effective-view/definition-cipher.js';
 import {
   AUDIT_VERIFY_BATCH_SIZE,
   CHECK_ADMISSION_DEPS,

@@ -7,7 +7,7 @@ import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command.decorator';
 import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
 import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { leasedServerKeyOf } from '../leases/leased-server.key';
 import { standingSubmittedLease } from '../leases/submitted-lease';
 import { forbiddenCaller, ValidationProblemError } from '../shared/command-problems';

@@ -5,7 +5,7 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toWorkspaceView } from '../commands/command-views';
-import { DefinitionCipher } from '../definitions/definition-cipher';
+import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
 import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';

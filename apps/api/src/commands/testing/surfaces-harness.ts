@@ -31,7 +31,7 @@ import { DEFAULT_WORKER_POOLS, type WorkerPools } from '../../auth/pool-config';
 import { resolvePrincipal } from '../../auth/resolve-principal';
 import { decideTokenCreation } from '../../auth/token-creation.policy';
 import { TEST_HASHER } from '../../auth/testing/identity-harness';
-import { DefinitionCipher } from '../../definitions/definition-cipher';
+import { DefinitionCipher } from '../../effective-view/definition-cipher';
 import { createCommandHandlerContext } from '../../command-handlers.context';
 import { testCommandInfrastructure } from './command-infrastructure.test-helper';
 import { installNulCharacterGuard } from '../../http/nul-character.guard';
