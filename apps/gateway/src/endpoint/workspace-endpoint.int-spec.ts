@@ -247,7 +247,9 @@ describe('the workspace gateway through a real SDK client', () => {
     try {
       const done = await client.callTool({ name: 'mcp__inproc__chatty', arguments: {} });
       expect(done.content).toEqual([{ type: 'text', text: 'done' }]);
-      expect(relayed).toEqual([]);
+      // A list_changed may reach the session at any time (an earlier test's catalog change, the other upstream):
+      // it is relayed by design. Nothing else is.
+      expect(relayed.filter((method) => !method.endsWith('/list_changed'))).toEqual([]);
       const metrics = await gateway.app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(
         /gateway_upstream_notifications_dropped_total\{method="notifications\/message",reason="not_relayed",app="gateway"\} [1-9]/,
