@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { listMembers } from '@/server/api-queries';
-import { revokeInvitationAction } from '@/server/actions/invitation.actions';
 import { removeMemberAction } from '@/server/actions/member.actions';
 import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
 import { listPendingInvitations } from '@/server/invitation-queries';
@@ -11,6 +10,7 @@ import { DateTime } from '@/ui/date-time';
 import { Badge, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
 import { InviteMemberForm } from '@/ui/members/invite-member-form';
 import { MemberRoleForm } from '@/ui/members/member-role-form';
+import { PendingInvitationsTable } from '@/ui/members/pending-invitations-table';
 import { ROLE_SUMMARIES } from '@/ui/members/roles';
 import { PageHeader } from '@/ui/page-header';
 import { Pager } from '@/ui/pager';
@@ -57,41 +57,7 @@ export default async function MembersPage({ searchParams }: { searchParams: Prom
       {invitations === null ? null : !invitations.ok ? (
         <ProblemCallout problem={invitations.problem} context="Invitations could not be loaded" />
       ) : invitations.data.items.length === 0 ? null : (
-        <DataTable
-          caption="Pending invitations"
-          columns={[
-            { id: 'email', label: 'Email', sortable: true },
-            { id: 'role', label: 'Role', sortable: true },
-            { id: 'sent', label: 'Sent', sortable: true },
-            { id: 'expires', label: 'Expires', sortable: true },
-            { id: 'actions', label: 'Actions', hideLabel: true },
-          ]}
-          initialSort={{ column: 'sent', direction: 'descending' }}
-          rows={invitations.data.items.map((invitation) => ({
-            id: invitation.id,
-            cells: [
-              invitation.email,
-              <Badge key="r" tone="accent">
-                {invitation.role}
-              </Badge>,
-              <DateTime key="s" value={invitation.createdAt} />,
-              <DateTime key="e" value={invitation.expiresAt} />,
-              <ConfirmAction
-                key="x"
-                trigger="Revoke"
-                triggerVariant="dangerOutline"
-                title={`Revoke the invitation of ${invitation.email}?`}
-                description={<p>Its link stops working at once. You can invite the address again later.</p>}
-                confirmLabel="Revoke invitation"
-                confirmVariant="danger"
-                action={revokeInvitationAction}
-                fields={{ invitationId: invitation.id }}
-              />,
-            ],
-            sort: [invitation.email, invitation.role, invitation.createdAt, invitation.expiresAt, null],
-            search: `${invitation.email} ${invitation.role}`,
-          }))}
-        />
+        <PendingInvitationsTable invitations={invitations.data.items} />
       )}
       {!result.ok ? (
         <ProblemCallout problem={result.problem} context="Members could not be loaded" />
