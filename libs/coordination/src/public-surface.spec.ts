@@ -10,6 +10,7 @@ const RUNTIME_EXPORTS = [
   'LockLostError',
   'READ_SINCE_MAX_LIMIT',
   'RedisChannelMultiplexer',
+  'RedisConnections',
   'RetryingRevocationHolder',
   'RevocationSubscriber',
   'Wakeup',
