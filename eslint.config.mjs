@@ -213,7 +213,7 @@ export const API_LAYER_KNOWN_VIOLATIONS = [
   ['workspaces', 'approvals', 'trust and generation changes reopen approval requests'],
   ['workspaces', 'catalog-refresh', 'trust changes enqueue discovery'],
   // Lower layers that reach up.
-  ['revocations', 'catalog', 'the relay wakes catalog long-polls (revocations.lifecycle)'],
+  ['revocations', 'catalog', 'the relay wakes catalog long-polls (revocations-lifecycle)'],
 ];
 
 // --- Nx module boundaries ----------------------------------------------------------------------------------------

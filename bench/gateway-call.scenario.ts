@@ -9,7 +9,7 @@ import { catalogDocumentOf, superviseAdmitted } from '@gatehouse/mcp-client';
 import { createLogger, parseConfig } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, createTestWorkspace, type TestDatabase } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mintTokenSecret } from '../apps/api/src/auth/api-token.format';
+import { mintTokenSecret } from '../apps/api/src/auth/api-token-format';
 import { mintApiToken } from '../apps/api/src/auth/mint-api-token';
 import { mintTestToken } from '../apps/api/src/commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../apps/api/src/config/api.config';

@@ -5,7 +5,7 @@ import { createDatabase } from '@gatehouse/db';
 import { createLogger } from '@gatehouse/platform';
 import { createTestWorkspace } from '@gatehouse/testing';
 import { mintApiToken } from '../apps/api/src/auth/mint-api-token';
-import { startLeaseHolderScenario } from '../apps/worker/src/revocations/test-support/lease-holder.scenario';
+import { startLeaseHolderScenario } from '../apps/worker/src/revocations/test-support/lease-holder-scenario';
 import { fixed, type BenchContext, type BenchSection } from './bench-context';
 import type { ClientsLoadOptions, ClientsLoadSummary } from './concurrent-clients.runner';
 

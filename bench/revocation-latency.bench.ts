@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { createLogger } from '@gatehouse/platform';
-import { startLeaseHolderScenario } from '../apps/worker/src/revocations/test-support/lease-holder.scenario';
+import { startLeaseHolderScenario } from '../apps/worker/src/revocations/test-support/lease-holder-scenario';
 import { fixed, median, percentile, type BenchContext, type BenchSection } from './bench-context';
 
 // Revocation -> holder closed (decision 0073): the real API on loopback (its relay woken by

@@ -483,8 +483,8 @@ describe('file names carry a known role or none (CODE_STYLE.md)', () => {
     'apps/api/src/leases/lint-probe.use-case.ts',
     'apps/dashboard/src/ui/lint-probe.tsx',
     'libs/definitions/src/lint-probe-decoder.ts',
-    'apps/api/src/admission/admission.log.ts',
-  ])('takes %s (a role, a plain name, or a listed legacy file)', async (path) => {
+    'apps/api/src/admission/admission-log.ts',
+  ])('takes %s (a role or a plain name)', async (path) => {
     expect(await findingsOf(FILE_ROLE, path, code)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Lists the file roles in use under apps/ and libs/ (CODE_STYLE.md), with counts:
 //   node scripts/eslint/file-roles-inventory.mjs            every role suffix (test markers set aside) and its count
-//   node scripts/eslint/file-roles-inventory.mjs --legacy   the files that break the convention, as entries for
-//                                                         file-roles.legacy.mjs with a suggested new name
+//   node scripts/eslint/file-roles-inventory.mjs --offenders   the files that break the convention, each with a
+//                                                            suggested new name
 // The role of a file is what stands between the first '.' of its name and its test marker or extension
 // (`approve-request.use-case.ts`: use-case; `tool-name.guard.spec.ts`: guard); a name without a '.' is plain.
 import { execFileSync } from 'node:child_process';
@@ -41,7 +41,7 @@ function suggestedName(fileName) {
   return `${renamed}${marker ?? ''}${extension}`;
 }
 
-if (process.argv.includes('--legacy')) {
+if (process.argv.includes('--offenders')) {
   for (const path of files.filter((candidate) => fileRoleProblem(candidate) !== null)) {
     console.log(`  '${path}', // -> ${suggestedName(path.slice(path.lastIndexOf('/') + 1))}`);
   }

@@ -1,9 +1,7 @@
 // File roles (CODE_STYLE.md): a TypeScript file under apps/ or libs/ is either a plain kebab-case name
 // (`definition-decoder.ts`: a module named for what it does) or a kebab-case name followed by one role suffix
 // from ROLES (`approve-request.use-case.ts`), optionally followed by a test marker (`.spec`, `.int-spec`,
-// `.timing.spec`). The ESLint rule `gatehouse-files/file-role` refuses anything else, except the files listed in
-// LEGACY_FILE_ROLES (file-roles.legacy.mjs) that are still to be renamed.
-import { LEGACY_FILE_ROLES } from './file-roles.legacy.mjs';
+// `.timing.spec`). The ESLint rule `gatehouse-files/file-role` refuses anything else.
 
 /** The roles a file may declare with a dot suffix, and what each means (CODE_STYLE.md repeats this table). */
 export const ROLES = {
@@ -60,7 +58,7 @@ export function fileRoleProblem(path) {
   return null;
 }
 
-/** `gatehouse-files/file-role`: one report per file whose name breaks the convention and is not a listed legacy name. */
+/** `gatehouse-files/file-role`: one report per file whose name breaks the convention. */
 const fileRole = {
   meta: {
     type: 'suggestion',
@@ -75,7 +73,6 @@ const fileRole = {
       .join('/');
     return {
       Program(node) {
-        if (LEGACY_FILE_ROLES.has(relativePath)) return;
         const problem = fileRoleProblem(relativePath);
         if (problem !== null) context.report({ node, messageId: 'unknownRole', data: { problem } });
       },

@@ -1,7 +1,6 @@
 // The file-role convention (CODE_STYLE.md) as a pure function: which names it takes and which it refuses. The
 // ESLint rule that applies it to every file is fed a refused name in lint-rules.spec.ts.
 import { fileNameParts, fileRoleProblem, ROLES } from './file-roles.mjs';
-import { LEGACY_FILE_ROLES } from './file-roles.legacy.mjs';
 
 describe('file roles', () => {
   it('keeps the set small', () => {
@@ -58,12 +57,5 @@ describe('file roles', () => {
 
   it('names the plain name to use instead of an unknown role', () => {
     expect(fileRoleProblem('libs/catalog/src/tool-axes.fold.ts')).toContain("'tool-axes-fold'");
-  });
-
-  it('lists as legacy only files that break the convention, never a whole folder', () => {
-    for (const path of LEGACY_FILE_ROLES) {
-      expect(path).toMatch(/^(apps\/(api|gateway|worker)|libs\/(platform|coordination))\/.+\.tsx?$/);
-      expect(fileRoleProblem(path)).not.toBeNull();
-    }
   });
 });

@@ -8,7 +8,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Redis } from 'ioredis';
 import { apiConfigSchema, type ApiConfig } from './config/api.config.js';
 import { BODY_LIMIT_BYTES, createApiApp } from './create-api-app.js';
-import { DATABASE, REDIS } from './infrastructure/infrastructure.tokens.js';
+import { DATABASE, REDIS } from './infrastructure/infrastructure-tokens.js';
 
 // The API has no POST route of its own yet (the identity issue adds them): this test-only module mounts one,
 // so body parsing and limits are tested through the real Nest + Fastify stack.

@@ -14,7 +14,7 @@ import {
 } from '@gatehouse/platform';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { admissionLogOf } from './admission/admission.log.js';
+import { admissionLogOf } from './admission/admission-log.js';
 import { AppModule } from './app.module.js';
 import { identitySettingsOf } from './auth/identity.config.js';
 import { CommandFeaturesModule } from './command-features.module.js';

@@ -16,7 +16,7 @@ import { Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { mintTokenSecret } from './auth/api-token.format';
+import { mintTokenSecret } from './auth/api-token-format';
 import { apiConfigSchema } from './config/api.config';
 import { createApiApp } from './create-api-app';
 import {
@@ -26,7 +26,7 @@ import {
   signIn,
   victimMarkers,
   type CrossTenantWorld,
-} from './cross-tenant.test-fixture';
+} from './cross-tenant.fixtures';
 import { adminToolCases } from './mcp-admin/testing/admin-tool-cases';
 
 // Every route the API actually registers, every GraphQL field and every admin-over-MCP tool it actually serves,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerGraphQL } from './graphql/register-graphql';
-import { registerAdminMcp } from './mcp-admin/admin-mcp.route';
+import { registerAdminMcp } from './mcp-admin/admin-mcp-route';
 import { registerOpenApi } from './openapi/register-openapi';
 import {
   registerCommandRoutes,

@@ -14,7 +14,7 @@ import {
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { gatewayConfigSchema, type GatewayConfig } from './config/gateway.config.js';
-import { GATEWAY_REVOCATIONS } from './endpoint/gateway.tokens.js';
+import { GATEWAY_REVOCATIONS } from './endpoint/gateway-tokens.js';
 import { GatewayModule } from './gateway.module.js';
 import type { GatewayRevocationsHolder } from './revocations/gateway-revocations.holder.js';
 

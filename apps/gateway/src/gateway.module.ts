@@ -4,7 +4,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config/gateway.config.js';
 import { EndpointModule } from './endpoint/endpoint.module.js';
-import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructure/infrastructure.tokens.js';
+import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructure/infrastructure-tokens.js';
 
 /** Built by createGatewayApp before Nest starts. */
 export type GatewayInfrastructure = {

@@ -20,7 +20,7 @@ import { apiConfigSchema } from '../../api/src/config/api.config.js';
 import { createApiApp } from '../../api/src/create-api-app.js';
 import { workerConfigSchema, type WorkerConfig } from './config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from './create-worker-app.js';
-import { REDIS } from './infrastructure/infrastructure.tokens.js';
+import { REDIS } from './infrastructure/infrastructure-tokens.js';
 
 const silent = createLogger({ name: 'worker-test', level: 'silent' });
 

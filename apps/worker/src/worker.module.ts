@@ -4,9 +4,9 @@ import { HeldLeases, LeaseApiClient } from '@gatehouse/lease-holder';
 import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh.processor.js';
-import { ProbeProcessor } from './probes/probe.processor.js';
-import { ChildGroupReaper } from './children/child-group.reaper.js';
+import { CatalogRefreshProcessor } from './catalog-refresh/catalog-refresh-processor.js';
+import { ProbeProcessor } from './probes/probe-processor.js';
+import { ChildGroupReaper } from './children/child-group-reaper.js';
 import type { WorkerConfig } from './config/worker.config.js';
 import {
   LOGGER,
@@ -14,11 +14,11 @@ import {
   QUEUE_PROCESSORS,
   REDIS,
   WORKER_CONFIG,
-} from './infrastructure/infrastructure.tokens.js';
-import { LEASE_API } from './leases/lease.tokens.js';
+} from './infrastructure/infrastructure-tokens.js';
+import { LEASE_API } from './leases/lease-tokens.js';
 import type { QueueProcessors } from './queues/queue-processor.js';
 import { LeaseRevocationsHolder } from './revocations/lease-revocations.holder.js';
-import { QueueWorkersHost } from './queues/queue-workers.host.js';
+import { QueueWorkersHost } from './queues/queue-workers-host.js';
 
 /** Built by createWorkerApp before Nest starts. */
 export type WorkerInfrastructure = {

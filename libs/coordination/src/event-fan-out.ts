@@ -4,7 +4,7 @@ import { silentCoordinationLogger, type CoordinationLogger } from './coordinatio
 import { assertCoordinationName, coordinationNames } from './coordination-names';
 import type { EventTopic, FanOutEvent, FanOutGap, InvalidFanOutEvent } from './event-topic';
 import { decodeLogEntry, decodePayload, type FanOutEnvelope } from './fan-out-envelope';
-import { publishEventScript } from './fan-out.scripts';
+import { publishEventScript } from './fan-out-scripts';
 import { FanOutSubscriptionRunner, type FanOutHandler } from './fan-out-subscription';
 import { compareStreamIds, isStreamId, normalizeStreamId, STREAM_START_ID } from './stream-id';
 

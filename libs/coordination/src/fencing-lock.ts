@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChannelListenerHandle, RedisChannelMultiplexer } from './channel-multiplexer';
 import { assertCoordinationName, coordinationNames } from './coordination-names';
-import { acquireLockScript } from './fencing-lock.scripts';
+import { acquireLockScript } from './fencing-lock-scripts';
 import { assertDuration, createHeldLock, type HeldLock } from './held-lock';
 import { Wakeup } from './wakeup';
 

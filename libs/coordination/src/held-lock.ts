@@ -4,7 +4,7 @@ import {
   extendLockScript,
   lengthenLockScript,
   releaseLockScript,
-} from './fencing-lock.scripts';
+} from './fencing-lock-scripts';
 
 export type HeldLockState = 'held' | 'released' | 'lost';
 

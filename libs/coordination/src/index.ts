@@ -10,7 +10,7 @@ export {
   type CloseRedisOptions,
   type CreateRedisConnectionOptions,
   type RedisConnectionPurpose,
-} from './redis-connection.factory';
+} from './redis-connection-factory';
 export { RedisConnections, type RedisConnectionsOptions } from './redis-connections';
 
 export {
@@ -61,7 +61,7 @@ export {
   RevocationSubscriber,
   type RevalidateReason,
   type RevocationSubscriberOptions,
-} from './revocation.subscriber';
+} from './revocation-subscriber';
 export {
   RetryingRevocationHolder,
   type RetriedRevocationSubscriber,

@@ -1,4 +1,4 @@
-import { closeRedis } from './redis-connection.factory';
+import { closeRedis } from './redis-connection-factory';
 import { RedisConnections } from './redis-connections';
 import { testRedisUrl } from '@gatehouse/testing';
 

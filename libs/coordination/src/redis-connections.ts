@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { CoordinationLogger } from './coordination-logger';
-import { closeRedis, createRedisConnection, type RedisConnectionPurpose } from './redis-connection.factory';
+import { closeRedis, createRedisConnection, type RedisConnectionPurpose } from './redis-connection-factory';
 
 export interface RedisConnectionsOptions {
   // REDIS_URL; may carry a password (handed to ioredis, never logged).

@@ -1,5 +1,5 @@
 import type { CoordinationLogger } from './coordination-logger';
-import type { RevocationSubscriber } from './revocation.subscriber';
+import type { RevocationSubscriber } from './revocation-subscriber';
 
 // One retrying start for every revocation holder (decisions 0053 and 0129): the API's token cache, the gateway's
 // callers, catalogs and leases, the worker's leases of a tenant. A holder that gave up after a failed start (the

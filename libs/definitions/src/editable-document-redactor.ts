@@ -26,7 +26,7 @@ export function hiddenKeyPosition(key: string): number | null {
  * projection shows of it, with env and header VALUES hidden entirely (a value there is too often a credential of
  * no recognisable shape): a value that is exactly a `${NAME}` reference stays (it names where the value comes
  * from and shows none of it), anything else becomes `[REDACTED]`. Sent back unchanged, every masked string is
- * one the API's placeholder restore maps back to the stored value (apps/api definition-placeholder.restore.ts);
+ * one the API's placeholder restore maps back to the stored value (apps/api definition-placeholder-restore.ts);
  * invisible characters are NOT escaped here, since an editor round-trips the raw text. Env and header keys are
  * shown by name, every one: a key decides what the server does and a reviewer must read it, and sent back it is
  * simply itself. Other keys a problem path would not show are hidden (editableKeyOf).

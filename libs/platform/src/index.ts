@@ -35,7 +35,7 @@ export {
   refuseChildUserSelfInProduction,
   type ChildAccount,
   type ChildUser,
-} from './config/child-user.field.js';
+} from './config/child-user-field.js';
 export { childProcessConfigShape } from './config/child-process.config.js';
 export {
   formatConfigIssues,
@@ -58,7 +58,7 @@ export {
 export { REDACTED, createLogger, type CreateLoggerOptions, type Logger } from './logger/create-logger.js';
 export { SENSITIVE_CONTAINERS, SENSITIVE_KEYS, SENSITIVE_SUFFIXES } from './logger/sensitive-names.js';
 export { secretFragments } from './logger/secret-values.js';
-export { NestLoggerAdapter } from './logger/nest-logger.adapter.js';
+export { NestLoggerAdapter } from './logger/nest-logger-adapter.js';
 export {
   PROBLEM_CONTENT_TYPE,
   ProblemError,
@@ -69,7 +69,7 @@ export {
 } from './errors/problem-error.js';
 export { DEPENDENCY_RETRY_AFTER_SECONDS, toProblem, type MappedProblem } from './errors/problem-mapping.js';
 export { logMappedProblem, problemHeaders } from './http/problem-reply.js';
-export { BootRefusedError } from './errors/boot-refused.error.js';
+export { BootRefusedError } from './errors/boot-refused-error.js';
 export {
   HTTP_REQUEST_DURATION_METRIC,
   createHttpMetrics,
@@ -93,7 +93,7 @@ export {
   type HttpObservabilityOptions,
 } from './http/http-observability.js';
 export { installConnectionDraining } from './http/connection-draining.js';
-export { installProblemJsonHandlers } from './http/problem-json.handlers.js';
+export { installProblemJsonHandlers } from './http/problem-json-handlers.js';
 export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';
 export {
   createServiceApp,
@@ -106,6 +106,6 @@ export {
   READINESS_TIMEOUT_MS,
   type OperationalModuleOptions,
 } from './app/operational.module.js';
-export { ProblemJsonExceptionFilter } from './app/problem-json.exception-filter.js';
-export { LOGGER, METRICS_REGISTRY, REDIS } from './app/platform.tokens.js';
-export type { ClosableResource } from './app/shutdown-resources.lifecycle.js';
+export { ProblemJsonExceptionFilter } from './app/problem-json-exception-filter.js';
+export { LOGGER, METRICS_REGISTRY, REDIS } from './app/platform-tokens.js';
+export type { ClosableResource } from './app/shutdown-resources-lifecycle.js';

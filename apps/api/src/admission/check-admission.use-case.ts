@@ -7,14 +7,14 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { EffectiveView } from '../effective-view/effective-view.service';
-import { hostPolicyOfRow } from '../host-policy/host-policy.view';
-import type { AdmissionLog } from './admission.log';
+import { hostPolicyOfRow } from '../host-policy/host-policy-view';
+import type { AdmissionLog } from './admission-log';
 import { judgeLaunch, type LaunchJudgement } from './launch-judgement';
 import { fingerprintOf, launchTargetOf, transportOf } from '../effective-view/launch-target';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 type AdmissionCheck = CommandOutput<typeof checkAdmission>;
 

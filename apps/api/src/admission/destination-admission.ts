@@ -9,7 +9,7 @@ import {
 import type { PoolCeiling } from '../auth/pool-config';
 import { effectiveHostPolicy } from '../host-policy/effective-host-policy';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
-import type { DestinationRefusalClass } from './admission.log';
+import type { DestinationRefusalClass } from './admission-log';
 
 /** The URL admission of libs/egress for one pool and one tenant: the operator's fields from the pool's ceiling. */
 export function egressPolicyFor(tenantPolicy: TenantHostPolicy, ceiling: PoolCeiling): EgressPolicy {

@@ -8,21 +8,21 @@ import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, ValidationProblemError } from '../shared/command-problems';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { identityAuditData } from './approval-identity.audit';
+import { identityAuditData } from './approval-identity-audit';
 import { requestNotOpen } from './approval-problems';
 import { findVisibleRequest, fourEyesOf } from './approval-visibility';
 import { identityOfRow } from '../effective-view/activation-inputs';
-import { toApprovalView } from './approval.views';
-import { deciderOf } from './decider.mapping';
+import { toApprovalView } from './approval-views';
+import { deciderOf } from './decider-mapping';
 import { auditRefusedDecision, problemOfRefusal, type DecideRefusal } from './decision-refusal';
-import { requestSourceStateOf } from './request-source.state';
+import { requestSourceStateOf } from './request-source-state';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import { Inject } from '@nestjs/common';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
 import { catalogTopicOf } from '../catalog/catalog-topic';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 type Input = CommandInput<typeof decideApprovalRequest>;
 

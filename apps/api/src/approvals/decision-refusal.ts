@@ -5,7 +5,7 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../auth/audit-actor';
 import { forbiddenScope } from '../shared/command-problems';
-import { identityAuditData } from './approval-identity.audit';
+import { identityAuditData } from './approval-identity-audit';
 import {
   changedSinceReview,
   deciderNotHuman,
@@ -15,7 +15,7 @@ import {
 } from './approval-problems';
 import { identityOfRow } from '../effective-view/activation-inputs';
 
-/** Beyond what `canDecide` refuses: the request's source cannot be read now (request-source.state.ts). */
+/** Beyond what `canDecide` refuses: the request's source cannot be read now (request-source-state.ts). */
 export interface SourceUnreadableRefusal {
   readonly ok: false;
   readonly reason: 'source_unreadable';

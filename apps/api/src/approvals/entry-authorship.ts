@@ -1,5 +1,5 @@
 import type { TenantTx } from '@gatehouse/db';
-import { canonicalJson } from '../audit/audit-chain.encoding';
+import { canonicalJson } from '../audit/audit-chain-encoding';
 
 /** The authorship key of a variable: its holder (`tenant`, `workspace:<id>`, `user:<id>`) under `variable:`. */
 export function variableOrigin(holder: string): string {

@@ -2,10 +2,10 @@ import { type CommandInput, getApprovalRequest } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { approvalIdsOf, findVisibleRequest, fourEyesOf } from './approval-visibility';
-import { toApprovalRequestView } from './approval.views';
+import { toApprovalRequestView } from './approval-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `approvals.requests.get`: one request with its projection and diff; unknown or not visible is a 404. */
 @HandlesCommand(getApprovalRequest)

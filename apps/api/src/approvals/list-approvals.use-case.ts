@@ -3,11 +3,11 @@ import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { positionAfter, toPage } from '../shared/pagination/keyset-page';
 import { workspaceFilter } from './approval-visibility';
-import { toApprovalView } from './approval.views';
+import { toApprovalView } from './approval-views';
 import { newestFirst, olderThan } from '../shared/pagination/keyset-newest-first';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 const LIST = 'approvals';
 

@@ -7,14 +7,14 @@ import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { callerUserId } from '../definitions/definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { notApprovable } from './approval-problems';
-import { openApprovalRequests } from './approval-requests.opener';
-import { toApprovalRequestView } from './approval.views';
+import { openApprovalRequests } from './approval-requests-opener';
+import { toApprovalRequestView } from './approval-views';
 import { fourEyesOf } from './approval-visibility';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import type { EvaluatedEntry } from '../effective-view/effective-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** Refuses (409 `not_approvable`) a server a person could not approve in this view right now. */
 function assertApprovable(item: EvaluatedEntry): void {

@@ -8,7 +8,7 @@ import {
   openApprovalRequests,
   type ApprovalRequestCause,
   type OpenedRequest,
-} from './approval-requests.opener';
+} from './approval-requests-opener';
 import { recordEntryAuthors, variableOrigin } from './entry-authorship';
 
 /**

@@ -5,15 +5,15 @@ import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf, isTenantAdmin } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { forbidden } from '../shared/command-problems';
-import { identityAuditData } from './approval-identity.audit';
+import { identityAuditData } from './approval-identity-audit';
 import { alreadyRevoked } from './approval-problems';
 import { findVisibleApproval } from './approval-visibility';
 import { identityOfRow } from '../effective-view/activation-inputs';
-import { toApprovalView } from './approval.views';
+import { toApprovalView } from './approval-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `approvals.revoke`: owners and admins withdraw a decision; from then on it no longer holds (revoked wins over

@@ -7,8 +7,8 @@ import {
   type TestDatabase,
 } from '@gatehouse/testing';
 import { appendAuditEvent, appendAuditEvents } from './append-audit-event';
-import { GENESIS_HASH, computeAuditHash, toHex } from './audit-chain.encoding';
-import { AuditCheckpointLogger } from './audit-checkpoint.logger';
+import { GENESIS_HASH, computeAuditHash, toHex } from './audit-chain-encoding';
+import { AuditCheckpointLogger } from './audit-checkpoint-logger';
 import type { AuditEventInput } from './audit-event';
 import { AuditEventRejectedError } from './audit-event.guard';
 

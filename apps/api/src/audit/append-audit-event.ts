@@ -6,8 +6,8 @@ import {
   computeAuditHash,
   toHex,
   type AuditHashFields,
-} from './audit-chain.encoding';
-import { noteAuditLink } from './audit-checkpoint.logger';
+} from './audit-chain-encoding';
+import { noteAuditLink } from './audit-checkpoint-logger';
 import type { AuditEventInput, AuditLink } from './audit-event';
 import { assertAuditEventSafe } from './audit-event.guard';
 

@@ -15,14 +15,14 @@ import {
   auditAppendCall,
   noteAppendedLink,
   type AppendedLinkRow,
-} from './audit-append.statements';
+} from './audit-append-statements';
 import {
   GENESIS_HASH,
   canonicalJson,
   computeAuditHash,
   toHex,
   type AuditHashFields,
-} from './audit-chain.encoding';
+} from './audit-chain-encoding';
 import type { AuditEventInput } from './audit-event';
 import { AuditEventRejectedError } from './audit-event.guard';
 import { VerifyAuditChainUseCase } from './verify-audit-chain.use-case';

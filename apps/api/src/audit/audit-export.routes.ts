@@ -16,9 +16,9 @@ import { authorize } from '../commands/command-runner';
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
 import { ValidationProblemError } from '../shared/command-problems';
 import { fieldErrorsOf } from '../shared/zod-field-errors';
-import { toAuditEventView } from './audit-event.view';
-import { csvHeader, toCsvLine, toJsonLine } from './audit-export.format';
-import { auditListWhere } from './audit-list.filter';
+import { toAuditEventView } from './audit-event-view';
+import { csvHeader, toCsvLine, toJsonLine } from './audit-export-format';
+import { auditListWhere } from './audit-list-filter';
 
 export interface AuditExportRouteDeps {
   readonly db: Database;

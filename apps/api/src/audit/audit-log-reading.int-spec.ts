@@ -14,7 +14,7 @@ import { mintApiToken } from '../auth/mint-api-token';
 import { SignInUseCase } from '../auth/sign-in.use-case';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { seedCrossTenantWorld, type CrossTenantWorld } from '../cross-tenant.test-fixture';
+import { seedCrossTenantWorld, type CrossTenantWorld } from '../cross-tenant.fixtures';
 import { appendAuditEvent } from './append-audit-event';
 
 // Decision 0092 over the real API (Postgres, Redis, the built Nest app): the audit list's family filters and

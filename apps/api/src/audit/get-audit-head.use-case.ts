@@ -1,10 +1,10 @@
 import { type CommandInput, getAuditHead } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { GENESIS_HASH, toHex } from './audit-chain.encoding';
+import { GENESIS_HASH, toHex } from './audit-chain-encoding';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `audit.head`, the export endpoint: the tenant's current chain head, to be stored outside Gatehouse and given

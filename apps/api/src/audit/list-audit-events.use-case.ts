@@ -2,12 +2,12 @@ import { type CommandInput, listAuditEvents } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { badCursor } from '../shared/command-problems';
-import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor.codec';
-import { toAuditEventView } from './audit-event.view';
-import { auditListWhere } from './audit-list.filter';
+import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor-codec';
+import { toAuditEventView } from './audit-event-view';
+import { auditListWhere } from './audit-list-filter';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `audit.list`: newest first, keyset-paginated over seq (stable while new events arrive: they only ever get

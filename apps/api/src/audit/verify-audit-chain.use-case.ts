@@ -2,15 +2,15 @@ import { type CommandInput, type CommandOutput, verifyAuditChain } from '@gateho
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
-import { GENESIS_HASH, fromHex, toHex } from './audit-chain.encoding';
-import { AuditChainVerifier, type AuditCheckpoint, type StoredAuditHead } from './audit-chain.verifier';
+import { GENESIS_HASH, fromHex, toHex } from './audit-chain-encoding';
+import { AuditChainVerifier, type AuditCheckpoint, type StoredAuditHead } from './audit-chain-verifier';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import {
   AUDIT_VERIFY_BATCH_SIZE,
   DEFAULT_AUDIT_VERIFY_BATCH_SIZE,
-} from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+} from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 interface HeadSnapshot {
   head_seq: bigint | null;

@@ -5,7 +5,7 @@ import { ValidationProblemError, unauthenticated } from '../shared/command-probl
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
 import { fieldErrorsOf } from '../shared/zod-field-errors';
 import { clientIpOf } from './client-ip';
-import type { IdentityDeps } from './identity.deps';
+import type { IdentityDeps } from './identity-deps';
 import { PASSWORD_MAX_LENGTH } from './password-hasher';
 import { resolveSession } from './resolve-principal';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';

@@ -4,14 +4,14 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import { existingWorkspaceIds, mintApiToken, tokenExpiry } from './mint-api-token';
 import type { WorkerPools } from './pool-config';
 import { decideTokenCreation } from './token-creation.policy';
-import { tokenCreationProblem } from './token-creation.problem';
+import { tokenCreationProblem } from './token-creation-problems';
 import { auditActorOf } from './audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toTokenView } from '../commands/command-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { WORKER_POOLS } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { WORKER_POOLS } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `tokens.create`: the identity policy decides (kind ceiling, the creator's role and credential, workspace and

@@ -2,18 +2,18 @@ import type { Database } from '@gatehouse/db';
 import type { Logger } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger';
-import { DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure.tokens';
+import { AuditCheckpointLogger } from '../audit/audit-checkpoint-logger';
+import { DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure-tokens';
 import { createTrustedProxies } from './client-ip';
-import type { IdentityDeps, IdentitySettings } from './identity.deps';
-import { IDENTITY_DEPS, IDENTITY_SETTINGS, SIGN_IN_DEPS } from './identity.tokens';
+import type { IdentityDeps, IdentitySettings } from './identity-deps';
+import { IDENTITY_DEPS, IDENTITY_SETTINGS, SIGN_IN_DEPS } from './identity-tokens';
 import { DEFAULT_LOGIN_THROTTLE_LIMITS, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import type { AuthDeps } from './resolve-principal';
 import { DEFAULT_SESSION_POLICY } from './session-policy';
 import { SignInUseCase, type SignInDeps } from './sign-in.use-case';
 import { SignOutUseCase } from './sign-out.use-case';
-import { DEFAULT_TOKEN_CACHE_TTL_MS, TokenLookupCache } from './token-lookup.cache';
+import { DEFAULT_TOKEN_CACHE_TTL_MS, TokenLookupCache } from './token-lookup-cache';
 
 /**
  * Identity's half that is not a command: sign-in and sign-out (the dashboard's session routes), the login

@@ -1,15 +1,15 @@
 import { introspectToken, type CommandInput, type CommandOutput, type Scope } from '@gatehouse/commands';
 import { findTokenBySecretHash, type Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
-import { looksLikeApiToken } from './api-token.format';
+import { looksLikeApiToken } from './api-token-format';
 import { sha256 } from './opaque-secret';
 import type { Principal, TenantPrincipal } from './principal';
 import { principalOfTokenLookup } from './resolve-principal';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { findVisibleWorkspace } from './workspace-visibility';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 type Input = CommandInput<typeof introspectToken>;
 type Output = CommandOutput<typeof introspectToken>;

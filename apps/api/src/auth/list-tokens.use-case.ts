@@ -5,8 +5,8 @@ import { toTokenView } from '../commands/command-views';
 import { afterPosition, keysetOrder, positionAfter, toPage } from '../shared/pagination/keyset-page';
 import { visibleTokens } from './visible-tokens';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 const LIST = 'tokens';
 

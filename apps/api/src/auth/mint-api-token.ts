@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiToken, TenantTx } from '@gatehouse/db';
-import { mintTokenSecret } from './api-token.format';
+import { mintTokenSecret } from './api-token-format';
 import type { TokenGrant } from './token-creation.policy';
 
 export interface MintApiTokenOptions {

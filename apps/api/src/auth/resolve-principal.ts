@@ -8,13 +8,13 @@ import {
 } from '@gatehouse/db';
 import { ProblemError } from '@gatehouse/platform';
 import { unauthenticated } from '../shared/command-problems';
-import { bearerTokenOf } from './api-token.format';
+import { bearerTokenOf } from './api-token-format';
 import { checkCsrf, csrfFailed } from './csrf.guard';
 import { sha256 } from './opaque-secret';
 import type { PlatformPrincipal, Principal, TenantPrincipal } from './principal';
 import { sessionIdFromCookieHeader } from './session-cookie';
 import { absoluteDeadline, extendedDeadline, type SessionPolicy } from './session-policy';
-import type { TokenLookupCache } from './token-lookup.cache';
+import type { TokenLookupCache } from './token-lookup-cache';
 
 // Who is calling. A request authenticates with EITHER `Authorization: Bearer <token>` OR the session cookie:
 // when an Authorization header is present the cookie is ignored, so a bad token never falls back to a
@@ -22,7 +22,7 @@ import type { TokenLookupCache } from './token-lookup.cache';
 // is the same `null`, which callers turn into one 401 `unauthenticated`. Each credential costs ONE statement
 // (gh_auth_token / gh_auth_session through Database.lookup, no transaction): the definer function returns the
 // tenant's slug and the user's current role and disabled_at with the credential itself. A bearer token's lookup
-// is served from a short-lived process-local cache when one is given (token-lookup.cache.ts says how fresh).
+// is served from a short-lived process-local cache when one is given (token-lookup-cache.ts says how fresh).
 
 export interface AuthDeps {
   readonly db: Database;

@@ -6,11 +6,11 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { toTokenView } from '../commands/command-views';
 import { visibleTokens } from './visible-tokens';
-import { evictCachedTokens } from './token-lookup.cache';
+import { evictCachedTokens } from './token-lookup-cache';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `tokens.revoke`: idempotent (revoking a revoked token returns it unchanged, and is still recorded). Members
@@ -40,7 +40,7 @@ export class RevokeTokenUseCase implements UseCaseFor<typeof revokeToken> {
       });
       return toTokenView(token);
     });
-    // After the commit: this process's cached token lookups go at once (other processes: token-lookup.cache.ts).
+    // After the commit: this process's cached token lookups go at once (other processes: token-lookup-cache.ts).
     evictCachedTokens({ tokenIds: [input.tokenId] });
     return tokenView;
   }

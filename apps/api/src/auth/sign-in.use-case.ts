@@ -5,7 +5,7 @@ import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { normalizeEmail } from './email-address';
-import { SIGN_IN_DEPS } from './identity.tokens';
+import { SIGN_IN_DEPS } from './identity-tokens';
 import type { LoginThrottle } from './login-throttle';
 import { randomOpaqueSecret, sha256 } from './opaque-secret';
 import type { PasswordHasher } from './password-hasher';

@@ -1,7 +1,7 @@
 import type { Database } from '@gatehouse/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import type { TenantPrincipal } from './principal';
 
 /**

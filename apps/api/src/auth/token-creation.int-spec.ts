@@ -1,7 +1,7 @@
 import { createLogger } from '@gatehouse/platform';
 import { createTestTenant, createTestUser, createTestWorkspace, type TestTenant } from '@gatehouse/testing';
-import { createCommandHandlerContext } from '../command-handlers.context';
-import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.test-helper';
+import { createCommandHandlerContext } from '../command-handlers-context';
+import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.harness';
 import { registerCommandRoutes } from '../admin-surfaces/rest/register-command-routes';
 import { resolvePrincipal } from './resolve-principal';
 import {

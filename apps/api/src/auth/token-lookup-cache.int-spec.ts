@@ -1,7 +1,7 @@
 import { ROLE_SCOPES } from '@gatehouse/commands';
 import { createTestTenant, createTestUser, type TestTenant, type TestUser } from '@gatehouse/testing';
-import { createCommandHandlerContext } from '../command-handlers.context';
-import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.test-helper';
+import { createCommandHandlerContext } from '../command-handlers-context';
+import { testCommandInfrastructure } from '../commands/testing/command-infrastructure.harness';
 import { registerAdminSurfaces } from '../register-admin-surfaces';
 import { mintApiToken } from './mint-api-token';
 import { DEFAULT_WORKER_POOLS } from './pool-config';
@@ -10,7 +10,7 @@ import { PROBE_READ, createIdentityHarness, type IdentityHarness } from './testi
 
 const UNUSED_DATABASE_URL = 'postgresql://unused@127.0.0.1/unused';
 
-// The bearer token cache (token-lookup.cache.ts), through the real HTTP stack, with entries that stay fresh for
+// The bearer token cache (token-lookup-cache.ts), through the real HTTP stack, with entries that stay fresh for
 // an hour: a change written behind the process's back is NOT seen (so the entry really is served from the
 // cache), while a revocation through the API's own commands is refused on the very next request.
 

@@ -8,7 +8,7 @@ import {
   type TestTenant,
   type TestUser,
 } from '@gatehouse/testing';
-import { mintTokenSecret } from './api-token.format';
+import { mintTokenSecret } from './api-token-format';
 import { existingWorkspaceIds, mintApiToken } from './mint-api-token';
 import { DEFAULT_WORKER_POOLS } from './pool-config';
 import { decideTokenCreation } from './token-creation.policy';

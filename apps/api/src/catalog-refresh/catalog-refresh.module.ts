@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CatalogRefreshProducer } from './catalog-refresh.producer';
-import { CatalogRefreshQueues } from './catalog-refresh.queues';
-import { CatalogSweepScheduler } from './catalog-sweep.scheduler';
+import { CatalogRefreshProducer } from './catalog-refresh-producer';
+import { CatalogRefreshQueues } from './catalog-refresh-queues';
+import { CatalogSweepScheduler } from './catalog-sweep-scheduler';
 import { RefreshCatalogUseCase } from './refresh-catalog.use-case';
-import { StaleCatalogsSweep } from './stale-catalogs.sweep';
+import { StaleCatalogsSweep } from './stale-catalogs-sweep';
 import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /**

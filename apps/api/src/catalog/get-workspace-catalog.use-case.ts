@@ -21,10 +21,10 @@ import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { awaitChange } from '../commands/long-poll/await-change';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
 import { TaggedRead } from '../commands/long-poll/tagged-read';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { EffectiveView } from '../effective-view/effective-view.service';
-import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { assertCatalogPrincipal, catalogReaderOf, type CatalogReader } from './catalog-reader';
 import { catalogTenantTopicOf, catalogTopicOf } from './catalog-topic';
 import {

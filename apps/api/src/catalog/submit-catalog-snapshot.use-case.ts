@@ -9,17 +9,17 @@ import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { leaseCallerForLease, type LeaseCaller } from '../leases/lease-caller';
 import { standingSubmittedLease } from '../leases/submitted-lease';
 import { forbiddenCaller } from '../shared/command-problems';
 import { snapshotMismatch } from './catalog-problems';
-import { catalogSubmitAuditEvent } from './catalog-submit.audit';
+import { catalogSubmitAuditEvent } from './catalog-submit-audit';
 import { catalogTopicOf } from './catalog-topic';
-import { leasedServerKeyOf } from '../leases/leased-server.key';
+import { leasedServerKeyOf } from '../leases/leased-server-key';
 
 type Input = CommandInput<typeof submitCatalogSnapshot>;
 type Output = CommandOutput<typeof submitCatalogSnapshot>;
@@ -35,7 +35,7 @@ type Submission =
  * the lease's one server; such a lease is revoked here, decision 0071), all under the audit head and a row lock.
  * A document that is not of the lease's server alone is 409 `snapshot_mismatch`. The snapshot is stored under the
  * LEASE's workspace, server, fingerprint and principal, so a worker can only ever describe what it was leased, and
- * replaces the current one in one upsert (a reader sees the old or the new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit.audit),
+ * replaces the current one in one upsert (a reader sees the old or the new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit-audit),
  * a refusal in its own committed transaction before the problem is thrown. After commit, watchers of the
  * workspace's catalog are told.
  */

@@ -1,6 +1,6 @@
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger } from '@gatehouse/platform';
-import { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger';
+import { AuditCheckpointLogger } from '../audit/audit-checkpoint-logger';
 import type { AuditEventInput } from '../audit/audit-event';
 import { PasswordHasher } from '../auth/password-hasher';
 import { requireDatabaseUrl, type CliConfig } from './cli-config';

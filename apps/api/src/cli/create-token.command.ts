@@ -10,7 +10,7 @@ import {
 } from '@gatehouse/commands';
 import { findTenantIdBySlug, insertGatewayToken, isUuid } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import { existingWorkspaceIds, mintApiToken, tokenExpiry } from '../auth/mint-api-token';
 import {
   decideTokenCreation,

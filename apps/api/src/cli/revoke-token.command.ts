@@ -4,7 +4,7 @@ import { parseCommandArgs, required } from './cli-args';
 import { requireMigrationDatabaseUrl } from './cli-config';
 import { OPERATOR_ACTOR, type CliContext } from './cli-context';
 import { CliError, usageError } from './cli-io';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 export const REVOKE_TOKEN_USAGE = 'gatehouse admin revoke-token --id TOKEN_ID [--tenant SLUG] [--json]';
 

@@ -2,11 +2,11 @@ import { COMMANDS, defineCommand, type CommandDefinition } from '@gatehouse/comm
 import { insertGatewayToken } from '@gatehouse/db';
 import { Module } from '@nestjs/common';
 import { z } from 'zod';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCaseArgs } from './command-handler';
-import { HandlesCommand } from './registry/handles-command.decorator';
+import { HandlesCommand } from './registry/handles-command-decorator';
 import { callGraphQL, callRest, type CallResult, type Surface } from './testing/command-clients';
 import {
   createMember,
@@ -78,11 +78,16 @@ let workerSecret: string;
 let gatewaySecret: string;
 
 beforeAll(async () => {
-  h = await createSurfacesHarness({ imports: [PingTestModule], commands: COMMANDS_UNDER_TEST, workerPools: pools });
+  h = await createSurfacesHarness({
+    imports: [PingTestModule],
+    commands: COMMANDS_UNDER_TEST,
+    workerPools: pools,
+  });
   const acme = await createTestTenant(h.db, { slug: 'acme' });
   const owner = await createMember(h.db, acme, 'owner');
-  workerSecret = (await mintTestToken(h.db, acme, owner, { kind: 'worker', pool: 'default', scopes: ['leases:write'] }))
-    .secret;
+  workerSecret = (
+    await mintTestToken(h.db, acme, owner, { kind: 'worker', pool: 'default', scopes: ['leases:write'] })
+  ).secret;
   const minted = mintTokenSecret('gateway');
   await insertGatewayToken({
     ownerUrl: h.testDb.ownerUrl,

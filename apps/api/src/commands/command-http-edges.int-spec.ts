@@ -282,7 +282,7 @@ describe('malformed requests are 4xx problem+json', () => {
     const deep = `{ __schema { types { ${'fields { type { ofType { '.repeat(6)}name${' } } }'.repeat(6)} } } }`;
     const response = await h.app.inject({ method: 'POST', url: '/graphql', payload: { query: deep } });
     expect(response.statusCode).toBe(400);
-    // Its estimated cost is over the limit too (query-cost.rule): the depth refusal comes first.
+    // Its estimated cost is over the limit too (query-cost-rule): the depth refusal comes first.
     expect(json(response.body)).toMatchObject({
       errors: [{ extensions: { code: 'validation_failed' } }, {}],
     });

@@ -1,5 +1,11 @@
 import { Writable } from 'node:stream';
-import { COMMANDS, defineCommand, uuid, type CommandInput, type CommandDefinition } from '@gatehouse/commands';
+import {
+  COMMANDS,
+  defineCommand,
+  uuid,
+  type CommandInput,
+  type CommandDefinition,
+} from '@gatehouse/commands';
 import { closeRedis, createRedisConnection } from '@gatehouse/coordination';
 import { createDatabase, type Database } from '@gatehouse/db';
 import { createLogger, parseConfig } from '@gatehouse/platform';
@@ -22,13 +28,13 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { seedCrossTenantWorld, victimMarkers, type CrossTenantWorld } from '../cross-tenant.test-fixture';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { seedCrossTenantWorld, victimMarkers, type CrossTenantWorld } from '../cross-tenant.fixtures';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import type { UseCaseArgs } from './command-handler';
 import { awaitChange } from './long-poll/await-change';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from './long-poll/change-notifier.port';
-import { RedisChangeNotifier } from './long-poll/redis-change.notifier';
-import { HandlesCommand } from './registry/handles-command.decorator';
+import { RedisChangeNotifier } from './long-poll/redis-change-notifier';
+import { HandlesCommand } from './registry/handles-command-decorator';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 
 // Declared reads over a listening API and a real HTTP client (fetch): ETag and 304, long-poll answered early on
@@ -86,7 +92,9 @@ class WatchWorkspaceUseCase {
     const requestSignal = signal ?? new AbortController().signal;
     let finish = () => {};
     this.probe.calls.push({
-      aborted: new Promise((resolve) => requestSignal.addEventListener('abort', () => resolve(), { once: true })),
+      aborted: new Promise((resolve) =>
+        requestSignal.addEventListener('abort', () => resolve(), { once: true }),
+      ),
       finished: new Promise((resolve) => (finish = resolve)),
     });
     try {
@@ -280,7 +288,10 @@ describe('long-poll on a declared read', () => {
     const readsBefore = probe.reads;
     const callsBefore = probe.calls.length;
     const client = new AbortController();
-    const held = fetch(watchUrl('?wait=30'), { headers: { ...owner(), 'if-none-match': tag }, signal: client.signal });
+    const held = fetch(watchUrl('?wait=30'), {
+      headers: { ...owner(), 'if-none-match': tag },
+      signal: client.signal,
+    });
     await probe.untilReads(readsBefore + 1);
     const call = probe.calls[callsBefore];
     if (call === undefined) throw new Error('the use case was not called');

@@ -10,7 +10,7 @@ import {
   type TestTenant,
   type TestUser,
 } from '@gatehouse/testing';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import { callCommand, commandNamed, type CallResult, type Surface } from './testing/command-clients';
 import {
   createMember,

@@ -12,10 +12,10 @@ import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { Inject } from '@nestjs/common';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /** `definitions.overlays.clear`: the entry comes back exactly as resolution gives it. Idempotent. */
 @HandlesCommand(clearDisableOverlay)

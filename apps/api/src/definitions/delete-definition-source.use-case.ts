@@ -12,9 +12,9 @@ import { conflict, notFound } from '../shared/command-problems';
 import { assertMayWriteSource, mayReadSource, type DefinitionTierName } from './definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `definitions.sources.delete`: same write rules as put; `expectedVersion`, when given, must match. Deleting a

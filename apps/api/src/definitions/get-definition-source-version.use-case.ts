@@ -3,13 +3,13 @@ import type { Database } from '@gatehouse/db';
 import { decodeDefinitionDocument, type DecodedEntry } from '@gatehouse/definitions';
 import { Inject } from '@nestjs/common';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { notFound } from '../shared/command-problems';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { readableSource, readSourceVersion } from './definition-source-history.reader';
-import { entryView, sourceRefOf } from './definition-source.view';
-import { entryChangesBetween } from './source-entry.changes';
+import { readableSource, readSourceVersion } from './definition-source-history-reader';
+import { entryView, sourceRefOf } from './definition-source-view';
+import { entryChangesBetween } from './source-entry-changes';
 
 type Json = Record<string, unknown>;
 

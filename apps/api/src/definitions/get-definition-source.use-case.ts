@@ -4,10 +4,10 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { toSourceView } from './definition-source.view';
+import { toSourceView } from './definition-source-view';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `definitions.sources.get`: redacted projections per entry and the source's problems; never the document. */
 @HandlesCommand(getDefinitionSource)

@@ -10,12 +10,12 @@ import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
 import { judgeLaunch, type LaunchGround } from '../admission/launch-judgement';
 import { launchTargetOf } from '../effective-view/launch-target';
-import { hostPolicyOfRow } from '../host-policy/host-policy.view';
-import { toEffectiveView, type EntryDecisions } from './effective-definitions.view';
+import { hostPolicyOfRow } from '../host-policy/host-policy-view';
+import { toEffectiveView, type EntryDecisions } from './effective-definitions-view';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 type Admission = EntryDecisions['admission'];
 

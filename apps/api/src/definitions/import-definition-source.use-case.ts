@@ -4,8 +4,8 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { writeDefinitionSource } from './write-definition-source';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `definitions.sources.import`: the text of a `.mcp.json` file, stored as written (see writeDefinitionSource). */
 @HandlesCommand(importDefinitionSource)

@@ -4,11 +4,11 @@ import { decodeDefinitionDocument } from '@gatehouse/definitions';
 import { Inject } from '@nestjs/common';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { PERSON } from '../commands/command-views';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { readableSource } from './definition-source-history.reader';
-import { sourceRefOf } from './definition-source.view';
+import { readableSource } from './definition-source-history-reader';
+import { sourceRefOf } from './definition-source-view';
 import { KEPT_SOURCE_VERSIONS } from './definition-source-version.store';
 
 /** `definitions.sources.versions`: the kept versions, newest first, with counts and their writers' names. */

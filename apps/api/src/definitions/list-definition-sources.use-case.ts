@@ -3,10 +3,10 @@ import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { mayReadSource, type DefinitionTierName } from './definition-access';
-import { toSourceSummary } from './definition-source.view';
+import { toSourceSummary } from './definition-source-view';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `definitions.sources.list`: tenant-wide sources, the workspace's (when given) and the caller's own. */
 @HandlesCommand(listDefinitionSources)
@@ -16,13 +16,17 @@ export class ListDefinitionSourcesUseCase implements UseCaseFor<typeof listDefin
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof listDefinitionSources>>) {
     return this.db.withTenant(principal.tenantId, async (tx) => {
       const workspaceId =
-        input.workspaceId === undefined ? null : (await findVisibleWorkspace(tx, principal, input.workspaceId)).id;
+        input.workspaceId === undefined
+          ? null
+          : (await findVisibleWorkspace(tx, principal, input.workspaceId)).id;
       const rows = await tx.definitionSource.findMany({
         where: {
           OR: [
             { tier: { in: ['managed', 'plugin'] } },
             ...(workspaceId === null ? [] : [{ tier: 'project' as const, workspaceId }]),
-            ...(principal.userId === null ? [] : [{ tier: { in: ['user' as const, 'local' as const] }, ownerUserId: principal.userId }]),
+            ...(principal.userId === null
+              ? []
+              : [{ tier: { in: ['user' as const, 'local' as const] }, ownerUserId: principal.userId }]),
           ],
         },
         orderBy: { origin: 'asc' },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import { FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -10,8 +10,8 @@ import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { afterVariableChange } from './variable-changed';
 import { assertMayWriteVariables, variableHolderOf } from './definition-variable.holder';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `definitions.variables.set`: encrypts the value under its row's identity; answers only "set". */
 @HandlesCommand(setDefinitionVariable)

@@ -17,9 +17,9 @@ import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-acces
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { resolveWorkspaceView } from '../effective-view/resolved-view';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `definitions.overlays.set`: a workspace overlay (admins, maintainers) or the caller's own. The server must be

@@ -4,8 +4,8 @@ import {
   openRequestsAfterVariableChange,
 } from '../approvals/open-requests-after-change';
 import type { TenantPrincipal } from '../auth/principal';
-import type { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import type { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import type { VariableHolder } from './definition-variable.holder';
 

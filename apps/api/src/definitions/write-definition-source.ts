@@ -12,7 +12,7 @@ import {
 } from '@gatehouse/definitions';
 import type { z } from 'zod';
 import { changedServerNames, recordEntryAuthors } from '../approvals/entry-authorship';
-import type { OpenedRequest } from '../approvals/approval-requests.opener';
+import type { OpenedRequest } from '../approvals/approval-requests-opener';
 import {
   changeScopeOfSource,
   FAN_OUT_UNIT_OF_WORK,
@@ -26,10 +26,10 @@ import { isUniqueViolation } from '../shared/unique-violation';
 import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 import { assertMayWriteSource, sourceTargetOf, type SourceTargetInput } from './definition-access';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
-import { restorePlaceholders } from './definition-placeholder.restore';
-import { problemsOf, toSourceView } from './definition-source.view';
-import { appendLeaseChange } from '../revocations/lease-change.event';
-import { entryChangesBetween, sameDocument, type EntryChange } from './source-entry.changes';
+import { restorePlaceholders } from './definition-placeholder-restore';
+import { problemsOf, toSourceView } from './definition-source-view';
+import { appendLeaseChange } from '../revocations/lease-change-event';
+import { entryChangesBetween, sameDocument, type EntryChange } from './source-entry-changes';
 import { storeSourceVersion } from './definition-source-version.store';
 
 export interface WriteSourceInput extends SourceTargetInput {

@@ -6,12 +6,12 @@ import { Inject } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import type { ApiConfig } from '../config/api.config';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { API_CONFIG, DATABASE, REDIS } from '../infrastructure/infrastructure.tokens';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { API_CONFIG, DATABASE, REDIS } from '../infrastructure/infrastructure-tokens';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
-import { readGatewayActivity } from './gateway-activity.reader';
+import { readGatewayActivity } from './gateway-activity-reader';
 
 type Input = CommandInput<typeof getGatewayActivity>;
 type Output = CommandOutput<typeof getGatewayActivity>;

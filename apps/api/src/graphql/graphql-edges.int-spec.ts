@@ -7,7 +7,7 @@ import {
   type ListeningApi,
   type RawResponse,
 } from '../http/testing/listening-api.harness';
-import { MAX_ALIASES, MAX_SELECTIONS } from './query-cost.rule';
+import { MAX_ALIASES, MAX_SELECTIONS } from './query-cost-rule';
 
 // GraphQL over HTTP against the real API (createApiApp, listening): requests that cannot run are 4xx with a
 // stable code in `extensions.code`, never 500 (docs/architecture/admin-surfaces.md), and a query whose answer

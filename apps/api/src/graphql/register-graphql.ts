@@ -8,14 +8,14 @@ import {
   undeclaredProblemReporter,
   type CommandSurfaceOptions,
 } from '../admin-surfaces/rest/register-command-routes';
-import { buildCommandSchema, type CommandGraphQLContext } from './command-schema.builder';
-import { graphqlErrorFormatter } from './graphql-error.formatter';
-import { operationSelectionRule } from './operation-selection.rule';
-import { queryCostRules } from './query-cost.rule';
-import { rootFieldLimitRule } from './root-field-limit.rule';
+import { buildCommandSchema, type CommandGraphQLContext } from './command-schema-builder';
+import { graphqlErrorFormatter } from './graphql-error-formatter';
+import { operationSelectionRule } from './operation-selection-rule';
+import { queryCostRules } from './query-cost-rule';
+import { rootFieldLimitRule } from './root-field-limit-rule';
 import { findRefusedCharacter, invalidCharacters } from '../http/nul-character.guard';
 import { ProblemError } from '@gatehouse/platform';
-import { addStrictJsonParser } from '../http/strict-json.body-parser';
+import { addStrictJsonParser } from '../http/strict-json-body-parser';
 
 export const GRAPHQL_PATH = '/graphql';
 // The command types are acyclic and at most three levels deep; the bound is set by the standard introspection
@@ -25,11 +25,11 @@ const MAX_QUERY_DEPTH = 16;
 type Resolution = { principal: Principal | null; failure?: unknown };
 
 /**
- * GraphQL at /graphql (mercurius), its schema generated from the command registry (command-schema.builder).
+ * GraphQL at /graphql (mercurius), its schema generated from the command registry (command-schema-builder).
  * JSON bodies only (and `application/graphql`), at most 1 MiB; no batching, no IDE, bounded query depth,
  * at most MAX_ROOT_FIELDS root fields per operation (aliases included), bounded aliases, selections and
- * estimated answer size (query-cost.rule), the operation chosen by `operationName` checked before anything runs
- * (operation-selection.rule). The rules read the request's variables and operation name, so mercurius validates
+ * estimated answer size (query-cost-rule), the operation chosen by `operationName` checked before anything runs
+ * (operation-selection-rule). The rules read the request's variables and operation name, so mercurius validates
  * every request (its query cache is off: it would skip validation for a document seen before).
  * Every non-GET request resolves the caller in a preHandler, before execution; resolving runs the identity
  * module's CSRF check (resolvePrincipal throws `csrf_failed`), so a cookie-authenticated POST without the CSRF

@@ -1,7 +1,7 @@
 import { narrowChildEnvKeys } from '@gatehouse/activation';
 import type { PoolCeiling } from '../auth/pool-config';
 import type { ArgvPrefix, TenantHostPolicy } from './host-policy';
-import { cidrFitsPool, commandFitsPool } from './host-policy-ceiling.check';
+import { cidrFitsPool, commandFitsPool } from './host-policy-ceiling.guard';
 
 /** What a lease from one pool may do for one tenant: the tenant's choices cut down to that pool's ceiling. */
 export interface EffectiveHostPolicy {

@@ -7,13 +7,13 @@ import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
 import type { TenantHostPolicy } from './host-policy';
-import { checkAgainstCeilings } from './host-policy-ceiling.check';
-import { hostPolicyOfRow, toHostPolicyView } from './host-policy.view';
+import { checkAgainstCeilings } from './host-policy-ceiling.guard';
+import { hostPolicyOfRow, toHostPolicyView } from './host-policy-view';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { WORKER_POOLS } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { WORKER_POOLS } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 const FIELDS = [
   'stdioCommands',

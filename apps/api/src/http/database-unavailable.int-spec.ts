@@ -14,7 +14,7 @@ import { Client } from 'pg';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { ADMIN_MCP_PATH } from '../mcp-admin/admin-mcp.route';
+import { ADMIN_MCP_PATH } from '../mcp-admin/admin-mcp-route';
 
 // A write that cannot get a database connection in time (Prisma's P2028, "Unable to start a transaction in the
 // given time": what an overloaded machine produced in the command-surfaces set-up) is a dependency momentarily

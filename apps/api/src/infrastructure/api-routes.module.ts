@@ -1,11 +1,11 @@
 import type { CommandDefinition } from '@gatehouse/commands';
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { IdentitySettings } from '../auth/identity.deps.js';
+import type { IdentitySettings } from '../auth/identity-deps.js';
 import { IdentityAuthModule } from '../auth/identity-auth.module.js';
 import { CommandFeaturesModule } from '../command-features.module.js';
 import { OAuthModule } from '../oauth/oauth.module.js';
 import { ApiRoutes } from './api-routes.js';
-import { API_COMMANDS } from './api-routes.tokens.js';
+import { API_COMMANDS } from './api-routes-tokens.js';
 
 export interface ApiRoutesOptions {
   readonly identity: IdentitySettings;

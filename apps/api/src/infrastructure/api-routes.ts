@@ -4,24 +4,24 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { AuditCheckpointLogger } from '../audit/audit-checkpoint.logger.js';
-import { withAuditCheckpoints } from '../audit/audit-checkpointed.handlers.js';
+import { AuditCheckpointLogger } from '../audit/audit-checkpoint-logger.js';
+import { withAuditCheckpoints } from '../audit/audit-checkpointed-handlers.js';
 import { registerAuditExportRoute } from '../audit/audit-export.routes.js';
-import { refusedWritesRecorder } from '../audit/refused-writes.recorder.js';
+import { refusedWritesRecorder } from '../audit/refused-writes-recorder.js';
 import { registerAuthRoutes } from '../auth/auth.routes.js';
-import type { IdentityDeps } from '../auth/identity.deps.js';
-import { IDENTITY_DEPS } from '../auth/identity.tokens.js';
+import type { IdentityDeps } from '../auth/identity-deps.js';
+import { IDENTITY_DEPS } from '../auth/identity-tokens.js';
 import type { WorkerPools } from '../auth/pool-config.js';
 import { resolvePrincipal } from '../auth/resolve-principal.js';
 import { registerInvitationLinkRoutes } from '../tenancy/invitation-link.routes.js';
 import { registerAdminSurfaces } from '../register-admin-surfaces.js';
-import { CommandHandlerRegistry } from '../admin-surfaces/registry/command-handler.registry.js';
+import { CommandHandlerRegistry } from '../admin-surfaces/registry/command-handler-registry.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { registerOAuthCallbackRoute } from '../oauth/oauth-callback.routes.js';
 import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth/oauth-runtime.js';
-import { API_COMMANDS } from './api-routes.tokens.js';
-import { WORKER_POOLS } from './command-deps.tokens.js';
-import { API_CONFIG, LOGGER, REDIS } from './infrastructure.tokens.js';
+import { API_COMMANDS } from './api-routes-tokens.js';
+import { WORKER_POOLS } from './command-deps-tokens.js';
+import { API_CONFIG, LOGGER, REDIS } from './infrastructure-tokens.js';
 
 /**
  * The API's routes that are not Nest controllers: sign-in and the invitation link, the OAuth callback, the audit

@@ -1,6 +1,6 @@
 import { createDnsResolver, type Resolver } from '@gatehouse/egress';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission.log.js';
+import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission-log.js';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case.js';
 import type { WorkerPools } from '../auth/pool-config.js';
 import { DefinitionCipher } from '../effective-view/definition-cipher.js';
@@ -11,7 +11,7 @@ import {
   DEFAULT_AUDIT_VERIFY_BATCH_SIZE,
   WORKER_POOLS,
   type Clock,
-} from './command-deps.tokens.js';
+} from './command-deps-tokens.js';
 
 /** What the command use cases need besides the database: built once at boot from the operator's config. */
 export interface CommandDeps {

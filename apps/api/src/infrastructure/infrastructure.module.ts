@@ -4,8 +4,8 @@ import type { Logger, Registry } from '@gatehouse/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../config/api.config.js';
-import { InfrastructureLifecycle } from './infrastructure.lifecycle.js';
-import { API_CONFIG, DATABASE, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructure.tokens.js';
+import { InfrastructureLifecycle } from './infrastructure-lifecycle.js';
+import { API_CONFIG, DATABASE, LOGGER, METRICS_REGISTRY, REDIS } from './infrastructure-tokens.js';
 
 /** What createApiApp builds before Nest starts: config, logger, pools and the metrics registry. */
 export type ApiInfrastructure = {

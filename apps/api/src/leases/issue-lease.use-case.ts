@@ -6,26 +6,26 @@ import { readLeaseIssuanceInputs, type Database, type Workspace } from '@gatehou
 import type { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
-import { openApprovalRequests } from '../approvals/approval-requests.opener';
+import { openApprovalRequests } from '../approvals/approval-requests-opener';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { auditAppendCall, noteAppendedLink, type AppendedLinkRow } from '../audit/audit-append.statements';
+import { auditAppendCall, noteAppendedLink, type AppendedLinkRow } from '../audit/audit-append-statements';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { notFound, poolNotOpen } from '../shared/command-problems';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { definitionSnapshotOf } from '../effective-view/definition-snapshot';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
-import { hostPolicyOfRow } from '../host-policy/host-policy.view';
-import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { hostPolicyOfRow } from '../host-policy/host-policy-view';
+import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
 import { serverActivationOf, type ServerActivation } from '../effective-view/server-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
-import { OpenedDocumentsCache } from './opened-documents.cache';
-import { LeaseGrantBatcher } from './lease-grant.batcher';
+import { OpenedDocumentsCache } from './opened-documents-cache';
+import { LeaseGrantBatcher } from './lease-grant-batcher';
 import {
   destinationRefused,
   headerHelperRefused,
@@ -36,7 +36,7 @@ import {
   stdioRefused,
 } from './lease-problems';
 import { admitLeaseTransport, withAccessToken, type LeaseTransportRefusal } from './lease-transport';
-import { leaseAuditEvent, type LeaseAuditSubject } from './lease.audit';
+import { leaseAuditEvent, type LeaseAuditSubject } from './lease-audit';
 
 type Input = CommandInput<typeof issueLease>;
 type Output = CommandOutput<typeof issueLease>;
@@ -312,7 +312,7 @@ export class IssueLeaseUseCase implements UseCase<Input, Output> {
       expiresAt,
     ];
     const append = auditAppendCall(issuedAudit, lease.length + 1);
-    // ONE round trip, batched with the tenant's other grants (decision 0100, lease-grant.batcher.ts): the audit
+    // ONE round trip, batched with the tenant's other grants (decision 0100, lease-grant-batcher.ts): the audit
     // head's lock as its own statement (the lock order of lease writers, decision 0071; the statements after it
     // read snapshots taken after the lock), then this statement: it re-reads the approval, inserts the lease only
     // while it is not revoked, and appends its audit row with the link computed in the database; then COMMIT. A
@@ -381,7 +381,7 @@ function transportRefusal(refusal: LeaseTransportRefusal, pool: string, identity
   const audit = { definitionFingerprint: identity.definitionFingerprint, approvalIdentity: identity.key };
   switch (refusal.kind) {
     case 'destination_refused':
-      // One class for the tenant's audit too: the cause is in the operator's log (admission.log.ts).
+      // One class for the tenant's audit too: the cause is in the operator's log (admission-log.ts).
       return refusedWith(() => destinationRefused(pool), { ...audit, code: refusal.kind, reason: null });
     case 'header_helper_refused':
       return refusedWith(() => headerHelperRefused(pool, refusal.reason), {

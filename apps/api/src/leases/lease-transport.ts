@@ -6,7 +6,7 @@ import {
 } from '@gatehouse/contracts';
 import { materializedDefinitionOf, type OAuthSettings, type ResolvedEntry } from '@gatehouse/definitions';
 import { admitUrl, checkEgressPolicy, type Resolver } from '@gatehouse/egress';
-import type { AdmissionLog } from '../admission/admission.log';
+import type { AdmissionLog } from '../admission/admission-log';
 import { egressPolicyFor } from '../admission/destination-admission';
 import type { PoolCeiling } from '../auth/pool-config';
 import { effectiveHostPolicy, type EffectiveHostPolicy } from '../host-policy/effective-host-policy';

@@ -17,12 +17,12 @@ import {
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import { mintApiToken } from '../auth/mint-api-token';
 import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 // Transport leases through the real API (createApiApp: REST + GraphQL, real Postgres and Redis), with the
 // operator's WORKER_POOLS, the tenant's HostPolicy and definitions written through the API, a fixed DNS table and

@@ -6,12 +6,12 @@ import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps.tokens';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { leaseCallerForLease } from './lease-caller';
-import { leaseStateOf } from './lease-state.view';
-import { leaseAuditEvent } from './lease.audit';
+import { leaseStateOf } from './lease-state-view';
+import { leaseAuditEvent } from './lease-audit';
 
 type Input = CommandInput<typeof releaseLease>;
 type Output = CommandOutput<typeof releaseLease>;

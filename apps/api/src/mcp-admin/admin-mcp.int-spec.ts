@@ -29,8 +29,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mintApiToken } from '../auth/mint-api-token';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { seedCrossTenantWorld, signIn, type CrossTenantWorld } from '../cross-tenant.test-fixture';
-import { ADMIN_MCP_PATH } from './admin-mcp.route';
+import { seedCrossTenantWorld, signIn, type CrossTenantWorld } from '../cross-tenant.fixtures';
+import { ADMIN_MCP_PATH } from './admin-mcp-route';
 
 // Admin over MCP (decision 0112) through the real API (createApiApp listening on a port, real
 // Postgres and Redis) and real MCP clients: the SDK's client and the Inspector CLI. One tool per offered

@@ -2,7 +2,7 @@ import { COMMANDS, MCP_HELP_TOOL, mcpToolNameOf, mcpWithheldReason, surfacesOf }
 import { problemJson } from '@gatehouse/platform';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CommandHandlers } from '../commands/command-handler';
-import { HELP_TOOL } from './admin-help.tool';
+import { HELP_TOOL } from './admin-help-tool';
 import { adminToolTable, commandOfToolName } from './admin-tools';
 
 // The tool table over the whole registry, without a database: which commands become tools (never a withheld

@@ -6,11 +6,11 @@ import {
 } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
-import { appendLeaseChange, type LeaseChangeSubject } from '../revocations/lease-change.event';
+import { appendLeaseChange, type LeaseChangeSubject } from '../revocations/lease-change-event';
 import { auditActorOf } from '../auth/audit-actor';
 import { notFound } from '../shared/command-problems';
 import { heldTokensOf, revokeAtIssuer } from './issuer-revocation';
-import { oauthAuditEvent, type OAuthAuditAction } from './oauth.audit';
+import { oauthAuditEvent, type OAuthAuditAction } from './oauth-audit';
 import type { OAuthRuntime } from './oauth-runtime';
 
 export interface CredentialSignOut {

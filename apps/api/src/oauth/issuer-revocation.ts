@@ -2,7 +2,7 @@ import type { Database, OAuthCredentialRow } from '@gatehouse/db';
 import { revokeToken } from '@gatehouse/oauth';
 import type { TenantPrincipal } from '../auth/principal';
 import type { OAuthCipher } from './oauth-cipher';
-import { registeredClientFor, tenantHostPolicyOf } from './oauth-client.lookup';
+import { registeredClientFor, tenantHostPolicyOf } from './oauth-client-lookup';
 import type { OAuthRuntime } from './oauth-runtime';
 
 // The second half of every sign-out (a person's own, a workspace's service credential): after the row is deleted

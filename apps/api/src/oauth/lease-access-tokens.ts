@@ -15,8 +15,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../config/api.config';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
-import { API_CONFIG, DATABASE, REDIS } from '../infrastructure/infrastructure.tokens';
-import { registeredClientFor } from './oauth-client.lookup';
+import { API_CONFIG, DATABASE, REDIS } from '../infrastructure/infrastructure-tokens';
+import { registeredClientFor } from './oauth-client-lookup';
 import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
 import { PostgresTokenStore } from './postgres-token.store';
 

@@ -3,11 +3,11 @@ import { listOAuthCredentialsOfSubject, type Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { signedInUserOf } from './oauth-caller';
-import { oauthCredentialPageOf } from './oauth-credential.page';
+import { oauthCredentialPageOf } from './oauth-credential-page';
 
 type Input = CommandInput<typeof listOAuthCredentials>;
 type Output = CommandOutput<typeof listOAuthCredentials>;

@@ -3,10 +3,10 @@ import { listOAuthCredentialsOfSubject, type Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { notFound } from '../shared/command-problems';
-import { oauthCredentialPageOf } from './oauth-credential.page';
+import { oauthCredentialPageOf } from './oauth-credential-page';
 
 type Input = CommandInput<typeof listOAuthServiceCredentials>;
 type Output = CommandOutput<typeof listOAuthServiceCredentials>;

@@ -5,7 +5,7 @@ import { materializedDefinitionOf, type OAuthSettings } from '@gatehouse/definit
 import { notFound } from '../shared/command-problems';
 import type { EffectiveView } from '../effective-view/effective-view.service';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
-import { hostPolicyOfRow } from '../host-policy/host-policy.view';
+import { hostPolicyOfRow } from '../host-policy/host-policy-view';
 import { serverNotLeasable } from '../leases/lease-problems';
 import { oauthNotDeclared } from './oauth-problems';
 

@@ -4,11 +4,11 @@ import type { Database, TenantTx } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { leasedServerKeyOf } from '../leases/leased-server.key';
+import { leasedServerKeyOf } from '../leases/leased-server-key';
 import { standingSubmittedLease } from '../leases/submitted-lease';
 import { forbiddenCaller, ValidationProblemError } from '../shared/command-problems';
 

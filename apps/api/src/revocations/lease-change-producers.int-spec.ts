@@ -15,7 +15,7 @@ import {
   type TestUser,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import { mintApiToken } from '../auth/mint-api-token';
 import { runCli } from '../cli/run-cli';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';

@@ -17,11 +17,11 @@ import {
   type TestTenant,
   type TestUser,
 } from '@gatehouse/testing';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import { mintApiToken } from '../auth/mint-api-token';
 import { createMember } from '../commands/testing/surfaces-harness';
-import { ApprovalExpirySweep } from './approval-expiry.sweep';
-import { appendLeaseChange, type LeaseChangeSubject } from './lease-change.event';
+import { ApprovalExpirySweep } from './approval-expiry-sweep';
+import { appendLeaseChange, type LeaseChangeSubject } from './lease-change-event';
 
 // Ledger events end the leases they concern, in their own transaction (decision 0071), and approval expiries get
 // their event exactly once from the sweep (decision 0072). Real Postgres, the app role under row-level security;

@@ -4,9 +4,9 @@ import { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import type { UseCase, UseCaseArgs } from '../commands/command-handler';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { readCheckedRevocationsPage } from './revocations-page.reader';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { readCheckedRevocationsPage } from './revocations-page-reader';
 
 type Input = CommandInput<typeof listRevocations>;
 type Output = CommandOutput<typeof listRevocations>;

@@ -25,9 +25,9 @@ import {
   type TestTenant,
 } from '@gatehouse/testing';
 import { Redis } from 'ioredis';
-import { revocationLedgerIdOf } from './revocation-ledger.identity';
-import { readRevocationsPage } from './revocations-page.reader';
-import { RevocationRelay } from './revocation.relay';
+import { revocationLedgerIdOf } from './revocation-ledger-identity';
+import { readRevocationsPage } from './revocations-page-reader';
+import { RevocationRelay } from './revocation-relay';
 
 jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
 

@@ -13,7 +13,7 @@ import { insertGatewayToken } from '@gatehouse/db';
 import { createHttpRevocationsReader, RevocationsReadError } from '@gatehouse/lease-holder';
 import { testRedisUrl, TEST_DATABASE_TIMEOUT_MS, type TestTenant, type TestUser } from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
-import { mintTokenSecret } from '../auth/api-token.format';
+import { mintTokenSecret } from '../auth/api-token-format';
 import { callCommand } from '../commands/testing/command-clients';
 import {
   createMember,

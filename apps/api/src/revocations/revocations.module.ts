@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ApprovalExpiryLifecycle } from './approval-expiry.lifecycle.js';
-import { RevocationsLifecycle } from './revocations.lifecycle.js';
+import { ApprovalExpiryLifecycle } from './approval-expiry-lifecycle.js';
+import { RevocationsLifecycle } from './revocations-lifecycle.js';
 
 /**
  * The revocation ledger's relay and the API's own holder (docs/decisions/0053-revocation-relay-and-holders.md),

@@ -6,9 +6,9 @@ import { forbidden } from '../shared/command-problems';
 import { joinRefusalProblem, unusableInvitation } from './invitation-problems';
 import { findUsableInvitation, joinInvitedTenant } from './join-invited-tenant';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `invitations.accept`: the signed-in person (a session, or their own user token) accepts an invitation of

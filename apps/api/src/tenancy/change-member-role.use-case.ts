@@ -6,11 +6,11 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, forbidden, notFound } from '../shared/command-problems';
 import { PERSON, toMemberView } from '../commands/command-views';
 import { lockOwners } from './owner-lock';
-import { evictCachedTokens } from '../auth/token-lookup.cache';
+import { evictCachedTokens } from '../auth/token-lookup-cache';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `members.changeRole`: only owners grant the owner role or change an owner's role, and the last owner cannot
@@ -49,7 +49,7 @@ export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRo
       });
       return toMemberView(membership);
     });
-    // After the commit: this process's cached token lookups go at once (other processes: token-lookup.cache.ts).
+    // After the commit: this process's cached token lookups go at once (other processes: token-lookup-cache.ts).
     evictCachedTokens({ userIds: [input.userId] });
     return membershipView;
   }

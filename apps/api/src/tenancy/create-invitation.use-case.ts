@@ -7,11 +7,11 @@ import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, forbidden } from '../shared/command-problems';
 import { mintInvitationSecret } from './invitation-secret';
-import { pendingAt, toInvitationView } from './invitation.views';
+import { pendingAt, toInvitationView } from './invitation-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `invitations.create`: an owner or admin invites an email with a role. Nothing outside this tenant is read:

@@ -4,7 +4,7 @@ import { ProblemError } from '@gatehouse/platform';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { clientIpOf } from '../auth/client-ip';
-import type { IdentityDeps } from '../auth/identity.deps';
+import type { IdentityDeps } from '../auth/identity-deps';
 import { PASSWORD_MAX_LENGTH } from '../auth/password-hasher';
 import { createUser } from '../auth/create-user';
 import { ValidationProblemError } from '../shared/command-problems';

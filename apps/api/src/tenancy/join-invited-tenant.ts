@@ -4,7 +4,7 @@ import { findInvitationBySecretHash, type Database, type InvitationLookup } from
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditEventInput } from '../audit/audit-event';
 import { invitationSecretHash } from './invitation-secret';
-import { pendingAt } from './invitation.views';
+import { pendingAt } from './invitation-views';
 
 // The one way into a tenant through an invitation, shared by `invitations.accept` (signed in) and the link
 // route (signing in or creating the account there). The invitation is read through the definer lookup (the

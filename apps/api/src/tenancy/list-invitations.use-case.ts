@@ -2,11 +2,11 @@ import { type CommandInput, listInvitations } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { positionAfter, toPage } from '../shared/pagination/keyset-page';
-import { pendingAt, toInvitationView } from './invitation.views';
+import { pendingAt, toInvitationView } from './invitation-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 const LIST = 'invitations';
 

@@ -5,11 +5,11 @@ import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, forbidden, notFound } from '../shared/command-problems';
 import { lockOwners } from './owner-lock';
-import { evictCachedTokens } from '../auth/token-lookup.cache';
+import { evictCachedTokens } from '../auth/token-lookup-cache';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `members.remove`: deletes the membership and, in the same transaction, revokes the user's sessions and
@@ -58,7 +58,7 @@ export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
       });
       return { removed: true };
     });
-    // After the commit: this process's cached token lookups go at once (other processes: token-lookup.cache.ts).
+    // After the commit: this process's cached token lookups go at once (other processes: token-lookup-cache.ts).
     evictCachedTokens({ userIds: [input.userId] });
     return removedView;
   }

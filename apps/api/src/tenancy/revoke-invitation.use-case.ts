@@ -4,11 +4,11 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, notFound } from '../shared/command-problems';
-import { invitationStatusOf, pendingAt, toInvitationView } from './invitation.views';
+import { invitationStatusOf, pendingAt, toInvitationView } from './invitation-views';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { CLOCK, type Clock } from '../infrastructure/command-deps.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `invitations.revoke`: a pending invitation stops working at once (the accept path re-checks the row under

@@ -7,8 +7,8 @@ import { notFound } from '../shared/command-problems';
 import { PERSON, toMaintainerView } from '../commands/command-views';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /**
  * `workspaces.maintainers.add`: only a member of this tenant can maintain one of its workspaces (anyone else

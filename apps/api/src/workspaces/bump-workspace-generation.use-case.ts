@@ -9,9 +9,9 @@ import { toWorkspaceView } from '../commands/command-views';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /**
  * `workspaces.bumpGeneration`: generation + 1 in one conditional UPDATE. With `expectedGeneration` it is a

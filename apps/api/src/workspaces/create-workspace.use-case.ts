@@ -7,8 +7,8 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toWorkspaceView } from '../commands/command-views';
 import { assertNotWorkspaceBound } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `workspaces.create`: untrusted, generation 1. A taken name is a 409 from the unique index. */
 @HandlesCommand(createWorkspace)

@@ -4,8 +4,8 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toWorkspaceView } from '../commands/command-views';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `workspaces.get`: another tenant's id, or one outside the credential's binding, is a 404. */
 @HandlesCommand(getWorkspace)

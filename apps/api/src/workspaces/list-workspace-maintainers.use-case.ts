@@ -5,8 +5,8 @@ import { PERSON, toMaintainerView } from '../commands/command-views';
 import { afterPosition, keysetOrder, positionAfter, toPage } from '../shared/pagination/keyset-page';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 const LIST = 'maintainers';
 

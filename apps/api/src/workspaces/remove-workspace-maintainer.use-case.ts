@@ -6,8 +6,8 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `workspaces.maintainers.remove`: a user who is not a maintainer of the workspace is a 404. */
 @HandlesCommand(removeWorkspaceMaintainer)

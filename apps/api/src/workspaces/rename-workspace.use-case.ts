@@ -6,8 +6,8 @@ import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { toWorkspaceView } from '../commands/command-views';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 /** `workspaces.rename`: a taken name is a 409 from the unique index. */
 @HandlesCommand(renameWorkspace)

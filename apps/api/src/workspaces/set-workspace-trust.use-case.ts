@@ -8,10 +8,10 @@ import { toWorkspaceView } from '../commands/command-views';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh.producer';
-import { DATABASE } from '../infrastructure/infrastructure.tokens';
-import { HandlesCommand } from '../commands/registry/handles-command.decorator';
-import { appendLeaseChange } from '../revocations/lease-change.event';
+import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { DATABASE } from '../infrastructure/infrastructure-tokens';
+import { HandlesCommand } from '../commands/registry/handles-command-decorator';
+import { appendLeaseChange } from '../revocations/lease-change-event';
 
 /** `workspaces.setTrust`: idempotent; recorded even when unchanged, so the audit shows who confirmed it. */
 @HandlesCommand(setWorkspaceTrust)

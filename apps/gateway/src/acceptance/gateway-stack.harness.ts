@@ -33,7 +33,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // The gateway's peer is the real API (introspection, catalog, leases, revocations): a test reaching for its real
 // peer is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mintTokenSecret } from '../../../api/src/auth/api-token.format.js';
+import { mintTokenSecret } from '../../../api/src/auth/api-token-format.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { mintApiToken } from '../../../api/src/auth/mint-api-token.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -44,8 +44,8 @@ import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { gatewayConfigSchema } from '../config/gateway.config.js';
 import { createGatewayApp } from '../create-gateway-app.js';
-import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS } from '../endpoint/gateway.tokens.js';
-import type { GatewayActivityRecorder } from '../activity/gateway-activity.recorder.js';
+import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS } from '../endpoint/gateway-tokens.js';
+import type { GatewayActivityRecorder } from '../activity/gateway-activity-recorder.js';
 import type { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
 import { HeldLeases } from '@gatehouse/lease-holder';
 

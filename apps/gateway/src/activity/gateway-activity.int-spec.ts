@@ -23,7 +23,7 @@ import {
   type StartedGateway,
 } from '../acceptance/gateway-stack.harness';
 import { Redis } from 'ioredis';
-import { GatewayActivityRecorder } from './gateway-activity.recorder.js';
+import { GatewayActivityRecorder } from './gateway-activity-recorder.js';
 
 // A real gateway serves an SDK client's calls and refuses some of the
 // workspace's own callers (a rate limit, an unknown session, a passthrough server it does not serve) and some

@@ -1,5 +1,5 @@
 import type { GatewayCaller } from '../callers/caller.js';
-import type { CatalogCache, PolicyRead } from './catalog.cache.js';
+import type { CatalogCache, PolicyRead } from './catalog-cache.js';
 import type { WorkspaceCatalogClient } from './workspace-catalog.client.js';
 
 /**

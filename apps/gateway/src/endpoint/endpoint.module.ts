@@ -1,9 +1,9 @@
 import { HeldLeases } from '@gatehouse/lease-holder';
 import { Module } from '@nestjs/common';
 import { McpSessions } from '../mcp-server/mcp-sessions.js';
-import { GatewayLifecycle } from './gateway.lifecycle.js';
-import { gatewayProviders } from './gateway.providers.js';
-import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS, UPSTREAM_POOL } from './gateway.tokens.js';
+import { GatewayLifecycle } from './gateway-lifecycle.js';
+import { gatewayProviders } from './gateway-providers.js';
+import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS, UPSTREAM_POOL } from './gateway-tokens.js';
 import { WorkspaceEndpoint } from './workspace-endpoint.js';
 import { WorkspaceEndpointController } from './workspace-endpoint.controller.js';
 

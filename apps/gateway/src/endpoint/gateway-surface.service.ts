@@ -1,6 +1,6 @@
 import type { PromptOutcome, ResourceReadOutcome } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
-import type { CatalogCache } from '../catalog/catalog.cache.js';
+import type { CatalogCache } from '../catalog/catalog-cache.js';
 import { callerPolicyOf } from '../catalog/caller-policy.js';
 import {
   resolveResource,
@@ -11,7 +11,7 @@ import {
 } from '../catalog/served-surface.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
 import { callLeasedUpstream, type UpstreamUnavailable } from '../upstreams/leased-call.js';
-import type { UpstreamKey, UpstreamPool } from '../upstreams/upstream.pool.js';
+import type { UpstreamKey, UpstreamPool } from '../upstreams/upstream-pool.js';
 import {
   boundedCompletion,
   completionInputRefusal,
@@ -19,7 +19,7 @@ import {
   type CompletionInput,
   type CompletionTooLarge,
   type ServedCompletion,
-} from './completion.bounds.js';
+} from './completion-bounds.js';
 
 // Prompts, resources and their completions for a caller, in our own terms (the MCP server adapter maps them to the
 // SDK's), on either surface: the workspace endpoint's namespaced one or one server's passthrough (decisions 0104,

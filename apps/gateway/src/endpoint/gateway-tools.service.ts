@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ElicitationRelay, ToolCallOutcome } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import { callerPolicyOf } from '../catalog/caller-policy.js';
-import type { CatalogCache } from '../catalog/catalog.cache.js';
+import type { CatalogCache } from '../catalog/catalog-cache.js';
 import type { CatalogFreshness, ExposedTool } from '../catalog/tool-policy.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
 import { traceContextOf, traceHeadersOf, type RequestHeaders } from '../upstreams/trace-context.js';
 import { callLeasedUpstream, unavailable, type UpstreamUnavailable } from '../upstreams/leased-call.js';
-import type { UpstreamPool } from '../upstreams/upstream.pool.js';
+import type { UpstreamPool } from '../upstreams/upstream-pool.js';
 
 // What the workspace endpoint does for a caller, in our own terms (the MCP server adapter maps them to the SDK's):
 // list the tools the caller's catalog policy exposes, and call one of exactly those through the upstream of its
@@ -92,7 +92,10 @@ export class GatewayToolsService {
         ...(bounds.onProgress === undefined ? {} : { onProgress: bounds.onProgress }),
         ...(headers === undefined ? {} : { headers }),
         // Only the session that made the call may be asked; calls of two sessions in flight at once: nobody.
-        elicitation: { scope: bounds.sessionId ?? `call:${randomUUID()}`, relay: bounds.onElicitation ?? null },
+        elicitation: {
+          scope: bounds.sessionId ?? `call:${randomUUID()}`,
+          relay: bounds.onElicitation ?? null,
+        },
       }),
     );
     if (outcome.ok) return { ok: true, result: outcome.result };

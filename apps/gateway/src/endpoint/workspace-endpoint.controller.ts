@@ -1,7 +1,7 @@
 import type { Logger } from '@gatehouse/platform';
 import { All, Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LOGGER } from '../infrastructure/infrastructure.tokens.js';
+import { LOGGER } from '../infrastructure/infrastructure-tokens.js';
 import { WorkspaceEndpoint } from './workspace-endpoint.js';
 
 /**

@@ -4,13 +4,13 @@ import { PROBLEM_CONTENT_TYPE, problemJson, type Logger } from '@gatehouse/platf
 import type { ProblemCode } from '@gatehouse/contracts';
 import type { CallerCheck, GatewayCaller } from '../callers/caller.js';
 import type { SurfaceScope } from '../catalog/served-surface.js';
-import type { CallerCache } from '../callers/caller.cache.js';
+import type { CallerCache } from '../callers/caller-cache.js';
 import {
   IntrospectionUnavailableError,
   type CallerIntrospectionClient,
 } from '../callers/caller-introspection.client.js';
-import type { GatewayMetrics, GatewayRefusalReason } from './gateway.metrics.js';
-import { checkOriginAndHost, type OriginHostPolicy } from './origin-host.check.js';
+import type { GatewayMetrics, GatewayRefusalReason } from './gateway-metrics.js';
+import { checkOriginAndHost, type OriginHostPolicy } from './origin-host.guard.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 // `/mcp/w/:workspaceId` before the MCP transport sees anything (decision 0080), in this order: Host and Origin

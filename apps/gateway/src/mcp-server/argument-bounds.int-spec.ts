@@ -18,7 +18,7 @@ import {
   type GatewayStack,
   type StartedGateway,
 } from '../acceptance/gateway-stack.harness';
-import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_MEMBERS } from './argument.bounds';
+import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_MEMBERS } from './argument-bounds';
 
 // Arguments are bounded before any upstream sees them (decision 0130): nesting past MAX_ARGUMENT_DEPTH or a
 // container wider than MAX_ARGUMENT_MEMBERS in a tools/call (the warm path and the SDK transport's), a prompts/get

@@ -5,7 +5,7 @@ import {
   McpError,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_MEMBERS } from './argument.bounds.js';
+import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_MEMBERS } from './argument-bounds.js';
 
 // A client's answer to an upstream's elicitation, as the upstream is given it (decision 0130). The protocol's
 // answer is an action and, when accepted, flat form content; the SDK's schema keeps any other member it finds

@@ -6,7 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
 import { McpSessions, type McpSessionsOptions } from './mcp-sessions.js';
-import type { ToolCallHandler } from './tool-call.handler.js';
+import type { ToolCallHandler } from './tool-call-handler.js';
 
 // The session layer alone, through a real SDK client over a loopback socket: the caller of each request is
 // whoever the `x-test-token` header names (standing in for the endpoint's authentication). A session serves only
@@ -83,7 +83,11 @@ async function initialize(url: URL, token: string): Promise<Response> {
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'by-hand', version: '0' } },
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'by-hand', version: '0' },
+      },
     }),
   });
 }
@@ -289,8 +293,11 @@ describe('McpSessions', () => {
       let text = '';
       while (!text.includes(': keepalive\n\n')) text += decoder.decode((await reader.read()).value);
       release();
-      for (let read = await reader.read(); !read.done; read = await reader.read()) text += decoder.decode(read.value);
-      expect(text).toMatch(/^(: keepalive\n\n)+event: message\ndata: \{"jsonrpc":"2.0","id":"long-1","result":\{"content":\[\{"type":"text","text":"long"\}\]\}\}\n\n$/);
+      for (let read = await reader.read(); !read.done; read = await reader.read())
+        text += decoder.decode(read.value);
+      expect(text).toMatch(
+        /^(: keepalive\n\n)+event: message\ndata: \{"jsonrpc":"2.0","id":"long-1","result":\{"content":\[\{"type":"text","text":"long"\}\]\}\}\n\n$/,
+      );
     } finally {
       release();
       await bounded.close();

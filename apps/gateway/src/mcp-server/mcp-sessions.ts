@@ -6,9 +6,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../callers/caller.js';
 import type { SurfaceScope } from '../catalog/served-surface.js';
-import type { ToolCallHandler } from './tool-call.handler.js';
+import type { ToolCallHandler } from './tool-call-handler.js';
 import { WarmToolCalls } from './warm-tool-calls.js';
-import { CALLER_KEY } from './workspace-mcp.server.js';
+import { CALLER_KEY } from './workspace-mcp-server.js';
 
 // Streamable HTTP for the workspace endpoint (decision 0080): the one place the gateway touches the SDK's server
 // transport. An `initialize` without a session opens a session (a Server and a transport of its own, id from
@@ -292,7 +292,8 @@ export class McpSessions {
     for (const session of this.sessions.values()) {
       if (session.tokenId !== caller.tokenId) continue;
       count += 1;
-      if (session.inFlight === 0 && (idlest === undefined || session.lastSeen < idlest.lastSeen)) idlest = session;
+      if (session.inFlight === 0 && (idlest === undefined || session.lastSeen < idlest.lastSeen))
+        idlest = session;
     }
     if (count < this.maxSessionsPerToken) return true;
     if (idlest === undefined) return false;

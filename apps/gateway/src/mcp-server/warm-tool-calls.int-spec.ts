@@ -694,7 +694,7 @@ const answeredWith = (id: unknown, answer: unknown) => ({
 });
 
 describe('an elicitation answer, as the upstream receives it', () => {
-  // Warm: a tools/call alone is the warm path's; a batch of one is the SDK transport's (workspace-mcp.server).
+  // Warm: a tools/call alone is the warm path's; a batch of one is the SDK transport's (workspace-mcp-server).
   const warm = (message: JsonRpc): unknown => message;
   const sdk = (message: JsonRpc): unknown => [message];
   it.each([

@@ -13,7 +13,7 @@ import {
 import type { ElicitationRelay } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import { elicitationAnswer, elicitationRefusal } from './elicitation-answer.js';
-import type { ToolCallChannel, ToolCallHandler } from './tool-call.handler.js';
+import type { ToolCallChannel, ToolCallHandler } from './tool-call-handler.js';
 
 // The warm-call path of one session (decision 0125): a `tools/call` POST on an open session is answered here,
 // without the SDK's Streamable HTTP transport (its Node-to-web conversion, zod over every message and SSE framing

@@ -9,8 +9,8 @@ import type { RevocationEvent } from '@gatehouse/contracts';
 import { createHttpRevocationsReader, leaseConcernedBy, type HeldLeases } from '@gatehouse/lease-holder';
 import type { Logger } from '@gatehouse/platform';
 import type { Redis } from 'ioredis';
-import type { CallerCache } from '../callers/caller.cache.js';
-import type { CatalogCache } from '../catalog/catalog.cache.js';
+import type { CallerCache } from '../callers/caller-cache.js';
+import type { CatalogCache } from '../catalog/catalog-cache.js';
 
 // The gateway as a holder of the revocation ledger (decisions 0053, 0081 and 0129): one RevocationSubscriber on
 // the platform stream (a gateway token serves every tenant whose pool it is in), catching up over

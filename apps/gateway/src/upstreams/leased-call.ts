@@ -1,5 +1,5 @@
 import type { ClassifiedFailure, ConnectionSupervisor } from '@gatehouse/mcp-client';
-import type { UpstreamKey, UpstreamPool } from './upstream.pool.js';
+import type { UpstreamKey, UpstreamPool } from './upstream-pool.js';
 
 // One request (a tool call, a prompts/get, a resources/read) through the leased upstream of the key, and what a
 // failure on the way reads as to the caller. Both the tools and the prompts/resources services go through here, so
@@ -57,6 +57,9 @@ export function unavailable(server: string, detail: string): UpstreamUnavailable
   return { ok: false, reason: 'upstream_unavailable', server, detail };
 }
 
-function isSharedFailure(outcome: { readonly ok: boolean; readonly reason?: string }): outcome is SharedFailure {
+function isSharedFailure(outcome: {
+  readonly ok: boolean;
+  readonly reason?: string;
+}): outcome is SharedFailure {
   return !outcome.ok && (outcome.reason === 'not_connected' || outcome.reason === 'call_failed');
 }

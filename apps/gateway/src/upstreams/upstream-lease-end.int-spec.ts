@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { testNamespaces, TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
-import { startSignedInStack, type SignedInStack } from './testing/signed-in-member.stack.js';
+import { startSignedInStack, type SignedInStack } from './testing/signed-in-member-stack.js';
 
 // A gateway lease that carries an access token ends with the token (decision 0082): renewing re-decides it but never
 // lengthens it. Through the real API and gateway, oidc-provider issuing 10-second access tokens: the gateway's

@@ -6,7 +6,7 @@ import {
   type TokenRefusingUpstream,
 } from '@gatehouse/testing';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startSignedInStack, type SignedInStack } from './testing/signed-in-member.stack.js';
+import { startSignedInStack, type SignedInStack } from './testing/signed-in-member-stack.js';
 
 // An upstream 401 on a gateway lease that carries an access token (decisions 0082 and 0098), through the
 // real API and gateway: the member signs in through the API against oidc-provider on loopback; the upstream

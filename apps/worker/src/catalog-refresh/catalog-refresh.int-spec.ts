@@ -47,7 +47,7 @@ import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { workerConfigSchema, type WorkerConfig } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
-import type { CatalogRefreshOutcome } from './catalog-refresh.processor.js';
+import type { CatalogRefreshOutcome } from './catalog-refresh-processor.js';
 
 // Catalog discovery end to end (decision 0069): the real API (createApiApp on a loopback port,
 // real Postgres and Redis), the worker app consuming its pool's queue, and

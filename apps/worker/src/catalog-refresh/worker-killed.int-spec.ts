@@ -35,8 +35,8 @@ import {
 import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createApiApp } from '../../../api/src/create-api-app.js';
-import { CHILD_GROUP_REAPER_NAME } from '../children/child-group-reaper.source.js';
-import type { CatalogRefreshOutcome } from './catalog-refresh.processor.js';
+import { CHILD_GROUP_REAPER_NAME } from '../children/child-group-reaper-source.js';
+import type { CatalogRefreshOutcome } from './catalog-refresh-processor.js';
 
 // Catalog discovery's acceptance (docs/architecture/child-processes.md): "SIGKILL of the worker during
 // discovery: no orphan child process, no partial snapshot; the job is retried and completes" (decision 0072).

@@ -37,7 +37,7 @@ import type { Redis } from 'ioredis';
 // The processors' peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching
 // for its real peer is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh.producer.js';
+import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh-producer.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import {
   createMember,
@@ -48,10 +48,10 @@ import {
 import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createApiApp } from '../../../api/src/create-api-app.js';
-import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.processor.js';
+import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh-processor.js';
 import { workerConfigSchema } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
-import type { ProbeOutcome } from '../probes/probe.processor.js';
+import type { ProbeOutcome } from '../probes/probe-processor.js';
 
 // An upstream 401 on a lease that carries an access token (decision 0082), through the worker's real
 // processors: the member signs in through the API against oidc-provider on loopback; the upstream MCP server

@@ -28,9 +28,9 @@ import type { Redis } from 'ioredis';
 // The processor's peer is the real API (leases, probes.submit, the producer): a test reaching for its real peer
 // is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh.producer.js';
+import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh-producer.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { StaleCatalogsSweep } from '../../../api/src/catalog-refresh/stale-catalogs.sweep.js';
+import { StaleCatalogsSweep } from '../../../api/src/catalog-refresh/stale-catalogs-sweep.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import {
   createMember,
@@ -43,7 +43,7 @@ import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { workerConfigSchema } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
-import type { ProbeOutcome } from './probe.processor.js';
+import type { ProbeOutcome } from './probe-processor.js';
 
 // The probe queue end to end (decision 0078): the API's sweep enqueues a probe for every approved server without a
 // recent one, on `probe.<pool>`; the worker of that pool leases the server, connects (handshake), pings, closes,

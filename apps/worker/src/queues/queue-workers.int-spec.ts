@@ -32,7 +32,7 @@ import {
 import { apiConfigSchema } from '../../../api/src/config/api.config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createApiApp } from '../../../api/src/create-api-app.js';
-import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.processor.js';
+import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh-processor.js';
 import { workerConfigSchema } from '../config/worker.config.js';
 import { createWorkerApp, type WorkerApp } from '../create-worker-app.js';
 

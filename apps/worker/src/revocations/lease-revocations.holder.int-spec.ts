@@ -15,15 +15,15 @@ import {
   type TestDatabase,
 } from '@gatehouse/testing';
 import type { Redis } from 'ioredis';
-import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh.processor.js';
+import type { CatalogRefreshOutcome } from '../catalog-refresh/catalog-refresh-processor.js';
 import type { WorkerConfig } from '../config/worker.config.js';
-import { WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import { WORKER_CONFIG } from '../infrastructure/infrastructure-tokens.js';
 import { LeaseRevocationsHolder } from './lease-revocations.holder.js';
 import {
   processGroupAlive,
   startLeaseHolderScenario,
   type LeaseHolderScenario,
-} from './test-support/lease-holder.scenario.js';
+} from './test-support/lease-holder-scenario.js';
 
 // The worker as a lease holder when Redis fails it (decision 0073;
 // docs/architecture/leases-and-revocation.md). Real API, real worker, real Postgres, and a redis-server of

@@ -13,7 +13,7 @@ import type { Logger } from '@gatehouse/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config/worker.config.js';
-import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure.tokens.js';
+import { LOGGER, WORKER_CONFIG } from '../infrastructure/infrastructure-tokens.js';
 
 /** Bounds of a tenant holder's start backoff: its cost is one HTTP read, and every moment unready refuses jobs. */
 const RETRY_INITIAL_DELAY_MS = 250;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RedisChannelMultiplexer } from '../channel-multiplexer';
-import { closeRedis, createRedisConnection, type RedisConnectionPurpose } from '../redis-connection.factory';
+import { closeRedis, createRedisConnection, type RedisConnectionPurpose } from '../redis-connection-factory';
 
 // Integration-test plumbing for this lib: real connections to the test Redis under a namespace unique to the
 // test file, all closed (and the namespace's keys deleted) by cleanup() in afterAll.

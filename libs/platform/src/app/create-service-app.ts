@@ -9,11 +9,11 @@ import type { Registry } from 'prom-client';
 import type { HealthCheck } from '../health/health-checks.js';
 import { installConnectionDraining } from '../http/connection-draining.js';
 import { installHttpObservability } from '../http/http-observability.js';
-import { NestLoggerAdapter } from '../logger/nest-logger.adapter.js';
+import { NestLoggerAdapter } from '../logger/nest-logger-adapter.js';
 import { createHttpMetrics } from '../metrics/metrics-registry.js';
 import { OperationalModule } from './operational.module.js';
-import { ProblemJsonExceptionFilter } from './problem-json.exception-filter.js';
-import type { ClosableResource } from './shutdown-resources.lifecycle.js';
+import { ProblemJsonExceptionFilter } from './problem-json-exception-filter.js';
+import type { ClosableResource } from './shutdown-resources-lifecycle.js';
 
 /** Fastify options an app may add to the ones every app gets (body limit, no proxy trust, no Fastify logger). */
 export type ServiceFastifyOptions = Pick<

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { HealthChecks, HealthReport } from '../health/health-checks.js';
-import { OPERATIONAL_METRICS, READINESS_CHECKS } from './operational.tokens.js';
+import { OPERATIONAL_METRICS, READINESS_CHECKS } from './operational-tokens.js';
 
 /** `/healthz`, `/readyz` and `/metrics`, the same in every app. */
 @Controller()

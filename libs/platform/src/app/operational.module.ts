@@ -8,8 +8,8 @@ import {
   OPERATIONAL_METRICS,
   READINESS_CHECKS,
   SERVICE_LOGGER,
-} from './operational.tokens.js';
-import { ShutdownResourcesLifecycle, type ClosableResource } from './shutdown-resources.lifecycle.js';
+} from './operational-tokens.js';
+import { ShutdownResourcesLifecycle, type ClosableResource } from './shutdown-resources-lifecycle.js';
 
 /** Per readiness check; below the probe timeouts deployments commonly set (2-5 s). */
 export const READINESS_TIMEOUT_MS = 2_000;

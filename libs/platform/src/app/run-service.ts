@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { loadConfigOrExit, type ConfigSchema } from '../config/parse-config.js';
-import { BootRefusedError } from '../errors/boot-refused.error.js';
+import { BootRefusedError } from '../errors/boot-refused-error.js';
 import { installGracefulShutdown } from '../lifecycle/graceful-shutdown.js';
 
 /** What main needs of a built app: listen on an address, close on shutdown. */

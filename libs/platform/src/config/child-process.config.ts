@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { childUserField } from './child-user.field.js';
+import { childUserField } from './child-user-field.js';
 import { integerField } from './config-fields.js';
 
 /**

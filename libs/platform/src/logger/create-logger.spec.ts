@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, REDACTED } from './create-logger.js';
-import { NestLoggerAdapter } from './nest-logger.adapter.js';
+import { NestLoggerAdapter } from './nest-logger-adapter.js';
 import { createKeyClassifier } from './sensitive-names.js';
 
 function capture(secretKeys: readonly string[] = [], secretValues: readonly string[] = []) {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger } from './create-logger.js';
-import { NestLoggerAdapter } from './nest-logger.adapter.js';
+import { NestLoggerAdapter } from './nest-logger-adapter.js';
 
 // One canary pushed through every way a secret reaches a log line (a name in any case, at
 // any depth, a URL's query string or userinfo, argv, env, headers, stderr, an error's message, stack and

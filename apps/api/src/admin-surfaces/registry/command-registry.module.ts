@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { CommandHandlerRegistry } from './command-handler.registry';
+import { CommandHandlerRegistry } from './command-handler-registry';
 
 /** Discovery of the `@HandlesCommand` providers of every module in the application. */
 @Module({

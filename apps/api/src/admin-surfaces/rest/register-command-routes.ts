@@ -11,7 +11,7 @@ import { waitSecondsOf } from '../../commands/long-poll/wait-query';
 import { commandRequestInput } from './command-request-input';
 import { commandRouteSchema } from './command-route-schema';
 import { problemErrorHandler } from '../../commands/rest/problem-error-handler';
-import { addStrictJsonParser } from '../../http/strict-json.body-parser';
+import { addStrictJsonParser } from '../../http/strict-json-body-parser';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { registerAuthRoutes } from '../auth.routes';
-import { createIdentityDeps, type CreateIdentityDepsOptions, type IdentityDeps } from '../identity.deps';
+import { createIdentityDeps, type CreateIdentityDepsOptions, type IdentityDeps } from '../identity-deps';
 import { PasswordHasher } from '../password-hasher';
 import { resolvePrincipal, requireTenantPrincipal } from '../resolve-principal';
 

@@ -2,9 +2,9 @@ import { RedisConnections } from '@gatehouse/coordination';
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../../config/api.config.js';
-import { API_CONFIG, REDIS } from '../../infrastructure/infrastructure.tokens.js';
+import { API_CONFIG, REDIS } from '../../infrastructure/infrastructure-tokens.js';
 import { CHANGE_NOTIFIER } from './change-notifier.port.js';
-import { RedisChangeNotifier } from './redis-change.notifier.js';
+import { RedisChangeNotifier } from './redis-change-notifier.js';
 
 /** The API's ChangeNotifier over Redis pub/sub, with a subscriber connection of its own, closed at shutdown. */
 @Injectable()
