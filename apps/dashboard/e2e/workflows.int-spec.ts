@@ -397,13 +397,21 @@ describe('the workflows a platform team expects', () => {
         await mobile.keyboard.press('Enter');
         const dialog = mobile.getByRole('alertdialog');
         await dialog.waitFor();
-        // Focus starts on Cancel; Escape closes and returns focus to the trigger.
-        await expect(mobile.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Cancel');
+        // Focus starts on Cancel; Escape closes and returns focus to the trigger. Radix moves focus in an effect
+        // after the dialog mounts and again after it unmounts, so each move is awaited, not read at once.
+        const focusedText = () =>
+          mobile.evaluate(() => document.activeElement?.textContent?.replace(/\s+/g, ' ').trim());
+        const focusMovesTo = (text: string) =>
+          mobile.waitForFunction(
+            (expected) => document.activeElement?.textContent?.replace(/\s+/g, ' ').trim() === expected,
+            text,
+          );
+        await focusMovesTo('Cancel').catch(() => undefined);
+        await expect(focusedText()).resolves.toBe('Cancel');
         await mobile.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });
-        await expect(
-          mobile.evaluate(() => document.activeElement?.textContent?.replace(/\s+/g, ' ').trim()),
-        ).resolves.toBe('Approve deploy-tools');
+        await focusMovesTo('Approve deploy-tools').catch(() => undefined);
+        await expect(focusedText()).resolves.toBe('Approve deploy-tools');
 
         await mobile.keyboard.press('Enter');
         await dialog.waitFor();
