@@ -208,7 +208,10 @@ export async function startGatewayScenario(options: {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
-        NODE_ENV: 'production',
+        // Not production: production refuses CHILD_USER=self (children never keep the gateway's own account),
+        // and the echo server lives in the checkout, out of an unprivileged account's reach. The gateway reads
+        // NODE_ENV for that choice only.
+        NODE_ENV: 'development',
         LOG_LEVEL: 'info',
         GATEWAY_HOST: '127.0.0.1',
         GATEWAY_PORT: String(port),
@@ -260,6 +263,9 @@ async function discoverAndSubmit(call: Call, workspaceId: string, nodeDir: strin
       defaultStartupTimeoutMs: 30_000,
       searchPath: `${nodeDir}:/usr/bin:/bin`,
       closeGraceMs: 500,
+      // The echo server runs as the bench itself, as the gateway's does (CHILD_USER=self): the checkout may be
+      // out of an unprivileged account's reach.
+      canSwitchUser: false,
       stillAdmitted: () => true,
     },
     backoff: { maxAttempts: 1, baseMs: 0, maxMs: 0 },
