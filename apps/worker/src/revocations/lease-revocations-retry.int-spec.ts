@@ -50,8 +50,10 @@ beforeAll(async () => {
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {
-  await scenario?.close();
+  // The gate first, as the window spec does: it cuts the worker's reads of the API (a long poll among them) at
+  // once, so the worker's close does not wait on a read the gate would otherwise keep open.
   await gate?.close();
+  await scenario?.close();
   await redis?.stop();
   await testDb?.drop();
 }, TEST_DATABASE_TIMEOUT_MS);
