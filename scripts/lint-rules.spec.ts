@@ -1,8 +1,8 @@
 // Each architecture rule (docs/architecture/build.md) that lint holds, fed a file that breaks it (and, where
 // a zone is allowed what others are not, a file that must stay clean), against the real eslint.config.mjs.
 // The rules that need the Nx project graph (module boundaries, cycles) are in lint-rules.int-spec.ts.
-import { readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { API_LAYER_KNOWN_VIOLATIONS, API_LAYERS, PURE_LIBS } from '../eslint.config.mjs';
 import { findingsOf, WORKSPACE_ROOT } from './lint-rules.harness';
 
@@ -330,6 +330,23 @@ describe('libs only through their roots', () => {
   });
 });
 
+const API_SOURCE = resolve(WORKSPACE_ROOT, 'apps/api/src');
+
+/** The TypeScript files under a folder that the layer rule judges (eslint.config.mjs leaves test code out). */
+function productionFilesUnder(folder: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'testing' && entry.name !== 'test-support')
+        files.push(...productionFilesUnder(path));
+    } else if (/\.ts$/.test(entry.name) && !TEST_FILE_NAME.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+const TEST_FILE_NAME = /\.(?:spec|int-spec|test-fixture|fixture|fixtures|harness|test-helper)\.ts$/;
+
 describe('apps/api imports only downwards through its layers', () => {
   const LAYERS = 'gatehouse/api-layers';
   const at = (path: string): string => `apps/api/src/${path}`;
@@ -460,6 +477,26 @@ describe('apps/api imports only downwards through its layers', () => {
     }
     const pairs = API_LAYER_KNOWN_VIOLATIONS.map(([from, to]) => `${from}>${to}`);
     expect(new Set(pairs).size).toBe(pairs.length);
+  });
+
+  it('excuses no pair both ways: two features never import each other', () => {
+    const pairs = new Set(API_LAYER_KNOWN_VIOLATIONS.map(([from, to]) => `${from}>${to}`));
+    const bothWays = API_LAYER_KNOWN_VIOLATIONS.filter(([from, to]) => pairs.has(`${to}>${from}`));
+    expect(bothWays).toEqual([]);
+  });
+
+  it('excuses only pairs production code still imports (a mended pair leaves the list)', () => {
+    const productionImports = new Set<string>();
+    for (const from of new Set(API_LAYER_KNOWN_VIOLATIONS.map(([member]) => member))) {
+      for (const file of productionFilesUnder(resolve(API_SOURCE, from))) {
+        for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\bfrom '(\.{1,2}\/[^']+)'/g)) {
+          const target = relative(API_SOURCE, resolve(dirname(file), specifier as string)).split(sep)[0];
+          if (target !== from) productionImports.add(`${from}>${target}`);
+        }
+      }
+    }
+    const stale = API_LAYER_KNOWN_VIOLATIONS.filter(([from, to]) => !productionImports.has(`${from}>${to}`));
+    expect(stale).toEqual([]);
   });
 });
 

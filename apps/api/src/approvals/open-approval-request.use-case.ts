@@ -4,7 +4,7 @@ import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
-import { callerUserId } from '../definitions/definition-access';
+import { callerUserId } from '../auth/principal';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { notApprovable } from './approval-problems';
 import { openApprovalRequests } from './approval-requests-opener';

@@ -1,4 +1,5 @@
 import type { MembershipRole, Scope, TokenKind } from '@gatehouse/commands';
+import { forbidden } from '../shared/command-problems';
 
 /** Who is calling, inside one tenant. Every command runs for a TenantPrincipal, in that tenant's RLS context. */
 export interface TenantPrincipal {
@@ -29,3 +30,10 @@ export interface PlatformPrincipal {
 }
 
 export type Principal = TenantPrincipal | PlatformPrincipal;
+
+/** The caller as a person: user and local sources, user variables and user overlays need one. */
+export function callerUserId(principal: TenantPrincipal): string {
+  if (principal.userId === null)
+    throw forbidden('Only a person has user and local sources, variables and overlays.');
+  return principal.userId;
+}

@@ -1,4 +1,4 @@
-import { LeaseProblemError } from '../leases/lease-problems';
+import { ProblemWithMembersError } from '../shared/problem-with-members';
 import { describePoolRefusal, type PoolRefusal } from './catalog-refresh-routing';
 
 /**
@@ -8,8 +8,8 @@ import { describePoolRefusal, type PoolRefusal } from './catalog-refresh-routing
 export function refreshUnroutable(
   reason: 'no_pool_open' | 'no_pool_allows',
   refusals: readonly PoolRefusal[],
-): LeaseProblemError {
-  return new LeaseProblemError(
+): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 409,
       code: 'refresh_unroutable',

@@ -12,7 +12,8 @@ import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { leaseAuditActor, leaseCallerForLease } from '../leases/lease-caller';
 import { endedState } from '../leases/lease-ended';
-import { leaseEnded, notApproved, serverNotLeasable } from '../leases/lease-problems';
+import { serverNotLeasable } from '../effective-view/view-problems';
+import { leaseEnded, notApproved } from '../leases/lease-problems';
 import { auditActorOf, isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, notFound, ValidationProblemError } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';

@@ -1,5 +1,5 @@
 import type { TenantTx } from '@gatehouse/db';
-import type { TenantPrincipal } from '../auth/principal';
+import { callerUserId, type TenantPrincipal } from '../auth/principal';
 import { isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, notFound, ValidationProblemError } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
@@ -28,12 +28,6 @@ function invalid(path: string, message: string): ValidationProblemError {
   return new ValidationProblemError([{ path, message }]);
 }
 
-/** The caller as a person: user and local sources, user variables and user overlays need one. */
-export function callerUserId(principal: TenantPrincipal): string {
-  if (principal.userId === null) throw forbidden('Only a person has user and local sources, variables and overlays.');
-  return principal.userId;
-}
-
 /** Names the source a write targets. User and local sources are always the caller's own. */
 export async function sourceTargetOf(
   tx: TenantTx,
@@ -47,7 +41,10 @@ export async function sourceTargetOf(
   }
   const inWorkspace = tier === 'project' || tier === 'local';
   if (inWorkspace !== (input.workspaceId !== undefined)) {
-    throw invalid('workspaceId', inWorkspace ? `a ${tier} source needs a workspaceId` : `a ${tier} source takes no workspaceId`);
+    throw invalid(
+      'workspaceId',
+      inWorkspace ? `a ${tier} source needs a workspaceId` : `a ${tier} source takes no workspaceId`,
+    );
   }
   switch (tier) {
     case 'managed':
@@ -60,7 +57,12 @@ export async function sourceTargetOf(
     case 'local': {
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId as string);
       const userId = callerUserId(principal);
-      return { tier, origin: `local:${workspace.id}:${userId}`, workspaceId: workspace.id, ownerUserId: userId };
+      return {
+        tier,
+        origin: `local:${workspace.id}:${userId}`,
+        workspaceId: workspace.id,
+        ownerUserId: userId,
+      };
     }
     case 'user': {
       const userId = callerUserId(principal);
@@ -104,7 +106,8 @@ export async function assertMayWriteSource(
       throw forbidden("Only admins and the workspace's maintainers write its project source.");
     case 'local':
     case 'user':
-      if (target.ownerUserId === null || target.ownerUserId !== principal.userId) throw notFound('definition source');
+      if (target.ownerUserId === null || target.ownerUserId !== principal.userId)
+        throw notFound('definition source');
       return;
     default: {
       const unreachable: never = target.tier;

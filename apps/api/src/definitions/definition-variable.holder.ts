@@ -1,9 +1,9 @@
 import type { TenantTx } from '@gatehouse/db';
-import type { TenantPrincipal } from '../auth/principal';
+import { callerUserId, type TenantPrincipal } from '../auth/principal';
 import { isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, ValidationProblemError } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
-import { assertMayWriteWorkspaceSetting, callerUserId } from './definition-access';
+import { assertMayWriteWorkspaceSetting } from './definition-access';
 
 export interface VariableHolder {
   readonly scope: 'tenant' | 'workspace' | 'user';

@@ -2,7 +2,7 @@ import { type CommandInput, getEffectiveDefinitions } from '@gatehouse/commands'
 import type { Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
-import { callerUserId } from './definition-access';
+import { callerUserId } from '../auth/principal';
 import { toActivationView } from '../effective-view/activation-view';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import type { EvaluatedEntry } from '../effective-view/effective-views';

@@ -32,9 +32,9 @@ import {
   needsSignIn,
   notApproved,
   oauthRefreshUnavailable,
-  serverNotLeasable,
   stdioRefused,
 } from './lease-problems';
+import { serverNotLeasable } from '../effective-view/view-problems';
 import { admitLeaseTransport, withAccessToken, type LeaseTransportRefusal } from './lease-transport';
 import { leaseAuditEvent, type LeaseAuditSubject } from './lease-audit';
 

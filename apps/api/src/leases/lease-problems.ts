@@ -1,35 +1,16 @@
-import { ProblemError, type ProblemDocument, type ProblemInit } from '@gatehouse/platform';
+import { ProblemWithMembersError } from '../shared/problem-with-members';
 
-// The typed refusals of the lease commands, one factory each. Extra fields are enum values and ids (activation
-// states and reasons, an approval request's id, a refusal class): never a definition value, a URL or an argv.
-
-type ExtraValue = string | readonly string[] | null;
-
-/** A problem with a few machine-readable members next to `code` (REST body members, GraphQL extensions). */
-export class LeaseProblemError extends ProblemError {
-  readonly extra: Readonly<Record<string, ExtraValue>>;
-
-  constructor(init: ProblemInit, extra: Readonly<Record<string, ExtraValue>>) {
-    super(init);
-    this.name = 'LeaseProblemError';
-    this.extra = extra;
-  }
-
-  override toProblem(instance?: string): ProblemDocument & Record<string, unknown> {
-    const copied = Object.fromEntries(
-      Object.entries(this.extra).map(([key, value]) => [key, Array.isArray(value) ? [...value] : value]),
-    );
-    return { ...copied, ...super.toProblem(instance) };
-  }
-}
+// The typed refusals of the lease commands, one factory each (the view's own refusal, server_not_leasable, is in
+// effective-view/view-problems.ts). Extra fields are enum values and ids (activation states and reasons, an
+// approval request's id, a refusal class): never a definition value, a URL or an argv.
 
 /** Activation does not approve the server for this view now; where a person must look, a request is open. */
 export function notApproved(state: {
   activationState: string;
   reasons: readonly string[];
   approvalRequestId: string | null;
-}): LeaseProblemError {
-  return new LeaseProblemError(
+}): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 403,
       code: 'not_approved',
@@ -47,22 +28,9 @@ export function notApproved(state: {
   );
 }
 
-/** The view lists the server, but not as something that could run (unresolved, blocked, disabled, rejected). */
-export function serverNotLeasable(entryStatus: string): LeaseProblemError {
-  return new LeaseProblemError(
-    {
-      status: 409,
-      code: 'server_not_leasable',
-      title: 'Server not leasable',
-      detail: 'This server does not resolve to something that can run in this view.',
-    },
-    { entryStatus },
-  );
-}
-
 /** URL admission refused the destination on the asking pool: one class for the holder, the cause is logged. */
-export function destinationRefused(pool: string): LeaseProblemError {
-  return new LeaseProblemError(
+export function destinationRefused(pool: string): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 403,
       code: 'destination_refused',
@@ -77,8 +45,8 @@ export function destinationRefused(pool: string): LeaseProblemError {
  * The pool's stdio authority (HostPolicy within the operator's ceiling) does not allow this process. With
  * `env_key_not_allowed`, `key` names the env variable refused (a name, never its value).
  */
-export function stdioRefused(pool: string, reason: string, key: string | null = null): LeaseProblemError {
-  return new LeaseProblemError(
+export function stdioRefused(pool: string, reason: string, key: string | null = null): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 403,
       code: 'stdio_refused',
@@ -92,8 +60,8 @@ export function stdioRefused(pool: string, reason: string, key: string | null = 
   );
 }
 
-export function headerHelperRefused(pool: string, reason: string): LeaseProblemError {
-  return new LeaseProblemError(
+export function headerHelperRefused(pool: string, reason: string): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 403,
       code: 'header_helper_refused',
@@ -109,8 +77,8 @@ export function headerHelperRefused(pool: string, reason: string): LeaseProblemE
  * use) the workspace's service credential can serve it: refused by name, never connected without it. The server
  * stays listed; a person signs in (the Connections page, `oauth.signIn.start`).
  */
-export function needsSignIn(principal: 'user' | 'workspace'): LeaseProblemError {
-  return new LeaseProblemError(
+export function needsSignIn(principal: 'user' | 'workspace'): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 409,
       code: 'needs_sign_in',
@@ -125,8 +93,8 @@ export function needsSignIn(principal: 'user' | 'workspace'): LeaseProblemError 
 }
 
 /** The access token had to be refreshed and no refresh could be made now (another holder, the issuer down). */
-export function oauthRefreshUnavailable(): LeaseProblemError {
-  return new LeaseProblemError(
+export function oauthRefreshUnavailable(): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 503,
       code: 'oauth_refresh_unavailable',
@@ -141,8 +109,8 @@ export function oauthRefreshUnavailable(): LeaseProblemError {
 export function leaseEnded(
   state: 'released' | 'revoked' | 'expired',
   reason: string | null,
-): LeaseProblemError {
-  return new LeaseProblemError(
+): ProblemWithMembersError {
+  return new ProblemWithMembersError(
     {
       status: 409,
       code: 'lease_ended',

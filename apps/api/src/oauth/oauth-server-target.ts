@@ -6,7 +6,7 @@ import { notFound } from '../shared/command-problems';
 import type { EffectiveView } from '../effective-view/effective-view.service';
 import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy-view';
-import { serverNotLeasable } from '../leases/lease-problems';
+import { serverNotLeasable } from '../effective-view/view-problems';
 import { oauthNotDeclared } from './oauth-problems';
 
 export interface OAuthServerTarget {
