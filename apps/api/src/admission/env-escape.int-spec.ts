@@ -218,7 +218,7 @@ beforeAll(async () => {
   for (const serverName of [...ESCAPES.map((escape) => escape.serverName), CLEAN.serverName])
     await steps.approve(serverName);
   // The catalog-refresh jobs the approvals enqueued (after their commits, detached from the requests).
-  await api.get(CatalogRefreshProducer, { strict: false }).settled();
+  await api.get(CatalogRefreshProducer).settled();
 }, TEST_DATABASE_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -380,7 +380,7 @@ describe('failed dashboard sign-ins', () => {
     // The per-address-and-account budget is 5: the sixth and seventh are refused before the password is checked.
     for (let i = 0; i < 7; i += 1) statuses.push((await attempt()).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
-    await app.get(SignInUseCase, { strict: false }).drain();
+    await app.get(SignInUseCase).drain();
     const failed = await list('action=auth.login_failed');
     expect(failed).toHaveLength(5);
     expect(failed[0]).toMatchObject({ outcome: 'denied', actorId: world.a.owner.id, targetType: 'user' });

@@ -75,7 +75,7 @@ let steps: ApiSteps<keyof typeof tokens>;
 const approve = async (serverName: string): Promise<string> => (await steps.approve(serverName)).fingerprint;
 
 /** Waits for the enqueues the API started after its commits (they run detached from the request). */
-const settled = () => api.get(CatalogRefreshProducer, { strict: false }).settled();
+const settled = () => api.get(CatalogRefreshProducer).settled();
 
 async function jobsOf(pool: 'local' | 'aaa') {
   return queues[pool].getJobs(['waiting', 'active', 'delayed', 'prioritized']);
@@ -237,7 +237,7 @@ describe('the API produces catalog refresh jobs', () => {
     );
     await settled();
     // The sweep sees the approved server without a snapshot and asks again: still the same one job.
-    const sweep = await api.get(StaleCatalogsSweep, { strict: false }).run();
+    const sweep = await api.get(StaleCatalogsSweep).run();
     expect(sweep).toMatchObject({ due: 1, enqueued: 0 });
     expect(await jobsOf('local')).toHaveLength(1);
     expect(await auditActions('catalog.refresh.requested')).toHaveLength(2);
@@ -275,7 +275,7 @@ describe('the API produces catalog refresh jobs', () => {
     expect(snapshot?.server_name).toBe('everything');
     expect(snapshot?.tools).toContain('mcp__everything__echo');
     // Fresh now: the sweep leaves it alone (nothing else is approved yet).
-    expect(await api.get(StaleCatalogsSweep, { strict: false }).run()).toMatchObject({ due: 0, enqueued: 0 });
+    expect(await api.get(StaleCatalogsSweep).run()).toMatchObject({ due: 0, enqueued: 0 });
   });
 
   it('enqueues again once a variable set, an overlay cleared or trust given commits, the server still approved', async () => {

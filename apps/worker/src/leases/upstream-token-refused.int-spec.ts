@@ -229,7 +229,7 @@ beforeAll(async () => {
   for (const name of [probeQueueOf(POOL), catalogRefreshQueueOf(POOL)]) {
     const queue = new Queue(name, { connection: producerRedis, prefix: PREFIX });
     // The approval's own refresh (for the workspace alone: needs sign-in) is not this test's.
-    await api.get(CatalogRefreshProducer, { strict: false }).settled();
+    await api.get(CatalogRefreshProducer).settled();
     await queue.obliterate({ force: true });
     queues.push(queue);
     const queueEvents = new QueueEvents(name, { connection: { url: testRedisUrl() }, prefix: PREFIX });

@@ -306,10 +306,10 @@ describe('the probe queue', () => {
   it('the sweep probes every approved server; the worker records ready, or the failure class', async () => {
     const everything = await approve('everything');
     const gone = await approve('gone');
-    await api.get(CatalogRefreshProducer, { strict: false }).settled();
+    await api.get(CatalogRefreshProducer).settled();
     const ready = probeFinished('everything', everything);
     const failed = probeFinished('gone', gone);
-    const sweep = await api.get(StaleCatalogsSweep, { strict: false }).run();
+    const sweep = await api.get(StaleCatalogsSweep).run();
     expect(sweep).toMatchObject({ probesDue: 2, probesEnqueued: 2 });
 
     await expect(ready).resolves.toMatchObject({ outcome: 'reported', state: 'ready', failureClass: null });
@@ -329,7 +329,7 @@ describe('the probe queue', () => {
     expect(PROBE_FAILURE_CLASSES).toContain(rows[1]?.failure_class);
     expect(rows[1]?.reason).toMatch(/^[a-z][a-z0-9_]*$/);
     // Probed now: the next sweep leaves both alone.
-    expect(await api.get(StaleCatalogsSweep, { strict: false }).run()).toMatchObject({ probesDue: 0 });
+    expect(await api.get(StaleCatalogsSweep).run()).toMatchObject({ probesDue: 0 });
   });
 
   it('probes.submit takes a report only for a live lease the token holds, and only a consistent one', async () => {
