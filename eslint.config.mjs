@@ -337,6 +337,21 @@ export default [
     },
   },
   {
+    // SQL written by hand lives in libs/db (docs/architecture/data-and-rls.md): a use case reads and writes with
+    // the Prisma model API on the TenantTx it is given. Test code may read the database as it likes.
+    files: ['apps/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(?:query|execute)Raw(?:Unsafe)?$/]',
+          message: 'SQL by hand lives in libs/db: add a function to its repository there.',
+        },
+      ],
+    },
+  },
+  {
     // apps/gateway: the SDK's server side and its types only in its MCP server adapter (decision 0080).
     files: ['apps/gateway/**/*.ts'],
     ignores: ['apps/gateway/src/mcp-server/**', ...TEST_FILES],

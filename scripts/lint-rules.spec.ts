@@ -138,6 +138,34 @@ describe('Prisma only inside libs/db', () => {
   });
 });
 
+describe('SQL by hand only inside libs/db', () => {
+  const SYNTAX = 'no-restricted-syntax';
+  const rawSql = (member: string): string =>
+    `import type { TenantTx } from '@gatehouse/db';\nexport const probe = (tx: TenantTx) => tx.${member}\`SELECT 1\`;\n`;
+
+  it.each(['$queryRaw', '$executeRaw', '$queryRawUnsafe', '$executeRawUnsafe'])(
+    'refuses %s in apps/api',
+    async (member) => {
+      expect(await findingsOf(SYNTAX, 'apps/api/src/leases/lint-probe.ts', rawSql(member))).toEqual([
+        expect.stringContaining('SQL by hand lives in libs/db'),
+      ]);
+    },
+  );
+
+  it('allows it in libs/db and in test code', async () => {
+    expect(await findingsOf(SYNTAX, 'libs/db/src/lint-probe.ts', rawSql('$queryRaw'))).toEqual([]);
+    expect(
+      await findingsOf(SYNTAX, 'apps/api/src/leases/lint-probe.int-spec.ts', rawSql('$queryRaw')),
+    ).toEqual([]);
+  });
+
+  it('lets a use case call the Prisma model API', async () => {
+    const modelCall =
+      "import type { TenantTx } from '@gatehouse/db';\nexport const probe = (tx: TenantTx) => tx.workspace.findMany();\n";
+    expect(await findingsOf(SYNTAX, 'apps/api/src/leases/lint-probe.ts', modelCall)).toEqual([]);
+  });
+});
+
 describe('the client side of the MCP SDK only in libs/mcp-client', () => {
   const clients = [
     '@modelcontextprotocol/sdk/client/index.js',

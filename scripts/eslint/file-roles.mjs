@@ -14,7 +14,7 @@ export const ROLES = {
   schema: 'zod schemas and the types inferred from them',
   config: 'a configuration shape, read from the environment once at start',
   client: 'talks to another process of ours or a third party over the network',
-  repository: 'database access through Prisma (libs/db): reads and writes of one area',
+  repository: 'libs/db only: what use cases cannot say with the Prisma model API (SQL, lookups, ...)',
   mapper: 'converts one shape into another, nothing else',
   holder: 'keeps a value (a lease, a token) current in the background and hands it out',
   port: 'an interface that adapters implement (no code)',

@@ -140,3 +140,11 @@ export type {
   RotationCounts,
   RotationProgress,
 } from './key-rotation/rotate-keys';
+export {
+  insertAuditEventsMovingHead,
+  lockAuditHead,
+  readAuditHeadSnapshot,
+} from './audit/audit-chain.repository';
+export type { AuditEventRow, AuditHeadSnapshot, LockedAuditHead } from './audit/audit-chain.repository';
+export { upsertEntryAuthors } from './definitions/entry-author.repository';
+export { lockOwnerMemberships } from './tenancy/membership.repository';

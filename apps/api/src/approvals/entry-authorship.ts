@@ -1,4 +1,4 @@
-import type { TenantTx } from '@gatehouse/db';
+import { upsertEntryAuthors, type TenantTx } from '@gatehouse/db';
 import { canonicalJson } from '../audit/audit-chain-encoding';
 
 /** The authorship key of a variable: its holder (`tenant`, `workspace:<id>`, `user:<id>`) under `variable:`. */
@@ -33,11 +33,11 @@ export async function recordEntryAuthors(
 ): Promise<void> {
   const { userId } = args;
   if (userId === null || args.entryNames.length === 0) return;
-  const changedAt = args.at ?? new Date();
-  // One statement whatever the number of entries (a document may change hundreds at once).
-  await tx.$executeRaw`
-    INSERT INTO definition_entry_authors (tenant_id, origin, entry_name, user_id, changed_at)
-    SELECT ${args.tenantId}::uuid, ${args.origin}, entry_name, ${userId}::uuid, ${changedAt}
-      FROM unnest(${[...new Set(args.entryNames)]}::text[]) AS entry_name
-    ON CONFLICT (tenant_id, origin, entry_name, user_id) DO UPDATE SET changed_at = EXCLUDED.changed_at`;
+  await upsertEntryAuthors(tx, {
+    tenantId: args.tenantId,
+    origin: args.origin,
+    entryNames: args.entryNames,
+    userId,
+    changedAt: args.at ?? new Date(),
+  });
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { TenantTx } from '@gatehouse/db';
+import {
+  insertAuditEventsMovingHead,
+  lockAuditHead,
+  type AuditEventRow,
+  type LockedAuditHead,
+  type TenantTx,
+} from '@gatehouse/db';
 import {
   GENESIS_HASH,
   canonicalJson,
@@ -11,12 +17,7 @@ import { noteAuditLink } from './audit-checkpoint-logger';
 import type { AuditEventInput, AuditLink } from './audit-event';
 import { assertAuditEventSafe } from './audit-event.guard';
 
-export interface LockedHead {
-  tenant_id: string;
-  seq: bigint;
-  hash: Uint8Array;
-  now: Date;
-}
+export type LockedHead = LockedAuditHead;
 
 /** What the hash covers for one event appended at `seq` under the locked head. */
 export function hashFieldsOf(head: LockedHead, seq: bigint, event: AuditEventInput): AuditHashFields {
@@ -54,20 +55,7 @@ export async function appendAuditEvent(tx: TenantTx, event: AuditEventInput): Pr
   const fields = hashFieldsOf(head, head.seq + 1n, event);
   const hash = computeAuditHash(head.hash, fields);
   // One round trip for both writes: the event row and the head moving onto it.
-  await tx.$executeRaw`
-    WITH appended AS (
-      INSERT INTO audit_events
-        (id, tenant_id, seq, occurred_at, actor_type, actor_id, token_kind, action, target_type, target_id,
-         outcome, data, prev_hash, hash)
-      VALUES
-        (${randomUUID()}::uuid, ${fields.tenantId}::uuid, ${fields.seq}, ${fields.occurredAt}, ${fields.actorType},
-         ${fields.actorId}, ${fields.tokenKind}, ${fields.action}, ${fields.targetType}, ${fields.targetId},
-         ${fields.outcome}, ${canonicalJson(fields.data)}::jsonb, ${head.hash}, ${hash})
-      RETURNING seq
-    )
-    UPDATE audit_heads
-       SET seq = (SELECT seq FROM appended), hash = ${hash}, updated_at = ${fields.occurredAt}
-     WHERE tenant_id = ${fields.tenantId}::uuid`;
+  await insertAuditEventsMovingHead(tx, head, [rowOf(fields, head.hash, hash)]);
   const link: AuditLink = { seq: fields.seq, hash: toHex(hash) };
   noteAuditLink(fields.tenantId, link);
   return link;
@@ -99,75 +87,42 @@ export async function appendAuditEvents(
   const head = await lockHead(tx);
   let previousHash = head.hash;
   let seq = head.seq;
-  const rows: Record<string, unknown>[] = [];
+  const rows: AuditEventRow[] = [];
   const links: AuditLink[] = [];
   for (const event of events) {
     seq += 1n;
     const fields = hashFieldsOf(head, seq, event);
     const hash = computeAuditHash(previousHash, fields);
-    rows.push({
-      id: randomUUID(),
-      seq: seq.toString(),
-      actor_type: fields.actorType,
-      actor_id: fields.actorId,
-      token_kind: fields.tokenKind,
-      action: fields.action,
-      target_type: fields.targetType,
-      target_id: fields.targetId,
-      outcome: fields.outcome,
-      // The same canonical text the hash covers, stored as jsonb exactly as appendAuditEvent stores it.
-      data: canonicalJson(fields.data),
-      prev_hash: toHex(previousHash),
-      hash: toHex(hash),
-    });
+    rows.push(rowOf(fields, previousHash, hash));
     links.push({ seq, hash: toHex(hash) });
     previousHash = hash;
   }
-  await tx.$executeRaw`
-    WITH appended AS (
-      INSERT INTO audit_events
-        (id, tenant_id, seq, occurred_at, actor_type, actor_id, token_kind, action, target_type, target_id,
-         outcome, data, prev_hash, hash)
-      SELECT r.id, ${head.tenant_id}::uuid, r.seq, ${head.now}, r.actor_type, r.actor_id, r.token_kind, r.action,
-             r.target_type, r.target_id, r.outcome, r.data::jsonb, decode(r.prev_hash, 'hex'), decode(r.hash, 'hex')
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-          id uuid, seq bigint, actor_type text, actor_id text, token_kind text, action text, target_type text,
-          target_id text, outcome text, data text, prev_hash text, hash text)
-      RETURNING seq
-    )
-    UPDATE audit_heads
-       SET seq = (SELECT max(seq) FROM appended), hash = ${previousHash}, updated_at = ${head.now}
-     WHERE tenant_id = ${head.tenant_id}::uuid`;
+  await insertAuditEventsMovingHead(tx, head, rows);
   const last = links[links.length - 1] as AuditLink;
   noteAuditLink(head.tenant_id, last);
   return links;
 }
 
-/**
- * Locks the tenant's head row, creating it (seq 0, genesis hash) on the tenant's first event. The common case is
- * one statement; the insert runs only when the row is missing, and ON CONFLICT DO NOTHING lets two first
- * writers race safely (the loser waits for the winner's commit, then locks the committed row).
- */
-async function lockHead(tx: TenantTx): Promise<LockedHead> {
-  const existing = await selectHeadForUpdate(tx);
-  if (existing) return existing;
-  await tx.$executeRaw`
-    INSERT INTO audit_heads (tenant_id, seq, hash, updated_at)
-    SELECT s.tenant_id, 0, ${GENESIS_HASH}, clock_timestamp()
-      FROM (SELECT nullif(current_setting('app.tenant_id', true), '')::uuid AS tenant_id) AS s
-     WHERE s.tenant_id IS NOT NULL
-    ON CONFLICT (tenant_id) DO NOTHING`;
-  const created = await selectHeadForUpdate(tx);
-  if (!created)
-    throw new Error('appendAuditEvent needs a transaction with a tenant set (Database.withTenant)');
-  return created;
+/** The row as stored: `data` is the same canonical text the hash covers. */
+function rowOf(fields: AuditHashFields, prevHash: Uint8Array, hash: Uint8Array): AuditEventRow {
+  return {
+    id: randomUUID(),
+    seq: fields.seq,
+    actorType: fields.actorType,
+    actorId: fields.actorId,
+    tokenKind: fields.tokenKind,
+    action: fields.action,
+    targetType: fields.targetType,
+    targetId: fields.targetId,
+    outcome: fields.outcome,
+    dataJson: canonicalJson(fields.data),
+    prevHash,
+    hash,
+  };
 }
 
-async function selectHeadForUpdate(tx: TenantTx): Promise<LockedHead | undefined> {
-  const rows = await tx.$queryRaw<LockedHead[]>`
-    SELECT tenant_id::text AS tenant_id, seq, hash, clock_timestamp() AS now
-      FROM audit_heads
-     WHERE tenant_id = nullif(current_setting('app.tenant_id', true), '')::uuid
-       FOR UPDATE`;
-  return rows[0];
+async function lockHead(tx: TenantTx): Promise<LockedHead> {
+  const head = await lockAuditHead(tx, GENESIS_HASH);
+  if (!head) throw new Error('appendAuditEvent needs a transaction with a tenant set (Database.withTenant)');
+  return head;
 }

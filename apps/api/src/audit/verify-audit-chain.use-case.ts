@@ -1,5 +1,5 @@
 import { type CommandInput, type CommandOutput, verifyAuditChain } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import { readAuditHeadSnapshot, type Database } from '@gatehouse/db';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { ValidationProblemError } from '../shared/command-problems';
 import { GENESIS_HASH, fromHex, toHex } from './audit-chain-encoding';
@@ -11,12 +11,6 @@ import {
   DEFAULT_AUDIT_VERIFY_BATCH_SIZE,
 } from '../infrastructure/command-deps-tokens';
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';
-
-interface HeadSnapshot {
-  head_seq: bigint | null;
-  head_hash: Uint8Array | null;
-  max_seq: bigint | null;
-}
 
 /**
  * `audit.verify`: recomputes the tenant's whole chain and names the first bad row (see AuditChainVerifier for
@@ -38,13 +32,7 @@ export class VerifyAuditChainUseCase implements UseCaseFor<typeof verifyAuditCha
   }: UseCaseArgs<CommandInput<typeof verifyAuditChain>>): Promise<CommandOutput<typeof verifyAuditChain>> {
     const checkpoint = checkpointOf(input);
     const tenantId = principal.tenantId;
-    const snapshot = await this.db.withTenant(tenantId, async (tx) => {
-      const rows = await tx.$queryRaw<HeadSnapshot[]>`
-        SELECT (SELECT seq FROM audit_heads WHERE tenant_id = ${tenantId}::uuid) AS head_seq,
-               (SELECT hash FROM audit_heads WHERE tenant_id = ${tenantId}::uuid) AS head_hash,
-               (SELECT max(seq) FROM audit_events WHERE tenant_id = ${tenantId}::uuid) AS max_seq`;
-      return rows[0];
-    });
+    const snapshot = await this.db.withTenant(tenantId, (tx) => readAuditHeadSnapshot(tx, tenantId));
     const head: StoredAuditHead | undefined =
       snapshot?.head_seq != null && snapshot.head_hash != null
         ? { seq: snapshot.head_seq, hash: snapshot.head_hash }

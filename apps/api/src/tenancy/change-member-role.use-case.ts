@@ -1,11 +1,10 @@
 import { type CommandInput, changeMemberRole } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import { lockOwnerMemberships, type Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, forbidden, notFound } from '../shared/command-problems';
 import { PERSON, toMemberView } from '../commands/command-views';
-import { lockOwners } from './owner-lock';
 import { evictCachedTokens } from '../auth/token-lookup-cache';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
@@ -23,7 +22,7 @@ export class ChangeMemberRoleUseCase implements UseCaseFor<typeof changeMemberRo
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof changeMemberRole>>) {
     const membershipView = await this.db.withTenant(principal.tenantId, async (tx) => {
-      const owners = await lockOwners(tx);
+      const owners = await lockOwnerMemberships(tx);
       const key = { tenantId_userId: { tenantId: principal.tenantId, userId: input.userId } };
       const current = await tx.membership.findUnique({ where: key, select: { role: true } });
       if (current === null) throw notFound('member');

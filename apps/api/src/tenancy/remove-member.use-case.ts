@@ -1,10 +1,9 @@
 import { type CommandInput, removeMember } from '@gatehouse/commands';
-import type { Database } from '@gatehouse/db';
+import { lockOwnerMemberships, type Database } from '@gatehouse/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { conflict, forbidden, notFound } from '../shared/command-problems';
-import { lockOwners } from './owner-lock';
 import { evictCachedTokens } from '../auth/token-lookup-cache';
 import { Inject } from '@nestjs/common';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
@@ -22,7 +21,7 @@ export class RemoveMemberUseCase implements UseCaseFor<typeof removeMember> {
 
   async execute({ principal, input }: UseCaseArgs<CommandInput<typeof removeMember>>) {
     const removedView = await this.db.withTenant(principal.tenantId, async (tx) => {
-      const owners = await lockOwners(tx);
+      const owners = await lockOwnerMemberships(tx);
       const key = { tenantId_userId: { tenantId: principal.tenantId, userId: input.userId } };
       const current = await tx.membership.findUnique({ where: key, select: { role: true } });
       if (current === null) throw notFound('member');

@@ -1,4 +1,4 @@
-import type { TenantTx } from '@gatehouse/db';
+import type { TenantTx } from './prisma-client';
 
 /**
  * Locks the current tenant's owner memberships until the transaction ends and returns their user ids. Every
@@ -6,7 +6,7 @@ import type { TenantTx } from '@gatehouse/db';
  * the same moment run one after the other and the second sees one owner left (FOR UPDATE re-reads rows that
  * changed while it waited).
  */
-export async function lockOwners(tx: TenantTx): Promise<string[]> {
+export async function lockOwnerMemberships(tx: TenantTx): Promise<string[]> {
   const rows = await tx.$queryRaw<{ user_id: string }[]>`
     SELECT user_id::text AS user_id
       FROM memberships
