@@ -145,10 +145,20 @@ export const API_LAYERS = [
     members: ['shared', 'config', 'http', 'infrastructure', 'auth', 'audit', 'revocations', 'commands'],
   },
   {
-    // The read models several features decide by: the effective view of a workspace, the tenant's host policy.
+    // The read models and judgements several features decide by: the effective view of a workspace, the tenant's
+    // host policy, admission's judgements.
     name: 'core',
     peers: true,
-    members: ['effective-view', 'host-policy'],
+    members: [
+      'effective-view',
+      'host-policy',
+      // Admission's judgements (what a destination or a launch may do), which leases, OAuth and the effective
+      // definitions all apply; the admission.check use case stays a feature.
+      'admission/admission-deps',
+      'admission/admission-log',
+      'admission/destination-admission',
+      'admission/launch-judgement',
+    ],
   },
   {
     name: 'features',
@@ -200,13 +210,10 @@ export const API_LAYER_KNOWN_VIOLATIONS = [
   ],
   ['catalog', 'leases', 'snapshots and the catalog lease check the lease that discovered them'],
   ['catalog-refresh', 'leases', 'refresh-catalog and its problems reuse lease keys and problems'],
-  ['definitions', 'admission', 'get-effective-definitions shows the launch judgement'],
   ['definitions', 'approvals', 'definition writes reopen approval requests (open-requests-after-change)'],
   ['definitions', 'catalog-refresh', 'definition writes enqueue discovery'],
-  ['leases', 'admission', 'issue-lease and lease-transport judge admission'],
   ['leases', 'approvals', 'issue-lease opens an approval request'],
   ['leases', 'oauth', 'a lease carries an OAuth access token (issue-lease, leases.module)'],
-  ['oauth', 'admission', 'oauth-runtime and oauth.module judge destination admission'],
   ['probes', 'leases', 'submit-probe checks the lease behind the probe'],
   ['workspaces', 'approvals', 'trust and generation changes reopen approval requests'],
   ['workspaces', 'catalog-refresh', 'trust changes enqueue discovery'],

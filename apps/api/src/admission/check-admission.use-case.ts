@@ -1,6 +1,5 @@
 import { checkAdmission, type CommandInput, type CommandOutput } from '@gatehouse/commands';
 import type { Database, TenantTx } from '@gatehouse/db';
-import type { Resolver } from '@gatehouse/egress';
 import { toActivationView } from '../effective-view/activation-view';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -8,7 +7,7 @@ import { notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import { hostPolicyOfRow } from '../host-policy/host-policy-view';
-import type { AdmissionLog } from './admission-log';
+import type { CheckAdmissionDeps } from './admission-deps';
 import { judgeLaunch, type LaunchJudgement } from './launch-judgement';
 import { fingerprintOf, launchTargetOf, transportOf } from '../effective-view/launch-target';
 import { Inject } from '@nestjs/common';
@@ -17,13 +16,6 @@ import { WORKER_POOLS, CHECK_ADMISSION_DEPS } from '../infrastructure/command-de
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 
 type AdmissionCheck = CommandOutput<typeof checkAdmission>;
-
-export interface CheckAdmissionDeps {
-  /** DNS for URL admission: the bounded c-ares resolver (createDnsResolver) in production, a fixed table in tests. */
-  readonly resolver: Resolver;
-  /** The operator's log: the only place a destination refusal's detailed class is written. */
-  readonly log: AdmissionLog;
-}
 
 /**
  * `admission.check` (tenant:write: owners and admins): the decision a worker would get before a lease for a

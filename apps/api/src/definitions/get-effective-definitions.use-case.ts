@@ -7,7 +7,7 @@ import { toActivationView } from '../effective-view/activation-view';
 import { EffectiveView } from '../effective-view/effective-view.service';
 import type { EvaluatedEntry } from '../effective-view/effective-views';
 import { poolsOpenToTenant, type WorkerPools } from '../auth/pool-config';
-import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
+import type { CheckAdmissionDeps } from '../admission/admission-deps';
 import { judgeLaunch, type LaunchGround } from '../admission/launch-judgement';
 import { launchTargetOf } from '../effective-view/launch-target';
 import { hostPolicyOfRow } from '../host-policy/host-policy-view';

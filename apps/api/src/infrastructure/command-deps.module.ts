@@ -1,7 +1,7 @@
 import { createDnsResolver, type Resolver } from '@gatehouse/egress';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SILENT_ADMISSION_LOG, type AdmissionLog } from '../admission/admission-log.js';
-import type { CheckAdmissionDeps } from '../admission/check-admission.use-case.js';
+import type { CheckAdmissionDeps } from '../admission/admission-deps.js';
 import type { WorkerPools } from '../auth/pool-config.js';
 import { DefinitionCipher } from '../effective-view/definition-cipher.js';
 import {

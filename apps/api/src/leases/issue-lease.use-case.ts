@@ -5,7 +5,7 @@ import type { ProcessAuthority, AdmittedTransportDescription } from '@gatehouse/
 import { readLeaseIssuanceInputs, type Database, type Workspace } from '@gatehouse/db';
 import type { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
-import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
+import type { CheckAdmissionDeps } from '../admission/admission-deps';
 import { openApprovalRequests } from '../approvals/approval-requests-opener';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditAppendCall, noteAppendedLink, type AppendedLinkRow } from '../audit/audit-append-statements';

@@ -2,7 +2,7 @@ import type { Resolver } from '@gatehouse/egress';
 import type { Logger } from '@gatehouse/platform';
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { CheckAdmissionDeps } from '../admission/check-admission.use-case';
+import type { CheckAdmissionDeps } from '../admission/admission-deps';
 import type { WorkerPools } from '../auth/pool-config';
 import type { ApiConfig } from '../config/api.config';
 import { CHECK_ADMISSION_DEPS, WORKER_POOLS } from '../infrastructure/command-deps-tokens';
