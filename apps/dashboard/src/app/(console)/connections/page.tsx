@@ -9,13 +9,12 @@ import { serverSignIn } from '@/server/sign-in-state';
 import { AccessFailure } from '@/ui/access-states';
 import { CompleteSignInForm } from '@/ui/connections/connection-forms';
 import { ConnectionNotices } from '@/ui/connections/connection-notices';
-import { OAuthServersTable } from '@/ui/connections/oauth-servers-table';
 import { OwnCredentialsTable } from '@/ui/connections/own-credentials-table';
-import { ServiceCredentialsTable } from '@/ui/connections/service-credentials-table';
 import { EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
 import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
 import { ConnectionsWorkspaceTabs } from '@/ui/connections/connections-workspace-tabs';
+import { WorkspaceConnections } from '@/ui/connections/workspace-connections';
 
 export const metadata: Metadata = { title: 'Connections' };
 
@@ -69,7 +68,6 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   if (services && !services.ok) redirectIfSessionEnded(services.problem);
   const listed = credentials?.ok ? credentials.data.items : [];
   const credentialItems = listed.filter((credential) => credential.subject === 'user');
-  const serviceItems = services?.ok ? services.data.items : [];
   const oauthServers =
     effective?.ok && workspace
       ? effective.data.entries.flatMap((entry) => {
@@ -101,41 +99,13 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
       ) : (
         <>
           <ConnectionsWorkspaceTabs workspaces={items} current={workspace.id} />
-          <Panel
-            id="connections-servers"
-            title={`Servers of ${workspace.name} that use OAuth`}
-            description="As you get them: your own sign-in is used first, then the workspace’s service credential where the definition allows shared use."
-          >
-            {effective && !effective.ok ? (
-              <ProblemCallout problem={effective.problem} context="The servers could not be loaded" />
-            ) : oauthServers.length === 0 ? (
-              <EmptyState title="No server here uses OAuth">
-                Servers whose definition declares OAuth appear here with their sign-in state.
-              </EmptyState>
-            ) : (
-              <OAuthServersTable workspace={workspace} oauthServers={oauthServers} can={can} />
-            )}
-          </Panel>
-          {services ? (
-            <Panel
-              id="connections-service-credentials"
-              title={`Service credentials of ${workspace.name}`}
-              description="Sign-ins shared with the workspace: each serves everyone here without a sign-in of their own. Signing the workspace out deletes it, ends the leases that carried it and asks the issuer to revoke it."
-            >
-              {!services.ok ? (
-                <ProblemCallout
-                  problem={services.problem}
-                  context="The service credentials could not be loaded"
-                />
-              ) : serviceItems.length === 0 ? (
-                <EmptyState title="No service credentials">
-                  Share your own sign-in with the workspace above, for a server whose definition allows it.
-                </EmptyState>
-              ) : (
-                <ServiceCredentialsTable workspace={workspace} serviceItems={serviceItems} />
-              )}
-            </Panel>
-          ) : null}
+          <WorkspaceConnections
+            workspace={workspace}
+            serversProblem={effective && !effective.ok ? effective.problem : null}
+            oauthServers={oauthServers}
+            services={services}
+            can={can}
+          />
         </>
       )}
 
