@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useEffect, useRef, useState } from 'react';
+import { useActionState, useState } from 'react';
 import { fieldError, submitted, submittedList } from '@/server/action-state';
 import { createTokenAction, type CreateTokenState } from '@/server/actions/token.actions';
 import {
@@ -9,13 +9,11 @@ import {
   TENANT_TOKEN_KINDS,
   type TenantTokenKind,
 } from '@/views/token-kinds';
-import { ActionFeedback } from '../action-feedback';
-import { ButtonLink } from '../button';
-import { CopyButton } from '../copy-button';
-import { formatDateTime } from '../date-time';
-import { Callout } from '../feedback';
-import { Choice, ChoiceGroup, SelectField, TextField, formStyles } from '../form-fields';
-import { SubmitButton } from '../submit-button';
+import { ActionFeedback } from '@/ui/action-feedback';
+import { ButtonLink } from '@/ui/button';
+import { Choice, ChoiceGroup, SelectField, TextField, formStyles } from '@/ui/form-fields';
+import { SubmitButton } from '@/ui/submit-button';
+import { CreatedToken } from './created-token';
 
 const INITIAL: CreateTokenState = { status: 'idle' };
 
@@ -39,47 +37,8 @@ export function NewTokenForm({
 }) {
   const [state, action] = useActionState(createTokenAction, INITIAL);
   const [kind, setKind] = useState<TenantTokenKind>('user');
-  const secretRef = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    if (state.status === 'created') secretRef.current?.focus();
-  }, [state]);
-
-  if (state.status === 'created') {
-    return (
-      <div className="stack-sm" data-token-created>
-        <Callout tone="warning" title="Copy your new token now" live>
-          <p>
-            This is the only time its secret is shown. Gatehouse keeps only a hash; if you lose it, revoke the
-            token and create another.
-          </p>
-        </Callout>
-        <TextField
-          ref={secretRef}
-          id="token-secret"
-          label={`Secret of ${state.token.name}`}
-          value={state.secret}
-          readOnly
-          mono
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <CopyButton value={state.secret} label="Copy token" />
-        <p className="muted">
-          Send it as <code>Authorization: Bearer &lt;token&gt;</code>. It is listed as{' '}
-          <code>{state.token.prefix}…</code>
-          {state.token.expiresAt
-            ? ` and expires ${formatDateTime(state.token.expiresAt)}`
-            : ' and does not expire'}
-          .
-        </p>
-        <div className={formStyles.actions}>
-          <ButtonLink href="/tokens" variant="primary">
-            Done
-          </ButtonLink>
-        </div>
-      </div>
-    );
-  }
+  if (state.status === 'created') return <CreatedToken token={state.token} secret={state.secret} />;
 
   const ceiling = KIND_SCOPE_CEILING[kind];
   const offered = kind === 'user' ? ceiling.filter((scope) => heldScopes.includes(scope)) : ceiling;
