@@ -6,22 +6,22 @@ import { getServerStatus, getWorkspaceCatalog, listOAuthCredentials } from '@/se
 import { getEffectiveDefinitions } from '@/server/definition-queries';
 import { CatalogMarks } from '@/ui/catalog/server-catalog';
 import { ServerCatalogPanel } from '@/ui/catalog/server-catalog-panel';
-import { ServerConnections } from '@/ui/catalog/server-connections';
+import { ServerConnectionsPanel } from '@/ui/catalog/server-connections-panel';
 import { serversPageContext } from '@/server/servers-page-context';
 import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
 import { PageProblem } from '@/ui/access-states';
-import { ActivationBadge, ActivationDetails } from '@/ui/approvals/activation-parts';
+import { ActivationBadge } from '@/ui/approvals/activation-parts';
+import { ServerApprovalPanel } from '@/ui/approvals/server-approval-panel';
 import { PageHeader } from '@/ui/page-header';
 import { sourceNames } from '@/ui/approvals/review-model';
 import { serverSignIn } from '@/server/sign-in-state';
-import { Panel, ProblemCallout } from '@/ui/feedback';
 import { StatusBadge } from '@/ui/servers/server-parts';
 import { ServerDefinitionPanel } from '@/ui/servers/server-definition-panel';
 import { ServerIdentityPanel } from '@/ui/servers/server-identity-panel';
 import { ServerNotices } from '@/ui/servers/server-notices';
+import { ServerOverlayPanel } from '@/ui/servers/server-overlay-panel';
 import { ServerSignInPanel } from '@/ui/servers/server-sign-in-panel';
 import { firstParam, readPageCursor, readPageSize, type SearchParams } from '@/ui/paging';
-import { ServerOverlayControl } from '@/ui/servers/overlay-forms';
 import type { EffectiveViewKind } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server' };
@@ -66,12 +66,6 @@ export default async function ServerDetailPage({
   }
   const entry = effective.data.entries.find((candidate) => candidate.name === serverName);
   if (entry === undefined) notFound();
-  const disabledBy =
-    entry.reason === 'disabled_by_workspace'
-      ? 'workspace'
-      : entry.reason === 'disabled_by_user'
-        ? 'user'
-        : null;
   const catalogServer = catalog?.ok
     ? catalog.data.servers.find((candidate) => candidate.name === serverName)
     : undefined;
@@ -101,21 +95,15 @@ export default async function ServerDetailPage({
       />
       <ServerNotices entry={entry} />
 
-      <Panel
-        id="server-approval"
-        title="Approval"
-        description="It runs only while an approval holds for exactly this definition, source, repository and generation."
-      >
-        <ActivationDetails
-          entry={entry}
-          target={{
-            workspaceId: workspace.id,
-            view,
-            canReadApprovals: can.readApprovals,
-            canRequestReview: can.requestReview,
-          }}
-        />
-      </Panel>
+      <ServerApprovalPanel
+        entry={entry}
+        target={{
+          workspaceId: workspace.id,
+          view,
+          canReadApprovals: can.readApprovals,
+          canRequestReview: can.requestReview,
+        }}
+      />
 
       {can.readCatalog ? (
         <ServerCatalogPanel
@@ -129,26 +117,16 @@ export default async function ServerDetailPage({
       ) : null}
 
       {status ? (
-        <Panel
-          id="server-connections"
-          title="Connections"
-          description="What workers found when they last probed it, and who holds a live lease on it now."
-        >
-          {status.ok ? (
-            <ServerConnections
-              status={status.data}
-              fingerprint={entry.fingerprint ?? null}
-              paging={{
-                path: `/servers/${workspace.id}/server/${encodeURIComponent(entry.name)}`,
-                keep: { view: view === 'principal' ? 'principal' : undefined },
-                current: holdersPage,
-                pageSize: holdersPageSize,
-              }}
-            />
-          ) : (
-            <ProblemCallout problem={status.problem} context="The connection state could not be loaded" />
-          )}
-        </Panel>
+        <ServerConnectionsPanel
+          status={status}
+          fingerprint={entry.fingerprint ?? null}
+          paging={{
+            path: `/servers/${workspace.id}/server/${encodeURIComponent(entry.name)}`,
+            keep: { view: view === 'principal' ? 'principal' : undefined },
+            current: holdersPage,
+            pageSize: holdersPageSize,
+          }}
+        />
       ) : null}
 
       {signIn !== null ? <ServerSignInPanel signIn={signIn} workspaceId={workspace.id} /> : null}
@@ -158,18 +136,11 @@ export default async function ServerDetailPage({
       <ServerIdentityPanel entry={entry} names={sourceNames(workspace)} />
 
       {permissions.variableScopes.length > 0 ? (
-        <Panel
-          id="server-overlay"
-          title="Disable"
-          description="A disabled server stays listed with its reason; enabling it gives back the identical entry."
-        >
-          <ServerOverlayControl
-            workspaceId={workspace.id}
-            serverName={entry.name}
-            workspaceScope={permissions.workspaceOverlays}
-            disabledBy={disabledBy}
-          />
-        </Panel>
+        <ServerOverlayPanel
+          entry={entry}
+          workspaceId={workspace.id}
+          workspaceScope={permissions.workspaceOverlays}
+        />
       ) : null}
     </div>
   );
