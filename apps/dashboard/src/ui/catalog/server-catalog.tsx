@@ -1,22 +1,16 @@
 import { CATALOG_TROUBLE_WORDS, catalogTroubles } from '@/server/catalog-trouble';
 import type { CatalogServerView, ServerCatalogView } from '@/views/catalog-views';
-import { DataTable } from '../data-table';
-import { Badge, Callout, EmptyState } from '../feedback';
-import styles from '../overview.module.css';
-import { axesInWords, serverNotes, toolNotes } from './catalog-labels';
-import catalogStyles from './catalog.module.css';
+import { Badge, Callout } from '@/ui/feedback';
+import styles from '@/ui/overview.module.css';
+import { serverNotes } from './catalog-labels';
+import { CatalogPrompts, CatalogResources } from './catalog-prompts-resources';
+import { CatalogToolsTable } from './catalog-tools-table';
+import { formatUtcTime } from './utc-time';
 
 // One server's part of the catalog lease as the person gets it: its marks (not discovered, stale, incomplete,
 // left out), when it was last listed and what it announced, then its tools (minted name, the remote name, the
 // axes and what decided them, the notes narrowing left), prompts and resources. Nothing here comes from the
 // definition: it is what a worker discovered for this exact fingerprint.
-
-function formatTime(iso: string): string {
-  return (
-    new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) +
-    ' UTC'
-  );
-}
 
 export function CatalogMarks({ server }: { server: CatalogServerView }) {
   const troubles = catalogTroubles(server);
@@ -53,7 +47,7 @@ export function ServerCatalog({
         <dt>Last refresh</dt>
         <dd>
           {server.fetchedAt ? (
-            <time dateTime={server.fetchedAt}>{formatTime(server.fetchedAt)}</time>
+            <time dateTime={server.fetchedAt}>{formatUtcTime(server.fetchedAt)}</time>
           ) : (
             <span className="muted">Never</span>
           )}
@@ -103,96 +97,11 @@ export function ServerCatalog({
       {catalog === undefined ? null : (
         <>
           <h3>Tools</h3>
-          {catalog.tools.length === 0 ? (
-            <EmptyState title="No tools">The server lists no tools.</EmptyState>
-          ) : (
-            <DataTable
-              caption={`Tools of ${server.name}`}
-              filterLabel="Filter tools"
-              initialSort={{ column: 'name', direction: 'ascending' }}
-              columns={[
-                { id: 'name', label: 'Tool', sortable: true },
-                { id: 'description', label: 'Description' },
-                { id: 'axes', label: 'Axes', sortable: true },
-                { id: 'notes', label: 'Narrowing notes' },
-              ]}
-              rows={catalog.tools.map((tool) => {
-                const toolNoteList = toolNotes(diagnostics, server.name, tool.remoteName);
-                return {
-                  id: tool.name,
-                  cells: [
-                    <span key="name" className="cell-stack">
-                      <code className={catalogStyles.name}>{tool.name}</code>
-                      <span className="muted">
-                        {tool.title ?? tool.remoteName}
-                        {tool.title ? ` (${tool.remoteName})` : ''}
-                      </span>
-                    </span>,
-                    <span key="description" className={catalogStyles.description}>
-                      {tool.description ?? <span className="muted">No description</span>}
-                    </span>,
-                    <ul key="axes" className={catalogStyles.plain} aria-label={`Axes of ${tool.name}`}>
-                      {axesInWords(tool).map((words) => (
-                        <li key={words}>{words}</li>
-                      ))}
-                    </ul>,
-                    toolNoteList.length === 0 ? (
-                      <span key="notes" className="muted">
-                        None
-                      </span>
-                    ) : (
-                      <ul key="notes" className={catalogStyles.plain}>
-                        {toolNoteList.map((note) => (
-                          <li key={note}>{note}</li>
-                        ))}
-                      </ul>
-                    ),
-                  ],
-                  sort: [tool.name, null, tool.axes.effect, null],
-                  search: `${tool.name} ${tool.remoteName} ${tool.title ?? ''} ${tool.description ?? ''}`,
-                };
-              })}
-            />
-          )}
+          <CatalogToolsTable server={server} catalog={catalog} />
           <h3>Prompts</h3>
-          {catalog.prompts.length === 0 ? (
-            <p className="muted">The server lists no prompts.</p>
-          ) : (
-            <ul className={catalogStyles.entries} aria-label={`Prompts of ${server.name}`}>
-              {catalog.prompts.map((prompt) => (
-                <li key={prompt.name}>
-                  <code className={catalogStyles.name}>{prompt.name}</code>
-                  {prompt.description ? <span> — {prompt.description}</span> : null}
-                  {prompt.arguments && prompt.arguments.length > 0 ? (
-                    <span className="muted">
-                      {' '}
-                      (arguments: {prompt.arguments.map((argument) => argument.name).join(', ')})
-                    </span>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )}
+          <CatalogPrompts server={server} catalog={catalog} />
           <h3>Resources</h3>
-          {catalog.resources.length === 0 && catalog.resourceTemplates.length === 0 ? (
-            <p className="muted">The server lists no resources.</p>
-          ) : (
-            <ul className={catalogStyles.entries} aria-label={`Resources of ${server.name}`}>
-              {catalog.resources.map((resource) => (
-                <li key={resource.name}>
-                  <code className={catalogStyles.name}>{resource.uri}</code>
-                  <span> — {resource.title ?? resource.remoteName}</span>
-                  {resource.mimeType ? <span className="muted"> ({resource.mimeType})</span> : null}
-                </li>
-              ))}
-              {catalog.resourceTemplates.map((template) => (
-                <li key={template.name}>
-                  <code className={catalogStyles.name}>{template.uriTemplate}</code>
-                  <span> — {template.title ?? template.remoteName} (template)</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <CatalogResources server={server} catalog={catalog} />
         </>
       )}
     </div>

@@ -1,28 +1,15 @@
-import { Fragment } from 'react';
+import { DataTable } from '@/ui/data-table';
+import { EmptyState } from '@/ui/feedback';
+import { Pager } from '@/ui/pager';
+import type { PageCursor } from '@/ui/paging';
 import type { LeaseHolderView, ServerStatusView } from '@/views/catalog-views';
-import { DataTable } from '../data-table';
-import { Badge, EmptyState } from '../feedback';
-import styles from '../overview.module.css';
-import { Pager } from '../pager';
-import type { PageCursor } from '../paging';
-import {
-  CONNECTION_STATE_WORDS,
-  FAILURE_CLASS_WORDS,
-  probeSubject,
-  reasonInWords,
-} from './connection-labels';
 import catalogStyles from './catalog.module.css';
+import { ConnectionProbes } from './connection-probes';
+import { formatUtcTime } from './utc-time';
 
 // The server's connections as the API may tell a person (servers.status): the state a worker last found it in
 // (for the workspace alone, and for the reader where approved per user) with the failure class and reason, and
 // who holds a live lease now, named by token and pool. Nothing of a lease's transport ever reaches this page.
-
-function formatTime(iso: string): string {
-  return (
-    new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) +
-    ' UTC'
-  );
-}
 
 const TOKEN_KIND_WORDS: Readonly<Record<LeaseHolderView['token']['kind'], string>> = {
   worker: 'Worker token',
@@ -56,47 +43,7 @@ export function ServerConnections({
   return (
     <div className="stack">
       <h3>Connection state</h3>
-      {status.probes.length === 0 ? (
-        <p className="muted">No worker has probed it yet: the state shows after the next probe.</p>
-      ) : (
-        <dl className={styles.definition}>
-          {status.probes.map((probe) => {
-            const failure = probe.failureClass ? FAILURE_CLASS_WORDS[probe.failureClass] : null;
-            return (
-              <Fragment key={probe.principalUserId ?? 'workspace'}>
-                <dt>{probeSubject(probe)}</dt>
-                <dd>
-                  <span className="cell-stack">
-                    <span className="row">
-                      <Badge tone={probe.state === 'ready' ? 'positive' : 'negative'}>
-                        {CONNECTION_STATE_WORDS[probe.state]}
-                      </Badge>
-                      {failure ? <Badge tone="caution">{failure.label}</Badge> : null}
-                    </span>
-                    {failure ? (
-                      <span>
-                        {failure.detail}
-                        {probe.reason ? ` (${reasonInWords(probe.reason)})` : null}
-                      </span>
-                    ) : probe.serverVersion ? (
-                      <span className="muted">
-                        Server {probe.serverVersion}
-                        {probe.protocolVersion ? `, protocol ${probe.protocolVersion}` : null}
-                      </span>
-                    ) : null}
-                    <span className="muted">
-                      Probed <time dateTime={probe.probedAt}>{formatTime(probe.probedAt)}</time>
-                      {fingerprint !== null && probe.definitionFingerprint !== fingerprint
-                        ? ', for an earlier definition'
-                        : null}
-                    </span>
-                  </span>
-                </dd>
-              </Fragment>
-            );
-          })}
-        </dl>
-      )}
+      <ConnectionProbes probes={status.probes} fingerprint={fingerprint} />
       <h3>Lease holders</h3>
       {holders.length === 0 && paging.current.cursor === undefined ? (
         <EmptyState title="No live leases">
@@ -132,11 +79,11 @@ export function ServerConnections({
                   : (holder.principal.displayName ?? holder.principal.userId)}
               </span>,
               <time key="issued" dateTime={holder.issuedAt}>
-                {formatTime(holder.renewedAt ?? holder.issuedAt)}
+                {formatUtcTime(holder.renewedAt ?? holder.issuedAt)}
                 {holder.renewedAt ? ' (renewed)' : null}
               </time>,
               <time key="expires" dateTime={holder.expiresAt}>
-                {formatTime(holder.expiresAt)}
+                {formatUtcTime(holder.expiresAt)}
               </time>,
             ],
             sort: [
