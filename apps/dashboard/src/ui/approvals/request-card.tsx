@@ -1,51 +1,15 @@
 import Link from 'next/link';
 import type { ApprovalRequestView } from '@/views/approval-views';
-import type { ActorDirectory } from '../audit/audit-labels';
-import { DateTime } from '../date-time';
-import { LongValue } from '../long-value';
-import { Badge, Callout } from '../feedback';
-import overviewStyles from '../overview.module.css';
-import { SourceLabel } from '../servers/server-parts';
-import {
-  causeLabel,
-  personLabel,
-  REQUEST_STATUS_LABELS,
-  targetOfProjection,
-  triggerLabel,
-} from './approval-labels';
+import type { ActorDirectory } from '@/ui/audit/audit-labels';
+import { DateTime } from '@/ui/date-time';
+import { Badge, Callout } from '@/ui/feedback';
+import { causeLabel, REQUEST_STATUS_LABELS, triggerLabel } from './approval-labels';
 import styles from './approvals.module.css';
 import { DecisionDialog } from './decision-dialog';
 import { ProjectionDiff } from './projection-diff';
-import { originInWords, type NameLookup } from './review-model';
+import { RequestFacts } from './request-facts';
+import type { NameLookup } from './review-model';
 import { ReviewedProjection } from './reviewed-projection';
-
-/** Who a request is for: the workspace alone, or one person (per-user entries). */
-export function RequestSubject({
-  request,
-  directory,
-}: {
-  request: ApprovalRequestView;
-  directory: ActorDirectory;
-}) {
-  const principal = request.identity.principalUserId;
-  return principal === null ? (
-    <span>The workspace alone</span>
-  ) : (
-    <span>{personLabel(principal, directory)} only (per-user definition)</span>
-  );
-}
-
-export function RequestAuthors({
-  request,
-  directory,
-}: {
-  request: ApprovalRequestView;
-  directory: ActorDirectory;
-}) {
-  if (request.authorUserIds.length === 0)
-    return <span className="muted">No person (a service or an import)</span>;
-  return <span>{request.authorUserIds.map((id) => personLabel(id, directory)).join(', ')}</span>;
-}
 
 /**
  * One request of the queue: which server, where, why it is here, who changed it, the field-level diff since
@@ -70,7 +34,6 @@ export function RequestCard({
   const titleId = `request-${request.id}-title`;
   const status = REQUEST_STATUS_LABELS[request.status];
   const authoredByYou = request.authorUserIds.includes(userId);
-  const target = targetOfProjection(request.projection);
   return (
     <article
       className={styles.card}
@@ -114,35 +77,7 @@ export function RequestCard({
           ) : null}
         </div>
       </header>
-      <dl className={overviewStyles.definition}>
-        <dt>Source</dt>
-        <dd>
-          <SourceLabel
-            source={request.identity.source}
-            name={originInWords(request.identity.source, names)}
-          />
-        </dd>
-        <dt>For</dt>
-        <dd>
-          <RequestSubject request={request} directory={directory} />
-        </dd>
-        <dt>Changed by</dt>
-        <dd>
-          <RequestAuthors request={request} directory={directory} />
-        </dd>
-        {target !== null ? (
-          <>
-            <dt>{target.kind === 'stdio' ? 'Runs' : 'Connects to'}</dt>
-            <dd>
-              <code>{target.target}</code>
-            </dd>
-          </>
-        ) : null}
-        <dt>Definition</dt>
-        <dd>
-          <LongValue value={request.identity.definitionFingerprint} label="fingerprint" truncate />
-        </dd>
-      </dl>
+      <RequestFacts request={request} directory={directory} names={names} />
       {request.fourEyes && authoredByYou && request.status === 'open' ? (
         <Callout tone="info">
           <p>You made this change. With four-eyes on, someone else must approve it.</p>

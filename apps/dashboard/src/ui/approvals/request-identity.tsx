@@ -5,7 +5,7 @@ import { LongValue } from '@/ui/long-value';
 import overviewStyles from '@/ui/overview.module.css';
 import { SourceLabel } from '@/ui/servers/server-parts';
 import type { ApprovalRequestView } from '@/views/approval-views';
-import { RequestAuthors, RequestSubject } from './request-card';
+import { RequestAuthors, RequestSubject } from './request-people';
 import { originInWords } from './review-model';
 
 // Every field of the identity a decision binds to: the decision holds only while all of them match.

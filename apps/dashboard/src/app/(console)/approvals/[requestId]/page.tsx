@@ -6,15 +6,14 @@ import { approvalsPageContext, uuidParam } from '@/server/approvals-page-context
 import { pageAccess, redirectIfSessionEnded } from '@/server/current-session';
 import { getEffectiveDefinitions } from '@/server/definition-queries';
 import { AccessFailure, PageProblem } from '@/ui/access-states';
-import { causeLabel, personLabel, REQUEST_STATUS_LABELS, triggerLabel } from '@/ui/approvals/approval-labels';
-import { ProjectionDiff } from '@/ui/approvals/projection-diff';
+import { causeLabel, REQUEST_STATUS_LABELS, triggerLabel } from '@/ui/approvals/approval-labels';
 import { RequestDecision } from '@/ui/approvals/request-decision';
 import { RequestDecisionButtons } from '@/ui/approvals/request-decision-buttons';
 import { RequestIdentity } from '@/ui/approvals/request-identity';
 import { RequestNotices } from '@/ui/approvals/request-notices';
-import { ReviewedProjection } from '@/ui/approvals/reviewed-projection';
+import { RequestReview } from '@/ui/approvals/request-review';
 import { DateTime } from '@/ui/date-time';
-import { Badge, Panel } from '@/ui/feedback';
+import { Badge } from '@/ui/feedback';
 import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
 import type { ApprovalView } from '@/views/approval-views';
@@ -94,44 +93,13 @@ export default async function ApprovalRequestPage({
         userId={session.user.id}
       />
 
-      <Panel
-        id="request-changes"
-        title="What changed"
-        description={
-          previous !== undefined ? (
-            <>
-              Since the approval by {personLabel(previous.decidedBy, context.directory)} on{' '}
-              <DateTime value={previous.decidedAt} />.
-            </>
-          ) : request.previousApprovalId !== null ? (
-            'Since the last approval of this server.'
-          ) : undefined
-        }
-      >
-        <ProjectionDiff
-          id="request-diff"
-          changes={request.changes}
-          firstReview={request.previousApprovalId === null}
-          cause={cause}
-        />
-      </Panel>
-
-      <Panel
-        id="request-projection"
-        title="Reviewed definition"
-        description="What a decision covers, read as what runs: secrets masked, env and header values never shown. Marks name what changed since the last approval."
-      >
-        <ReviewedProjection
-          projection={request.projection}
-          changes={request.changes}
-          idPrefix="request"
-          place={{
-            workspaceName,
-            generation: identity.workspaceGeneration,
-            repository: identity.repositoryIdentity,
-          }}
-        />
-      </Panel>
+      <RequestReview
+        request={request}
+        previous={previous}
+        context={context}
+        workspaceName={workspaceName}
+        cause={cause}
+      />
 
       <RequestIdentity request={request} context={context} workspaceName={workspaceName} />
 
