@@ -1,7 +1,9 @@
 'use client';
 
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import styles from './table.module.css';
+import { TableHead } from './table-head';
+import { useTableRows, type TableSort } from './use-table-rows';
 
 // A table for one page of a cursor-paginated list: the API pages (Pager, server-side), this component sorts
 // and filters the rows of the page in the browser. Rows arrive already rendered on the server (cells are
@@ -29,16 +31,6 @@ export interface TableRow {
   readonly search: string;
 }
 
-type Direction = 'ascending' | 'descending';
-
-function compare(a: SortValue, b: SortValue): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
-}
-
 export function DataTable({
   caption,
   columns,
@@ -52,41 +44,14 @@ export function DataTable({
   columns: readonly TableColumn[];
   rows: readonly TableRow[];
   filterLabel?: string;
-  initialSort?: { column: string; direction: Direction };
+  initialSort?: TableSort;
   footer?: ReactNode;
   /** Off for short lists (a few recent events), where a filter box is only noise. */
   filterable?: boolean;
 }) {
-  const [query, setQuery] = useState('');
-  const [sort, setSort] = useState<{ column: string; direction: Direction } | undefined>(initialSort);
+  const { query, setQuery, sort, toggleSort, visible } = useTableRows(columns, rows, initialSort);
   const filterId = useId();
   const captionId = useId();
-
-  const visible = useMemo(() => {
-    const needle = query.trim().toLowerCase();
-    const matched =
-      needle === '' ? [...rows] : rows.filter((row) => row.search.toLowerCase().includes(needle));
-    const index = sort ? columns.findIndex((column) => column.id === sort.column) : -1;
-    if (sort && index >= 0) {
-      const sign = sort.direction === 'ascending' ? 1 : -1;
-      // Nulls stay last in either direction.
-      matched.sort((a, b) => {
-        const left = a.sort[index] ?? null;
-        const right = b.sort[index] ?? null;
-        if (left === null || right === null) return compare(left, right);
-        return sign * compare(left, right);
-      });
-    }
-    return matched;
-  }, [rows, query, sort, columns]);
-
-  function toggleSort(column: string) {
-    setSort((current) =>
-      current?.column === column
-        ? { column, direction: current.direction === 'ascending' ? 'descending' : 'ascending' }
-        : { column, direction: 'ascending' },
-    );
-  }
 
   return (
     <div className={styles.wrapper}>
@@ -113,39 +78,7 @@ export function DataTable({
         {/* Explicit roles: on small screens the rows display as cards, which would drop the implicit ones. */}
         <table className={`${styles.table} ${styles.stackable}`} role="table" aria-labelledby={captionId}>
           <caption id={captionId}>{caption}</caption>
-          <thead role="rowgroup">
-            <tr role="row">
-              {columns.map((column) => {
-                const sorted = sort?.column === column.id ? sort.direction : undefined;
-                return (
-                  <th
-                    key={column.id}
-                    role="columnheader"
-                    scope="col"
-                    aria-sort={column.sortable ? (sorted ?? 'none') : undefined}
-                    className={column.numeric ? styles.numeric : undefined}
-                  >
-                    {column.sortable ? (
-                      <button
-                        type="button"
-                        className={styles.sortButton}
-                        onClick={() => toggleSort(column.id)}
-                      >
-                        {column.label}
-                        <span className={styles.sortIcon} aria-hidden="true">
-                          {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : '↕'}
-                        </span>
-                      </button>
-                    ) : column.hideLabel ? (
-                      <span className="visually-hidden">{column.label}</span>
-                    ) : (
-                      column.label
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
+          <TableHead columns={columns} sort={sort} onSort={toggleSort} />
           <tbody role="rowgroup">
             {visible.length === 0 ? (
               <tr role="row">
