@@ -1,15 +1,11 @@
 import type { ComponentProps, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import { describedBy, FieldError, FieldHint } from './field-messages';
 import styles from './form.module.css';
 
 // Labelled form controls. Every control has a visible <label>; hints and errors are tied to it with
 // aria-describedby, and a field with an error is aria-invalid, so screen readers read what to fix.
 
 export const formStyles = styles;
-
-function describedBy(id: string, hint: ReactNode, error: string | undefined): string | undefined {
-  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
-  return ids.length > 0 ? ids.join(' ') : undefined;
-}
 
 type TextFieldProps = ComponentProps<'input'> & {
   id: string;
@@ -33,16 +29,8 @@ export function TextField({ id, label, hint, error, className, mono, ...input }:
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
       />
-      {hint ? (
-        <span id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span id={`${id}-error`} className={styles.error}>
-          {error}
-        </span>
-      ) : null}
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -67,16 +55,8 @@ export function TextAreaField({ id, label, hint, error, className, ...textarea }
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
       />
-      {hint ? (
-        <span id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span id={`${id}-error`} className={styles.error}>
-          {error}
-        </span>
-      ) : null}
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -109,16 +89,8 @@ export function SelectField({ id, label, options, hint, error, hideLabel, ...sel
           </option>
         ))}
       </select>
-      {hint ? (
-        <span id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span id={`${id}-error`} className={styles.error}>
-          {error}
-        </span>
-      ) : null}
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -140,17 +112,9 @@ export function ChoiceGroup({
   return (
     <fieldset className={styles.fieldset} aria-describedby={describedBy(id, hint, error)}>
       <legend>{legend}</legend>
-      {hint ? (
-        <span id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </span>
-      ) : null}
+      <FieldHint id={id} hint={hint} />
       <div className={styles.choices}>{children}</div>
-      {error ? (
-        <span id={`${id}-error`} className={styles.error}>
-          {error}
-        </span>
-      ) : null}
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }
