@@ -16,9 +16,13 @@ let app: NestFastifyApplication;
 // may: only the server closing them ends them.
 let agent: Agent;
 let finishAnswer: () => void;
+let reached: Promise<void>;
+let markReached: () => void;
+let finishLater: () => void;
 
 beforeEach(async () => {
   agent = new Agent({ keepAlive: true });
+  reached = new Promise((resolve) => (markReached = resolve));
   app = await createServiceApp({
     logger,
     metrics: createMetricsRegistry({ app: 'draining' }),
@@ -38,6 +42,22 @@ beforeEach(async () => {
         reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
         reply.raw.write('event: progress\ndata: 1\n\n');
         finishAnswer = () => reply.raw.end('event: message\ndata: done\n\n');
+      });
+      // A reply Fastify sends once its handler is done, still being prepared when the close starts.
+      instance.get('/later', async () => {
+        const answered = new Promise<void>((resolve) => (finishLater = resolve));
+        markReached();
+        await answered;
+        return { done: true };
+      });
+      // A hijacked answer that writes its headers once ready (the MCP endpoint's JSON answer).
+      instance.post('/later', (_request, reply) => {
+        reply.hijack();
+        finishLater = () => {
+          reply.raw.writeHead(200, { 'content-type': 'application/json' });
+          reply.raw.end('{"done":true}');
+        };
+        markReached();
       });
     },
   });
@@ -99,4 +119,25 @@ it('drains a request answered as an event stream, then closes its keep-alive con
   finishAnswer();
   await Promise.all([closing, ended(response)]);
   expect(body()).toContain('data: done');
+});
+
+// A keep-alive connection busy with an answer that has not begun when the close starts. A hijacked answer (the MCP
+// endpoint's) writes its own headers, past any Fastify hook: the header has to be on the raw response, or its
+// connection holds the close for Fastify's keep-alive timeout (72 s).
+describe.each(['GET', 'POST'] as const)('a %s answer not begun when the close starts', (method) => {
+  it('says Connection: close, so its keep-alive connection ends after it and the close resolves', async () => {
+    const answer = open(method, '/later', 'application/json');
+    await reached;
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    finishLater();
+    const { response, body } = await answer;
+    await Promise.all([closing, ended(response)]);
+    expect(response.headers.connection).toBe('close');
+    expect(body()).toContain('"done":true');
+  });
 });
