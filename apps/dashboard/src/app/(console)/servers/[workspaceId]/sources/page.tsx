@@ -12,15 +12,16 @@ import { serversPageContext } from '@/server/servers-page-context';
 import { sourceFor } from '@/server/tier-source';
 import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
 import { DateTime } from '@/ui/date-time';
-import { Callout, EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
+import { EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
 import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
-import { describeProblem, problemPath, TIER_LABELS } from '@/ui/servers/definition-labels';
+import { TIER_LABELS } from '@/ui/servers/definition-labels';
 import { ServersTabs } from '@/ui/servers/servers-tabs';
 import { TierSourcesPanel } from '@/ui/servers/tier-sources-panel';
 import { TierTabs } from '@/ui/servers/tier-tabs';
 import { SourceEditor } from '@/ui/source-editor/source-editor';
-import { SourceHistory } from '@/ui/source-editor/source-history';
+import { SourceHistoryPanel } from '@/ui/source-editor/source-history-panel';
+import { StoredSourceProblems } from '@/ui/source-editor/stored-source-problems';
 import type { DefinitionTier } from '@/views/definition-views';
 
 export const metadata: Metadata = { title: 'Server sources' };
@@ -108,20 +109,7 @@ export default async function ServerSourcesPage({
         <TierSourcesPanel tier={tier} namedOfTier={namedOfTier} base={base} />
       ) : null}
 
-      {stored && !stored.ok ? (
-        <ProblemCallout problem={stored.problem} context="The stored source could not be read" />
-      ) : null}
-      {stored?.ok && stored.data.problems.length > 0 ? (
-        <Callout tone="warning" title={`Problems of the stored source (version ${stored.data.version})`}>
-          <ul>
-            {stored.data.problems.map((problem, index) => (
-              <li key={index}>
-                {problemPath(problem) ? <code>{problemPath(problem)}</code> : null} {describeProblem(problem)}
-              </li>
-            ))}
-          </ul>
-        </Callout>
-      ) : null}
+      <StoredSourceProblems stored={stored} />
 
       <Panel
         id="source-editor"
@@ -151,27 +139,13 @@ export default async function ServerSourcesPage({
         />
       </Panel>
 
-      {existing && versions?.ok ? (
-        <Panel
-          id="history"
-          title="History"
-          description="Each saved version, newest first; open one to see what changed since the one before."
-        >
-          <SourceHistory
-            versions={versions.data}
-            shown={shownVersion?.ok ? shownVersion.data : null}
-            hrefFor={(version) =>
-              `${base}?tier=${tier}${tenantWide ? `&name=${encodeURIComponent(name)}` : ''}&version=${version}#history`
-            }
-          />
-        </Panel>
-      ) : null}
-      {versions && !versions.ok ? (
-        <ProblemCallout problem={versions.problem} context="The source's history could not be read" />
-      ) : null}
-      {shownVersion && !shownVersion.ok ? (
-        <ProblemCallout problem={shownVersion.problem} context="That version could not be read" />
-      ) : null}
+      <SourceHistoryPanel
+        versions={versions}
+        shownVersion={shownVersion}
+        hrefFor={(version) =>
+          `${base}?tier=${tier}${tenantWide ? `&name=${encodeURIComponent(name)}` : ''}&version=${version}#history`
+        }
+      />
     </div>
   );
 }
