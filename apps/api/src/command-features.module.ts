@@ -10,6 +10,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module.js';
 import { DefinitionsModule } from './definitions/definitions.module.js';
 import { HostPolicyModule } from './host-policy/host-policy.module.js';
 import { CatalogModule } from './catalog/catalog.module.js';
+import { CatalogRefreshModule } from './catalog-refresh/catalog-refresh.module.js';
 import { ChangeNotifierModule } from './commands/long-poll/change-notifier.module.js';
 import { LeasesModule } from './leases/leases.module.js';
 import { ProbesModule } from './probes/probes.module.js';
@@ -36,6 +37,7 @@ import { RevocationReadsModule } from './revocations/revocation-reads.module.js'
     AdmissionModule,
     LeasesModule,
     CatalogModule,
+    CatalogRefreshModule,
     ProbesModule,
     GatewayActivityModule,
     OAuthModule,

@@ -24,7 +24,7 @@ import {
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';

@@ -3,7 +3,7 @@ import type { approvalRequestView, approvalView } from '@gatehouse/commands';
 import { approvalRequestCauseView, APPROVAL_REQUEST_CLOSE_REASONS } from '@gatehouse/contracts';
 import type { Approval, ApprovalRequest } from '@gatehouse/db';
 import type { z } from 'zod';
-import { shownProjection } from './review-values';
+import { shownProjection } from '../approval-requests/review-values';
 import { identityOfRow } from '../effective-view/activation-inputs';
 
 function changesOf(value: unknown): ProjectionChange[] {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CatalogRefreshModule } from '../catalog-refresh/catalog-refresh.module';
+import { CatalogRefreshProducerModule } from '../catalog-refresh-queue/catalog-refresh-producer.module';
 import { ListApprovalRequestsUseCase } from './list-approval-requests.use-case';
 import { GetApprovalRequestUseCase } from './get-approval-request.use-case';
 import { OpenApprovalRequestUseCase } from './open-approval-request.use-case';
@@ -10,7 +10,7 @@ import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Approval commands: requests (open, list, get, decide) and approvals (list, revoke). */
 @Module({
-  imports: [EffectiveViewModule, CatalogRefreshModule],
+  imports: [EffectiveViewModule, CatalogRefreshProducerModule],
   providers: [
     ListApprovalRequestsUseCase,
     GetApprovalRequestUseCase,

@@ -5,7 +5,7 @@ import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../auth/audit-actor';
 import { forbiddenScope } from '../shared/command-problems';
-import { identityAuditData } from './approval-identity-audit';
+import { identityAuditData } from '../approval-requests/approval-identity-audit';
 import {
   changedSinceReview,
   deciderNotHuman,

@@ -7,7 +7,7 @@ import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { callerUserId } from '../auth/principal';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { notApprovable } from './approval-problems';
-import { openApprovalRequests } from './approval-requests-opener';
+import { openApprovalRequests } from '../approval-requests/approval-requests-opener';
 import { toApprovalRequestView } from './approval-views';
 import { fourEyesOf } from './approval-visibility';
 import { EffectiveView } from '../effective-view/effective-view.service';

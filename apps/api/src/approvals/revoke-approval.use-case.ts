@@ -5,7 +5,7 @@ import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf, isTenantAdmin } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { forbidden } from '../shared/command-problems';
-import { identityAuditData } from './approval-identity-audit';
+import { identityAuditData } from '../approval-requests/approval-identity-audit';
 import { alreadyRevoked } from './approval-problems';
 import { findVisibleApproval } from './approval-visibility';
 import { identityOfRow } from '../effective-view/activation-inputs';

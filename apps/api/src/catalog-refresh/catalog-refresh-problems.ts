@@ -1,5 +1,5 @@
 import { ProblemWithMembersError } from '../shared/problem-with-members';
-import { describePoolRefusal, type PoolRefusal } from './catalog-refresh-routing';
+import { describePoolRefusal, type PoolRefusal } from '../catalog-refresh-queue/catalog-refresh-routing';
 
 /**
  * No pool open to the tenant may run this server (stdio, or a header helper, allowed on none of them): nothing

@@ -37,7 +37,7 @@ import { createWorkerApp, type WorkerApp } from '../../../worker/src/create-work
 import { createMember, mintTestToken, mintWorkerTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema, type ApiConfig } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { CatalogRefreshProducer } from './catalog-refresh-producer';
+import { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { StaleCatalogsSweep } from './stale-catalogs-sweep';
 
 // The API as the producer of catalog refresh jobs (decision 0076), end to end with real Postgres, Redis, the real

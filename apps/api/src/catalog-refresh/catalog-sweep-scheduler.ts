@@ -5,7 +5,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ApiConfig } from '../config/api.config';
 import { API_CONFIG, LOGGER } from '../infrastructure/infrastructure-tokens';
-import { CatalogRefreshQueues } from './catalog-refresh-queues';
+import { CatalogRefreshQueues } from '../catalog-refresh-queue/catalog-refresh-queues';
 import { StaleCatalogsSweep, catalogSweepEveryMs } from './stale-catalogs-sweep';
 
 /** One scheduler id for the deployment: every API process upserts the same one, so there is one schedule. */

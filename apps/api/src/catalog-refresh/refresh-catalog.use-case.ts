@@ -10,15 +10,18 @@ import type { UseCase, UseCaseArgs } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
-import { leaseAuditActor, leaseCallerForLease } from '../leases/lease-caller';
-import { endedState } from '../leases/lease-ended';
+import { leaseAuditActor, leaseCallerForLease } from '../held-leases/lease-caller';
+import { endedState } from '../held-leases/lease-ended';
 import { serverNotLeasable } from '../effective-view/view-problems';
-import { leaseEnded, notApproved } from '../leases/lease-problems';
+import { leaseEnded, notApproved } from '../held-leases/lease-problems';
 import { auditActorOf, isTenantAdmin } from '../auth/audit-actor';
 import { forbidden, notFound, ValidationProblemError } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { refreshUnroutable } from './catalog-refresh-problems';
-import { CatalogRefreshProducer, type RefreshTarget } from './catalog-refresh-producer';
+import {
+  CatalogRefreshProducer,
+  type RefreshTarget,
+} from '../catalog-refresh-queue/catalog-refresh-producer';
 
 type Input = CommandInput<typeof refreshCatalog>;
 type Output = CommandOutput<typeof refreshCatalog>;

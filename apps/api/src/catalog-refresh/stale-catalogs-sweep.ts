@@ -4,7 +4,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiConfig } from '../config/api.config';
 import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
 import { API_CONFIG, DATABASE, LOGGER } from '../infrastructure/infrastructure-tokens';
-import { CatalogRefreshProducer, type RefreshTarget } from './catalog-refresh-producer';
+import {
+  CatalogRefreshProducer,
+  type RefreshTarget,
+} from '../catalog-refresh-queue/catalog-refresh-producer';
 
 /** Bound on the catalogs one tenant contributes to one tick; the next tick takes the rest. */
 const MAX_DUE_PER_TENANT = 1_000;

@@ -1,7 +1,7 @@
 import type { Database, TenantTx, Workspace } from '@gatehouse/db';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
-import { leaseCallerForWorkspace } from '../leases/lease-caller';
+import { leaseCallerForWorkspace } from '../held-leases/lease-caller';
 import { forbidden, notFound } from '../shared/command-problems';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 

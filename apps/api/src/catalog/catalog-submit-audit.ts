@@ -1,7 +1,7 @@
 import type { CatalogSnapshot, Lease } from '@gatehouse/db';
 import type { AuditEventInput } from '../audit/audit-event';
 import { auditSafeFields } from '../audit/audit-safe-text';
-import { leaseAuditActor, type LeaseCaller } from '../leases/lease-caller';
+import { leaseAuditActor, type LeaseCaller } from '../held-leases/lease-caller';
 
 type AuditValue = string | number | boolean | null;
 

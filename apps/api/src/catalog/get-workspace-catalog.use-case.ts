@@ -26,7 +26,7 @@ import { EffectiveView } from '../effective-view/effective-view.service';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { assertCatalogPrincipal, catalogReaderOf, type CatalogReader } from './catalog-reader';
-import { catalogTenantTopicOf, catalogTopicOf } from './catalog-topic';
+import { catalogTenantTopicOf, catalogTopicOf } from '../commands/long-poll/catalog-topic';
 import {
   WORKSPACE_PRINCIPAL_KEY,
   approvedServersOf,

@@ -13,13 +13,13 @@ import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
-import { leaseCallerForLease, type LeaseCaller } from '../leases/lease-caller';
-import { standingSubmittedLease } from '../leases/submitted-lease';
+import { leaseCallerForLease, type LeaseCaller } from '../held-leases/lease-caller';
+import { standingSubmittedLease } from '../held-leases/submitted-lease';
 import { forbiddenCaller } from '../shared/command-problems';
 import { snapshotMismatch } from './catalog-problems';
 import { catalogSubmitAuditEvent } from './catalog-submit-audit';
-import { catalogTopicOf } from './catalog-topic';
-import { leasedServerKeyOf } from '../leases/leased-server-key';
+import { catalogTopicOf } from '../commands/long-poll/catalog-topic';
+import { leasedServerKeyOf } from '../held-leases/leased-server-key';
 
 type Input = CommandInput<typeof submitCatalogSnapshot>;
 type Output = CommandOutput<typeof submitCatalogSnapshot>;

@@ -4,7 +4,7 @@ import {
   changeScopeOfOverlay,
   openRequestsAfterChange,
   FAN_OUT_UNIT_OF_WORK,
-} from '../approvals/open-requests-after-change';
+} from '../approval-requests/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -13,7 +13,7 @@ import { assertMayWriteWorkspaceSetting } from './definition-access';
 import { callerUserId } from '../auth/principal';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { Inject } from '@nestjs/common';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { appendLeaseChange } from '../revocations/lease-change-event';

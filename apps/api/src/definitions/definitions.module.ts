@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CatalogRefreshModule } from '../catalog-refresh/catalog-refresh.module';
+import { CatalogRefreshProducerModule } from '../catalog-refresh-queue/catalog-refresh-producer.module';
 import { ListDefinitionSourcesUseCase } from './list-definition-sources.use-case';
 import { GetDefinitionSourceUseCase } from './get-definition-source.use-case';
 import { PutDefinitionSourceUseCase } from './put-definition-source.use-case';
@@ -18,7 +18,7 @@ import { EffectiveViewModule } from '../effective-view/effective-view.module';
 
 /** Definition commands: sources per tier, variables, disable overlays and the effective view. */
 @Module({
-  imports: [EffectiveViewModule, CatalogRefreshModule],
+  imports: [EffectiveViewModule, CatalogRefreshProducerModule],
   providers: [
     ListDefinitionSourcesUseCase,
     GetDefinitionSourceUseCase,

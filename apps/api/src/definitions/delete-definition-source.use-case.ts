@@ -4,7 +4,7 @@ import {
   changeScopeOfSource,
   openRequestsAfterChange,
   FAN_OUT_UNIT_OF_WORK,
-} from '../approvals/open-requests-after-change';
+} from '../approval-requests/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';

@@ -2,7 +2,7 @@ import { type CommandInput, type CommandOutput, previewDefinitionSource } from '
 import type { Database } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import { viewsAffectedBy } from '../effective-view/affected-views';
-import { changeScopeOfSource, FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
+import { changeScopeOfSource, FAN_OUT_UNIT_OF_WORK } from '../approval-requests/open-requests-after-change';
 import { withRolledBackAuditLinks } from '../audit/audit-checkpoint-logger';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type CommandInput, setDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { FAN_OUT_UNIT_OF_WORK } from '../approval-requests/open-requests-after-change';
+import { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';

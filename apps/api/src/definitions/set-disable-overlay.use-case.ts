@@ -6,7 +6,7 @@ import {
   changeScopeOfOverlay,
   openRequestsAfterChange,
   FAN_OUT_UNIT_OF_WORK,
-} from '../approvals/open-requests-after-change';
+} from '../approval-requests/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditSafeText } from '../audit/audit-safe-text';
 import { auditActorOf } from '../auth/audit-actor';

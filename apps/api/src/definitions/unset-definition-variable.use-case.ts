@@ -1,7 +1,7 @@
 import { type CommandInput, unsetDefinitionVariable } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { FAN_OUT_UNIT_OF_WORK } from '../approval-requests/open-requests-after-change';
+import { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';

@@ -2,9 +2,9 @@ import type { TenantTx } from '@gatehouse/db';
 import {
   changeScopeOfVariable,
   openRequestsAfterVariableChange,
-} from '../approvals/open-requests-after-change';
+} from '../approval-requests/open-requests-after-change';
 import type { TenantPrincipal } from '../auth/principal';
-import type { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import type { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { appendLeaseChange } from '../revocations/lease-change-event';
 import type { DefinitionCipher } from '../effective-view/definition-cipher';
 import type { VariableHolder } from './definition-variable.holder';

@@ -11,13 +11,13 @@ import {
   type DocumentProblem,
 } from '@gatehouse/definitions';
 import type { z } from 'zod';
-import { changedServerNames, recordEntryAuthors } from '../approvals/entry-authorship';
-import type { OpenedRequest } from '../approvals/approval-requests-opener';
+import { changedServerNames, recordEntryAuthors } from '../approval-requests/entry-authorship';
+import type { OpenedRequest } from '../approval-requests/approval-requests-opener';
 import {
   changeScopeOfSource,
   FAN_OUT_UNIT_OF_WORK,
   openRequestsAfterChange,
-} from '../approvals/open-requests-after-change';
+} from '../approval-requests/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { TenantPrincipal } from '../auth/principal';
 import { auditActorOf } from '../auth/audit-actor';

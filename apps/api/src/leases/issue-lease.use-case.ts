@@ -6,7 +6,7 @@ import { readLeaseIssuanceInputs, type Database, type Workspace } from '@gatehou
 import type { ProblemError } from '@gatehouse/platform';
 import { Inject } from '@nestjs/common';
 import type { CheckAdmissionDeps } from '../admission/admission-deps';
-import { openApprovalRequests } from '../approvals/approval-requests-opener';
+import { openApprovalRequests } from '../approval-requests/approval-requests-opener';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditAppendCall, noteAppendedLink, type AppendedLinkRow } from '../audit/audit-append-statements';
 import { poolCeilingOf, type WorkerPools } from '../auth/pool-config';
@@ -22,7 +22,7 @@ import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infras
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
 import { serverActivationOf, type ServerActivation } from '../effective-view/server-activation';
-import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from './lease-caller';
+import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from '../held-leases/lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
 import { OpenedDocumentsCache } from './opened-documents-cache';
 import { LeaseGrantBatcher } from './lease-grant-batcher';
@@ -33,7 +33,7 @@ import {
   notApproved,
   oauthRefreshUnavailable,
   stdioRefused,
-} from './lease-problems';
+} from '../held-leases/lease-problems';
 import { serverNotLeasable } from '../effective-view/view-problems';
 import { admitLeaseTransport, withAccessToken, type LeaseTransportRefusal } from './lease-transport';
 import { leaseAuditEvent, type LeaseAuditSubject } from './lease-audit';

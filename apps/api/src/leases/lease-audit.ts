@@ -1,6 +1,6 @@
 import type { AuditEventInput } from '../audit/audit-event';
 import { auditSafeFields } from '../audit/audit-safe-text';
-import { leaseAuditActor, type LeaseCaller } from './lease-caller';
+import { leaseAuditActor, type LeaseCaller } from '../held-leases/lease-caller';
 
 /** What every lease event names: the asking token (actor), its pool, the workspace, server and principal. */
 export interface LeaseAuditSubject {

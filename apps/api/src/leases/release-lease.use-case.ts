@@ -9,7 +9,7 @@ import { notFound } from '../shared/command-problems';
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
-import { leaseCallerForLease } from './lease-caller';
+import { leaseCallerForLease } from '../held-leases/lease-caller';
 import { leaseStateOf } from './lease-state-view';
 import { leaseAuditEvent } from './lease-audit';
 

@@ -10,11 +10,11 @@ import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
-import { endedState } from './lease-ended';
-import { leaseCallerForLease } from './lease-caller';
+import { endedState } from '../held-leases/lease-ended';
+import { leaseCallerForLease } from '../held-leases/lease-caller';
 import { leaseExpiryOf } from './lease-expiry';
-import { decideLeaseStanding } from './lease-standing';
-import { leaseEnded } from './lease-problems';
+import { decideLeaseStanding } from '../held-leases/lease-standing';
+import { leaseEnded } from '../held-leases/lease-problems';
 import { leaseStateOf } from './lease-state-view';
 import { leaseAuditEvent } from './lease-audit';
 

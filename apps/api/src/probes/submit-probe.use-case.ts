@@ -8,8 +8,8 @@ import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
-import { leasedServerKeyOf } from '../leases/leased-server-key';
-import { standingSubmittedLease } from '../leases/submitted-lease';
+import { leasedServerKeyOf } from '../held-leases/leased-server-key';
+import { standingSubmittedLease } from '../held-leases/submitted-lease';
 import { forbiddenCaller, ValidationProblemError } from '../shared/command-problems';
 
 type Input = CommandInput<typeof submitProbe>;

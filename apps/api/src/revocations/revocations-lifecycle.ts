@@ -16,7 +16,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { catalogChangeFeed } from '../catalog/catalog-change-feed.js';
+import { catalogChangeFeed } from '../commands/long-poll/catalog-change-feed.js';
 import { CHANGE_NOTIFIER, type ChangeNotifier } from '../commands/long-poll/change-notifier.port.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { API_CONFIG, DATABASE, LOGGER, REDIS } from '../infrastructure/infrastructure-tokens.js';

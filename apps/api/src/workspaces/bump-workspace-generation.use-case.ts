@@ -1,6 +1,9 @@
 import { type CommandInput, bumpWorkspaceGeneration } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { openRequestsAfterChange, FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
+import {
+  openRequestsAfterChange,
+  FAN_OUT_UNIT_OF_WORK,
+} from '../approval-requests/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';

@@ -1,6 +1,9 @@
 import { type CommandInput, setWorkspaceTrust } from '@gatehouse/commands';
 import type { Database } from '@gatehouse/db';
-import { openRequestsAfterChange, FAN_OUT_UNIT_OF_WORK } from '../approvals/open-requests-after-change';
+import {
+  openRequestsAfterChange,
+  FAN_OUT_UNIT_OF_WORK,
+} from '../approval-requests/open-requests-after-change';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import { auditActorOf } from '../auth/audit-actor';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -8,7 +11,7 @@ import { toWorkspaceView } from '../commands/command-views';
 import { DefinitionCipher } from '../effective-view/definition-cipher';
 import { findVisibleWorkspace } from '../auth/workspace-visibility';
 import { Inject } from '@nestjs/common';
-import { CatalogRefreshProducer } from '../catalog-refresh/catalog-refresh-producer';
+import { CatalogRefreshProducer } from '../catalog-refresh-queue/catalog-refresh-producer';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { appendLeaseChange } from '../revocations/lease-change-event';

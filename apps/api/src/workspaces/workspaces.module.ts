@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CatalogRefreshModule } from '../catalog-refresh/catalog-refresh.module';
+import { CatalogRefreshProducerModule } from '../catalog-refresh-queue/catalog-refresh-producer.module';
 import { ListWorkspacesUseCase } from './list-workspaces.use-case';
 import { GetWorkspaceUseCase } from './get-workspace.use-case';
 import { CreateWorkspaceUseCase } from './create-workspace.use-case';
@@ -12,7 +12,7 @@ import { RemoveWorkspaceMaintainerUseCase } from './remove-workspace-maintainer.
 
 /** Workspace commands: workspaces, their trust and generation, and their maintainers. */
 @Module({
-  imports: [CatalogRefreshModule],
+  imports: [CatalogRefreshProducerModule],
   providers: [
     ListWorkspacesUseCase,
     GetWorkspaceUseCase,

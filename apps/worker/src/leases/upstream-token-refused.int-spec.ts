@@ -37,7 +37,7 @@ import type { Redis } from 'ioredis';
 // The processors' peer is the real API (sign-in, leases with access tokens, the refresh once): a test reaching
 // for its real peer is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh-producer.js';
+import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh-queue/catalog-refresh-producer.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import {
   createMember,

@@ -28,7 +28,7 @@ import type { Redis } from 'ioredis';
 // The processor's peer is the real API (leases, probes.submit, the producer): a test reaching for its real peer
 // is the one place an app imports another.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh/catalog-refresh-producer.js';
+import { CatalogRefreshProducer } from '../../../api/src/catalog-refresh-queue/catalog-refresh-producer.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { StaleCatalogsSweep } from '../../../api/src/catalog-refresh/stale-catalogs-sweep.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries

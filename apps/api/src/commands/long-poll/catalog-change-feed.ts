@@ -1,7 +1,7 @@
 import type { RevocationAnnouncement } from '@gatehouse/coordination';
 import { revocationSubject } from '@gatehouse/contracts';
 import type { Logger } from '@gatehouse/platform';
-import type { ChangeNotifier } from '../commands/long-poll/change-notifier.port';
+import type { ChangeNotifier } from './change-notifier.port';
 import { catalogTenantTopicOf, catalogTopicOf } from './catalog-topic';
 
 /**

@@ -45,7 +45,11 @@ export function destinationRefused(pool: string): ProblemWithMembersError {
  * The pool's stdio authority (HostPolicy within the operator's ceiling) does not allow this process. With
  * `env_key_not_allowed`, `key` names the env variable refused (a name, never its value).
  */
-export function stdioRefused(pool: string, reason: string, key: string | null = null): ProblemWithMembersError {
+export function stdioRefused(
+  pool: string,
+  reason: string,
+  key: string | null = null,
+): ProblemWithMembersError {
   return new ProblemWithMembersError(
     {
       status: 403,

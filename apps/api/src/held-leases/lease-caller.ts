@@ -48,7 +48,13 @@ export async function leaseCallerForLease(
   leaseId: string,
 ): Promise<LeaseCaller> {
   if (principal.type === 'tenant') return workerCaller(principal);
-  return gatewayCaller(pools, principal.tokenId, principal.pool, await findHeldLeaseTenant(db, leaseId, principal.tokenId), 'lease');
+  return gatewayCaller(
+    pools,
+    principal.tokenId,
+    principal.pool,
+    await findHeldLeaseTenant(db, leaseId, principal.tokenId),
+    'lease',
+  );
 }
 
 function workerCaller(principal: Extract<Principal, { type: 'tenant' }>): LeaseCaller {
