@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import type { AuditEventView } from '@/views/api-views';
-import { DataTable, type TableColumn, type TableRow } from '../data-table';
-import { DateTime } from '../date-time';
-import { Badge } from '../feedback';
-import { actionLabel, actorLabel, detailEntries, targetLabel, type ActorDirectory } from './audit-labels';
+import { DataTable, type TableColumn, type TableRow } from '@/ui/data-table';
+import { DateTime } from '@/ui/date-time';
+import { Badge } from '@/ui/feedback';
+import { AuditDetail } from './audit-detail';
+import { actionLabel, actorLabel, targetLabel, type ActorDirectory } from './audit-labels';
 
 const FULL: readonly TableColumn[] = [
   { id: 'seq', label: '#', sortable: true, numeric: true },
@@ -36,49 +37,6 @@ function actionCell(event: AuditEventView, target: string, withTarget: boolean) 
       </span>
       <code className="muted">{event.action}</code>
     </span>
-  );
-}
-
-/**
- * The row opened up: everything it recorded (the reason first), its ids and its link in the chain. A native
- * disclosure, so it opens with the keyboard and needs no script; long values wrap (audit-detail in globals).
- */
-function AuditDetail({ event, actor }: { event: AuditEventView; actor: string }) {
-  const entries = detailEntries(event);
-  return (
-    <details className="audit-detail">
-      <summary>
-        Details<span className="visually-hidden"> of event #{event.seq}</span>
-      </summary>
-      <dl>
-        {entries.map(({ key, value }) => (
-          <div key={key}>
-            <dt>{key}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-        <div>
-          <dt>actor</dt>
-          <dd>
-            {actor}
-            {event.actorId !== null ? <code> {event.actorId}</code> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>target</dt>
-          <dd>
-            {event.targetType}
-            {event.targetId !== null ? <code> {event.targetId}</code> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>hash</dt>
-          <dd>
-            <code>{event.hash}</code>
-          </dd>
-        </div>
-      </dl>
-    </details>
   );
 }
 
