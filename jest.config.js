@@ -10,11 +10,17 @@ const aliases = Object.fromEntries(
 );
 
 /** The specs that run ESLint (and the Nx graph) on probe files: `npm run lint` runs them, `npm test` does not. */
-const LINT_SPECS = ['<rootDir>/scripts/lint-rules\\.spec\\.ts$', '<rootDir>/scripts/lint-rules\\.int-spec\\.ts$'];
+const LINT_SPECS = [
+  '<rootDir>/scripts/lint-rules\\.spec\\.ts$',
+  '<rootDir>/scripts/lint-rules\\.int-spec\\.ts$',
+];
 
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
+  // Compiles modules as vm.Script so a worker's later files reuse V8's compiled code of the modules earlier files
+  // loaded (each file still runs them in its own context): libs/testing/src/shared-compile-runtime.cjs.
+  runtime: '<rootDir>/libs/testing/src/shared-compile-runtime.cjs',
   transform: {
     '^.+\\.(t|j|mj)sx?$': [
       '@swc/jest',
