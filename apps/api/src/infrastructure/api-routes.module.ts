@@ -3,7 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { IdentitySettings } from '../auth/identity-deps.js';
 import { IdentityAuthModule } from '../auth/identity-auth.module.js';
 import { CommandFeaturesModule } from '../command-features.module.js';
-import { OAuthModule } from '../oauth/oauth.module.js';
+import { OAuthCredentialsModule } from '../oauth-credentials/oauth-credentials.module.js';
 import { ApiRoutes } from './api-routes.js';
 import { API_COMMANDS } from './api-routes-tokens.js';
 
@@ -21,7 +21,7 @@ export class ApiRoutesModule {
   static forRoot(options: ApiRoutesOptions): DynamicModule {
     return {
       module: ApiRoutesModule,
-      imports: [IdentityAuthModule.forRoot(options.identity), CommandFeaturesModule, OAuthModule],
+      imports: [IdentityAuthModule.forRoot(options.identity), CommandFeaturesModule, OAuthCredentialsModule],
       providers: [{ provide: API_COMMANDS, useValue: options.commands }, ApiRoutes],
     };
   }

@@ -18,7 +18,7 @@ import { registerAdminSurfaces } from '../register-admin-surfaces.js';
 import { CommandHandlerRegistry } from '../admin-surfaces/registry/command-handler-registry.js';
 import type { ApiConfig } from '../config/api.config.js';
 import { registerOAuthCallbackRoute } from '../oauth/oauth-callback.routes.js';
-import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth/oauth-runtime.js';
+import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth-credentials/oauth-runtime.js';
 import { API_COMMANDS } from './api-routes-tokens.js';
 import { WORKER_POOLS } from './command-deps-tokens.js';
 import { API_CONFIG, LOGGER, REDIS } from './infrastructure-tokens.js';

@@ -20,7 +20,7 @@ import type { TenantHostPolicy } from '../host-policy/host-policy';
 import { hostPolicyOfRow } from '../host-policy/host-policy-view';
 import { CHECK_ADMISSION_DEPS, CLOCK, WORKER_POOLS, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
-import { LeaseAccessTokens } from '../oauth/lease-access-tokens';
+import { LeaseAccessTokens } from '../oauth-credentials/lease-access-tokens';
 import { serverActivationOf, type ServerActivation } from '../effective-view/server-activation';
 import { leaseAuditActor, leaseCallerForWorkspace, type LeaseCaller } from '../held-leases/lease-caller';
 import { leaseExpiryOf } from './lease-expiry';

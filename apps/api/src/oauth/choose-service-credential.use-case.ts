@@ -25,9 +25,9 @@ import { auditActorOf } from '../auth/audit-actor';
 import { notFound } from '../shared/command-problems';
 import { oauthAuditEvent } from './oauth-audit';
 import { signedInUserOf } from './oauth-caller';
-import type { OAuthCipher } from './oauth-cipher';
+import type { OAuthCipher } from '../oauth-credentials/oauth-cipher';
 import { oauthCredentialViewOf } from './oauth-credential-view';
-import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
+import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth-credentials/oauth-runtime';
 
 type Input = CommandInput<typeof chooseOAuthServiceCredential>;
 type Output = CommandOutput<typeof chooseOAuthServiceCredential>;

@@ -12,11 +12,11 @@ import { CLOCK, type Clock } from '../infrastructure/command-deps-tokens';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { oauthAuditEvent } from './oauth-audit';
 import { signInBindingOf, signedInUserOf } from './oauth-caller';
-import { registeredClientFor, tenantHostPolicyOf } from './oauth-client-lookup';
+import { registeredClientFor, tenantHostPolicyOf } from '../oauth-credentials/oauth-client-lookup';
 import { oauthCredentialViewOf } from './oauth-credential-view';
 import { signInRefused } from './oauth-problems';
-import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
-import { PostgresTokenStore } from './postgres-token.store';
+import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth-credentials/oauth-runtime';
+import { PostgresTokenStore } from '../oauth-credentials/postgres-token.store';
 
 type Input = CommandInput<typeof completeOAuthSignIn>;
 type Output = CommandOutput<typeof completeOAuthSignIn>;

@@ -11,7 +11,7 @@ import { auditActorOf } from '../auth/audit-actor';
 import { notFound } from '../shared/command-problems';
 import { heldTokensOf, revokeAtIssuer } from './issuer-revocation';
 import { oauthAuditEvent, type OAuthAuditAction } from './oauth-audit';
-import type { OAuthRuntime } from './oauth-runtime';
+import type { OAuthRuntime } from '../oauth-credentials/oauth-runtime';
 
 export interface CredentialSignOut {
   /** Only this subject's credentials are looked at: any other id reads as not found. */

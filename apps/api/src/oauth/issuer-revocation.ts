@@ -1,9 +1,9 @@
 import type { Database, OAuthCredentialRow } from '@gatehouse/db';
 import { revokeToken } from '@gatehouse/oauth';
 import type { TenantPrincipal } from '../auth/principal';
-import type { OAuthCipher } from './oauth-cipher';
-import { registeredClientFor, tenantHostPolicyOf } from './oauth-client-lookup';
-import type { OAuthRuntime } from './oauth-runtime';
+import type { OAuthCipher } from '../oauth-credentials/oauth-cipher';
+import { registeredClientFor, tenantHostPolicyOf } from '../oauth-credentials/oauth-client-lookup';
+import type { OAuthRuntime } from '../oauth-credentials/oauth-runtime';
 
 // The second half of every sign-out (a person's own, a workspace's service credential): after the row is deleted
 // and committed, the issuer is asked to revoke its tokens (RFC 7009, through the pinned fetch of a pool open to

@@ -16,7 +16,7 @@ import type { WorkerPools } from '../auth/pool-config';
 import type { CommandHandler } from '../commands/command-handler';
 import { runCommand, type RefusalObserver } from '../commands/command-runner';
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
-import { OAUTH_CALLBACK_PATH } from './oauth-runtime';
+import { OAUTH_CALLBACK_PATH } from '../oauth-credentials/oauth-runtime';
 
 export interface OAuthCallbackRouteDeps {
   /** The handler of `oauth.signIn.complete`, as the command surfaces run it (audit checkpoints included). */

@@ -24,8 +24,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createMember, mintTestToken } from '../commands/testing/surfaces-harness';
 import { apiConfigSchema } from '../config/api.config';
 import { createApiApp } from '../create-api-app';
-import { OAuthCipher } from './oauth-cipher';
-import { PostgresClientRegistrationStore } from './postgres-client-registration.store';
+import { OAuthCipher } from '../oauth-credentials/oauth-cipher';
+import { PostgresClientRegistrationStore } from '../oauth-credentials/postgres-client-registration.store';
 
 jest.setTimeout(120_000);
 

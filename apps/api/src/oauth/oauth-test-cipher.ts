@@ -1,7 +1,7 @@
 // A key ring of one random key for tests (and the refresh test's child processes, which get the same key).
 import { randomBytes } from 'node:crypto';
 import { EnvelopeCipher, KeyRing } from '@gatehouse/crypto';
-import { OAuthCipher } from './oauth-cipher';
+import { OAuthCipher } from '../oauth-credentials/oauth-cipher';
 
 export function testKeyMaterial(): string {
   return `test:${randomBytes(32).toString('base64')}`;

@@ -7,7 +7,7 @@ import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { signOutCredential } from './credential-sign-out';
 import { signedInUserOf } from './oauth-caller';
-import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
+import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth-credentials/oauth-runtime';
 
 type Input = CommandInput<typeof signOutOAuth>;
 type Output = CommandOutput<typeof signOutOAuth>;

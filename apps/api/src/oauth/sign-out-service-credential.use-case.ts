@@ -7,7 +7,7 @@ import { HandlesCommand } from '../commands/registry/handles-command-decorator';
 import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { notFound } from '../shared/command-problems';
 import { signOutCredential } from './credential-sign-out';
-import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
+import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth-credentials/oauth-runtime';
 
 type Input = CommandInput<typeof signOutOAuthServiceCredential>;
 type Output = CommandOutput<typeof signOutOAuthServiceCredential>;

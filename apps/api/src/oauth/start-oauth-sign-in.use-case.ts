@@ -18,8 +18,8 @@ import { DATABASE } from '../infrastructure/infrastructure-tokens';
 import { oauthAuditEvent } from './oauth-audit';
 import { signInBindingOf, signedInUserOf } from './oauth-caller';
 import { oauthClientUnavailable, oauthDiscoveryRefused, OAuthProblemError } from './oauth-problems';
-import { OAUTH_RUNTIME, type OAuthRuntime } from './oauth-runtime';
-import { PostgresClientRegistrationStore } from './postgres-client-registration.store';
+import { OAUTH_RUNTIME, type OAuthRuntime } from '../oauth-credentials/oauth-runtime';
+import { PostgresClientRegistrationStore } from '../oauth-credentials/postgres-client-registration.store';
 import { resolveOAuthServerTarget, type OAuthServerTarget } from './oauth-server-target';
 
 type Input = CommandInput<typeof startOAuthSignIn>;

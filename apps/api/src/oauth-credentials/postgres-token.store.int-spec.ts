@@ -9,7 +9,7 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   type TestDatabase,
 } from '@gatehouse/testing';
-import { testOAuthCipher } from './oauth-test-cipher';
+import { testOAuthCipher } from '../oauth/oauth-test-cipher';
 import { PostgresTokenStore } from './postgres-token.store';
 
 jest.setTimeout(TEST_DATABASE_TIMEOUT_MS);
