@@ -12,27 +12,10 @@ import { parseDefinitionDocument } from '@/server/definition-document';
 import type { DefinitionTier } from '@/views/definition-views';
 import { decodedProblems, documentErrors, safeCompact } from './preview-readings';
 import { refusedEntries } from './save-preview';
-import {
-  documentOf,
-  entryOf,
-  formProblems,
-  mergeImported,
-  toJson,
-  toText,
-  withEntry,
-  withoutEntry,
-  type EditorDocument,
-  type EntryForm,
-  type Transport,
-} from './source-document';
+import { documentOf, mergeImported, toJson, toText, type EditorDocument } from './source-document';
+import { useEntryEditing } from './use-entry-editing';
 
 export type EditorMode = 'form' | 'json';
-
-export interface Editing {
-  readonly previousName: string | null;
-  readonly before: Transport | null;
-  readonly form: EntryForm;
-}
 
 export interface VersionConflict {
   readonly stored: StoredVersion;
@@ -57,7 +40,6 @@ export function useSourceEditor(settings: {
   const [mode, setMode] = useState<EditorMode>('form');
   const [jsonText, setJsonText] = useState(() => toText(documentOf(initialDocument ?? { mcpServers: {} })));
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const [editing, setEditing] = useState<Editing | null>(null);
   const [sourceName, setSourceName] = useState(settings.initialName ?? '');
   const [expectedVersion, setExpectedVersion] = useState(settings.initialVersion);
   const [preview, setPreview] = useState<{ preview: SourcePreview; of: string } | null>(null);
@@ -67,9 +49,9 @@ export function useSourceEditor(settings: {
   const [saved, setSaved] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const previewHeading = useRef<HTMLDivElement>(null);
-  const formStart = useRef<HTMLDivElement>(null);
 
   const tenantWide = tier === 'managed' || tier === 'plugin';
+  const entries = useEntryEditing(document, changed);
 
   /** The document to send: the form's, or the JSON text when it parses (null otherwise, with the reason shown). */
   function currentDocument(): Record<string, unknown> | null {
@@ -184,35 +166,6 @@ export function useSourceEditor(settings: {
     );
   }
 
-  function open(next: Editing) {
-    setEditing(next);
-    requestAnimationFrame(() => formStart.current?.querySelector<HTMLInputElement>('#entry-name')?.focus());
-  }
-
-  function removeEntry(name: string) {
-    changed(withoutEntry(document, name));
-    if (editing?.previousName === name) setEditing(null);
-  }
-
-  /** The names of the other entries: the one being edited may keep its own. */
-  function otherNames(current: Editing): string[] {
-    return document.entries.map(([name]) => name).filter((name) => name !== current.previousName);
-  }
-
-  function applyEditing() {
-    if (editing === null) return;
-    if (Object.keys(formProblems(editing.form, otherNames(editing))).length > 0) return;
-    changed(
-      withEntry(
-        document,
-        editing.previousName,
-        editing.form.name.trim(),
-        entryOf(editing.form, editing.before),
-      ),
-    );
-    setEditing(null);
-  }
-
   function editJson(text: string) {
     setJsonText(text);
     setSaved(null);
@@ -251,14 +204,7 @@ export function useSourceEditor(settings: {
     document,
     entryState,
     decodedFor: (name: string) => decodedProblems(entryState.get(name)),
-    editing,
-    open,
-    formStart,
-    otherNames,
-    editForm: (form: EntryForm) => setEditing(editing === null ? null : { ...editing, form }),
-    cancelEditing: () => setEditing(null),
-    applyEditing,
-    removeEntry,
+    ...entries,
     jsonText,
     editJson,
     jsonError,

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirectIfSessionEnded } from '@/server/current-session';
 import {
   getDefinitionSource,
@@ -13,10 +12,9 @@ import { sourceFor } from '@/server/tier-source';
 import { ServersContextFailure } from '@/ui/servers/servers-context-failure';
 import { DateTime } from '@/ui/date-time';
 import { EmptyState, Panel, ProblemCallout } from '@/ui/feedback';
-import { PageHeader } from '@/ui/page-header';
 import { firstParam, type SearchParams } from '@/ui/paging';
 import { TIER_LABELS } from '@/ui/servers/definition-labels';
-import { ServersTabs } from '@/ui/servers/servers-tabs';
+import { SourcesHeader } from '@/ui/servers/sources-header';
 import { TierSourcesPanel } from '@/ui/servers/tier-sources-panel';
 import { TierTabs } from '@/ui/servers/tier-tabs';
 import { SourceEditor } from '@/ui/source-editor/source-editor';
@@ -54,16 +52,7 @@ export default async function ServerSourcesPage({
   const name = (firstParam(query, 'name') ?? '').trim();
   const base = `/servers/${workspace.id}/sources`;
 
-  const header = (
-    <>
-      <PageHeader
-        breadcrumb={<Link href="/servers">Servers</Link>}
-        title={`Sources of ${workspace.name}`}
-        description="Definition documents per tier, in the .mcp.json format. Writing a source never approves a server."
-      />
-      <ServersTabs workspaceId={workspace.id} current="sources" />
-    </>
-  );
+  const header = <SourcesHeader workspace={workspace} />;
   if (tier === undefined) {
     return (
       <div className="stack">
