@@ -2,7 +2,9 @@
 // `integration` (*.int-spec.ts against the real Postgres, Redis and Chromium that `npm test` provides through
 // scripts/test.ts; each file creates its own database). Nest 12 and a few of its deps are ESM-only, so they
 // are transformed to CJS by SWC like our own code.
+const { readFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
+const { join } = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const aliases = Object.fromEntries(
@@ -15,6 +17,28 @@ const LINT_SPECS = [
   '<rootDir>/scripts/lint-rules\\.int-spec\\.ts$',
 ];
 
+const SWC = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true, tsx: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+};
+
+/**
+ * The files @gatehouse/testing re-exports ('./test-database', './mcp/streamable-http-upstream', ...). Its barrel is
+ * compiled with SWC's lazy CommonJS imports for them, so each loads when a spec first uses one of its exports: a spec
+ * that only needs a database does not load the MCP servers, the OAuth provider harness and the cross-tenant harness.
+ */
+const testingBarrelSources = [
+  ...new Set(
+    [
+      ...readFileSync(join(__dirname, 'libs/testing/src/index.ts'), 'utf8').matchAll(/from '(\.\/[^']+)'/g),
+    ].map((match) => match[1]),
+  ),
+];
+
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
@@ -22,17 +46,12 @@ const shared = {
   // loaded (each file still runs them in its own context): libs/testing/src/shared-compile-runtime.cjs.
   runtime: '<rootDir>/libs/testing/src/shared-compile-runtime.cjs',
   transform: {
-    '^.+\\.(t|j|mj)sx?$': [
+    // Patterns are tried in order: the testing barrel first.
+    '/libs/testing/src/index\\.ts$': [
       '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true, tsx: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-      },
+      { ...SWC, module: { type: 'commonjs', lazy: testingBarrelSources } },
     ],
+    '^.+\\.(t|j|mj)sx?$': ['@swc/jest', SWC],
   },
   transformIgnorePatterns: [
     '/node_modules/(?!(?:[^/]+/node_modules/)*(?:@nestjs|cookie|content-disposition|mercurius|quick-lru|file-type|load-esm|uid|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
