@@ -108,4 +108,4 @@ export {
 } from './app/operational.module.js';
 export { ProblemJsonExceptionFilter } from './app/problem-json-exception-filter.js';
 export { LOGGER, METRICS_REGISTRY, REDIS } from './app/platform-tokens.js';
-export type { ClosableResource } from './app/shutdown-resources-lifecycle.js';
+export type { ClosableResource } from './app/close-resources.js';

@@ -1,5 +1,10 @@
 import { Writable } from 'node:stream';
-import { Injectable, Module, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Injectable,
+  Module,
+  type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { createLogger } from '../logger/create-logger.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
 import { createServiceApp } from './create-service-app.js';
@@ -14,7 +19,18 @@ class RecordsShutdown implements BeforeApplicationShutdown {
   }
 }
 
-@Module({ providers: [RecordsShutdown] })
+/** A provider two modules deep, as the apps' own lifecycles are: its last writes still need the resources. */
+@Injectable()
+class RecordsNestedShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): void {
+    order.push('nested shutdown hook');
+  }
+}
+
+@Module({ providers: [RecordsNestedShutdown] })
+class NestedModule {}
+
+@Module({ imports: [NestedModule], providers: [RecordsShutdown] })
 class ProbeModule {}
 
 describe('createServiceApp', () => {
@@ -63,7 +79,7 @@ describe('createServiceApp', () => {
     } finally {
       await app.close();
     }
-    expect(order).toEqual(['app hook', 'resource']);
+    expect(order).toEqual(['app hook', 'nested shutdown hook', 'resource']);
   });
 
   it('logs the routes it is told are quiet at debug, every other route at info, and measures both', async () => {

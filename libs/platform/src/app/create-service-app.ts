@@ -13,7 +13,7 @@ import { NestLoggerAdapter } from '../logger/nest-logger-adapter.js';
 import { createHttpMetrics } from '../metrics/metrics-registry.js';
 import { OperationalModule } from './operational.module.js';
 import { ProblemJsonExceptionFilter } from './problem-json-exception-filter.js';
-import type { ClosableResource } from './shutdown-resources-lifecycle.js';
+import { closingResourcesAfter, type ClosableResource } from './close-resources.js';
 
 /** Fastify options an app may add to the ones every app gets (body limit, no proxy trust, no Fastify logger). */
 export type ServiceFastifyOptions = Pick<
@@ -55,7 +55,7 @@ class ServiceRootModule {}
  * (the 404 handler included), connection draining on close, /healthz, /readyz and /metrics, problem+json for
  * every error, Nest's own messages through the app's logger, and the app's resources closed last. Returns the
  * app initialized but not listening: main listens (runService), tests inject. Closing it drains HTTP, then runs
- * the shutdown hooks (the app's, then closeOnShutdown).
+ * every provider's shutdown hooks, then closes closeOnShutdown's resources.
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -81,7 +81,6 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Nest
         logger: options.logger,
         metrics: options.metrics,
         readiness: options.readiness,
-        ...(options.closeOnShutdown ? { closeOnShutdown: options.closeOnShutdown } : {}),
       }),
       ...options.imports,
     ],
@@ -93,5 +92,5 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Nest
   app.useGlobalFilters(options.exceptionFilter ?? new ProblemJsonExceptionFilter(options.logger));
   await options.beforeInit?.(app);
   await app.init();
-  return app;
+  return closingResourcesAfter(app, options.closeOnShutdown ?? [], options.logger);
 }

@@ -1,5 +1,4 @@
-// Injection tokens of the operational module every app mounts (health, metrics, resources closed last).
+// Injection tokens of the operational module every app mounts (health, metrics).
 export const READINESS_CHECKS = 'PLATFORM_READINESS_CHECKS';
 export const OPERATIONAL_METRICS = 'PLATFORM_OPERATIONAL_METRICS';
-export const CLOSE_ON_SHUTDOWN = 'PLATFORM_CLOSE_ON_SHUTDOWN';
 export const SERVICE_LOGGER = 'PLATFORM_SERVICE_LOGGER';

@@ -3,13 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { HealthChecks, type HealthCheck } from '../health/health-checks.js';
 import { OperationalController } from './operational.controller.js';
-import {
-  CLOSE_ON_SHUTDOWN,
-  OPERATIONAL_METRICS,
-  READINESS_CHECKS,
-  SERVICE_LOGGER,
-} from './operational-tokens.js';
-import { ShutdownResourcesLifecycle, type ClosableResource } from './shutdown-resources-lifecycle.js';
+import { OPERATIONAL_METRICS, READINESS_CHECKS, SERVICE_LOGGER } from './operational-tokens.js';
 
 /** Per readiness check; below the probe timeouts deployments commonly set (2-5 s). */
 export const READINESS_TIMEOUT_MS = 2_000;
@@ -19,11 +13,9 @@ export interface OperationalModuleOptions {
   readonly metrics: Registry;
   /** Readiness checks by name (`postgres`, `redis`, `api`); each bounded by READINESS_TIMEOUT_MS. */
   readonly readiness: Readonly<Record<string, HealthCheck>>;
-  /** Closed, in parallel, when the app shuts down. */
-  readonly closeOnShutdown?: readonly ClosableResource[];
 }
 
-/** What every app serves besides its own routes: /healthz, /readyz, /metrics; and its resources closed last. */
+/** What every app serves besides its own routes: /healthz, /readyz, /metrics. */
 @Module({})
 export class OperationalModule {
   static forRoot(options: OperationalModuleOptions): DynamicModule {
@@ -39,8 +31,6 @@ export class OperationalModule {
         { provide: READINESS_CHECKS, useValue: health },
         { provide: OPERATIONAL_METRICS, useValue: options.metrics },
         { provide: SERVICE_LOGGER, useValue: options.logger },
-        { provide: CLOSE_ON_SHUTDOWN, useValue: options.closeOnShutdown ?? [] },
-        ShutdownResourcesLifecycle,
       ],
     };
   }
