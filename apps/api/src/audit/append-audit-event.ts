@@ -17,10 +17,8 @@ import { noteAuditLink } from './audit-checkpoint-logger';
 import type { AuditEventInput, AuditLink } from './audit-event';
 import { assertAuditEventSafe } from './audit-event.guard';
 
-export type LockedHead = LockedAuditHead;
-
 /** What the hash covers for one event appended at `seq` under the locked head. */
-export function hashFieldsOf(head: LockedHead, seq: bigint, event: AuditEventInput): AuditHashFields {
+export function hashFieldsOf(head: LockedAuditHead, seq: bigint, event: AuditEventInput): AuditHashFields {
   return {
     tenantId: head.tenant_id,
     seq,
@@ -121,7 +119,7 @@ function rowOf(fields: AuditHashFields, prevHash: Uint8Array, hash: Uint8Array):
   };
 }
 
-async function lockHead(tx: TenantTx): Promise<LockedHead> {
+async function lockHead(tx: TenantTx): Promise<LockedAuditHead> {
   const head = await lockAuditHead(tx, GENESIS_HASH);
   if (!head) throw new Error('appendAuditEvent needs a transaction with a tenant set (Database.withTenant)');
   return head;
