@@ -231,39 +231,93 @@ describe('list_changed, with the SDK client (the Inspector CLI cannot wait for a
   });
 });
 
-describe('a client that speaks both generations (@modelcontextprotocol/client 2.4, automatic negotiation)', () => {
-  it('tries 2026-07-28 first, falls back to 2025-11-25 and lists and calls tools', async () => {
-    const client = new V2Client(
-      { name: 'gateway-acceptance-v2', version: '0.0.0' },
-      { versionNegotiation: { mode: 'auto' } },
-    );
-    /** What the client POSTed (its JSON-RPC method) and the status the gateway answered, in order. */
-    const wire: { method: string; status: number }[] = [];
-    const transport = new V2Transport(gateway.endpoint(), {
-      requestInit: { headers: { authorization: `Bearer ${stack.tokens.agent}` } },
-      fetch: async (url, init) => {
-        const answer = await fetch(url, init);
-        if (init?.method === 'POST' && typeof init.body === 'string')
-          wire.push({
-            method: (JSON.parse(init.body) as { method?: string }).method ?? '(response)',
-            status: answer.status,
-          });
-        return answer;
-      },
-    });
-    await client.connect(transport);
+/** A v2 SDK client (@modelcontextprotocol/client 2.4) with its negotiation mode, and what it POSTed, in order. */
+async function connectV2(
+  endpoint: URL,
+  mode: 'legacy' | 'auto' | { pin: string },
+): Promise<{ client: V2Client; wire: { method: string; status: number }[] }> {
+  const client = new V2Client(
+    { name: 'gateway-acceptance-v2', version: '0.0.0' },
+    { versionNegotiation: { mode } },
+  );
+  const wire: { method: string; status: number }[] = [];
+  const transport = new V2Transport(endpoint, {
+    requestInit: { headers: { authorization: `Bearer ${stack.tokens.agent}` } },
+    fetch: async (url, init) => {
+      const answer = await fetch(url, init);
+      if (init?.method === 'POST' && typeof init.body === 'string')
+        wire.push({
+          method: (JSON.parse(init.body) as { method?: string }).method ?? '(response)',
+          status: answer.status,
+        });
+      return answer;
+    },
+  });
+  await client.connect(transport);
+  return { client, wire };
+}
+
+describe('clients of both protocol eras (@modelcontextprotocol/client 2.4) on both endpoints', () => {
+  const passthrough = () => new URL(`${gateway.endpoint().href}/s/inproc`);
+
+  it.each([
+    ['auto', 'auto' as const],
+    ['pinned to 2026-07-28', { pin: '2026-07-28' }],
+  ])('%s: discovers 2026-07-28 and lists and calls without a session', async (_label, mode) => {
+    const { client, wire } = await connectV2(gateway.endpoint(), mode);
     try {
-      // The 2026-07-28 probe first; the gateway's answer is a legacy signal, and the client initializes.
-      expect(wire.slice(0, 2).map((posted) => posted.method)).toEqual(['server/discover', 'initialize']);
-      expect(wire[0]?.status).toBeGreaterThanOrEqual(400);
-      expect(client.getProtocolEra()).toBe('legacy');
-      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(wire[0]).toEqual({ method: 'server/discover', status: 200 });
+      expect(wire.map((posted) => posted.method)).not.toContain('initialize');
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true } });
       const listed = await client.listTools();
       expect(listed.tools.map((tool) => tool.name)).toEqual(
         expect.arrayContaining(['mcp__everything__echo', 'mcp__inproc__echo']),
       );
-      const called = await client.callTool({ name: 'mcp__inproc__echo', arguments: { text: 'v2' } });
-      expect(called.content).toEqual([{ type: 'text', text: 'inproc: v2' }]);
+      expect(listed.tools.map((tool) => tool.name)).not.toContain('mcp__inproc__secret_op');
+      const called = await client.callTool({ name: 'mcp__inproc__echo', arguments: { text: 'modern' } });
+      expect(called.content).toEqual([{ type: 'text', text: 'inproc: modern' }]);
+      const stdio = await client.callTool({ name: 'mcp__everything__echo', arguments: { message: 'm2' } });
+      expect(JSON.stringify(stdio.content)).toContain('m2');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('pinned to 2026-07-28 on the passthrough: the server’s own names, one exchange per request', async () => {
+    const { client } = await connectV2(passthrough(), { pin: '2026-07-28' });
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      const listed = await client.listTools();
+      expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['echo', 'fail', 'grow']);
+      const called = await client.callTool({ name: 'echo', arguments: { text: 'pass' } });
+      expect(called.content).toEqual([{ type: 'text', text: 'inproc: pass' }]);
+      const failed = await client.callTool({ name: 'fail', arguments: {} });
+      expect(failed).toMatchObject({ isError: true });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a 2026 tools/call of a tool outside allowTools is the same -32602 a 2025 session gets', async () => {
+    const { client } = await connectV2(gateway.endpoint(), { pin: '2026-07-28' });
+    try {
+      await expect(client.callTool({ name: 'mcp__inproc__secret_op', arguments: {} })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the default (2025-11-25) v2 client still opens a session and is served as before', async () => {
+    const { client, wire } = await connectV2(passthrough(), 'legacy');
+    try {
+      expect(wire[0]?.method).toBe('initialize');
+      expect(client.getProtocolEra()).toBe('legacy');
+      const called = await client.callTool({ name: 'echo', arguments: { text: 'legacy' } });
+      expect(called.content).toEqual([{ type: 'text', text: 'inproc: legacy' }]);
     } finally {
       await client.close();
     }

@@ -1,5 +1,6 @@
 import { HeldLeases } from '@gatehouse/lease-holder';
 import { Module } from '@nestjs/common';
+import { McpServing } from '../mcp-server/mcp-serving.js';
 import { McpSessions } from '../mcp-server/mcp-sessions.js';
 import { GatewayLifecycle } from './gateway-lifecycle.js';
 import { gatewayProviders } from './gateway-providers.js';
@@ -11,6 +12,14 @@ import { WorkspaceEndpointController } from './workspace-endpoint.controller.js'
 @Module({
   controllers: [WorkspaceEndpointController],
   providers: [...gatewayProviders, GatewayLifecycle],
-  exports: [WorkspaceEndpoint, McpSessions, HeldLeases, UPSTREAM_POOL, GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS],
+  exports: [
+    WorkspaceEndpoint,
+    McpSessions,
+    McpServing,
+    HeldLeases,
+    UPSTREAM_POOL,
+    GATEWAY_ACTIVITY,
+    GATEWAY_REVOCATIONS,
+  ],
 })
 export class EndpointModule {}

@@ -1,7 +1,7 @@
 import { HeldLeases } from '@gatehouse/lease-holder';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { GatewayActivityRecorder } from '../activity/gateway-activity-recorder.js';
-import { McpSessions } from '../mcp-server/mcp-sessions.js';
+import { McpServing } from '../mcp-server/mcp-serving.js';
 import type { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
 import type { UpstreamPool } from '../upstreams/upstream-pool.js';
 import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS, UPSTREAM_POOL } from './gateway-tokens.js';
@@ -16,7 +16,7 @@ import { GATEWAY_ACTIVITY, GATEWAY_REVOCATIONS, UPSTREAM_POOL } from './gateway-
 @Injectable()
 export class GatewayLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
-    @Inject(McpSessions) private readonly sessions: McpSessions,
+    @Inject(McpServing) private readonly sessions: McpServing,
     @Inject(GATEWAY_ACTIVITY) private readonly activity: GatewayActivityRecorder | null,
     @Inject(HeldLeases) private readonly held: HeldLeases,
     @Inject(UPSTREAM_POOL) private readonly upstreams: UpstreamPool | null,

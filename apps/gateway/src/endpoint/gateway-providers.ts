@@ -11,8 +11,13 @@ import { CatalogCache } from '../catalog/catalog-cache.js';
 import { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY } from '../infrastructure/infrastructure-tokens.js';
+import { McpServing } from '../mcp-server/mcp-serving.js';
 import { McpSessions } from '../mcp-server/mcp-sessions.js';
+import { ModernExchanges } from '../mcp-server/modern/modern-exchanges.js';
+import type { SurfaceRequestsOptions } from '../mcp-server/surface-requests.js';
+import { surfaceRequests } from '../mcp-server/surface-requests.js';
 import { createWorkspaceServer } from '../mcp-server/workspace-mcp-server.js';
+import type { SurfaceScope } from '../catalog/served-surface.js';
 import { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
 import { UpstreamPool } from '../upstreams/upstream-pool.js';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.js';
@@ -34,6 +39,26 @@ import { WorkspaceEndpoint } from './workspace-endpoint.js';
 const SERVER_INFO = { name: 'gatehouse-gateway', version: '0.1.0' } as const;
 const CLIENT_INFO = { name: 'gatehouse-gateway', version: '0.1.0' } as const;
 
+/** What one surface's requests answer from, in either protocol era, counting each tools/call's outcome. */
+function surfaceRequestsOptions(
+  serving: GatewayServing | null,
+  scope: SurfaceScope,
+  metrics: GatewayMetrics,
+  activity: GatewayActivityRecorder | null,
+): SurfaceRequestsOptions {
+  // Only reached for admitted requests, which need the token (the endpoint refuses without it).
+  if (serving === null) throw new Error('gateway: no GATEWAY_TOKEN, no MCP server');
+  return {
+    tools: serving.tools,
+    surfaces: serving.surfaces,
+    scope,
+    onToolCall: (outcome, caller) => {
+      metrics.toolCall(outcome);
+      activity?.toolCall(caller.workspaceId, outcome);
+    },
+  };
+}
+
 /** What the workspace MCP servers answer from; absent without GATEWAY_TOKEN (nothing is served then). */
 export interface GatewayServing {
   readonly tools: GatewayToolsService;
@@ -54,7 +79,7 @@ export const gatewayProviders: Provider[] = [
     useFactory: (registry: Registry): GatewayMetrics => createGatewayMetrics(registry),
   },
   { provide: HeldLeases, useFactory: () => new HeldLeases() },
-  { provide: SESSIONS_BINDING, useFactory: () => new LateBinding<McpSessions>() },
+  { provide: SESSIONS_BINDING, useFactory: () => new LateBinding<McpServing>() },
   { provide: REVOCATIONS_BINDING, useFactory: () => new LateBinding<GatewayRevocationsHolder>() },
   {
     provide: CatalogCache,
@@ -78,7 +103,7 @@ export const gatewayProviders: Provider[] = [
       config: GatewayConfig,
       logger: Logger,
       connections: RedisConnections,
-      sessions: LateBinding<McpSessions>,
+      sessions: LateBinding<McpServing>,
     ): GatewayActivityRecorder | null =>
       // The workspaces' live activity for the dashboard (decision 0118); none without GATEWAY_TOKEN (nothing served).
       config.GATEWAY_TOKEN === undefined
@@ -100,7 +125,7 @@ export const gatewayProviders: Provider[] = [
       held: HeldLeases,
       catalogs: CatalogCache,
       metrics: GatewayMetrics,
-      sessions: LateBinding<McpSessions>,
+      sessions: LateBinding<McpServing>,
     ): UpstreamPool | null =>
       config.GATEWAY_TOKEN === undefined
         ? null
@@ -142,30 +167,20 @@ export const gatewayProviders: Provider[] = [
   },
   {
     provide: McpSessions,
-    inject: [GATEWAY_CONFIG, GATEWAY_SERVING, GATEWAY_METRICS, GATEWAY_ACTIVITY, SESSIONS_BINDING],
+    inject: [GATEWAY_CONFIG, GATEWAY_SERVING, GATEWAY_METRICS, GATEWAY_ACTIVITY],
     useFactory: (
       config: GatewayConfig,
       serving: GatewayServing | null,
       metrics: GatewayMetrics,
       activity: GatewayActivityRecorder | null,
-      binding: LateBinding<McpSessions>,
-    ) => {
-      const sessions = new McpSessions({
+    ) =>
+      new McpSessions({
         // One adapter for both endpoints: the workspace's and a server's passthrough differ by their scope only.
-        createServer: (scope) => {
-          // Only reached for admitted requests, which need the token (the endpoint refuses without it).
-          if (serving === null) throw new Error('gateway: no GATEWAY_TOKEN, no MCP server');
-          return createWorkspaceServer({
-            tools: serving.tools,
-            surfaces: serving.surfaces,
-            scope,
+        createServer: (scope) =>
+          createWorkspaceServer({
+            ...surfaceRequestsOptions(serving, scope, metrics, activity),
             serverInfo: SERVER_INFO,
-            onToolCall: (outcome, caller) => {
-              metrics.toolCall(outcome);
-              activity?.toolCall(caller.workspaceId, outcome);
-            },
-          });
-        },
+          }),
         maxSessionsPerToken: config.SESSIONS_PER_TOKEN,
         onSessionLimit: (caller) => {
           metrics.refused('session_limit');
@@ -176,9 +191,27 @@ export const gatewayProviders: Provider[] = [
           metrics.refused('session_not_found');
           activity?.refused(caller.workspaceId, 'session_not_found');
         },
+      }),
+  },
+  {
+    provide: McpServing,
+    inject: [LOGGER, GATEWAY_SERVING, GATEWAY_METRICS, GATEWAY_ACTIVITY, McpSessions, SESSIONS_BINDING],
+    useFactory: (
+      logger: Logger,
+      serving: GatewayServing | null,
+      metrics: GatewayMetrics,
+      activity: GatewayActivityRecorder | null,
+      sessions: McpSessions,
+      binding: LateBinding<McpServing>,
+    ) => {
+      const modern = new ModernExchanges({
+        requestsFor: (scope) => surfaceRequests(surfaceRequestsOptions(serving, scope, metrics, activity)),
+        serverInfo: SERVER_INFO,
+        onError: (error) => logger.debug({ err: error }, 'gateway: a 2026 request was refused or failed'),
       });
-      binding.bind(sessions);
-      return sessions;
+      const both = new McpServing(sessions, modern);
+      binding.bind(both);
+      return both;
     },
   },
   {
@@ -190,7 +223,7 @@ export const gatewayProviders: Provider[] = [
       CallerCache,
       CatalogCache,
       HeldLeases,
-      McpSessions,
+      McpServing,
       REVOCATIONS_BINDING,
     ],
     useFactory: (
@@ -200,7 +233,7 @@ export const gatewayProviders: Provider[] = [
       callers: CallerCache,
       catalogs: CatalogCache,
       held: HeldLeases,
-      sessions: McpSessions,
+      sessions: McpServing,
       binding: LateBinding<GatewayRevocationsHolder | null>,
     ): GatewayRevocationsHolder | null => {
       const holder =
@@ -231,7 +264,7 @@ export const gatewayProviders: Provider[] = [
       GATEWAY_METRICS,
       GATEWAY_ACTIVITY,
       GATEWAY_SERVING,
-      McpSessions,
+      McpServing,
     ],
     useFactory: (
       config: GatewayConfig,
@@ -240,7 +273,7 @@ export const gatewayProviders: Provider[] = [
       metrics: GatewayMetrics,
       activity: GatewayActivityRecorder | null,
       serving: GatewayServing | null,
-      sessions: McpSessions,
+      sessions: McpServing,
     ) =>
       new WorkspaceEndpoint({
         callers,

@@ -10,7 +10,7 @@ export const GATEWAY_ACTIVITY = 'GATEWAY_ACTIVITY';
 export const GATEWAY_REVOCATIONS = 'GATEWAY_REVOCATIONS';
 /** GatewayServing | null: the tools and surfaces services the MCP servers answer from. */
 export const GATEWAY_SERVING = 'GATEWAY_SERVING';
-/** LateBinding<McpSessions>: for the providers built before the sessions that call them back. */
+/** LateBinding<McpServing>: for the providers built before the sessions that call them back. */
 export const SESSIONS_BINDING = 'SESSIONS_BINDING';
 /** LateBinding<GatewayRevocationsHolder>: the caller cache asks whether the holder is live. */
 export const REVOCATIONS_BINDING = 'REVOCATIONS_BINDING';

@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
+
+// Which era's serving a request is for (decision 0144), judged as the 2026-07-28 revision says, by the SDK's own
+// classifier: a request that carries the per-request `_meta` envelope (or names a 2026 version) is modern, and
+// so is one the revision refuses (a version header that contradicts the body, an `Mcp-Method` that is not the
+// body's method, an envelope with no version header): the modern leg answers those with the revision's error,
+// never serves them as 2025 traffic. Everything else (initialize, a session's requests, GET and DELETE, batches,
+// responses) is the 2025 sessions'.
+
+export type ProtocolEra = 'legacy' | 'modern';
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function protocolEraOf(request: IncomingMessage, body: unknown): ProtocolEra {
+  const outcome = classifyInboundRequest({
+    httpMethod: request.method ?? 'GET',
+    protocolVersionHeader: header(request, 'mcp-protocol-version'),
+    mcpMethodHeader: header(request, 'mcp-method'),
+    mcpNameHeader: header(request, 'mcp-name'),
+    body,
+  });
+  return outcome.kind === 'legacy' ? 'legacy' : 'modern';
+}

@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+// Node's request and response as the web-standard Request and Response SDK v2's per-request handler speaks. The
+// body is not copied: Fastify has parsed and bounded it already, and the handler takes it parsed. The Request's
+// signal aborts when the client goes away before its answer was written, which ends the exchange (and the
+// upstream call under it).
+
+export function webRequestOf(request: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else headers.set(name, value);
+  }
+  // Only the path is the handler's business; the Host was judged by the endpoint before this.
+  return new Request(new URL(request.url ?? '/', 'http://gateway.invalid'), {
+    method: request.method ?? 'GET',
+    headers,
+    signal,
+  });
+}
+
+/** Writes a web Response to Node's, streaming its body; stops reading it once the client has gone. */
+export async function writeWebResponse(answer: Response, response: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  response.writeHead(answer.status, headers);
+  if (answer.body === null) {
+    response.end();
+    return;
+  }
+  const reader = answer.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  response.once('close', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // An SSE frame is written as it comes: a progress notification must not wait for the next one.
+      response.write(value);
+    }
+  } catch {
+    // The client went away (the reader was cancelled) or the stream failed: nothing left to write to.
+  } finally {
+    response.off('close', stop);
+    response.end();
+  }
+}
