@@ -634,6 +634,13 @@ export function routeCases(
       credentials: { authorization: `Bearer ${b.worker.secret}` },
       expect: 'not_found',
     },
+    {
+      route: 'POST /v1/leases/:leaseId/discovery-failure',
+      url: `/v1/leases/${a.lease.id}/discovery-failure`,
+      payload: { failureClass: 'protocol', reason: 'protocol_version_refused' },
+      credentials: { authorization: `Bearer ${b.worker.secret}` },
+      expect: 'not_found',
+    },
     // The catalog lease: B's owner and B's worker at A's workspace, and B's worker naming A's person.
     { route: 'GET /v1/workspaces/:workspaceId/catalog', url: `${ws}/catalog`, expect: 'not_found' },
     {
@@ -952,6 +959,13 @@ export function graphqlCases(world: CrossTenantWorld, gatewaySecret: string): Gr
       ...notFound(
         'submitCatalogSnapshot',
         `submitCatalogSnapshot(input: { leaseId: "${a.lease.id}", document: { v: 1, complete: true, stale: false, servers: [], diagnostics: [] } })`,
+      ),
+      credentials: bWorker,
+    },
+    {
+      ...notFound(
+        'reportDiscoveryFailure',
+        `reportDiscoveryFailure(input: { leaseId: "${a.lease.id}", failureClass: "protocol", reason: "protocol_version_refused" })`,
       ),
       credentials: bWorker,
     },

@@ -1,5 +1,6 @@
 import type {
   CatalogDiscoveredFor,
+  DiscoveryFailureView,
   CatalogIdentity,
   CatalogSource,
   ServerCatalogV1,
@@ -45,6 +46,8 @@ export interface WorkspaceCatalogInput {
   readonly servers: readonly {
     readonly server: ApprovedCatalogServer;
     readonly snapshot: ChosenCatalogSnapshot | null;
+    /** The discovery failure reported for the same key (decision 0142); shown only while pending discovery. */
+    readonly discoveryFailure?: DiscoveryFailureView | null;
   }[];
 }
 
@@ -60,7 +63,7 @@ export interface WorkspaceCatalogInput {
 export function buildWorkspaceCatalog(input: WorkspaceCatalogInput): WorkspaceCatalogV1 {
   const ordered = [...input.servers].sort((a, b) => byCodeUnits(a.server.name, b.server.name));
   const included: UnnamedServerCatalog[] = [];
-  const servers = ordered.map(({ server, snapshot }): WorkspaceCatalogServer => {
+  const servers = ordered.map(({ server, snapshot, discoveryFailure }): WorkspaceCatalogServer => {
     const approvedAs = {
       name: server.name,
       source: { tier: server.source.tier, origin: server.source.origin },
@@ -75,6 +78,7 @@ export function buildWorkspaceCatalog(input: WorkspaceCatalogInput): WorkspaceCa
         complete: false,
         stale: false,
         fetchedAt: null,
+        ...(discoveryFailure ? { discoveryFailure: { ...discoveryFailure } } : {}),
       };
     }
     if (snapshot.catalog !== null)

@@ -140,7 +140,9 @@ export { issueLease, leaseStateView, leaseView, releaseLease, renewLease } from 
 export {
   MAX_SNAPSHOT_DOCUMENT_BYTES,
   catalogSnapshotView,
+  discoveryFailureRecordView,
   getWorkspaceCatalog,
+  reportDiscoveryFailure,
   submitCatalogSnapshot,
   workspaceCatalogView,
 } from './definitions/catalog.command';

@@ -28,7 +28,11 @@ import {
   previewDefinitionSource,
 } from './definitions/definition-editor.command';
 import { getHostPolicy, putHostPolicy } from './definitions/host-policy.command';
-import { getWorkspaceCatalog, submitCatalogSnapshot } from './definitions/catalog.command';
+import {
+  getWorkspaceCatalog,
+  reportDiscoveryFailure,
+  submitCatalogSnapshot,
+} from './definitions/catalog.command';
 import { refreshCatalog } from './definitions/catalog-refresh.command';
 import { submitProbe } from './definitions/probe.command';
 import { getServerStatus } from './definitions/server-status.command';
@@ -121,6 +125,7 @@ export const COMMANDS: readonly CommandDefinition[] = Object.freeze([
   renewLease,
   releaseLease,
   submitCatalogSnapshot,
+  reportDiscoveryFailure,
   getWorkspaceCatalog,
   refreshCatalog,
   submitProbe,

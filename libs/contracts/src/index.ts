@@ -102,6 +102,22 @@ export {
   type WorkspaceCatalogV1,
 } from './catalog/workspace-catalog.schema';
 export {
+  DISCOVERY_FAILURE_CLASSES,
+  DISCOVERY_FAILURE_REASONS,
+  DISCOVERY_FAILURE_SENTENCES,
+  discoveryFailureClass,
+  discoveryFailureLine,
+  discoveryFailureReason,
+  discoveryFailureReport,
+  discoveryFailureView,
+  discoveryFailureViewOf,
+  isDiscoveryFailureReason,
+  type DiscoveryFailureClass,
+  type DiscoveryFailureReason,
+  type DiscoveryFailureReport,
+  type DiscoveryFailureView,
+} from './catalog/discovery-failure.schema';
+export {
   REVOCATION_KINDS,
   REVOCATION_STREAMS,
   REVOCATIONS_PAGE_MAX,

@@ -123,6 +123,7 @@ export type {
   Invitation,
   Lease,
   CatalogSnapshot,
+  CatalogDiscoveryFailure,
 } from './generated/client';
 import { Prisma } from './generated/client';
 /** SQL NULL for a nullable Json column: Prisma refuses a plain `null` there (it would be ambiguous with JSON null). */

@@ -59,6 +59,7 @@ describe('catalogTagOf', () => {
     overlays: '',
     approvals: 'a.1.false',
     snapshots: 'c.1',
+    failures: '',
   };
   const tagOf = (changes: Partial<CatalogInputVersions> = {}, principalUserId: string | null = null) =>
     catalogTagOf({
@@ -81,6 +82,7 @@ describe('catalogTagOf', () => {
     ['an overlay', { overlays: 'o.1' }],
     ['an approval expiring', { approvals: 'a.1.true' }],
     ['a snapshot posted', { snapshots: 'c.2' }],
+    ['a discovery failure reported', { failures: 'f.1' }],
     ['the workspace changed', { workspace: 'w.2' }],
   ])('changes with %s', (_label, changes) => {
     expect(tagOf(changes)).not.toBe(tagOf());

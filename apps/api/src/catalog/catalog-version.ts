@@ -50,14 +50,17 @@ export function principalKeysFor(principalUserId: string | null): string[] {
 /**
  * The snapshot of each approved server: of its exact fingerprint only (a snapshot of another definition never
  * describes this one), the principal's own discovery first (their own sign-in, as the gateway uses their own
- * credential first), the workspace's otherwise, unless the server is per user. Null: pending discovery.
+ * credential first), the workspace's otherwise, unless the server is per user. Null: pending discovery. The same
+ * choice picks which reported discovery failure a pending server shows.
  */
-export function chooseSnapshots(
+export function chooseSnapshots<
+  Row extends Pick<CatalogSnapshotVersion, 'serverName' | 'definitionFingerprint' | 'principalKey'>,
+>(
   servers: readonly ApprovedServer[],
-  candidates: readonly CatalogSnapshotVersion[],
+  candidates: readonly Row[],
   principalUserId: string | null,
-): Map<string, CatalogSnapshotVersion | null> {
-  const chosen = new Map<string, CatalogSnapshotVersion | null>();
+): Map<string, Row | null> {
+  const chosen = new Map<string, Row | null>();
   for (const server of servers) {
     const of = (key: string) =>
       candidates.find(
@@ -74,14 +77,15 @@ export function chooseSnapshots(
 }
 
 /** Bumped whenever the build changes what it makes of the same inputs, so no old tag matches a new body. */
-const BUILD_VERSION = 'catalog-v1.2';
+const BUILD_VERSION = 'catalog-v1.3';
 
 /**
  * The entity tag of a catalog, from the version of everything its body is a function of
  * (readCatalogInputVersions: the workspace, the view's sources, variables and overlays, the approvals with their
- * expiry at the read's `now`, the snapshots, the membership), the principal, the tenant's fingerprint key (by id:
- * fingerprints are keyed) and the build. Equal tags mean equal bodies, so a hit needs neither activation nor any
- * document; a change to something the body does not show (another server's variable) only costs a refetch.
+ * expiry at the read's `now`, the snapshots, the discovery failures, the membership), the principal, the tenant's
+ * fingerprint key (by id: fingerprints are keyed) and the build. Equal tags mean equal bodies, so a hit needs
+ * neither activation nor any document; a change to something the body does not show (another server's variable)
+ * only costs a refetch.
  */
 export function catalogTagOf(args: {
   readonly tenantId: string;
@@ -106,6 +110,7 @@ export function catalogTagOf(args: {
         versions.overlays,
         versions.approvals,
         versions.snapshots,
+        versions.failures,
       ]),
     )
     .digest('base64url');
@@ -121,6 +126,7 @@ export function sameInputs(a: CatalogInputVersions, b: CatalogInputVersions): bo
     a.variables === b.variables &&
     a.overlays === b.overlays &&
     a.approvals === b.approvals &&
-    a.snapshots === b.snapshots
+    a.snapshots === b.snapshots &&
+    a.failures === b.failures
   );
 }

@@ -3,6 +3,8 @@ import { buildWorkspaceCatalog, type ChosenCatalogSnapshot } from '@gatehouse/ca
 import { getWorkspaceCatalog, type CommandInput } from '@gatehouse/commands';
 import {
   MAX_WORKSPACE_CATALOG_BYTES,
+  discoveryFailureViewOf,
+  type DiscoveryFailureView,
   type ServerCatalogV1,
   type WorkspaceCatalogV1,
 } from '@gatehouse/contracts';
@@ -11,6 +13,7 @@ import {
   loadCatalogSnapshotContents,
   readCatalogInputVersions,
   type CatalogSnapshotContent,
+  type CatalogDiscoveryFailure,
   type CatalogSnapshotVersion,
   type Database,
 } from '@gatehouse/db';
@@ -47,8 +50,9 @@ type Input = CommandInput<typeof getWorkspaceCatalog>;
  * `catalog.get` (catalog:read; sessions, user, agent, worker and gateway tokens): the catalog lease of one
  * workspace for the caller's principal (catalogReaderOf). Activation is re-decided now for the principal's view
  * (the effective view's decision), and every approved server is listed with the snapshot posted for its exact
- * fingerprint, or as pending discovery. The entity tag is computed from the versions of every input
- * (readCatalogInputVersions, one round trip) before anything is decided or loaded (catalogTagOf), so a
+ * fingerprint, or as pending discovery (with the discovery failure a worker reported for it, decision 0142). The
+ * entity tag is computed from the versions of every input (readCatalogInputVersions, one round trip) before
+ * anything is decided or loaded (catalogTagOf), so a
  * conditional request the client is current for costs that one read: no activation, no document, no build and no
  * hash of the body (decision 0075). A long-poll watches the workspace's and the tenant's catalog topics, which
  * catalog.submit, approvals and the revocation relay publish after commit.
@@ -139,6 +143,17 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
         principalKeys: principalKeysFor(principalUserId),
       });
       const chosen = chooseSnapshots(servers, candidates, principalUserId);
+      const failures = chooseSnapshots(
+        servers,
+        await tx.catalogDiscoveryFailure.findMany({
+          where: {
+            workspaceId: workspace.id,
+            serverName: { in: servers.map((server) => server.name) },
+            principalKey: { in: principalKeysFor(principalUserId) },
+          },
+        }),
+        principalUserId,
+      );
       const ids = [...chosen.values()].flatMap((row) => (row === null ? [] : [row.id]));
       const contents = await loadCatalogSnapshotContents(tx, { ids, maxBytes: MAX_WORKSPACE_CATALOG_BYTES });
       const byServer = new Map(contents.map((content) => [content.serverName, content]));
@@ -152,10 +167,15 @@ export class GetWorkspaceCatalogUseCase implements UseCase<Input, TaggedRead> {
             chosen.get(server.name) ?? null,
             server,
           ),
+          discoveryFailure: discoveryFailureOf(failures.get(server.name) ?? null),
         })),
       });
     });
   }
+}
+
+function discoveryFailureOf(row: CatalogDiscoveryFailure | null): DiscoveryFailureView | null {
+  return row === null ? null : discoveryFailureViewOf({ ...row, at: row.failedAt });
 }
 
 /** A loaded row describes the server only if its document (when loaded) is that server's alone. */

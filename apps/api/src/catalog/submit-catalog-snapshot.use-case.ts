@@ -35,7 +35,8 @@ type Submission =
  * the lease's one server; such a lease is revoked here, decision 0071), all under the audit head and a row lock.
  * A document that is not of the lease's server alone is 409 `snapshot_mismatch`. The snapshot is stored under the
  * LEASE's workspace, server, fingerprint and principal, so a worker can only ever describe what it was leased, and
- * replaces the current one in one upsert (a reader sees the old or the new, never half). Accepted and refused submissions are audited with the full identity (catalog-submit-audit),
+ * replaces the current one in one upsert (a reader sees the old or the new, never half), deleting the discovery
+ * failure reported for the same key in that transaction. Accepted and refused submissions are audited with the full identity (catalog-submit-audit),
  * a refusal in its own committed transaction before the problem is thrown. After commit, watchers of the
  * workspace's catalog are told.
  */
@@ -113,6 +114,8 @@ export class SubmitCatalogSnapshotUseCase implements UseCase<Input, Output> {
       },
       update: data,
     });
+    // The snapshot answers any failure reported for the same key: gone in the same transaction (decision 0142).
+    await tx.catalogDiscoveryFailure.deleteMany({ where: key.unique });
     await appendAuditEvent(
       tx,
       catalogSubmitAuditEvent(caller, input.leaseId, lease, {

@@ -1,4 +1,11 @@
-import { catalogDocument, workspaceCatalogServer, workspaceCatalogV1 } from '@gatehouse/contracts';
+import {
+  catalogDocument,
+  discoveryFailureClass,
+  discoveryFailureReason,
+  discoveryFailureView,
+  workspaceCatalogServer,
+  workspaceCatalogV1,
+} from '@gatehouse/contracts';
 import { z } from 'zod';
 import { MAX_LONG_POLL_SECONDS, defineCommand } from '../command';
 import { isoDateTime, uuid } from '../common.schema';
@@ -49,6 +56,42 @@ export const submitCatalogSnapshot = defineCommand({
   http: { method: 'POST', path: '/v1/leases/:leaseId/snapshot', successStatus: 201 },
   graphql: { field: 'submitCatalogSnapshot' },
   problems: ['not_found', 'lease_ended', 'snapshot_mismatch'],
+  callers: ['worker'],
+});
+
+export const discoveryFailureRecordView = z
+  .object({
+    leaseId: uuid,
+    workspaceId: uuid,
+    serverName: z.string(),
+    definitionFingerprint: z.string(),
+    principalUserId: uuid.nullable(),
+    failure: discoveryFailureView,
+  })
+  .meta({ title: 'CatalogDiscoveryFailure' });
+
+/**
+ * Discovery failures (docs/decisions/0142-discovery-failures-visible.md): a worker that could not discover the
+ * server it leased reports why, for the live lease it holds, like a snapshot: stored under the lease's workspace,
+ * server, fingerprint and principal, replacing the previous report; a later snapshot of the same key clears it.
+ * Two closed words, never text: readers get the API's fixed sentence for the reason.
+ */
+export const reportDiscoveryFailure = defineCommand({
+  name: 'catalog.reportFailure',
+  summary:
+    'Report why a worker could not discover the server it leased (the failure class and a fixed reason word), ' +
+    'for the live lease it holds: the catalog shows it on the pending server until a snapshot of it is stored',
+  scope: 'snapshots:write',
+  kind: 'mutation',
+  input: z.strictObject({
+    leaseId: uuid,
+    failureClass: discoveryFailureClass,
+    reason: discoveryFailureReason,
+  }),
+  output: discoveryFailureRecordView,
+  http: { method: 'POST', path: '/v1/leases/:leaseId/discovery-failure', successStatus: 201 },
+  graphql: { field: 'reportDiscoveryFailure' },
+  problems: ['not_found', 'lease_ended'],
   callers: ['worker'],
 });
 

@@ -44,6 +44,8 @@ export const AUDIT_ACTION_LABELS = {
   'leases.released': 'Released a transport lease',
   'catalog.submitted': 'Submitted a tool catalog',
   'catalog.submit_refused': 'Was refused a tool catalog submission',
+  'catalog.discovery_failed': 'Reported a failed catalog discovery',
+  'catalog.discovery_failure_refused': 'Was refused a catalog discovery failure report',
   'catalog.refresh.requested': 'Asked for a catalog refresh',
   'catalog.refresh.unroutable': 'A catalog refresh had no pool to run on',
   'oauth.sign_in_started': 'Started an OAuth sign-in',

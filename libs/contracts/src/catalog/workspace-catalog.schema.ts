@@ -5,12 +5,15 @@ import {
   catalogIdentity,
   catalogSource,
 } from './catalog-document.schema';
+import { discoveryFailureView } from './discovery-failure.schema';
 
 /**
  * The catalog lease (`GET /v1/workspaces/:workspaceId/catalog`, command `catalog.get`; decisions 0074 and 0075):
  * what a runtime or the gateway may mount in one workspace for one principal, now. Every server approved for that
  * principal is listed in `servers` with its state; the discovered ones are assembled into `document` (names minted
- * across them), which is what the gateway serves. Strict: a producer that adds a field bumps `v`.
+ * across them), which is what the gateway serves. Strict: a producer that adds a field bumps `v`, except an
+ * optional field absent from every catalog that does not need it (`discoveryFailure`, decision 0142), which readers
+ * of this version learn before any producer sends it (one package: they deploy together).
  */
 
 /**
@@ -49,6 +52,12 @@ export const workspaceCatalogServer = z.strictObject({
   stale: z.boolean(),
   /** When the snapshot was discovered; null while pending discovery. */
   fetchedAt: z.iso.datetime().nullable(),
+  /**
+   * Only on a `pending_discovery` server whose last discovery of this definition failed for a reason a worker
+   * reported (decision 0142): the class, the reason word, its fixed sentence and when. Absent otherwise, so a
+   * catalog without failures is what it was before the field existed.
+   */
+  discoveryFailure: discoveryFailureView.optional(),
 });
 
 export const workspaceCatalogV1 = z.strictObject({

@@ -4,9 +4,9 @@ import type { Database } from '../database';
 // Database.readInTenant (one round trip, row-level security deciding what is visible): the workspace row, the
 // definition sources, variables and disable overlays of the principal's view (the rows
 // apps/api definition-snapshot.loader reads), the approvals that bear on the view with whether each has expired at
-// `now`, the catalog snapshots the principal may be shown, and whether the principal is a member. Each row is named
-// by its id and Postgres's `xmin` (the transaction that wrote its current version), so any write, insert or delete
-// of one of them changes the answer, and nothing else does.
+// `now`, the catalog snapshots and the discovery failures the principal may be shown, and whether the principal is
+// a member. Each row is named by its id and Postgres's `xmin` (the transaction that wrote its current version), so
+// any write, insert or delete of one of them changes the answer, and nothing else does.
 
 export interface CatalogInputVersions {
   /** Null when the workspace is not visible in the tenant. */
@@ -17,6 +17,7 @@ export interface CatalogInputVersions {
   readonly overlays: string;
   readonly approvals: string;
   readonly snapshots: string;
+  readonly failures: string;
 }
 
 interface Row {
@@ -27,6 +28,7 @@ interface Row {
   overlays: string | null;
   approvals: string | null;
   snapshots: string | null;
+  failures: string | null;
 }
 
 const VERSIONS = (table: string, where: string) =>
@@ -48,7 +50,8 @@ const TEXT = `SELECT
                      ',' ORDER BY id)
      FROM approvals
     WHERE workspace_id = $1::uuid AND (principal_user_id IS NULL OR principal_user_id = NULLIF($2, '')::uuid)) AS approvals,
-  ${VERSIONS('catalog_snapshots', `workspace_id = $1::uuid AND principal_key IN ('workspace', NULLIF($2, ''))`)} AS snapshots`;
+  ${VERSIONS('catalog_snapshots', `workspace_id = $1::uuid AND principal_key IN ('workspace', NULLIF($2, ''))`)} AS snapshots,
+  ${VERSIONS('catalog_discovery_failures', `workspace_id = $1::uuid AND principal_key IN ('workspace', NULLIF($2, ''))`)} AS failures`;
 
 export async function readCatalogInputVersions(
   db: Database,
@@ -67,5 +70,6 @@ export async function readCatalogInputVersions(
     overlays: row?.overlays ?? '',
     approvals: row?.approvals ?? '',
     snapshots: row?.snapshots ?? '',
+    failures: row?.failures ?? '',
   };
 }

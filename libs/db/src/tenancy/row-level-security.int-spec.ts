@@ -270,6 +270,12 @@ describe('tenant A context', () => {
          VALUES ($1, $2, $3, 'x', 'fp', 'workspace', $1, 'ready', now())`,
         [randomUUID(), b.tenantId, b.workspaceId],
       ],
+      catalog_discovery_failures: [
+        `INSERT INTO catalog_discovery_failures (id, tenant_id, workspace_id, server_name, definition_fingerprint,
+           principal_key, lease_id, failure_class, reason, failed_at)
+         VALUES ($1, $2, $3, 'x', 'fp', 'workspace', $1, 'protocol', 'protocol_version_refused', now())`,
+        [randomUUID(), b.tenantId, b.workspaceId],
+      ],
       oauth_clients: [
         "INSERT INTO oauth_clients (id, tenant_id, issuer, kind, client_id, token_endpoint_auth_method) VALUES ($1, $2, 'https://i.test', 'dynamic', 'c', 'none')",
         [randomUUID(), b.tenantId],

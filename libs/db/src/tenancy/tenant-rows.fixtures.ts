@@ -225,6 +225,20 @@ export async function seedTenantRows(db: Database, label: string): Promise<Tenan
         probedAt: new Date(),
       },
     });
+    await tx.catalogDiscoveryFailure.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        workspaceId: rows.workspaceId,
+        serverName: 'github',
+        definitionFingerprint: 'fp',
+        principalKey: 'workspace',
+        leaseId: randomUUID(),
+        failureClass: 'protocol',
+        reason: 'protocol_version_refused',
+        failedAt: new Date(),
+      },
+    });
     await tx.oAuthCredential.create({
       data: {
         id: randomUUID(),
