@@ -4,12 +4,13 @@ import {
   type AdmittedTransport,
   type ProbeReport,
   type CatalogDocument,
+  type DiscoveryFailureReport,
   type CatalogSource,
 } from '@gatehouse/contracts';
 import { z } from 'zod';
 
-// A lease holder's side of the lease routes (decisions 0058/0059): issue, renew, release and post a snapshot for
-// a lease it holds, with its own token (the worker's, or the gateway's acting for a caller's principal). Every
+// A lease holder's side of the lease routes (decisions 0058/0059): issue, renew, release and post a snapshot (or
+// why discovery failed, decision 0142) for a lease it holds, with its own token (the worker's, or the gateway's acting for a caller's principal). Every
 // answer is parsed here, never trusted; expected outcomes are typed results, and only infrastructure failures
 // (the API unreachable, a 5xx, an answer that does not parse) throw, so the caller retries them. The lease body holds secrets: nothing of it is logged, and errors carry status and code only.
 
@@ -131,6 +132,24 @@ export class LeaseApiClient {
       'snapshot',
       `/v1/leases/${encodeURIComponent(leaseId)}/snapshot`,
       { document },
+      signal,
+    );
+    return answer.ok ? { ok: true } : answer;
+  }
+
+  /**
+   * `catalog.reportFailure`: why discovering the lease's server failed, as two closed words (decision 0142); the
+   * catalog shows it on the pending server until a snapshot of it is stored.
+   */
+  async reportDiscoveryFailure(
+    leaseId: string,
+    report: DiscoveryFailureReport,
+    signal?: AbortSignal,
+  ): Promise<LeaseCallResult> {
+    const answer = await this.post(
+      'discovery-failure',
+      `/v1/leases/${encodeURIComponent(leaseId)}/discovery-failure`,
+      { failureClass: report.failureClass, reason: report.reason },
       signal,
     );
     return answer.ok ? { ok: true } : answer;

@@ -17,6 +17,7 @@ import { droppedOutcome, runLeasedJob } from '../leases/leased-job.js';
 import { LEASE_API } from '../leases/lease-tokens.js';
 import type { JobContext, QueueProcessor } from '../queues/queue-processor.js';
 import { LeaseRevocationsHolder } from '../revocations/lease-revocations.holder.js';
+import { discoveryFailureReportOf } from './discovery-failure-report.mapper.js';
 
 export type CatalogRefreshOutcome =
   /** The snapshot was accepted for the lease it was discovered through. */
@@ -25,10 +26,16 @@ export type CatalogRefreshOutcome =
   | { outcome: 'skipped'; reason: 'no_worker_token' | 'payload_v1' | 'other_pool' }
   /** The API refused the lease or the snapshot (its stable problem code): retrying would not change it. */
   | { outcome: 'refused'; step: 'lease' | 'snapshot'; code: string }
-  /** The server could not be reached for a reason retrying does not fix (config, auth, protocol). */
-  | { outcome: 'unreachable'; failureClass: string; reason: string }
+  /**
+   * The server could not be reached for a reason retrying does not fix (config, auth, protocol); `reported`: the
+   * API took the failure for the lease (decision 0142), false when it refused it (logged).
+   */
+  | { outcome: 'unreachable'; failureClass: string; reason: string; reported: boolean }
   /** The lease was revoked while the job held it: connection closed, nothing posted. */
   | { outcome: 'dropped'; reason: 'revoked' | 'revalidate' };
+
+/** What the logs name of a job, and whether it is its last attempt (logged too: why a failure was reported). */
+type JobLogIds = Record<string, unknown> & { readonly lastAttempt: boolean };
 
 /** A transient failure reaching the server: thrown so BullMQ retries the job under its backoff. */
 export class ServerUnavailableError extends Error {
@@ -41,7 +48,9 @@ export class ServerUnavailableError extends Error {
 /**
  * Refreshes one server's catalog (docs/architecture/catalog.md, discovery): lease the transport with the
  * worker token, connect through libs/mcp-client from the lease's admitted transport, run the initial listing,
- * build the one-server catalog document, post it for the lease, release the lease, close the connection. Safe
+ * build the one-server catalog document, post it for the lease, release the lease, close the connection. A server
+ * not reached is reported for the lease as two closed words (decision 0142): at once when retrying would not help,
+ * and on the job's last attempt when it would (a transient failure is otherwise thrown for the queue to retry). Safe
  * to run twice: a rerun takes a new lease and posts a new snapshot, which the API stores in place of the old
  * one (atomically), and a lease left by a killed run expires on its own TTL. Whatever happens, the connection
  * is closed (so a stdio child's process group is gone) before the job ends, and the lease is released.
@@ -79,13 +88,14 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
       this.logger.warn(ids, 'catalog refresh skipped: no WORKER_TOKEN configured');
       return { outcome: 'skipped', reason: 'no_worker_token' };
     }
-    return this.refresh(this.leases, payload, ids);
+    return this.refresh(this.leases, payload, ids, job.lastAttempt);
   }
 
   private async refresh(
     api: LeaseApiClient,
     payload: CatalogRefreshPayloadV2,
     ids: Record<string, unknown>,
+    lastAttempt: boolean,
   ): Promise<CatalogRefreshOutcome> {
     const result = await runLeasedJob(
       { api, held: this.held, revocations: this.revocations, logger: this.logger },
@@ -98,7 +108,8 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
         label: 'catalog refresh',
         ids,
       },
-      ({ lease, held, fresh, logIds }) => this.discoverAndSubmit(api, lease, held, fresh, logIds),
+      ({ lease, held, fresh, logIds }) =>
+        this.discoverAndSubmit(api, lease, held, fresh, { ...logIds, lastAttempt }),
     );
     if (result.leased) return result.value;
     this.logger.info({ ...ids, status: result.status, code: result.code }, 'catalog refresh: lease refused');
@@ -110,7 +121,7 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     lease: IssuedLease,
     held: HeldLease,
     fresh: FreshLeaseTokens,
-    logIds: Record<string, unknown>,
+    logIds: JobLogIds,
   ): Promise<CatalogRefreshOutcome> {
     const supervisor = superviseAdmitted(lease.transport.transport, {
       serverId: lease.serverName,
@@ -124,7 +135,8 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
       const status = await supervisor.start();
       const dropped = droppedOutcome(held);
       if (dropped !== null) return dropped;
-      if (status !== 'ready' || supervisor.catalog === undefined) return this.notReached(supervisor, logIds);
+      if (status !== 'ready' || supervisor.catalog === undefined)
+        return await this.notReached(api, lease, held, supervisor, logIds);
       const document = catalogDocumentOf(supervisor.catalog, {
         source: lease.source,
         fetchedAt: new Date().toISOString(),
@@ -155,15 +167,31 @@ export class CatalogRefreshProcessor implements QueueProcessor<typeof QueueName.
     }
   }
 
-  private notReached(
+  /**
+   * The server was not reached: a transient failure is thrown for the queue to retry, unless this is the job's last
+   * attempt; anything else, and a transient failure the job now gives up on, is reported for the lease first.
+   */
+  private async notReached(
+    api: LeaseApiClient,
+    lease: IssuedLease,
+    held: HeldLease,
     supervisor: ConnectionSupervisor,
-    logIds: Record<string, unknown>,
-  ): CatalogRefreshOutcome {
+    logIds: JobLogIds,
+  ): Promise<CatalogRefreshOutcome> {
     const failure = supervisor.state.failure;
     const failureClass = failure?.failureClass ?? 'fatal';
     const reason = failure?.reason ?? 'no_catalog';
     this.logger.warn({ ...logIds, failureClass, reason }, 'catalog refresh: server not reached');
-    if (failureClass === 'transient') throw new ServerUnavailableError(reason);
-    return { outcome: 'unreachable', failureClass, reason };
+    const transient = failureClass === 'transient';
+    if (transient && !logIds.lastAttempt) throw new ServerUnavailableError(reason);
+    // An API that cannot be reached throws here: the queue retries the job, and with it the report.
+    const answer = await api.reportDiscoveryFailure(lease.id, discoveryFailureReportOf(failure), held.signal);
+    if (!answer.ok)
+      this.logger.warn(
+        { ...logIds, status: answer.status, code: answer.code },
+        'catalog refresh: discovery failure report refused',
+      );
+    if (transient) throw new ServerUnavailableError(reason);
+    return { outcome: 'unreachable', failureClass, reason, reported: answer.ok };
   }
 }

@@ -62,6 +62,11 @@ const ROOT_DIR = resolve(__dirname, '../../../..');
 const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
 const NODE = process.execPath;
 const SILENT = join(__dirname, 'test-support/silent-listing-server.fixture.cjs');
+const REFUSING = join(__dirname, 'test-support/version-refusing-server.fixture.cjs');
+/** A server that exits before it answers: a transient failure (the child exited) on every attempt. */
+const EXITING = [NODE, '-e', 'process.exit(3)'];
+/** What the refusing server puts in its error message: the catalog, the audit and the API never repeat it. */
+const UPSTREAM_MARKER = `upstream-words-${randomBytes(6).toString('hex')}`;
 const CHILD_PATH = `${dirname(NODE)}:/usr/bin:/bin`;
 const POOL = 'local';
 const silent = createLogger({ name: 'catalog-refresh-test', level: 'silent' });
@@ -173,7 +178,7 @@ beforeAll(async () => {
         [POOL]: {
           tenants: [acme.slug],
           stdio: true,
-          commandCeiling: [[EVERYTHING], [NODE, SILENT]],
+          commandCeiling: [[EVERYTHING], [NODE, SILENT], [NODE, REFUSING, UPSTREAM_MARKER], EXITING],
           allowedRoots: [root],
         },
       }),
@@ -195,6 +200,8 @@ beforeAll(async () => {
   await steps.putHostPolicy([
     [EVERYTHING, 'stdio'],
     [NODE, SILENT],
+    [NODE, REFUSING, UPSTREAM_MARKER],
+    EXITING,
   ]);
   await steps.defineServers(
     'admin',
@@ -202,6 +209,8 @@ beforeAll(async () => {
     {
       everything: { type: 'stdio', command: EVERYTHING, args: ['stdio'] },
       silent: { type: 'stdio', command: NODE, args: [SILENT] },
+      refusing: { type: 'stdio', command: NODE, args: [REFUSING, UPSTREAM_MARKER] },
+      exiting: { type: 'stdio', command: NODE, args: EXITING.slice(1) },
     },
     'worker',
   );
@@ -314,6 +323,70 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
     const job = await queue.add('refresh', refused, { jobId: catalogRefreshJobKey(refused) });
     await expect(job.waitUntilFinished(events)).resolves.toMatchObject({ outcome: 'refused', step: 'lease' });
     expect(await snapshotRows()).toHaveLength(1);
+  });
+
+  it('reports a server that refuses our protocol version for its lease: the catalog says why it is pending', async () => {
+    const { fingerprint } = await approve('refusing');
+    const job = await queue.add('refresh', payload(fingerprint, 'refusing'), {
+      jobId: catalogRefreshJobKey(payload(fingerprint, 'refusing')),
+    });
+    await expect(job.waitUntilFinished(events)).resolves.toEqual({
+      outcome: 'unreachable',
+      failureClass: 'protocol',
+      reason: 'protocol_version_refused',
+      reported: true,
+    });
+    const catalog = (await steps.expectStatus('admin', 'GET', `/v1/workspaces/${workspaceId}/catalog`, 200))
+      .body as { servers: { name: string }[] };
+    const servers = catalog.servers;
+    expect(servers.find((server) => server.name === 'refusing')).toMatchObject({
+      state: 'pending_discovery',
+      definitionFingerprint: fingerprint,
+      discoveryFailure: {
+        failureClass: 'protocol',
+        reason: 'protocol_version_refused',
+        detail: 'the server refused every protocol version we speak',
+      },
+    });
+    // The upstream's own words went nowhere: only the two closed words crossed.
+    expect(JSON.stringify(catalog)).not.toContain(UPSTREAM_MARKER);
+    const audit = (
+      await steps.expectStatus(
+        'admin',
+        'GET',
+        '/v1/audit-events?action=catalog.discovery_failed&limit=10',
+        200,
+      )
+    ).body;
+    expect(JSON.stringify(audit)).toContain('protocol_version_refused');
+    expect(JSON.stringify(audit)).not.toContain(UPSTREAM_MARKER);
+    expect(worker.context.get(HeldLeases).size).toBe(0);
+  });
+
+  it('retries a transient failure without reporting it, and reports it once the job gives up', async () => {
+    const { fingerprint } = await approve('exiting');
+    // Two attempts, no backoff: the first throws for the queue to retry (nothing reported), the last reports.
+    const job = await queue.add('refresh', payload(fingerprint, 'exiting'), {
+      jobId: catalogRefreshJobKey(payload(fingerprint, 'exiting')),
+      attempts: 2,
+    });
+    await expect(job.waitUntilFinished(events)).rejects.toThrow(/server unavailable/);
+    const catalog = (await steps.expectStatus('admin', 'GET', `/v1/workspaces/${workspaceId}/catalog`, 200))
+      .body as { servers: { name: string }[] };
+    expect(catalog.servers.find((server) => server.name === 'exiting')).toMatchObject({
+      state: 'pending_discovery',
+      discoveryFailure: { failureClass: 'transient', reason: 'connection_failed' },
+    });
+    const audit = (
+      await steps.expectStatus(
+        'admin',
+        'GET',
+        '/v1/audit-events?action=catalog.discovery_failed&limit=50',
+        200,
+      )
+    ).body as { items: { data: { serverName?: string } }[] };
+    // One report for the two attempts: the first attempt's failure was retried, not reported.
+    expect(audit.items.filter((item) => item.data.serverName === 'exiting')).toHaveLength(1);
   });
 
   it('drops the lease and closes the stdio child’s process group when its approval is revoked mid-discovery', async () => {

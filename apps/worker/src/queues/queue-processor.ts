@@ -1,7 +1,10 @@
 import type { QueueName, QueuePayloads } from '@gatehouse/contracts';
 
-/** What a processor sees of its job: ids for logs and idempotency, never the raw data. */
-export type JobContext = { jobId: string; attempt: number; queue: QueueName };
+/**
+ * What a processor sees of its job: ids for logs and idempotency, never the raw data; `lastAttempt` when a throw
+ * now would end the job instead of retrying it (a processor reports what it gives up on before it does).
+ */
+export type JobContext = { jobId: string; attempt: number; lastAttempt: boolean; queue: QueueName };
 
 /**
  * One queue's handler. It receives the payload already validated against the queue's versioned schema, and

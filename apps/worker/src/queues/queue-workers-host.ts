@@ -188,6 +188,12 @@ export class QueueWorkersHost implements OnApplicationBootstrap, BeforeApplicati
       throw new JobRejectedError(parsed.reason);
     }
     const processor = this.processors[queue] as QueueProcessor<Q>;
-    return processor.handle(parsed.payload, { jobId: job.id ?? '', attempt: job.attemptsMade + 1, queue });
+    const attempt = job.attemptsMade + 1;
+    return processor.handle(parsed.payload, {
+      jobId: job.id ?? '',
+      attempt,
+      lastAttempt: attempt >= (job.opts.attempts ?? 1),
+      queue,
+    });
   }
 }

@@ -237,6 +237,7 @@ export async function startLeaseHolderScenario(
       return processor.handle(payload, {
         jobId: `holder-${randomUUID()}`,
         attempt: 1,
+        lastAttempt: false,
         queue: QueueName.CatalogRefresh,
       });
     },
