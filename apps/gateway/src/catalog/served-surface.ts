@@ -4,7 +4,8 @@ import type {
   CatalogResourceTemplate,
   WorkspaceCatalogV1,
 } from '@gatehouse/contracts';
-import type { CatalogFreshness, ExposedTool } from './tool-policy.js';
+import { serverFreshnessOf, type CatalogFreshness } from './catalog-freshness.js';
+import type { ExposedTool } from './tool-policy.js';
 
 // What one MCP endpoint serves a caller, built from the caller's catalog lease (the one policy, decision 0080):
 // the workspace endpoint serves every discovered server under namespaced names and URIs (decision 0104), the
@@ -180,10 +181,7 @@ export function serverSurfaceOf(
     {
       complete: state?.complete ?? server.complete,
       stale: state?.stale ?? server.stale,
-      servers:
-        state === undefined
-          ? []
-          : [{ name: state.name, state: state.state, complete: state.complete, stale: state.stale }],
+      servers: state === undefined ? [] : [serverFreshnessOf(state)],
     },
   );
 }

@@ -95,4 +95,24 @@ describe('toolPolicyOf', () => {
       ],
     });
   });
+
+  it('names why a pending server failed discovery (class, word, fixed sentence), and nothing for the others', () => {
+    const failure = {
+      failureClass: 'protocol' as const,
+      reason: 'protocol_version_refused' as const,
+      detail: 'the server refused every protocol version we speak',
+      at: '2026-12-02T12:00:00.000Z',
+    };
+    const withFailure: WorkspaceCatalogV1 = {
+      ...catalog,
+      servers: catalog.servers.map((s) => (s.name === 'c' ? { ...s, discoveryFailure: failure } : s)),
+    };
+    const policy = toolPolicyOf(withFailure);
+    expect(policy.freshness.servers).toEqual([
+      { name: 'a', state: 'discovered', complete: true, stale: false },
+      { name: 'c', state: 'pending_discovery', complete: false, stale: false, discoveryFailure: failure },
+    ]);
+    // The workspace endpoint's surface carries the same freshness its lists put in `_meta`.
+    expect(policy.surface({ kind: 'workspace' })?.freshness).toBe(policy.freshness);
+  });
 });

@@ -1,4 +1,5 @@
 import type { CatalogTool, WorkspaceCatalogV1 } from '@gatehouse/contracts';
+import { serverFreshnessOf, type CatalogFreshness } from './catalog-freshness.js';
 import {
   serverSurfaceOf,
   workspaceSurfaceOf,
@@ -13,6 +14,8 @@ import {
 // upstream offers but the catalog does not carry (outside allowTools, a server not approved, revoked) is refused
 // when called directly, not only hidden. The same catalog gives each endpoint its surface (served-surface.ts):
 // tools, prompts and resources under the names that endpoint serves, built once per policy and scope.
+
+export type { CatalogFreshness } from './catalog-freshness.js';
 
 export interface ExposedTool {
   /** The minted name the caller sees: `mcp__<server>__<tool>`. */
@@ -33,17 +36,6 @@ export interface ToolPolicy {
   readonly surface: (scope: SurfaceScope) => ServedSurface | undefined;
 }
 
-export interface CatalogFreshness {
-  readonly complete: boolean;
-  readonly stale: boolean;
-  readonly servers: readonly {
-    readonly name: string;
-    readonly state: WorkspaceCatalogV1['servers'][number]['state'];
-    readonly complete: boolean;
-    readonly stale: boolean;
-  }[];
-}
-
 export function toolPolicyOf(catalog: WorkspaceCatalogV1): ToolPolicy {
   const tools: ExposedTool[] = [];
   for (const server of catalog.document.servers) {
@@ -54,12 +46,7 @@ export function toolPolicyOf(catalog: WorkspaceCatalogV1): ToolPolicy {
   const freshness: CatalogFreshness = {
     complete: catalog.complete,
     stale: catalog.stale,
-    servers: catalog.servers.map((s) => ({
-      name: s.name,
-      state: s.state,
-      complete: s.complete,
-      stale: s.stale,
-    })),
+    servers: catalog.servers.map(serverFreshnessOf),
   };
   // Built on first use and kept with the policy: a warm request resolves through maps, never rebuilds them.
   let workspace: ServedSurface | undefined;
