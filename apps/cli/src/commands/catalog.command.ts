@@ -1,9 +1,35 @@
 import { getWorkspaceCatalog } from '@gatehouse/commands';
-import { catalogDocument } from '@gatehouse/contracts';
+import { catalogDocument, discoveryFailureLine, type WorkspaceCatalogServer } from '@gatehouse/contracts';
 import { apiClientFor } from '../api-client/api-target';
 import { parseCommandArgs, required } from '../cli-args';
-import { renderTable } from '../output/table';
+import { displayText, renderTable } from '../output/table';
 import { API_HELP, API_OPTIONS, printHelp, type CliCommand } from './cli-command';
+
+/** The STATE cell: the state, and the reason word of a reported discovery failure (decision 0142). */
+export function stateOf(server: Pick<WorkspaceCatalogServer, 'state' | 'discoveryFailure'>): string {
+  return server.discoveryFailure === undefined
+    ? server.state
+    : `${server.state} (${server.discoveryFailure.reason})`;
+}
+
+/**
+ * Under the table, one line per server whose discovery failed, whole (a table cell is cut at 80 characters):
+ * `github: pending_discovery (protocol_version_refused: the server refused every protocol version we speak)`.
+ */
+export function discoveryFailureLines(
+  servers: readonly Pick<WorkspaceCatalogServer, 'name' | 'state' | 'discoveryFailure'>[],
+): string[] {
+  return servers.flatMap((server) =>
+    server.discoveryFailure === undefined
+      ? []
+      : [
+          displayText(
+            `${server.name}: ${server.state} (${discoveryFailureLine(server.discoveryFailure)})`,
+            400,
+          ),
+        ],
+  );
+}
 
 export const catalogCommand: CliCommand = {
   name: 'catalog',
@@ -23,7 +49,7 @@ export const catalogCommand: CliCommand = {
     );
     const servers = catalog.servers.map((server) => [
       server.name,
-      server.state,
+      stateOf(server),
       toolCount.get(server.name) ?? 0,
       server.complete ? 'yes' : 'no',
       server.stale ? 'yes' : 'no',
@@ -31,6 +57,9 @@ export const catalogCommand: CliCommand = {
     ]);
     for (const line of renderTable(['SERVER', 'STATE', 'TOOLS', 'COMPLETE', 'STALE', 'FETCHED'], servers))
       io.out(line);
+    const failures = discoveryFailureLines(catalog.servers);
+    if (failures.length > 0) io.out('');
+    for (const line of failures) io.out(line);
     const tools = document.servers.flatMap((server) =>
       server.tools.map((tool) => [tool.name, server.identity.server, tool.description ?? '']),
     );
