@@ -7,11 +7,12 @@ import {
   TEST_DATABASE_TIMEOUT_MS,
   type ApiSteps,
 } from '@gatehouse/testing';
+// The CLI's peer is the real API: a test reaching for its real peer is the one place an app imports another.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import {
   createMember,
   mintTestToken,
   mintWorkerTestToken,
-  // eslint-disable-next-line @nx/enforce-module-boundaries
 } from '../../../api/src/commands/testing/surfaces-harness.js';
 import { runGatehouse, startLoopbackApi, type LoopbackApi } from '../test-support/api-on-loopback';
 
