@@ -14,6 +14,8 @@ import { GATEWAY_CONFIG, LOGGER, METRICS_REGISTRY } from '../infrastructure/infr
 import { McpServing } from '../mcp-server/mcp-serving.js';
 import { McpSessions } from '../mcp-server/mcp-sessions.js';
 import { ModernExchanges } from '../mcp-server/modern/modern-exchanges.js';
+import { requestStateKeyOf } from '../mcp-server/modern/request-state-codec.js';
+import { RedisSpentRequestStates } from '../mcp-server/modern/spent-request-states.js';
 import type { SurfaceRequestsOptions } from '../mcp-server/surface-requests.js';
 import { surfaceRequests } from '../mcp-server/surface-requests.js';
 import { createWorkspaceServer } from '../mcp-server/workspace-mcp-server.js';
@@ -195,9 +197,20 @@ export const gatewayProviders: Provider[] = [
   },
   {
     provide: McpServing,
-    inject: [LOGGER, GATEWAY_SERVING, GATEWAY_METRICS, GATEWAY_ACTIVITY, McpSessions, SESSIONS_BINDING],
+    inject: [
+      GATEWAY_CONFIG,
+      LOGGER,
+      RedisConnections,
+      GATEWAY_SERVING,
+      GATEWAY_METRICS,
+      GATEWAY_ACTIVITY,
+      McpSessions,
+      SESSIONS_BINDING,
+    ],
     useFactory: (
+      config: GatewayConfig,
       logger: Logger,
+      connections: RedisConnections,
       serving: GatewayServing | null,
       metrics: GatewayMetrics,
       activity: GatewayActivityRecorder | null,
@@ -208,6 +221,17 @@ export const gatewayProviders: Provider[] = [
         requestsFor: (scope) => surfaceRequests(surfaceRequestsOptions(serving, scope, metrics, activity)),
         serverInfo: SERVER_INFO,
         onError: (error) => logger.debug({ err: error }, 'gateway: a 2026 request was refused or failed'),
+        ...(config.GATEWAY_TOKEN === undefined
+          ? {}
+          : {
+              requestStates: {
+                key: requestStateKeyOf(config.GATEWAY_TOKEN),
+                spent: new RedisSpentRequestStates(
+                  connections.open('command', 'request-states'),
+                  config.REDIS_KEY_PREFIX,
+                ),
+              },
+            }),
       });
       const both = new McpServing(sessions, modern);
       binding.bind(both);

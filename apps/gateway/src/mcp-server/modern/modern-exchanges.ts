@@ -3,11 +3,15 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { GatewayCaller } from '../../callers/caller.js';
 import type { SurfaceScope } from '../../catalog/served-surface.js';
 import type { SurfaceRequests } from '../surface-requests.js';
+import type { BridgeState, ElicitationBridgeOptions } from './elicitation-bridge.js';
 import {
   createModernWorkspaceServer,
   MODERN_SCOPE_KEY,
+  requestStateBindingOf,
   type ModernRequestScope,
 } from './modern-workspace-server.js';
+import { requestStateCodec } from './request-state-codec.js';
+import type { SpentRequestStates } from './spent-request-states.js';
 import { webRequestOf, writeWebResponse } from './web-exchange.js';
 
 // The 2026-07-28 leg of both endpoints (decision 0144): each request is one exchange with a server of its own,
@@ -26,6 +30,8 @@ export interface ModernExchangesOptions {
   /** Handlers kept for listen streams, least recently used first out. Default 10,000. */
   readonly maxHandlers?: number;
   readonly onError?: (error: Error) => void;
+  /** The elicitation bridge's state key (the same on every replica) and its spent nonces; absent, no bridge. */
+  readonly requestStates?: { readonly key: Uint8Array; readonly spent: SpentRequestStates };
 }
 
 const DEFAULT_MAX_HANDLERS = 10_000;
@@ -39,9 +45,15 @@ export class ModernExchanges {
   /** Each token's exchanges being served (an open listen stream counts while it is open), to end at revocation. */
   private readonly inFlight = new Map<string, Set<() => void>>();
   private readonly maxHandlers: number;
+  private readonly bridge: ElicitationBridgeOptions | undefined;
 
   constructor(private readonly options: ModernExchangesOptions) {
     this.maxHandlers = options.maxHandlers ?? DEFAULT_MAX_HANDLERS;
+    const states = options.requestStates;
+    this.bridge =
+      states === undefined
+        ? undefined
+        : { codec: requestStateCodec<BridgeState>(states.key, requestStateBindingOf), spent: states.spent };
   }
 
   /** Serves one authenticated 2026 request (the endpoint has checked Host, Origin, the token and the limits). */
@@ -105,6 +117,7 @@ export class ModernExchanges {
     const handlers = [...this.handlers.values()];
     this.handlers.clear();
     await Promise.all(handlers.map((handler) => handler.close().catch(() => undefined)));
+    await this.bridge?.spent.close();
   }
 
   private handlerFor(workspaceId: string, scope: SurfaceScope): McpHttpHandler {
@@ -118,7 +131,12 @@ export class ModernExchanges {
     }
     const requests = this.options.requestsFor(scope);
     const handler = createMcpHandler(
-      () => createModernWorkspaceServer({ serverInfo: this.options.serverInfo, requests }),
+      () =>
+        createModernWorkspaceServer({
+          serverInfo: this.options.serverInfo,
+          requests,
+          ...(this.bridge === undefined ? {} : { bridge: this.bridge }),
+        }),
       { legacy: 'reject', ...(this.options.onError === undefined ? {} : { onerror: this.options.onError }) },
     );
     this.handlers.set(key, handler);

@@ -17,13 +17,19 @@ import type { SurfaceScope } from '../../catalog/served-surface.js';
 import type { RequestHeaders } from '../../upstreams/trace-context.js';
 import { GATEWAY_CAPABILITIES } from '../gateway-capabilities.js';
 import type { SurfaceRequests } from '../surface-requests.js';
+import type { ToolCallChannel } from '../tool-call-handler.js';
+import {
+  callThroughBridge,
+  declaresFormElicitation,
+  type ElicitationBridgeOptions,
+} from './elicitation-bridge.js';
 
 // The 2026-07-28 era's server for one request of either endpoint (decision 0144): SDK v2's low-level Server,
 // built per request by the per-request handler, with the same surface requests the 2025 sessions serve. Nothing
 // outlives the request: the caller, its surface and its HTTP headers arrive with it (in the handler's authInfo),
 // the client's capabilities and info in the request's own `_meta` envelope. An upstream's elicitation is not
-// relayed on this leg (the 2026 revision asks for input with an `input_required` result, not a request to the
-// client): the call is answered as a sessionless 2025 request's is.
+// relayed as a request to the client (the 2026 revision has none): it becomes an `input_required` round
+// (elicitation-bridge).
 
 /** What the endpoint hands the per-request server (the handler's `authInfo.extra`). */
 export interface ModernRequestScope {
@@ -34,6 +40,12 @@ export interface ModernRequestScope {
 }
 
 export const MODERN_SCOPE_KEY = 'gatehouseModernScope';
+
+/** What a requestState is bound to: the caller's token and workspace, and the surface it was minted on. */
+export function requestStateBindingOf(ctx: ServerContext): string {
+  const { caller, scope } = scopeOf(ctx);
+  return [caller.tokenId, caller.workspaceId, scope.kind === 'workspace' ? '' : scope.server].join('\0');
+}
 
 function scopeOf(ctx: ServerContext): ModernRequestScope {
   const scope = ctx.http?.authInfo?.extra?.[MODERN_SCOPE_KEY];
@@ -54,12 +66,18 @@ async function sameWire<T>(answer: Promise<unknown>): Promise<T> {
 export interface ModernServerOptions {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly requests: SurfaceRequests;
+  /** The elicitation bridge for 2025 upstreams; absent, an upstream's elicitation is refused as for a 2025 sessionless call. */
+  readonly bridge?: ElicitationBridgeOptions;
 }
 
-export function createModernWorkspaceServer({ serverInfo, requests }: ModernServerOptions): Server {
+export function createModernWorkspaceServer({ serverInfo, requests, bridge }: ModernServerOptions): Server {
   const server = new Server(
     { name: serverInfo.name, version: serverInfo.version },
-    { capabilities: GATEWAY_CAPABILITIES },
+    {
+      capabilities: GATEWAY_CAPABILITIES,
+      // A forged, expired or other caller's state is refused here, before the handler runs.
+      ...(bridge === undefined ? {} : { requestState: { verify: bridge.codec.verify } }),
+    },
   );
   const callerOf = (ctx: ServerContext) => scopeOf(ctx).caller;
 
@@ -69,26 +87,24 @@ export function createModernWorkspaceServer({ serverInfo, requests }: ModernServ
   server.setRequestHandler('tools/call', (request, ctx) => {
     const { caller, headers } = scopeOf(ctx);
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    return sameWire<CallToolResult>(
-      requests.callTool(
-        caller,
-        { name: request.params.name, arguments: request.params.arguments ?? {} },
-        {
-          signal: ctx.mcpReq.signal,
-          requestHeaders: headers,
-          // Progress of this call goes to this call's own response stream; nothing else.
-          ...(progressToken === undefined
-            ? {}
-            : {
-                sendProgress: (progress) =>
-                  ctx.mcpReq.notify({
-                    method: 'notifications/progress',
-                    params: { progressToken, ...progress },
-                  }),
+    const params = { name: request.params.name, arguments: request.params.arguments ?? {} };
+    const channel: Omit<ToolCallChannel, 'elicit'> = {
+      signal: ctx.mcpReq.signal,
+      requestHeaders: headers,
+      // Progress of this call goes to this call's own response stream; nothing else.
+      ...(progressToken === undefined
+        ? {}
+        : {
+            sendProgress: (progress) =>
+              ctx.mcpReq.notify({
+                method: 'notifications/progress',
+                params: { progressToken, ...progress },
               }),
-        },
-      ),
-    );
+          }),
+    };
+    if (bridge !== undefined && declaresFormElicitation(ctx))
+      return callThroughBridge(bridge, requests.callTool, caller, params, channel, ctx);
+    return sameWire<CallToolResult>(requests.callTool(caller, params, channel));
   });
   server.setRequestHandler('prompts/list', (request, ctx) =>
     sameWire<ListPromptsResult>(requests.listPrompts(callerOf(ctx), request.params?.cursor)),
