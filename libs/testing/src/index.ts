@@ -48,6 +48,7 @@ export { conformanceScenarioServer } from './mcp/conformance-scenario-server';
 export { bearerDigestOf, startTokenRefusingUpstream } from './mcp/token-refusing-upstream';
 export type { TokenRefusingUpstream, TokenRefusingUpstreamOptions } from './mcp/token-refusing-upstream';
 export { startBearerForwarder } from './mcp/bearer-forwarder';
+export { VERSION_REFUSING_SERVER, upstreamWordsOf } from './mcp/version-refusing-server';
 export type { BearerForwarder } from './mcp/bearer-forwarder';
 // The API-side steps of an end-to-end spec (REST as a token holder, HostPolicy, definitions, approve, discover as
 // the worker does) against the API a spec started, and a spec's own queue and Redis key namespaces (decision 0121).

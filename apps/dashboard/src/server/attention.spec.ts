@@ -106,6 +106,16 @@ describe('collectAttention', () => {
           servers: [
             { serverName: 'everything', troubles: ['stale', 'incomplete'] },
             { serverName: 'docs', troubles: ['pending_discovery'] },
+            {
+              serverName: 'legacy',
+              troubles: ['discovery_failed'],
+              discoveryFailure: {
+                failureClass: 'protocol',
+                reason: 'protocol_version_refused',
+                detail: 'the server refused every protocol version we speak',
+                at: '2026-12-02T12:00:00.000Z',
+              },
+            },
           ],
         },
       ],
@@ -121,7 +131,15 @@ describe('collectAttention', () => {
         'docs in editor-space: not discovered yet',
         `/servers/${workspace.id}/server/docs?view=principal#server-catalog`,
       ],
+      [
+        'warning',
+        'legacy in editor-space: discovery failed',
+        `/servers/${workspace.id}/server/legacy?view=principal#server-catalog`,
+      ],
     ]);
     expect(items[0]?.detail).toBe('The last refresh failed: agents get the last good listing.');
+    expect(items[2]?.detail).toBe(
+      'Why: protocol_version_refused: the server refused every protocol version we speak.',
+    );
   });
 });

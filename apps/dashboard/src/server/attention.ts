@@ -1,6 +1,6 @@
 import type { AuditVerificationView, TokenView, WorkspaceView } from '../views/api-views';
 import type { ApprovalRequestView } from '../views/approval-views';
-import { CATALOG_TROUBLE_WORDS, type ServerInTrouble } from './catalog-trouble';
+import { CATALOG_TROUBLE_WORDS, discoveryFailureText, type ServerInTrouble } from './catalog-trouble';
 
 // The overview's "needs attention" list. Each source looks at data the overview already loaded and returns
 // items; later issues add their own sources (failing connections, stale catalogs) here.
@@ -106,7 +106,12 @@ const serversInTrouble: AttentionSource = ({ troubledServers }) =>
         id: `catalog-${workspace.id}-${server.serverName}`,
         tone: worst === 'pending_discovery' ? ('info' as const) : ('warning' as const),
         title: `${server.serverName} in ${workspace.name}: ${server.troubles.map((trouble) => CATALOG_TROUBLE_WORDS[trouble].label.toLowerCase()).join(', ')}`,
-        detail: worst === undefined ? '' : CATALOG_TROUBLE_WORDS[worst].detail,
+        detail:
+          server.discoveryFailure !== undefined
+            ? `Why: ${discoveryFailureText(server.discoveryFailure)}.`
+            : worst === undefined
+              ? ''
+              : CATALOG_TROUBLE_WORDS[worst].detail,
         href: `/servers/${workspace.id}/server/${encodeURIComponent(server.serverName)}?view=principal#server-catalog`,
         linkLabel: `Open ${server.serverName}`,
       };

@@ -1,5 +1,5 @@
 import type { CatalogServerView, WorkspaceCatalogView } from '../views/catalog-views';
-import { catalogTroubles, serversInTrouble } from './catalog-trouble';
+import { catalogTroubles, discoveryFailureText, serversInTrouble } from './catalog-trouble';
 
 const discovered: CatalogServerView = {
   name: 'everything',
@@ -29,6 +29,31 @@ describe('catalogTroubles', () => {
         discoveredFor: null,
       }),
     ).toEqual(['pending_discovery']);
+  });
+
+  it('names a pending server whose discovery failed by that, and keeps the reason for the pages', () => {
+    const failure = {
+      failureClass: 'protocol' as const,
+      reason: 'protocol_version_refused' as const,
+      detail: 'the server refused every protocol version we speak',
+      at: '2026-12-02T12:00:00.000Z',
+    };
+    const pending = {
+      ...discovered,
+      state: 'pending_discovery' as const,
+      complete: false,
+      identity: null,
+      fetchedAt: null,
+      discoveredFor: null,
+      discoveryFailure: failure,
+    };
+    expect(catalogTroubles(pending)).toEqual(['discovery_failed']);
+    expect(serversInTrouble({ servers: [pending] } as unknown as WorkspaceCatalogView)).toEqual([
+      { serverName: 'everything', troubles: ['discovery_failed'], discoveryFailure: failure },
+    ]);
+    expect(discoveryFailureText(failure)).toBe(
+      'protocol_version_refused: the server refused every protocol version we speak',
+    );
   });
 
   it('lists every trouble of a discovered server, worst first', () => {

@@ -2,11 +2,19 @@ import type { CatalogServerView, WorkspaceCatalogView } from '../views/catalog-v
 
 // What is wrong with an approved server's catalog, in the fixed words the pages show: read from the catalog
 // lease (decision 0074), never guessed from a definition. A server may have several at once (stale and
-// incomplete); the first listed is the worst.
+// incomplete); the first listed is the worst. A pending server whose last discovery failed is `discovery_failed`,
+// with the reason the worker reported (decision 0142): a closed word and the API's fixed sentence for it.
 
-export type CatalogTrouble = 'pending_discovery' | 'omitted' | 'stale' | 'incomplete';
+export type CatalogTrouble = 'discovery_failed' | 'pending_discovery' | 'omitted' | 'stale' | 'incomplete';
+
+export type DiscoveryFailureOfServer = NonNullable<CatalogServerView['discoveryFailure']>;
 
 export const CATALOG_TROUBLE_WORDS: Readonly<Record<CatalogTrouble, { label: string; detail: string }>> = {
+  discovery_failed: {
+    label: 'Discovery failed',
+    detail:
+      'Approved, but the last discovery of this exact definition failed: agents get none of its tools until one succeeds.',
+  },
   pending_discovery: {
     label: 'Not discovered yet',
     detail: 'Approved, but no worker has listed this exact definition yet: agents get none of its tools.',
@@ -27,7 +35,8 @@ export const CATALOG_TROUBLE_WORDS: Readonly<Record<CatalogTrouble, { label: str
 
 export function catalogTroubles(server: CatalogServerView): readonly CatalogTrouble[] {
   const troubles: CatalogTrouble[] = [];
-  if (server.state === 'pending_discovery') return ['pending_discovery'];
+  if (server.state === 'pending_discovery')
+    return server.discoveryFailure === undefined ? ['pending_discovery'] : ['discovery_failed'];
   if (server.state === 'omitted') troubles.push('omitted');
   if (server.stale) troubles.push('stale');
   if (!server.complete) troubles.push('incomplete');
@@ -37,11 +46,22 @@ export function catalogTroubles(server: CatalogServerView): readonly CatalogTrou
 export interface ServerInTrouble {
   readonly serverName: string;
   readonly troubles: readonly CatalogTrouble[];
+  /** Why its discovery failed, with `discovery_failed` only. */
+  readonly discoveryFailure?: DiscoveryFailureOfServer;
+}
+
+/** The reason in one line: `protocol_version_refused: the server refused every protocol version we speak`. */
+export function discoveryFailureText(failure: DiscoveryFailureOfServer): string {
+  return `${failure.reason}: ${failure.detail}`;
 }
 
 /** The servers of one catalog with anything wrong, in the catalog's (name) order. */
 export function serversInTrouble(catalog: WorkspaceCatalogView): readonly ServerInTrouble[] {
   return catalog.servers
-    .map((server) => ({ serverName: server.name, troubles: catalogTroubles(server) }))
+    .map((server) => ({
+      serverName: server.name,
+      troubles: catalogTroubles(server),
+      ...(server.discoveryFailure === undefined ? {} : { discoveryFailure: server.discoveryFailure }),
+    }))
     .filter((entry) => entry.troubles.length > 0);
 }

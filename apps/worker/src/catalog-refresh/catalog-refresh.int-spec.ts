@@ -29,6 +29,8 @@ import {
   type TestDatabase,
   type TestTenant,
   type TestUser,
+  upstreamWordsOf,
+  VERSION_REFUSING_SERVER,
 } from '@gatehouse/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue, QueueEvents } from 'bullmq';
@@ -62,10 +64,10 @@ const ROOT_DIR = resolve(__dirname, '../../../..');
 const EVERYTHING = join(ROOT_DIR, 'node_modules/.bin/mcp-server-everything');
 const NODE = process.execPath;
 const SILENT = join(__dirname, 'test-support/silent-listing-server.fixture.cjs');
-const REFUSING = join(__dirname, 'test-support/version-refusing-server.fixture.cjs');
+const REFUSING = VERSION_REFUSING_SERVER;
 /** A server that exits before it answers: a transient failure (the child exited) on every attempt. */
 const EXITING = [NODE, '-e', 'process.exit(3)'];
-/** What the refusing server puts in its error message: the catalog, the audit and the API never repeat it. */
+/** The refusing server's marker: its error message carries upstreamWordsOf(it), which nothing of ours repeats. */
 const UPSTREAM_MARKER = `upstream-words-${randomBytes(6).toString('hex')}`;
 const CHILD_PATH = `${dirname(NODE)}:/usr/bin:/bin`;
 const POOL = 'local';
@@ -349,7 +351,7 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
       },
     });
     // The upstream's own words went nowhere: only the two closed words crossed.
-    expect(JSON.stringify(catalog)).not.toContain(UPSTREAM_MARKER);
+    expect(JSON.stringify(catalog)).not.toContain(upstreamWordsOf(UPSTREAM_MARKER));
     const audit = (
       await steps.expectStatus(
         'admin',
@@ -359,7 +361,7 @@ describe('catalog refresh: approve -> enqueue -> the worker discovers -> the sna
       )
     ).body;
     expect(JSON.stringify(audit)).toContain('protocol_version_refused');
-    expect(JSON.stringify(audit)).not.toContain(UPSTREAM_MARKER);
+    expect(JSON.stringify(audit)).not.toContain(upstreamWordsOf(UPSTREAM_MARKER));
     expect(worker.context.get(HeldLeases).size).toBe(0);
   });
 

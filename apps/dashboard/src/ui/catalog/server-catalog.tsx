@@ -5,12 +5,13 @@ import styles from '@/ui/overview.module.css';
 import { serverNotes } from './catalog-labels';
 import { CatalogPrompts, CatalogResources } from './catalog-prompts-resources';
 import { CatalogToolsTable } from './catalog-tools-table';
+import { DiscoveryFailureNote } from './discovery-failure-note';
 import { formatUtcTime } from './utc-time';
 
-// One server's part of the catalog lease as the person gets it: its marks (not discovered, stale, incomplete,
-// left out), when it was last listed and what it announced, then its tools (minted name, the remote name, the
-// axes and what decided them, the notes narrowing left), prompts and resources. Nothing here comes from the
-// definition: it is what a worker discovered for this exact fingerprint.
+// One server's part of the catalog lease as the person gets it: its marks (not discovered, discovery failed and
+// why, stale, incomplete, left out), when it was last listed and what it announced, then its tools (minted name,
+// the remote name, the axes and what decided them, the notes narrowing left), prompts and resources. Nothing here
+// comes from the definition: it is what a worker discovered (or reported failing) for this exact fingerprint.
 
 export function CatalogMarks({ server }: { server: CatalogServerView }) {
   const troubles = catalogTroubles(server);
@@ -80,6 +81,7 @@ export function ServerCatalog({
             {troubles.map((trouble) => (
               <li key={trouble}>{CATALOG_TROUBLE_WORDS[trouble].detail}</li>
             ))}
+            {server.discoveryFailure ? <DiscoveryFailureNote failure={server.discoveryFailure} /> : null}
             {notes.map((note) => (
               <li key={note}>{note}</li>
             ))}

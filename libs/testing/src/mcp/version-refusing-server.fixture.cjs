@@ -1,9 +1,10 @@
 // A stdio MCP server that speaks only a protocol version no client speaks yet: it answers `initialize` with the
-// JSON-RPC error the MCP specification gives for a version it does not support, naming the versions it does, and a
-// marker (argv[2]) in its message that must never reach anyone through Gatehouse. Exits when its stdin ends.
-// Dependency-free on purpose.
+// JSON-RPC error the MCP specification gives for a version it does not support, naming the versions it does, and
+// words of its own in its message that must never reach anyone through Gatehouse: argv[2] reversed, so they are in
+// no definition, argv or page that shows the server's command (version-refusing-server.ts, upstreamWordsOf).
+// Exits when its stdin ends. Dependency-free on purpose.
 'use strict';
-const marker = process.argv[2] ?? 'no-marker';
+const marker = [...(process.argv[2] ?? 'no-marker')].reverse().join('');
 let buffer = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
