@@ -94,6 +94,7 @@ export {
 } from './http/http-observability.js';
 export { installConnectionDraining } from './http/connection-draining.js';
 export { installProblemJsonHandlers } from './http/problem-json-handlers.js';
+export { webRequestOf, writeWebResponse } from './http/web-exchange.js';
 export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';
 export {
   createServiceApp,

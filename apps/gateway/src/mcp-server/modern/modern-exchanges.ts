@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { webRequestOf, writeWebResponse } from '@gatehouse/platform';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { GatewayCaller } from '../../callers/caller.js';
 import type { SurfaceScope } from '../../catalog/served-surface.js';
@@ -12,7 +13,6 @@ import {
 } from './modern-workspace-server.js';
 import { requestStateCodec } from './request-state-codec.js';
 import type { SpentRequestStates } from './spent-request-states.js';
-import { webRequestOf, writeWebResponse } from './web-exchange.js';
 
 // The 2026-07-28 leg of both endpoints (decision 0144): each request is one exchange with a server of its own,
 // built for it and gone with it, so it needs no session and may land on any replica. SDK v2's per-request handler

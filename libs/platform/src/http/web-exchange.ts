@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-// Node's request and response as the web-standard Request and Response SDK v2's per-request handler speaks. The
-// body is not copied: Fastify has parsed and bounded it already, and the handler takes it parsed. The Request's
-// signal aborts when the client goes away before its answer was written, which ends the exchange (and the
-// upstream call under it).
+// Node's request and response as the web-standard Request and Response that fetch-shaped handlers speak (the MCP
+// SDK v2's per-request handler, served by the gateway's endpoints and the API's admin MCP route). The body is not
+// copied: Fastify has parsed and bounded it already, and such a handler takes it parsed. The Request's signal
+// aborts when the client goes away before its answer was written, which ends the exchange (and whatever runs
+// under it).
 
 export function webRequestOf(request: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -12,8 +13,8 @@ export function webRequestOf(request: IncomingMessage, signal: AbortSignal): Req
     if (Array.isArray(value)) for (const one of value) headers.append(name, one);
     else headers.set(name, value);
   }
-  // Only the path is the handler's business; the Host was judged by the endpoint before this.
-  return new Request(new URL(request.url ?? '/', 'http://gateway.invalid'), {
+  // Only the path is the handler's business; the Host, where it matters, was judged by the route before this.
+  return new Request(new URL(request.url ?? '/', 'http://request.invalid'), {
     method: request.method ?? 'GET',
     headers,
     signal,
