@@ -76,6 +76,34 @@ describe('buildWorkspaceCatalog', () => {
     });
   });
 
+  it('carries a reported discovery failure on a pending server only, and nothing when none was reported', () => {
+    const failure = {
+      failureClass: 'protocol' as const,
+      reason: 'protocol_version_refused' as const,
+      detail: 'the server refused every protocol version we speak',
+      at: '2026-12-02T12:00:00.000Z',
+    };
+    const catalog = buildWorkspaceCatalog({
+      workspaceId: WORKSPACE,
+      principalUserId: null,
+      servers: [
+        { server: approved('refusing'), snapshot: null, discoveryFailure: failure },
+        { server: approved('quiet'), snapshot: null, discoveryFailure: null },
+        // A snapshot of the key answers any failure: a discovered server never shows one.
+        {
+          server: approved('alpha'),
+          snapshot: chosen(serverCatalog('alpha', ['echo'])),
+          discoveryFailure: failure,
+        },
+      ],
+    });
+    expect(workspaceCatalog.parse(catalog)).toEqual(catalog);
+    const byName = new Map(catalog.servers.map((s) => [s.name, s]));
+    expect(byName.get('refusing')).toMatchObject({ state: 'pending_discovery', discoveryFailure: failure });
+    expect(byName.get('quiet')).not.toHaveProperty('discoveryFailure');
+    expect(byName.get('alpha')).not.toHaveProperty('discoveryFailure');
+  });
+
   it("mounts only the definition's allowTools, whatever tools the snapshot carries", () => {
     const catalog = buildWorkspaceCatalog({
       workspaceId: WORKSPACE,
