@@ -1,12 +1,15 @@
 import type { CatalogDocumentV1, CatalogIdentity, CatalogTool, ServerCatalogV1 } from '@gatehouse/contracts';
 
 /**
- * A catalog is bound to (server, negotiated protocol version, server version): a reconnect that answers with a
- * different identity invalidates the catalog held for the old one.
+ * A catalog is bound to (server, negotiated protocol version and era, server version): a reconnect that answers
+ * with a different identity invalidates the catalog held for the old one.
  */
 export function sameCatalogIdentity(a: CatalogIdentity, b: CatalogIdentity): boolean {
   return (
-    a.server === b.server && a.protocolVersion === b.protocolVersion && a.serverVersion === b.serverVersion
+    a.server === b.server &&
+    a.protocolVersion === b.protocolVersion &&
+    a.protocolEra === b.protocolEra &&
+    a.serverVersion === b.serverVersion
   );
 }
 

@@ -246,6 +246,7 @@ export function buildServerCatalog(listing: ServerListing): UnnamedServerCatalog
   const identity = {
     server,
     protocolVersion: listing.identity.protocolVersion,
+    ...(listing.identity.protocolEra === undefined ? {} : { protocolEra: listing.identity.protocolEra }),
     serverVersion: listing.identity.serverVersion,
   };
   const bare: UnnamedServerCatalog = {

@@ -1,4 +1,4 @@
-// The one adapter over @modelcontextprotocol/sdk's client side (see docs/decisions for the SDK generation).
+// The one adapter over the MCP SDK's client side (@modelcontextprotocol/client, v2: decision 0143).
 // A curated surface: named exports only, added here as the lib grows.
 // 13c: discovery, schema narrowing, result caps, supervisor.
 export {

@@ -26,13 +26,18 @@ export const catalogSource = z.strictObject({
   origin: z.string().min(1).max(256),
 });
 
+/** The protocol eras: a 2025-era `initialize` handshake, or 2026-07-28 and later (`server/discover`). */
+export const PROTOCOL_ERAS = ['legacy', 'modern'] as const;
+
 /**
- * What a catalog is bound to: the server, the protocol version the handshake negotiated and the version the
- * server announced. A reconnect whose identity differs invalidates a catalog held for the old one.
+ * What a catalog is bound to: the server, the protocol version the handshake negotiated and its era, and the
+ * version the server announced. A reconnect whose identity differs invalidates a catalog held for the old one.
+ * The era is optional: a snapshot from before it was recorded (decision 0143) still reads.
  */
 export const catalogIdentity = z.strictObject({
   server: serverName,
   protocolVersion: z.string().min(1).max(64),
+  protocolEra: z.enum(PROTOCOL_ERAS).optional(),
   serverVersion: z.string().max(256),
 });
 

@@ -95,6 +95,7 @@ export function serverListingOf(catalog: SupervisedCatalog, context: ListingCont
     identity: {
       server: context.server ?? catalog.identity.serverId,
       protocolVersion: catalog.identity.protocolVersion,
+      ...(catalog.identity.protocolEra === undefined ? {} : { protocolEra: catalog.identity.protocolEra }),
       serverVersion: catalog.identity.serverVersion,
     },
     source: context.source,

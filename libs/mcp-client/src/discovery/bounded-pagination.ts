@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 // One list method drained page by page until pagination ends, bounded by a page count, an entry count, a
 // per-request timeout and the walk's own signal. Every way it can stop short is a named failure; the entries
@@ -59,12 +59,22 @@ type PageFetcher<T> = (
 
 function failureOf(error: unknown, page: number, signal: AbortSignal | undefined): PaginationFailure {
   if (signal?.aborted) return { reason: 'aborted', page };
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return { reason: 'request_timeout', page };
-    if (error.code === ErrorCode.ConnectionClosed) return { reason: 'connection_closed', page };
-    return { reason: 'server_error', page, code: error.code };
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.RequestTimeout:
+        return { reason: 'request_timeout', page };
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+        return { reason: 'connection_closed', page };
+      // A result the SDK's schema does not read.
+      case SdkErrorCode.InvalidResult:
+        return { reason: 'malformed_page', page };
+      default:
+        return { reason: 'transport_failed', page };
+    }
   }
-  // The SDK rejects a result its schema does not read with the schema library's own error.
+  if (error instanceof ProtocolError) return { reason: 'server_error', page, code: error.code };
+  // A result the schema library refused outside the SDK's own wrapping.
   if (error instanceof Error && (error.name === 'ZodError' || error.name === '$ZodError'))
     return { reason: 'malformed_page', page };
   if (error instanceof Error && /not connected|closed/i.test(error.message))

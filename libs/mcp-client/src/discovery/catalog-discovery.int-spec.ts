@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { RESULT_CAP_META_KEY } from '../results/result-cap.policy';
 import { ConnectionSupervisor, type Connector } from '../supervisor/connection-supervisor';
 import { EventRecorder } from '../supervisor/test-support/event-recorder';
@@ -13,7 +13,6 @@ import { discoverCatalog } from './catalog-discovery';
 import {
   createEdgeServer,
   makeTools,
-  recordProtocolVersion,
   type EdgeServerOptions,
 } from './test-support/edge-servers';
 import {
@@ -117,7 +116,6 @@ describe('discovery and supervision edges over loopback Streamable HTTP', () => 
     return async () => {
       const connected = await connectOverHttp(url());
       opened.push(connected);
-      recordProtocolVersion(connected.transport);
       return {
         ok: true,
         connection: {

@@ -1,4 +1,9 @@
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/client';
 import { readResultCap, type ResultCap, type ResultCapDiagnostic } from '../results/result-cap.policy';
 import { narrowInputSchema, type DroppedPath, type NarrowedInputSchema } from '../schema/schema-narrowing';
 import { drainPages, type DrainResult, type PaginationFailure } from './bounded-pagination';
@@ -141,27 +146,28 @@ export async function discoverCatalog(
     ...(signal ? { signal } : {}),
   };
 
+  const params = (cursor: string | undefined) => (cursor === undefined ? {} : { params: { cursor } });
   const tools = declared(client, 'tools')
     ? await drainPages(async (cursor, o) => {
-        const r = await client.listTools(cursor === undefined ? undefined : { cursor }, o);
+        const r = await client.request({ method: 'tools/list', ...params(cursor) }, o);
         return { items: r.tools, nextCursor: r.nextCursor };
       }, bounds)
     : null;
   const prompts = declared(client, 'prompts')
     ? await drainPages(async (cursor, o) => {
-        const r = await client.listPrompts(cursor === undefined ? undefined : { cursor }, o);
+        const r = await client.request({ method: 'prompts/list', ...params(cursor) }, o);
         return { items: r.prompts, nextCursor: r.nextCursor };
       }, bounds)
     : null;
   const resources = declared(client, 'resources')
     ? await drainPages(async (cursor, o) => {
-        const r = await client.listResources(cursor === undefined ? undefined : { cursor }, o);
+        const r = await client.request({ method: 'resources/list', ...params(cursor) }, o);
         return { items: r.resources, nextCursor: r.nextCursor };
       }, bounds)
     : null;
   const resourceTemplates = declared(client, 'resourceTemplates')
     ? await drainPages(async (cursor, o) => {
-        const r = await client.listResourceTemplates(cursor === undefined ? undefined : { cursor }, o);
+        const r = await client.request({ method: 'resources/templates/list', ...params(cursor) }, o);
         return { items: r.resourceTemplates, nextCursor: r.nextCursor };
       }, bounds)
     : null;

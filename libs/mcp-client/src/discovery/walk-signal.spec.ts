@@ -25,19 +25,13 @@ describe('the walk signal across pages', () => {
     const walk = new AbortController();
     let pages = 0;
     const client = connected.client;
-    const listTools: typeof client.listTools = (params, options) => {
+    const request = ((...args: Parameters<typeof client.request>) => {
       pages += 1;
       if (pages === 2) walk.abort();
-      return client.listTools(params, options);
-    };
+      return client.request(...args);
+    }) as typeof client.request;
     const discovery = await discoverCatalog(
-      {
-        getServerCapabilities: () => client.getServerCapabilities(),
-        listTools,
-        listPrompts: (p, o) => client.listPrompts(p, o),
-        listResources: (p, o) => client.listResources(p, o),
-        listResourceTemplates: (p, o) => client.listResourceTemplates(p, o),
-      },
+      { getServerCapabilities: () => client.getServerCapabilities(), request },
       { signal: walk.signal },
     );
     expect(discovery.complete).toBe(false);

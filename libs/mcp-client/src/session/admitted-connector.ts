@@ -18,6 +18,7 @@ export function connectionOf(session: AdmittedSession): AdmittedConnection {
     session,
     client: session.client,
     protocolVersion: session.identity.protocolVersion,
+    protocolEra: session.identity.protocolEra,
     close: () => session.close(),
     // Seed 004: the handshake and the initial listing EACH carry the startup bound (the listing as one walk).
     initialListingTimeoutMs: session.startupTimeoutMs,

@@ -1,6 +1,11 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallHeaderBinding } from '../transport/call-headers-binding.js';
+import {
+  SdkError,
+  SdkErrorCode,
+  type CallToolResult,
+  type Client,
+  type ProtocolEra,
+} from '@modelcontextprotocol/client';
+import type { CallHeaderBinding, CallSendOptions } from '../transport/call-headers-binding.js';
 
 // A connected session to one admitted server. The SDK has no cancellation acknowledgement, so an aborted or
 // timed-out request on a stdio child closes the child rather than pretending the call was cancelled cleanly
@@ -9,6 +14,8 @@ import type { CallHeaderBinding } from '../transport/call-headers-binding.js';
 export interface SessionIdentity {
   readonly serverName: string;
   readonly protocolVersion: string;
+  /** `legacy`: a 2025-era `initialize` handshake; `modern`: 2026-07-28 or later, negotiated by `server/discover`. */
+  readonly protocolEra: ProtocolEra;
   readonly serverInfo: { readonly name: string; readonly version: string };
 }
 
@@ -58,6 +65,7 @@ export class AdmittedSession {
     this.identity = {
       serverName: init.serverName,
       protocolVersion: init.protocolVersion,
+      protocolEra: init.protocolEra,
       serverInfo: init.serverInfo,
     };
   }
@@ -89,10 +97,13 @@ export class AdmittedSession {
   ): Promise<CallToolResult> {
     return this.guard(
       () =>
-        this.sdkClient.callTool({ name, arguments: args }, undefined, {
-          ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
-          ...(bounds.timeoutMs === undefined ? {} : { timeout: bounds.timeoutMs }),
-        }) as Promise<CallToolResult>,
+        this.sdkClient.callTool(
+          { name, arguments: args },
+          {
+            ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+            ...(bounds.timeoutMs === undefined ? {} : { timeout: bounds.timeoutMs }),
+          },
+        ),
       bounds.signal,
     );
   }
@@ -110,11 +121,15 @@ export class AdmittedSession {
   }
 
   /**
-   * Starts one tool call (`start` sends exactly one `tools/call`) with headers of its own: sent on that call's
-   * POST and its cancellation only, and only when this server may receive them; otherwise dropped.
+   * Starts one tool call (`start` hands the options it is given to the SDK client's `callTool`) with headers of
+   * its own: sent on that call's POST and its cancellation only, and only when this server may receive them;
+   * otherwise dropped.
    */
-  withCallHeaders<T>(headers: Readonly<Record<string, string>>, start: () => Promise<T>): Promise<T> {
-    return this.callHeaders === null ? start() : this.callHeaders.run(headers, start);
+  withCallHeaders<T>(
+    headers: Readonly<Record<string, string>>,
+    start: (options: CallSendOptions) => Promise<T>,
+  ): Promise<T> {
+    return this.callHeaders === null ? start({}) : this.callHeaders.run(headers, start);
   }
 
   /** Runs one request; when it was aborted or timed out and this is a stdio child, closes the child. */
@@ -122,7 +137,7 @@ export class AdmittedSession {
     try {
       return await request();
     } catch (error) {
-      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+      const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
       if ((timedOut || signal?.aborted === true) && this.transportKind === 'stdio') await this.close();
       throw error;
     }

@@ -4,14 +4,14 @@ import {
   type AdmittedHttpTransport,
   type AdmittedStdioTransport,
 } from '@gatehouse/contracts';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ErrorCode,
+  Client,
   LATEST_PROTOCOL_VERSION,
-  McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import type { Authenticator } from '../auth/authenticator.js';
 import {
   createHeaderHelperAuthenticator,
@@ -33,12 +33,22 @@ import { createHttpTransport } from '../transport/http-transport-factory.js';
 import type { RequestHeaderHook } from '../transport/mcp-fetch.js';
 import { DEFAULT_RECEIVE_CAP_BYTES, isMcpTransportError } from '../transport/transport-error.js';
 import { AdmittedSession } from './admitted-session.js';
+import {
+  acceptedEra,
+  modernVersionsRefused,
+  negotiationFor,
+  transportErrorIn,
+  type Negotiation,
+} from './protocol-negotiation.js';
 
 // The one way libs/mcp-client connects: admit-then-construct. The transport is built only from an admitted
 // description (what a lease carries), after its checks pass: for stdio, the activation recheck and the
 // spawn-time authority check (lexical, then real paths) run immediately before spawning; for http, the pinned
 // egress fetch. The handshake runs under the server's startup bound. Every outcome a caller must act on is a
-// typed failure naming the server (and the origin for http), never a thrown opaque error.
+// typed failure naming the server (and the origin for http), never a thrown opaque error. The protocol era is
+// negotiated per transport (protocol-negotiation.ts): http probes for 2026-07-28 and falls back to a 2025-era
+// `initialize`; stdio starts with `initialize` and spawns once more, probing, only for a server that refused it
+// naming 2026-era versions only.
 
 export type ConnectFailureReason =
   | 'invalid_description'
@@ -171,12 +181,38 @@ export async function connectAdmitted(description: unknown, options: ConnectOpti
   const startupTimeoutMs = timeoutRead.value ?? options.defaultStartupTimeoutMs;
   const receiveCapBytes = options.receiveCapBytes ?? DEFAULT_RECEIVE_CAP_BYTES;
 
-  const built =
-    admitted.kind === 'stdio'
-      ? await buildStdio(admitted, options, receiveCapBytes)
-      : buildHttp(admitted, options, receiveCapBytes);
+  const elicitation = admitted.elicitation === true;
+  const startedAt = Date.now();
+  if (admitted.kind === 'http') {
+    const built = buildHttp(admitted, options, receiveCapBytes);
+    if (!built.ok) return built;
+    return handshake(built, 'http', negotiationFor('http'), startedAt, startupTimeoutMs, options, elicitation);
+  }
+  const built = await buildStdio(admitted, options, receiveCapBytes);
   if (!built.ok) return built;
-  return handshake(built, admitted.kind, startupTimeoutMs, options, admitted.elicitation === true);
+  const legacyFirst = await handshake(
+    built,
+    'stdio',
+    negotiationFor('stdio'),
+    startedAt,
+    startupTimeoutMs,
+    options,
+    elicitation,
+  );
+  if (legacyFirst.ok || !('modernOnly' in legacyFirst) || legacyFirst.modernOnly !== true) return legacyFirst;
+  // A 2026-era-only child refused `initialize` (and was closed): a fresh one, this time probed first, under
+  // what is left of the same startup bound and after every check again.
+  const rebuilt = await buildStdio(admitted, options, receiveCapBytes);
+  if (!rebuilt.ok) return rebuilt;
+  return handshake(
+    rebuilt,
+    'stdio',
+    negotiationFor('stdio', { modernOnly: true }),
+    startedAt,
+    startupTimeoutMs,
+    options,
+    elicitation,
+  );
 }
 
 type Built =
@@ -284,38 +320,42 @@ function withCallHeaders(
   return (request) => ({ ...hook(request), ...callHeaders.hook(request) });
 }
 
+/** A handshake's failure, and whether it was a refusal of `initialize` that named 2026-era versions only. */
+type HandshakeResult = ConnectResult | (ConnectFailure & { readonly modernOnly?: boolean });
+
 async function handshake(
   built: Extract<Built, { ok: true }>,
   kind: 'http' | 'stdio',
+  negotiation: Negotiation,
+  startedAt: number,
   startupTimeoutMs: number,
   options: ConnectOptions,
   elicitation: boolean,
-): Promise<ConnectResult> {
+): Promise<HandshakeResult> {
   const server = options.serverName;
   const { transport, origin } = built;
   const closeAll = async (): Promise<void> => {
     await client.close().catch(() => undefined);
     await built.release().catch(() => undefined);
   };
-  const startedAt = Date.now();
-  let negotiated: string | null = null;
-  const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (version: string) => {
-    negotiated = version;
-    setProtocolVersion?.(version);
-  };
+  const timeLeft = Math.max(1, startedAt + startupTimeoutMs - Date.now());
   // Elicitation is declared only to a server whose definition opted in (form mode: a url is a phishing surface).
+  // On a 2026-era connection the server asks for it inside a result (input_required): the SDK answers through the
+  // same `elicitation/create` handler and retries the call, so the relay is one path for both eras.
   const client = new Client(
     { name: options.clientInfo.name, version: options.clientInfo.version },
-    { capabilities: elicitation ? { elicitation: { form: {} } } : {} },
+    {
+      capabilities: elicitation ? { elicitation: { form: {} } } : {},
+      versionNegotiation: negotiation.versionNegotiation,
+    },
   );
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), startupTimeoutMs);
+    timer = setTimeout(() => resolve('timeout'), timeLeft);
   });
   try {
     const outcome = await Promise.race([
-      client.connect(transport, { timeout: startupTimeoutMs }).then(() => 'connected' as const),
+      client.connect(transport, { timeout: timeLeft }).then(() => 'connected' as const),
       deadline,
     ]);
     if (outcome === 'timeout') {
@@ -324,17 +364,14 @@ async function handshake(
     }
   } catch (error) {
     await closeAll();
-    return connectFailureOf(error, server, origin);
+    const refused = connectFailureOf(error, server, origin);
+    return negotiation.mayRetryModern && modernVersionsRefused(error) ? { ...refused, modernOnly: true } : refused;
   } finally {
     clearTimeout(timer);
   }
   if (built.callHeaders !== null && client.transport !== undefined) built.callHeaders.watch(client.transport);
-  const serverVersion = client.getServerVersion();
-  if (
-    negotiated === null ||
-    !SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated) ||
-    serverVersion === undefined
-  ) {
+  const accepted = acceptedEra(client);
+  if (accepted === null) {
     await closeAll();
     return failure('protocol_version_refused', server, origin);
   }
@@ -345,8 +382,9 @@ async function handshake(
       transportKind: kind,
       serverName: server,
       origin,
-      protocolVersion: negotiated,
-      serverInfo: { name: serverVersion.name, version: serverVersion.version },
+      protocolVersion: accepted.protocolVersion,
+      protocolEra: accepted.era,
+      serverInfo: accepted.serverInfo,
       startupDeadline: startedAt + startupTimeoutMs,
       startupTimeoutMs,
       release: built.release,
@@ -359,7 +397,9 @@ async function handshake(
 /** The SDK's words for a refused version: its own check, a JSON-RPC error naming versions, or an HTTP 400 saying so. */
 const VERSION_REFUSAL = /protocol version/i;
 
-function connectFailureOf(error: unknown, server: string, origin: string): ConnectFailure {
+function connectFailureOf(thrown: unknown, server: string, origin: string): ConnectFailure {
+  // The version probe wraps what our transport threw (a refused credential, an egress refusal) in its own error.
+  const error = transportErrorIn(thrown) ?? thrown;
   if (isMcpTransportError(error)) {
     switch (error.reason) {
       case 'auth_refused':
@@ -378,9 +418,24 @@ function connectFailureOf(error: unknown, server: string, origin: string): Conne
       }
     }
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkHttpError) {
+    if (
+      error.code === SdkErrorCode.ClientHttpAuthentication ||
+      error.code === SdkErrorCode.ClientHttpForbidden
+    )
+      return failure('auth_refused', server, origin);
+    const body = typeof error.data.text === 'string' ? error.data.text : '';
+    if (VERSION_REFUSAL.test(error.message) || VERSION_REFUSAL.test(body))
+      return failure('protocol_version_refused', server, origin, LATEST_PROTOCOL_VERSION);
+    return failure('connection_failed', server, origin);
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return failure('startup_timeout', server, origin);
   }
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed)
+    return failure('protocol_version_refused', server, origin, LATEST_PROTOCOL_VERSION);
+  if (modernVersionsRefused(error))
+    return failure('protocol_version_refused', server, origin, LATEST_PROTOCOL_VERSION);
   const message = error instanceof Error ? error.message : '';
   if (VERSION_REFUSAL.test(message))
     return failure('protocol_version_refused', server, origin, LATEST_PROTOCOL_VERSION);

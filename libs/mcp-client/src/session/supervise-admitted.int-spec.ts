@@ -71,6 +71,8 @@ function expectEverythingDocument(supervisor: ConnectionSupervisor, protocolVers
   expect(server.identity).toEqual({
     server: 'everything',
     protocolVersion,
+    // server-everything is a 2025-era server: the http probe for 2026-07-28 fell back to initialize.
+    protocolEra: 'legacy',
     serverVersion: catalog.identity.serverVersion,
   });
   // The version server-everything announces in initialize (not its package's version).

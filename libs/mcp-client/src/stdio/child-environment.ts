@@ -1,4 +1,4 @@
-import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 
 // The whole environment a child (stdio server or header helper) starts with: nothing inherited. Every key the
 // SDK would merge in by default (HOME LOGNAME PATH SHELL TERM USER) is set explicitly, so none can leak from

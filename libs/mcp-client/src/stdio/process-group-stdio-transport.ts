@@ -1,6 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { McpTransportError } from '../transport/transport-error.js';
 import { BoundedLineReader } from './bounded-line-reader.js';
 
@@ -67,6 +66,15 @@ export class ProcessGroupStdioTransport implements Transport {
   /** The child's pid (also its process group id), while it runs. */
   get pid(): number | null {
     return this.child?.pid ?? null;
+  }
+
+  /**
+   * Never readable: the child's stderr is drained and dropped. It is here because the SDK takes a transport with
+   * `pid` and `stderr` for a stdio one, where a version probe that goes unanswered means a 2025-era server
+   * rather than an outage.
+   */
+  get stderr(): null {
+    return null;
   }
 
   start(): Promise<void> {
@@ -192,7 +200,7 @@ export class ProcessGroupStdioTransport implements Transport {
       if (line.trim() === '') continue;
       let message: JSONRPCMessage;
       try {
-        message = JSONRPCMessageSchema.parse(JSON.parse(line));
+        message = parseJSONRPCMessage(JSON.parse(line));
       } catch {
         // The line's text is not kept: it is the server's output, not ours to echo.
         this.onerror?.(new Error(`mcp transport: unparsable message from ${this.options.origin}`));

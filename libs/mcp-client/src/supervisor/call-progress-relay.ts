@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCNotification, type Transport } from '@modelcontextprotocol/client';
 
 // The progress of our own tool calls, delivered the moment the transport reads it. The SDK's Protocol runs a
 // notification's handler a microtask after reading it but settles a response synchronously (forgetting the call's

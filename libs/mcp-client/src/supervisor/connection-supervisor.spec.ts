@@ -183,6 +183,39 @@ describe('ConnectionSupervisor', () => {
     expect(h.supervisor.catalog?.discovery.tools).toHaveLength(2);
   });
 
+  it('invalidates the catalog when a reconnect settles on another protocol era (same version, same server)', async () => {
+    const servers: Server[] = [];
+    let attempt = 0;
+    const h = harness(() => async () => {
+      attempt += 1;
+      const server = createEdgeServer({ version: '1.0.0' });
+      servers.push(server);
+      const connected = await connectInMemory(server);
+      return {
+        ok: true,
+        connection: {
+          client: connected.client,
+          protocolVersion: connected.protocolVersion() ?? 'unknown',
+          // What a connector reports once an upstream starts answering on its 2026-era leg.
+          protocolEra: attempt === 1 ? 'legacy' : 'modern',
+          close: connected.close,
+        },
+      };
+    });
+    await h.supervisor.start();
+    expect(h.supervisor.catalog?.identity.protocolEra).toBe('legacy');
+    const ready = h.recorder.next((e) => e.type === 'status' && e.status === 'ready');
+    await servers[0]?.close();
+    await ready;
+    expect(h.recorder.summary().slice(3)).toEqual([
+      'status:reconnecting',
+      'catalog:invalidated',
+      'catalog:discovered',
+      'status:ready',
+    ]);
+    expect(h.supervisor.catalog?.identity.protocolEra).toBe('modern');
+  });
+
   it('keeps the catalog across a reconnect with the same identity (refreshed, never invalidated)', async () => {
     const h = harness(edge({ version: '1.0.0' }));
     await h.supervisor.start();

@@ -1,15 +1,14 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  ElicitRequestSchema,
-  ErrorCode,
-  McpError,
-  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client,
   type CompleteRequest,
   type CompleteResult,
   type ElicitResult,
   type GetPromptResult,
+  type ProtocolEra,
   type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import {
   discoverCatalog,
   type DiscoveredTool,
@@ -18,6 +17,7 @@ import {
 } from '../discovery/catalog-discovery';
 import type { ListingClient } from '../discovery/listing-client';
 import { admitToolResult, withheldResult } from '../results/result-cap.policy';
+import { legacyShapedResult, type UpstreamToolResult } from '../results/structured-content';
 import { checkArguments, type ArgumentProblem } from '../schema/narrowed-schema.guard';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.policy';
 import { sameIdentity, type CatalogIdentity } from './catalog-identity';
@@ -30,6 +30,7 @@ import {
   type NotificationBudgetOptions,
 } from './notification-budget';
 import { gateNotifications, type NotificationDropReason } from './notification-gate';
+import type { CallSendOptions } from '../transport/call-headers-binding';
 
 // One upstream server's connection and catalog lifecycle. Connects through the connector it is given (the
 // admitted transports of this lib), retries only transient failures under bounded backoff with jitter, discovers
@@ -57,8 +58,10 @@ export type SupervisedClient = ListingClient &
 
 export interface SupervisedConnection {
   readonly client: SupervisedClient;
-  /** The protocol version the handshake settled on (the connector knows it; the SDK client does not say). */
+  /** The protocol version the handshake settled on. */
   readonly protocolVersion: string;
+  /** The era it belongs to (2025-era `initialize`, or 2026-07-28 and later); absent: the connector does not say. */
+  readonly protocolEra?: ProtocolEra;
   readonly close: () => Promise<void>;
   /**
    * The bound on this connection's initial listing, one walk over every declared list and page (the server's
@@ -72,11 +75,12 @@ export interface SupervisedConnection {
   readonly guard?: <T>(request: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
   /**
    * Starts one tool call with headers of its own (trace context): sent on that call's requests only, where the
-   * server may receive them. Absent: the headers are dropped.
+   * server may receive them; `start` hands the options it is given to the SDK client's `callTool`. Absent: the
+   * headers are dropped.
    */
   readonly withCallHeaders?: <T>(
     headers: Readonly<Record<string, string>>,
-    start: () => Promise<T>,
+    start: (options: CallSendOptions) => Promise<T>,
   ) => Promise<T>;
   /** Elicitation was declared to this server (its definition opted in): its requests are relayed to a call. */
   readonly elicitation?: boolean;
@@ -138,7 +142,7 @@ export type SupervisorEvent =
 export type ToolCallOutcome =
   | {
       readonly ok: true;
-      readonly result: CallToolResult;
+      readonly result: UpstreamToolResult;
       /** Set when the result was over its cap and withheld (the result is then a tool error naming sizes). */
       readonly withheld?: { readonly chars: number; readonly maxChars: number };
     }
@@ -294,31 +298,31 @@ export class ConnectionSupervisor {
       bounds.onProgress === undefined || this.progress === undefined
         ? undefined
         : this.progress.track(bounds.onProgress);
-    let result: CallToolResult;
+    let result: UpstreamToolResult;
     const inFlight: InFlightCall = { elicitation: bounds.elicitation ?? null };
     this.inFlight.add(inFlight);
     try {
       // Made once: whatever happens to it is reported, and a reconnect never sends it again.
-      const send = () =>
+      const send = (sendOptions: CallSendOptions = {}) =>
         connection.client.callTool(
           {
             name,
             arguments: args,
             ...(tracked === undefined ? {} : { _meta: { progressToken: tracked.token } }),
           },
-          undefined,
           {
             timeout: this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
             ...(bounds.signal === undefined ? {} : { signal: bounds.signal }),
+            ...sendOptions,
           },
         );
       const { headers } = bounds;
       const withHeaders = connection.withCallHeaders;
       const request =
-        headers === undefined || withHeaders === undefined ? send : () => withHeaders(headers, send);
-      result = (await (connection.guard === undefined
-        ? request()
-        : connection.guard(request, bounds.signal))) as CallToolResult;
+        headers === undefined || withHeaders === undefined ? () => send() : () => withHeaders(headers, send);
+      result = legacyShapedResult(
+        await (connection.guard === undefined ? request() : connection.guard(request, bounds.signal)),
+      );
     } catch (error) {
       return { ok: false, reason: 'call_failed', failure: classifyFailure(error) };
     } finally {
@@ -481,6 +485,7 @@ export class ConnectionSupervisor {
     const identity: CatalogIdentity = {
       serverId: this.options.serverId,
       protocolVersion: connected.protocolVersion,
+      ...(connected.protocolEra === undefined ? {} : { protocolEra: connected.protocolEra }),
       serverName: version?.name ?? '',
       serverVersion: version?.version ?? '',
     };
@@ -538,11 +543,15 @@ export class ConnectionSupervisor {
         onDropped: dropped,
       });
     if (connection.elicitation === true) {
-      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      // One handler for both eras: a 2025-era server sends `elicitation/create`; a 2026-era server answers the
+      // call with input_required, which the SDK fulfils through this same handler before it retries the call.
+      client.setRequestHandler('elicitation/create', async (request, ctx) => {
         const relay = this.elicitationRelay();
         if (typeof relay === 'string')
-          throw new McpError(ErrorCode.InvalidRequest, 'Elicitation is not available', { reason: relay });
-        return (await relay(request.params, extra.signal)) as ElicitResult;
+          throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Elicitation is not available', {
+            reason: relay,
+          });
+        return (await relay(request.params, ctx.mcpReq.signal)) as ElicitResult;
       });
     }
     client.fallbackNotificationHandler = async (notification) => {

@@ -1,24 +1,33 @@
 import { EgressError } from '@gatehouse/egress';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { McpTransportError } from '../transport/transport-error';
 import { backoffDelayMs } from './backoff.policy';
 import { classifyFailure } from './failure-class';
 
+const httpError = (status: number) =>
+  new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `HTTP ${status}`, { status });
 const systemError = (code: string) => Object.assign(new Error(`connect ${code} 10.0.0.1:443`), { code });
 
 describe('classifyFailure', () => {
   it.each([
-    [new McpError(ErrorCode.RequestTimeout, 't'), 'transient', 'request_timeout'],
-    [new McpError(ErrorCode.ConnectionClosed, 'c'), 'transient', 'connection_closed'],
-    [new McpError(ErrorCode.InternalError, 'i'), 'transient', 'server_internal_error'],
-    [new McpError(ErrorCode.InvalidParams, 'p'), 'protocol', 'server_refused_request'],
-    [new StreamableHTTPError(401, 'no'), 'auth', 'http_unauthorized'],
-    [new StreamableHTTPError(403, 'no'), 'auth', 'http_unauthorized'],
-    [new StreamableHTTPError(503, 'busy'), 'transient', 'http_unavailable'],
-    [new StreamableHTTPError(429, 'slow'), 'transient', 'http_unavailable'],
-    [new StreamableHTTPError(404, 'gone'), 'protocol', 'http_refused'],
+    [new SdkError(SdkErrorCode.RequestTimeout, 't'), 'transient', 'request_timeout'],
+    [new SdkError(SdkErrorCode.ConnectionClosed, 'c'), 'transient', 'connection_closed'],
+    [new ProtocolError(ProtocolErrorCode.InternalError, 'i'), 'transient', 'server_internal_error'],
+    [new ProtocolError(ProtocolErrorCode.InvalidParams, 'p'), 'protocol', 'server_refused_request'],
+    [new SdkError(SdkErrorCode.EraNegotiationFailed, 'e'), 'protocol', 'unsupported_protocol_version'],
+    [new SdkError(SdkErrorCode.InputRequiredRoundsExceeded, 'r'), 'protocol', 'server_refused_request'],
+    [httpError(401), 'auth', 'http_unauthorized'],
+    [httpError(403), 'auth', 'http_unauthorized'],
+    [httpError(503), 'transient', 'http_unavailable'],
+    [httpError(429), 'transient', 'http_unavailable'],
+    [httpError(404), 'protocol', 'http_refused'],
     [new UnauthorizedError('sign in'), 'auth', 'unauthorized'],
     [new McpTransportError('auth_refused', 'https://a.test'), 'auth', 'auth_refused'],
     [new McpTransportError('authenticator_failed', 'https://a.test'), 'auth', 'authenticator_failed'],

@@ -1,7 +1,12 @@
 import { isEgressError } from '@gatehouse/egress';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { isMcpTransportError, type McpTransportError } from '../transport/transport-error';
 
 /**
@@ -81,16 +86,44 @@ function classifyTransportError(error: McpTransportError): ClassifiedFailure {
   }
 }
 
-function classifyMcpError(error: McpError): ClassifiedFailure {
+/** A JSON-RPC error the server answered with. */
+function classifyProtocolError(error: ProtocolError): ClassifiedFailure {
+  if (error.code === (ProtocolErrorCode.InternalError as number))
+    return { failureClass: 'transient', reason: 'server_internal_error' };
+  if (error.code === (ProtocolErrorCode.UnsupportedProtocolVersion as number))
+    return { failureClass: 'protocol', reason: 'unsupported_protocol_version' };
+  return { failureClass: 'protocol', reason: 'server_refused_request' };
+}
+
+/** A failure the SDK raised locally (it never crossed the wire). */
+function classifySdkError(error: SdkError): ClassifiedFailure {
+  if (error instanceof SdkHttpError) {
+    if (
+      error.code === SdkErrorCode.ClientHttpAuthentication ||
+      error.code === SdkErrorCode.ClientHttpForbidden
+    )
+      return { failureClass: 'auth', reason: 'http_unauthorized' };
+    return classifyHttpStatus(error.status);
+  }
   switch (error.code) {
-    case ErrorCode.RequestTimeout:
+    case SdkErrorCode.RequestTimeout:
       return { failureClass: 'transient', reason: 'request_timeout' };
-    case ErrorCode.ConnectionClosed:
+    case SdkErrorCode.ConnectionClosed:
+    case SdkErrorCode.NotConnected:
+    case SdkErrorCode.SendFailed:
       return { failureClass: 'transient', reason: 'connection_closed' };
-    case ErrorCode.InternalError:
-      return { failureClass: 'transient', reason: 'server_internal_error' };
-    default:
+    case SdkErrorCode.EraNegotiationFailed:
+      return { failureClass: 'protocol', reason: 'unsupported_protocol_version' };
+    case SdkErrorCode.InvalidResult:
+      return { failureClass: 'protocol', reason: 'malformed_message' };
+    // An upstream's input_required the SDK could not fulfil within its rounds, or a result kind it cannot read.
+    case SdkErrorCode.InputRequiredRoundsExceeded:
+    case SdkErrorCode.UnsupportedResultType:
+    case SdkErrorCode.CapabilityNotSupported:
+    case SdkErrorCode.MethodNotSupportedByProtocolVersion:
       return { failureClass: 'protocol', reason: 'server_refused_request' };
+    default:
+      return { failureClass: 'fatal', reason: 'unexpected_failure' };
   }
 }
 
@@ -99,8 +132,8 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (isSelfClassified(error)) return { failureClass: error.failureClass, reason: error.reason };
   if (isMcpTransportError(error)) return classifyTransportError(error);
   if (error instanceof UnauthorizedError) return { failureClass: 'auth', reason: 'unauthorized' };
-  if (error instanceof StreamableHTTPError) return classifyHttpStatus(error.code);
-  if (error instanceof McpError) return classifyMcpError(error);
+  if (error instanceof SdkError) return classifySdkError(error);
+  if (error instanceof ProtocolError) return classifyProtocolError(error);
   if (isEgressError(error)) {
     // A name that did not resolve may resolve on the next try (the resolver's own failures land here too).
     if (error.reason === 'timeout' || error.reason === 'connection_failed' || error.reason === 'unresolvable')

@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { NotificationBudget } from './notification-budget';
 
 // The first reader of every message a server sends on one connection (decision 0130), ahead of the progress relay

@@ -1,22 +1,30 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { RequestHeaderHook } from './mcp-fetch.js';
 
 // Headers that belong to ONE tool call (a caller's W3C trace context, decision 0106), sent only on that call's own
 // `tools/call` POST and on the `notifications/cancelled` that names it, never on any other request of the
-// connection. The call is bound to its JSON-RPC id at the moment the SDK hands the message to the transport (the
-// Protocol sends synchronously from `callTool`, so the binding is made within the caller's own stack, never read
-// from ambient async context); the fetch's per-request hook then decides from each request's own body: its
-// method, and its id (or, for a cancellation, the id it cancels). Nothing bound, nothing sent.
+// connection. The call hands its headers to the SDK client as that request's own send options (the v2 client
+// resolves the tool's definition before it sends, so nothing may be bound by "the next message sent"); the
+// transport's send is watched, and a `tools/call` whose send options carry a call's headers binds them to its
+// JSON-RPC id (a retried leg of the same call, answering an upstream's input_required, binds again). The headers
+// are taken out of the send options there, so the fetch's per-request hook, which checks who may own each name,
+// is what puts them on the POST: from each request's own body, its method and its id (or, for a cancellation,
+// the id it cancels). Nothing bound, nothing sent.
 
 type Headers = Readonly<Record<string, string>>;
 type JsonRpcId = string | number;
+
+/** What a call hands to the SDK client's `callTool` as options: its headers, when it may send any. */
+export interface CallSendOptions {
+  readonly headers?: Headers;
+}
 
 /** Cancellations remembered after their call settled (a cancellation's POST may be built after the call ended). */
 const MAX_CANCELLED = 256;
 
 export class CallHeaderBinding {
-  /** The call being started right now (set and cleared within one synchronous stretch). */
-  private pending: { readonly headers: Headers; id: JsonRpcId | null } | null = null;
+  /** The headers of every call in flight (each a record of its own). */
+  private readonly active = new Set<Headers>();
   private readonly byId = new Map<JsonRpcId, Headers>();
   private readonly cancelled = new Map<JsonRpcId, Headers>();
 
@@ -36,10 +44,15 @@ export class CallHeaderBinding {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       const sent = message as { method?: unknown; id?: unknown; params?: unknown };
-      if (this.pending !== null && sent.method === 'tools/call' && isId(sent.id)) {
-        this.byId.set(sent.id, this.pending.headers);
-        this.pending.id = sent.id;
-        this.pending = null;
+      if (sent.method === 'tools/call' && isId(sent.id) && options?.headers !== undefined) {
+        const call = this.callIn(options.headers);
+        if (call !== undefined) {
+          this.byId.set(sent.id, call);
+          const rest = Object.fromEntries(
+            Object.entries(options.headers).filter(([name]) => !(name in call)),
+          );
+          return send(message, { ...options, headers: rest });
+        }
       } else if (sent.method === 'notifications/cancelled' && isRecord(sent.params)) {
         const cancels = sent.params['requestId'];
         const headers = isId(cancels) ? this.byId.get(cancels) : undefined;
@@ -50,24 +63,27 @@ export class CallHeaderBinding {
   }
 
   /**
-   * Runs `start` (which must send exactly one `tools/call` synchronously, as the SDK client's callTool does) with
-   * `headers` bound to the call it sends, and forgets them when it settles.
+   * Runs `start` (which hands the options it is given to the SDK client's `callTool`) with `headers` bound to the
+   * requests that call sends, and forgets them when it settles.
    */
-  async run<T>(headers: Headers, start: () => Promise<T>): Promise<T> {
-    if (Object.keys(headers).length === 0) return start();
-    const call: { readonly headers: Headers; id: JsonRpcId | null } = { headers, id: null };
-    this.pending = call;
-    let started: Promise<T>;
+  async run<T>(headers: Headers, start: (options: CallSendOptions) => Promise<T>): Promise<T> {
+    if (Object.keys(headers).length === 0) return start({});
+    const call: Headers = { ...headers };
+    this.active.add(call);
     try {
-      started = start();
+      return await start({ headers: call });
     } finally {
-      this.pending = null;
+      this.active.delete(call);
+      for (const [id, bound] of this.byId) if (bound === call) this.byId.delete(id);
     }
-    try {
-      return await started;
-    } finally {
-      if (call.id !== null) this.byId.delete(call.id);
+  }
+
+  /** The call in flight whose every header the send options carry (the SDK may have added its own beside them). */
+  private callIn(sent: Headers): Headers | undefined {
+    for (const call of this.active) {
+      if (Object.entries(call).every(([name, value]) => sent[name] === value)) return call;
     }
+    return undefined;
   }
 
   private rememberCancelled(id: JsonRpcId, headers: Headers): void {

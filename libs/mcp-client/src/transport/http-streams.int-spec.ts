@@ -6,7 +6,6 @@ import type { AdmittedHttpTransport } from '@gatehouse/contracts';
 import { connectAdmitted, type AdmittedSession, type ConnectOptions } from '../index';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 // The HTTP transport's streams, against in-process SDK servers on a loopback port: the standalone GET event
 // stream stays open past the request timeout while idle (an idle bound, not a body bound), an event stream is
@@ -140,7 +139,7 @@ describe('HTTP transport streams', () => {
     const session = await connected(server.port);
     sessions.push(session);
     const notified = new Promise<void>((resolve) =>
-      session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      session.client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
     await server.nextGet();
     // The stream stays silent for well over the request timeout (the server's own clock), then speaks.

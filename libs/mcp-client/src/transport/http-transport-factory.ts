@@ -5,7 +5,7 @@ import {
   type EgressPolicy,
   type PinnedFetch,
 } from '@gatehouse/egress';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Authenticator } from '../auth/authenticator.js';
 import { createMcpFetch, type RequestHeaderHook } from './mcp-fetch.js';
 

@@ -1,6 +1,6 @@
 import { maySetHeader, headerOwnerOf } from '@gatehouse/catalog';
 import { isEgressError } from '@gatehouse/egress';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import type { AuthRefusal, Authenticator } from '../auth/authenticator.js';
 import { McpTransportError } from './transport-error.js';
 

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { AdmittedSession } from '@gatehouse/mcp-client';
+import { classifyFailure, type AdmittedSession } from '@gatehouse/mcp-client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -19,11 +19,8 @@ import {
   ListToolsRequestSchema,
   ListToolsResultSchema,
   McpError,
-  PromptListChangedNotificationSchema,
   ReadResourceRequestSchema,
   ReadResourceResultSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
   isJSONRPCNotification,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -64,8 +61,18 @@ function bridgedCapabilities(upstream: ServerCapabilities | undefined): ServerCa
 }
 
 /** A failure of the connection (not an answer of the gateway's): the session is dropped and replaced. */
+/** What the gateway answered, or a request that ran out of time: the connection itself is still there. */
+const ANSWERED = new Set([
+  'request_timeout',
+  'server_internal_error',
+  'server_refused_request',
+  'malformed_message',
+  'unsupported_protocol_version',
+]);
+
+/** A request failed because the connection to the gateway went away (closed, never open, the transport failed). */
 function connectionLost(error: unknown): boolean {
-  return !(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed;
+  return !ANSWERED.has(classifyFailure(error).reason);
 }
 
 type RequestExtra = {
@@ -114,17 +121,17 @@ export class StdioBridge {
       };
     }
     if (this.capabilities.tools !== undefined) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+      client.setNotificationHandler('notifications/tools/list_changed', () =>
         this.server.sendToolListChanged(),
       );
     }
     if (this.capabilities.prompts !== undefined) {
-      client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+      client.setNotificationHandler('notifications/prompts/list_changed', () =>
         this.server.sendPromptListChanged(),
       );
     }
     if (this.capabilities.resources !== undefined) {
-      client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+      client.setNotificationHandler('notifications/resources/list_changed', () =>
         this.server.sendResourceListChanged(),
       );
     }

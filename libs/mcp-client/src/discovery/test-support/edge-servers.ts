@@ -1,7 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type Transport } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -15,7 +14,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 // MCP servers on the SDK's low-level `Server` (McpServer never returns nextCursor), for the edges discovery and
-// supervision must handle: real pagination, endless and invalid cursors, refused pages, oversized results.
+// supervision must handle: real pagination, endless and invalid cursors, refused pages, oversized results. The
+// servers are the v1 SDK's (2025-era peers); the client is the v2 SDK client the lib connects with.
 
 export type CursorBehaviour =
   /** Pages of `pageSize` until the tools run out. */
@@ -108,27 +108,16 @@ export interface Connected {
   readonly close: () => Promise<void>;
 }
 
-/** Records the negotiated version the SDK hands to HTTP transports (in-memory and stdio get none of their own). */
-export function recordProtocolVersion(transport: Transport): () => string | undefined {
-  let version: string | undefined;
-  const original = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (v: string) => {
-    version = v;
-    original?.(v);
-  };
-  return () => version;
-}
-
-/** A real SDK client connected to `server` over an in-memory transport pair (no I/O). */
+/** A real v2 SDK client connected to a v1 `server` over the v1 SDK's in-memory transport pair (no I/O). */
 export async function connectInMemory(server: Server): Promise<Connected> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const protocolVersion = recordProtocolVersion(clientSide);
   const client = new Client({ name: 'gatehouse-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  // The same JSON-RPC messages either way; only the two SDKs' message types differ.
+  await client.connect(clientSide as unknown as Transport);
   return {
     client,
-    protocolVersion,
+    protocolVersion: () => client.getNegotiatedProtocolVersion(),
     close: async () => {
       await client.close();
       await server.close();

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 // A low-level SDK server behind Streamable HTTP on 127.0.0.1 (a real socket), one MCP session per server
-// instance, and an SDK client connected to it.
+// instance (the v1 SDK's: a 2025-era peer), and a v2 SDK client connected to it.
 
 export interface LoopbackServer {
   readonly url: URL;
@@ -42,5 +41,5 @@ export async function connectOverHttp(url: URL): Promise<HttpClient> {
   const transport = new StreamableHTTPClientTransport(url);
   const client = new Client({ name: 'gatehouse-test', version: '0.0.0' });
   await client.connect(transport);
-  return { client, transport, protocolVersion: () => transport.protocolVersion };
+  return { client, transport, protocolVersion: () => client.getNegotiatedProtocolVersion() };
 }
