@@ -60,20 +60,42 @@ export async function runClientSuite(version: SuiteVersion, selection: readonly 
   });
 }
 
+export interface ServerSuiteOptions {
+  /** Default 0.1.16. */
+  readonly version?: SuiteVersion;
+  /** The suite's `--expected-failures` (its `server:` list); default EXPECTED_FAILURES, `null` for none. */
+  readonly expectedFailures?: string | null;
+  /** Passes `-o <dir>`: the suite writes each scenario's `checks.json` there (SuiteRun.resultsDir). */
+  readonly keepResults?: boolean;
+}
+
+export interface ServerSuiteRun extends SuiteRun {
+  /** Where the suite wrote each scenario's results (`keepResults`), else undefined. */
+  readonly resultsDir: string | undefined;
+}
+
 /**
- * `conformance server --url <url> <selection...> --expected-failures <file>` (0.1.16): the suite's own client
- * connects to the URL; the same expected-failures file, its `server:` list, checked both ways.
+ * `conformance server --url <url> <selection...> [-o <dir>] [--expected-failures <file>]`: the suite's own client
+ * connects to the URL. `selection` is any further arguments (`--scenario x`, `--suite all`,
+ * `--requirements 2026-07-28`); the expected-failures file's `server:` list is checked both ways by the suite.
  */
-export async function runServerSuite(url: string, selection: readonly string[] = []): Promise<SuiteRun> {
+export async function runServerSuite(
+  url: string,
+  selection: readonly string[] = [],
+  options: ServerSuiteOptions = {},
+): Promise<ServerSuiteRun> {
   const cwd = await mkdtemp(join(tmpdir(), 'gh-conformance-server-'));
+  const resultsDir = options.keepResults === true ? join(cwd, 'results') : undefined;
+  const expectedFailures =
+    options.expectedFailures === undefined ? EXPECTED_FAILURES : options.expectedFailures;
   const args = [
-    SUITES['0.1.16'],
+    SUITES[options.version ?? '0.1.16'],
     'server',
     '--url',
     url,
     ...selection,
-    '--expected-failures',
-    EXPECTED_FAILURES,
+    ...(resultsDir === undefined ? [] : ['-o', resultsDir]),
+    ...(expectedFailures === null ? [] : ['--expected-failures', expectedFailures]),
   ];
   const node = await node22();
   return new Promise((done, fail) => {
@@ -86,6 +108,6 @@ export async function runServerSuite(url: string, selection: readonly string[] =
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', fail);
-    child.on('close', (exitCode) => done({ exitCode, output }));
+    child.on('close', (exitCode) => done({ exitCode, output, resultsDir }));
   });
 }
