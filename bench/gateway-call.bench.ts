@@ -27,7 +27,7 @@ const WARMUP_CALLS_TOTAL = 600;
 /** Measured windows per front and concurrency, alternating between the fronts (2 × BENCH_DURATION_S in all). */
 const ROUNDS = 4;
 
-type Front = 'gateway' | 'mcp-proxy' | 'direct';
+type Front = 'gateway' | 'gateway-2026' | 'mcp-proxy' | 'direct';
 
 interface Target {
   readonly front: Front;
@@ -35,6 +35,7 @@ interface Target {
   readonly pid: number;
   readonly tool: string;
   readonly token?: string;
+  readonly era?: 'legacy' | 'modern';
 }
 
 interface Measured extends McpLoadSummary {
@@ -74,6 +75,7 @@ class LoadClient {
       warmupCalls: Math.max(20, Math.ceil(WARMUP_CALLS_TOTAL / clients)),
       durationSeconds: windowSeconds,
       ...(target.token === undefined ? {} : { token: target.token }),
+      ...(target.era === undefined ? {} : { era: target.era }),
     };
     this.child = spawn(process.execPath, [join(__dirname, 'mcp-load.runner.js')], {
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -203,6 +205,7 @@ async function startDirect(): Promise<{ child: ChildProcess; url: string }> {
 
 const FRONT_LABEL: Record<Front, string> = {
   gateway: 'gateway',
+  'gateway-2026': 'gateway, 2026-07-28 stateless',
   'mcp-proxy': 'mcp-proxy',
   direct: 'direct HTTP (SDK server)',
 };
@@ -222,6 +225,14 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
         pid: scenario.gatewayPid,
         tool: `mcp__${ECHO_SERVER}__echo`,
         token: scenario.agentToken,
+      },
+      {
+        front: 'gateway-2026',
+        url: scenario.gatewayUrl,
+        pid: scenario.gatewayPid,
+        tool: `mcp__${ECHO_SERVER}__echo`,
+        token: scenario.agentToken,
+        era: 'modern',
       },
       { front: 'mcp-proxy', url: proxy.url, pid: proxy.child.pid ?? 0, tool: 'echo' },
       { front: 'direct', url: direct.url, pid: direct.child.pid ?? 0, tool: 'echo' },
@@ -256,6 +267,15 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
         value: `${fixed(gw.callsPerSecond / mp.callsPerSecond, 2)}; ${fixed(gw.cpuMsPer1000 / mp.cpuMsPer1000, 2)}; ${fixed(gw.latencyP50Ms / dh.latencyP50Ms, 2)}`,
       });
     }
+    for (const clients of CONCURRENCY) {
+      const modern = at('gateway-2026', clients);
+      const mp = at('mcp-proxy', clients);
+      const dh = at('direct', clients);
+      rows.push({
+        label: `at ${clients}: gateway 2026 / mcp-proxy throughput; its CPU per call / mcp-proxy's; its p50 / direct p50`,
+        value: `${fixed(modern.callsPerSecond / mp.callsPerSecond, 2)}; ${fixed(modern.cpuMsPer1000 / mp.cpuMsPer1000, 2)}; ${fixed(modern.latencyP50Ms / dh.latencyP50Ms, 2)}`,
+      });
+    }
     const apiDuring = CONCURRENCY.map((c) => {
       const counts = Object.entries(at('gateway', c).apiRequests);
       return counts.length === 0 ? 'none' : counts.map(([path, n]) => `${n} × ${path}`).join(' + ');
@@ -278,8 +298,18 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
       label: 'target: gateway p50 <= 2 × direct HTTP p50',
       value: met((c) => at('gateway', c).latencyP50Ms <= 2 * at('direct', c).latencyP50Ms),
     });
+    const proxyMet = (front: Front) => ({
+      throughput: met((c) => at(front, c).callsPerSecond >= at('mcp-proxy', c).callsPerSecond),
+      cpu: met((c) => at(front, c).cpuMsPer1000 <= 0.5 * at('mcp-proxy', c).cpuMsPer1000),
+      p50: met((c) => at(front, c).latencyP50Ms <= 2 * at('direct', c).latencyP50Ms),
+    });
+    const modernMet = proxyMet('gateway-2026');
+    rows.push({ label: 'target, 2026 stateless: throughput >= mcp-proxy', value: modernMet.throughput });
+    rows.push({ label: 'target, 2026 stateless: CPU per call <= 0.5 × mcp-proxy', value: modernMet.cpu });
+    rows.push({ label: 'target, 2026 stateless: p50 <= 2 × direct HTTP p50', value: modernMet.p50 });
     rows.push({
-      label: 'goal beyond: gateway (fronting stdio) calls/s >= the SDK’s own Streamable HTTP server of the tool',
+      label:
+        'goal beyond: gateway (fronting stdio) calls/s >= the SDK’s own Streamable HTTP server of the tool',
       value: met((c) => at('gateway', c).callsPerSecond >= at('direct', c).callsPerSecond),
     });
     const ratio = at('gateway', 32).callsPerSecond / at('mcp-proxy', 32).callsPerSecond;
@@ -294,7 +324,9 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
         'the npm `mcp-proxy` 6.7.19 (`--server stream`, its defaults otherwise: one stdio child shared by every ' +
         'session, its event store on) and (c) the same tool on the SDK’s own Streamable HTTP server ' +
         '(bench/echo-http.server.ts, a session per client), each in its own process. The load client is another ' +
-        'process (bench/mcp-load.runner.ts): N SDK clients over Streamable HTTP, one session each, ' +
+        'process (bench/mcp-load.runner.ts): N SDK clients over Streamable HTTP, one session each (and for the ' +
+        'gateway a second set: N SDK v2 clients pinned to 2026-07-28, no session, each call one stateless ' +
+        'exchange on the same gateway process), ' +
         `${WARMUP_CALLS_TOTAL} warm-up calls spread over them, then one call at a time each, at N = ` +
         `${CONCURRENCY.join(', ')}: at each N the three fronts' clients are open and warm at once and take turns ` +
         `in ${ROUNDS} windows of ${(ctx.durationSeconds * 2) / ROUNDS} s each (a different front first each ` +

@@ -11,6 +11,10 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 
 export interface McpLoadOptions {
   readonly url: string;
@@ -20,6 +24,17 @@ export interface McpLoadOptions {
   readonly clients: number;
   readonly warmupCalls: number;
   readonly durationSeconds: number;
+  /**
+   * `legacy` (default): SDK 1.32 clients, a 2025-11-25 session each. `modern`: SDK v2 clients pinned to
+   * 2026-07-28, no session: every call is one stateless exchange.
+   */
+  readonly era?: 'legacy' | 'modern';
+}
+
+/** What a load client needs of either SDK's client. */
+interface CallingClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<object>;
+  close(): Promise<void>;
 }
 
 export interface McpLoadSummary {
@@ -49,9 +64,19 @@ const fetchWithoutPostSignal: FetchLike = (url, init) => {
   return fetch(url, unsignalled);
 };
 
-async function connect(options: McpLoadOptions, index: number): Promise<Client> {
+async function connect(options: McpLoadOptions, index: number): Promise<CallingClient> {
   const headers: Record<string, string> =
     options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
+  if (options.era === 'modern') {
+    const modern = new ModernClient(
+      { name: `bench-load-${index}`, version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(
+      new ModernTransport(new URL(options.url), { requestInit: { headers }, fetch: fetchWithoutPostSignal }),
+    );
+    return modern;
+  }
   const client = new Client({ name: `bench-load-${index}`, version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(options.url), {
@@ -67,13 +92,13 @@ async function main(): Promise<void> {
   const first = await lines.next();
   if (first.done === true) throw new Error('no options on stdin');
   const options = JSON.parse(first.value) as McpLoadOptions;
-  const clients: Client[] = [];
+  const clients: CallingClient[] = [];
   for (let i = 0; i < options.clients; i += 1) clients.push(await connect(options, i));
   const failures: Record<string, number> = {};
-  const call = async (client: Client, i: number): Promise<void> => {
+  const call = async (client: CallingClient, i: number): Promise<void> => {
     try {
       const result = await client.callTool({ name: options.tool, arguments: { text: `call ${i}` } });
-      if (result.isError === true) failures.isError = (failures.isError ?? 0) + 1;
+      if ('isError' in result && result.isError === true) failures.isError = (failures.isError ?? 0) + 1;
     } catch (error) {
       const key = error instanceof Error ? error.message.slice(0, 120) : 'error';
       failures[key] = (failures[key] ?? 0) + 1;
