@@ -1,5 +1,5 @@
 import { MCP_HELP_TOOL } from '@gatehouse/commands';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
 import type { AdminTool } from './admin-tools';
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { scanStrictJson } from '@gatehouse/definitions';
-import { PROBLEM_CONTENT_TYPE, problemJson } from '@gatehouse/platform';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { PROBLEM_CONTENT_TYPE, problemJson, webRequestOf, writeWebResponse } from '@gatehouse/platform';
 import { bearerTokenOf } from '../auth/api-token-format';
 import type { Principal } from '../auth/principal';
 import {
@@ -11,16 +10,18 @@ import {
 } from '../admin-surfaces/rest/register-command-routes';
 import { problemErrorHandler } from '../commands/rest/problem-error-handler';
 import { forbiddenCaller, unauthenticated } from '../shared/command-problems';
-import { createAdminServer, PRINCIPAL_KEY } from './admin-mcp-server';
+import { createAdminMcpHandler } from './admin-mcp-handler';
+import { ADMIN_EXCHANGE_KEY, createAdminServer, type AdminExchange } from './admin-mcp-server';
 import { adminToolTable } from './admin-tools';
 
-// `/mcp/admin`: admin over MCP on the API's Fastify (decision 0112). Streamable HTTP, stateless: every POST is
-// served by a throwaway Server and transport (JSON answers, no session id), so any API replica serves any
-// request and nothing about a caller outlives its request. Before the transport, in this order: a bearer token
-// (the API's own authentication; cookies never count here, so no CSRF question arises: 401 `unauthenticated`
-// with WWW-Authenticate), a user or agent token (403 `forbidden_caller`: workers and the gateway have REST),
-// then the method (GET and DELETE: 405, there is no session or stream to open or end) and the body (JSON-RPC
-// -32700 for text that is no JSON or names a key twice).
+// `/mcp/admin`: admin over MCP on the API's Fastify (decisions 0112, 0145), for clients of both protocol eras on
+// one URL. Stateless: every POST is served by a throwaway Server (JSON answers, no session id), so any API replica
+// serves any request and nothing about a caller outlives its request. Before the MCP handler, in this order: a
+// bearer token (the API's own authentication; cookies never count here, so no CSRF question arises: 401
+// `unauthenticated` with WWW-Authenticate), a user or agent token (403 `forbidden_caller`: workers and the gateway
+// have REST), then the method (GET and DELETE: 405, there is no session or stream to open or end) and the body
+// (JSON-RPC -32700 for text that is no JSON or names a key twice). The request and its answer cross to the SDK as
+// web-standard ones (libs/platform's web-exchange), the body already parsed and bounded here.
 
 export const ADMIN_MCP_PATH = '/mcp/admin';
 
@@ -57,9 +58,15 @@ export async function registerAdminMcp(fastify: FastifyInstance, options: AdminM
     onUndeclaredProblem: undeclaredProblemReporter(options),
     ...(options.onRefused !== undefined ? { onRefused: options.onRefused } : {}),
   };
+  const handler = createAdminMcpHandler(
+    () => createAdminServer(serverOptions),
+    // Mostly a client's malformed request the SDK refused (its answer says why); a fault is also a 5xx, below.
+    (error) => options.logger.debug({ err: error }, 'admin MCP: the SDK refused or failed a request'),
+  );
 
   await fastify.register(async (scope) => {
     scope.setErrorHandler(problemErrorHandler(options.logger));
+    scope.addHook('onClose', async () => handler.close());
     scope.removeAllContentTypeParsers();
     // The text is kept; JSON-RPC answers its own parse errors (-32700), not problem+json.
     const parseDefault = scope.getDefaultJsonParser('error', 'error');
@@ -102,33 +109,28 @@ export async function registerAdminMcp(fastify: FastifyInstance, options: AdminM
         if (request.body === MALFORMED) return jsonRpcError(reply, 400, -32700, 'Parse error');
 
         reply.hijack();
-        const server = createAdminServer({
-          ...serverOptions,
-          // Merged by Node into the head the transport writes once the call is answered.
+        const exchange: AdminExchange = {
+          principal,
+          // Merged by Node into the head written once the call is answered (both eras answer JSON, after it).
           answerHeaders: (headers) => {
             for (const [name, value] of Object.entries(headers))
               if (!reply.raw.headersSent) reply.raw.setHeader(name, value);
           },
-        });
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        reply.raw.on('close', () => {
-          void transport.close().catch(() => undefined);
-          void server.close().catch(() => undefined);
-        });
-        const withAuth = Object.assign(request.raw, {
-          auth: {
+        };
+        // A client that goes away before its answer ends the exchange, and the call under it.
+        const gone = new AbortController();
+        reply.raw.once('close', () => gone.abort());
+        try {
+          const answer = await handler.fetch(webRequestOf(request.raw, gone.signal), request.body, {
+            // The caller, never the token: the server reads who is asking from here.
             token: '',
             clientId: principal.tokenId ?? '',
             scopes: [...principal.scopes],
-            extra: { [PRINCIPAL_KEY]: principal },
-          },
-        });
-        try {
-          await server.connect(transport);
-          await transport.handleRequest(withAuth, reply.raw, request.body);
+            extra: { [ADMIN_EXCHANGE_KEY]: exchange },
+          });
+          if (answer.status >= 500)
+            options.logger.error({ status: answer.status }, 'admin MCP request failed');
+          await writeWebResponse(answer, reply.raw);
         } catch (error) {
           options.logger.error({ err: error }, 'admin MCP request failed');
           if (!reply.raw.headersSent)

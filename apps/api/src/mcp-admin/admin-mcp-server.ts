@@ -1,15 +1,13 @@
 import { MCP_HELP_TOOL } from '@gatehouse/commands';
 import { ProblemError, logMappedProblem, problemHeaders, toProblem, type Logger } from '@gatehouse/platform';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
   type ListToolsResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
 import { runCommand, type RefusalObserver } from '../commands/command-runner';
@@ -17,14 +15,27 @@ import { helpResult, HELP_TOOL } from './admin-help-tool';
 import { outputResult, problemResult } from './admin-tool-results';
 import { commandOfToolName, toolsFor, type AdminToolTable } from './admin-tools';
 
-// The SDK's low-level Server for admin over MCP (decision 0112): tools/list and tools/call are our handlers over
-// the tool table generated from the registry. A call runs through runCommand, the one path REST and GraphQL take
-// (kind, pool, scope, strict input, the use case, the output parsed through its schema), with the same refusal
-// observer, so scopes and the refused-writes audit are REST's exactly. The caller is the one the route
-// authenticated for THIS request (the transport's authInfo).
+// SDK v2's low-level Server for admin over MCP (decisions 0112, 0145), one per request of either protocol era:
+// tools/list and tools/call are our handlers over the tool table generated from the registry. A call runs through
+// runCommand, the one path REST and GraphQL take (kind, pool, scope, strict input, the use case, the output parsed
+// through its schema), with the same refusal observer, so scopes and the refused-writes audit are REST's exactly.
+// The caller is the one the route authenticated for THIS request: it arrives in the handler's authInfo, with the
+// request's answer-headers hook. The SDK's default JSON Schema validator is kept: it builds its Ajv lazily, on the
+// first schema it must check (only an elicitation answer, which this server never asks for), so a per-request
+// Server costs no Ajv and none needs sharing.
 
-/** Where the route leaves the request's caller for the handlers (the transport's `req.auth.extra`). */
-export const PRINCIPAL_KEY = 'gatehousePrincipal';
+/** Where the route leaves what the handlers need of THIS request (the handler's `authInfo.extra`). */
+export const ADMIN_EXCHANGE_KEY = 'gatehouseAdminExchange';
+
+/** What the route hands the per-request server. */
+export interface AdminExchange {
+  readonly principal: Principal;
+  /**
+   * Headers the HTTP answer of this request must carry (Retry-After when a dependency was momentarily away): a
+   * tool call's refusal is a result, so the route sets them on the response it writes once the call is answered.
+   */
+  readonly answerHeaders: (headers: Record<string, string>) => void;
+}
 
 export interface AdminServerOptions {
   readonly table: AdminToolTable;
@@ -33,31 +44,19 @@ export interface AdminServerOptions {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly onUndeclaredProblem: (commandName: string, code: string) => void;
   readonly onRefused?: RefusalObserver;
-  /**
-   * Headers the HTTP answer of this request must carry (Retry-After when a dependency was momentarily away): a
-   * tool call's refusal is a result, so the route sets them on the response the transport then writes.
-   */
-  readonly answerHeaders?: (headers: Record<string, string>) => void;
 }
 
-function principalOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): Principal {
-  const principal = extra.authInfo?.extra?.[PRINCIPAL_KEY];
-  // The route authenticates every request before the transport sees it: no caller is our bug.
-  if (principal === undefined)
-    throw new McpError(ErrorCode.InternalError, 'Unauthenticated request reached the server');
-  return principal as Principal;
+function exchangeOf(ctx: ServerContext): AdminExchange {
+  const exchange = ctx.http?.authInfo?.extra?.[ADMIN_EXCHANGE_KEY];
+  // The route authenticates every request before the handler sees it: no caller is our bug.
+  if (exchange === undefined)
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Unauthenticated request reached the server');
+  return exchange as AdminExchange;
 }
-
-/**
- * One validator for every per-request Server: the SDK builds a new Ajv (with its formats) per Server otherwise,
- * which was most of what a stateless call costs beyond REST (bench admin-mcp-call: 2.8 times REST's server CPU
- * per call with it, 1.8 without). It only serves elicitation, which this server never asks for.
- */
-const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** A name no offered tool has: refused alike whether it maps to a withheld command or to nothing. */
-function unknownTool(): McpError {
-  return new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
+function unknownTool(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
 }
 
 /** The problem a withheld write is recorded with: for this surface the tool does not exist. */
@@ -75,7 +74,6 @@ export function createAdminServer(options: AdminServerOptions): Server {
     { name: options.serverInfo.name, version: options.serverInfo.version },
     {
       capabilities: { tools: { listChanged: false } },
-      jsonSchemaValidator: SHARED_VALIDATOR,
       instructions:
         'Gatehouse admin commands, one tool per command offered over MCP (command_<name with _ for dots>). ' +
         'Call command_help for what this credential may use. Deciding and revoking approvals, the host policy, ' +
@@ -83,8 +81,8 @@ export function createAdminServer(options: AdminServerOptions): Server {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra): Promise<ListToolsResult> => {
-    const principal = principalOf(extra);
+  server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => {
+    const { principal } = exchangeOf(ctx);
     return {
       tools: [
         HELP_TOOL,
@@ -93,11 +91,14 @@ export function createAdminServer(options: AdminServerOptions): Server {
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const principal = principalOf(extra);
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { principal, answerHeaders } = exchangeOf(ctx);
     const name = request.params.name;
     if (name === MCP_HELP_TOOL)
-      return helpResult(principal, toolsFor(options.table, principal, options.workerPools));
+      return server.projectCallToolResult(
+        helpResult(principal, toolsFor(options.table, principal, options.workerPools)),
+        HELP_TOOL.outputSchema,
+      );
 
     const entry = options.table.get(name);
     if (entry === undefined) {
@@ -108,6 +109,9 @@ export function createAdminServer(options: AdminServerOptions): Server {
       throw unknownTool();
     }
 
+    // The SDK's own projection for a low-level tools/call (the text block it would add, the 2025 wrap of a
+    // non-object result): ours carry both already, so it changes nothing today and keeps the era codec's say.
+    const project = (result: CallToolResult) => server.projectCallToolResult(result, entry.tool.outputSchema);
     try {
       const output = await runCommand({
         command: entry.command,
@@ -115,20 +119,21 @@ export function createAdminServer(options: AdminServerOptions): Server {
         principal,
         rawInput: request.params.arguments ?? {},
         workerPools: options.workerPools,
-        signal: extra.signal,
+        signal: ctx.mcpReq.signal,
         onUndeclaredProblem: options.onUndeclaredProblem,
         ...(options.onRefused !== undefined ? { onRefused: options.onRefused } : {}),
       });
-      return outputResult(output);
+      return project(outputResult(output));
     } catch (error) {
-      if (error instanceof ProblemError && error.status < 500) return problemResult(error.toProblem());
+      if (error instanceof ProblemError && error.status < 500)
+        return project(problemResult(error.toProblem()));
       // REST's mapping: a dependency momentarily away is 503 `dependency_unavailable` with Retry-After.
       const mapped = toProblem(error);
-      if (mapped.unavailable !== undefined) options.answerHeaders?.(problemHeaders(mapped));
+      if (mapped.unavailable !== undefined) answerHeaders(problemHeaders(mapped));
       if (error instanceof ProblemError) {
         // A 5xx of ours (dependency unavailable, say) keeps its code; its detail is written for clients.
         options.logger.warn({ command: entry.command.name, code: error.code }, 'admin MCP call failed');
-        return problemResult(mapped.problem);
+        return project(problemResult(mapped.problem));
       }
       logMappedProblem(
         options.logger,
@@ -137,7 +142,7 @@ export function createAdminServer(options: AdminServerOptions): Server {
         { command: entry.command.name },
         'admin MCP call failed',
       );
-      return problemResult(mapped.problem);
+      return project(problemResult(mapped.problem));
     }
   });
 

@@ -32,8 +32,9 @@ import { createApiApp } from '../create-api-app';
 import { seedCrossTenantWorld, signIn, type CrossTenantWorld } from '../cross-tenant.fixtures';
 import { ADMIN_MCP_PATH } from './admin-mcp-route';
 
-// Admin over MCP (decision 0112) through the real API (createApiApp listening on a port, real
-// Postgres and Redis) and real MCP clients: the SDK's client and the Inspector CLI. One tool per offered
+// Admin over MCP (decisions 0112, 0145) through the real API (createApiApp listening on a port, real
+// Postgres and Redis) and real MCP clients of both protocol eras: the SDK 1.32 client, the v2 client (2026-07-28
+// and 2025-11-25) and the Inspector CLI. One tool per offered
 // command, refusals as isError results with the problem, non-offered commands refused by name, scopes as on
 // REST, the refused-writes audit, and the HTTP edges before the transport.
 
@@ -311,16 +312,102 @@ describe('scopes as on REST', () => {
   });
 });
 
-describe('a client of both generations (@modelcontextprotocol/client 2.4, automatic negotiation)', () => {
-  it('falls back to 2025-11-25, lists and calls tools, and gets a refusal as a result', async () => {
-    const client = new V2Client(
-      { name: 'admin-mcp-v2', version: '0.0.0' },
-      { versionNegotiation: { mode: 'auto' } },
-    );
-    await client.connect(
-      new V2Transport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${owner()}` } } }),
-    );
+/** A v2 SDK client (@modelcontextprotocol/client 2.4) with its negotiation mode, and what it POSTed, in order. */
+async function connectV2(
+  secret: string,
+  mode: 'legacy' | 'auto' | { pin: string },
+): Promise<{ client: V2Client; wire: { method: string; status: number; contentType: string | null }[] }> {
+  const client = new V2Client({ name: 'admin-mcp-v2', version: '0.0.0' }, { versionNegotiation: { mode } });
+  const wire: { method: string; status: number; contentType: string | null }[] = [];
+  await client.connect(
+    new V2Transport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${secret}` } },
+      fetch: async (target, init) => {
+        const answer = await fetch(target, init);
+        if (init?.method === 'POST' && typeof init.body === 'string')
+          wire.push({
+            method: (JSON.parse(init.body) as { method?: string }).method ?? '(response)',
+            status: answer.status,
+            contentType: answer.headers.get('content-type'),
+          });
+        return answer;
+      },
+    }),
+  );
+  return { client, wire };
+}
+
+describe('clients of both protocol eras (@modelcontextprotocol/client 2.4) on the one URL', () => {
+  it.each([
+    ['auto', 'auto' as const],
+    ['pinned to 2026-07-28', { pin: '2026-07-28' }],
+  ])(
+    '%s: settles on 2026-07-28 (server/discover, no initialize), lists and calls tools, refusals as before',
+    async (_label, mode) => {
+      const { client, wire } = await connectV2(owner(), mode);
+      try {
+        expect(wire[0]).toMatchObject({ method: 'server/discover', status: 200 });
+        expect(wire.map((posted) => posted.method)).not.toContain('initialize');
+        expect(client.getProtocolEra()).toBe('modern');
+        expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+        expect(client.getServerVersion()).toMatchObject({ name: 'gatehouse-admin' });
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(
+          expect.arrayContaining([MCP_HELP_TOOL, 'command_workspaces_get', 'command_workspaces_list']),
+        );
+        const got = await client.callTool({
+          name: 'command_workspaces_get',
+          arguments: { workspaceId: world.a.workspace.id },
+        });
+        expect(got.isError).toBeFalsy();
+        expect(got.structuredContent).toMatchObject({ id: world.a.workspace.id });
+        const missing = await client.callTool({
+          name: 'command_workspaces_get',
+          arguments: { workspaceId: randomUUID() },
+        });
+        expect(missing).toMatchObject({
+          isError: true,
+          structuredContent: { code: 'not_found', status: 404 },
+        });
+        // A withheld command is the same JSON-RPC error in either era.
+        await expect(client.callTool({ name: 'command_tokens_create', arguments: {} })).rejects.toMatchObject(
+          {
+            code: -32602,
+            data: { reason: 'unknown_tool' },
+          },
+        );
+        // Every exchange is answered JSON (nothing is streamed), without a session.
+        for (const posted of wire) expect(posted.contentType).toContain('application/json');
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it('over 2026-07-28, shows an agent token only what its scopes allow, as on 2025', async () => {
+    const { client } = await connectV2(agentSecret, { pin: '2026-07-28' });
     try {
+      expect(client.getProtocolEra()).toBe('modern');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual([MCP_HELP_TOOL]);
+      const write = await client.callTool({
+        name: 'command_workspaces_create',
+        arguments: { name: 'agent-2026' },
+      });
+      expect(write).toMatchObject({
+        isError: true,
+        structuredContent: { code: 'forbidden_scope', status: 403 },
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('legacy (2025-11-25): initializes, lists and calls tools, and gets a refusal as a result', async () => {
+    const { client, wire } = await connectV2(owner(), 'legacy');
+    try {
+      expect(wire[0]?.method).toBe('initialize');
+      expect(client.getProtocolEra()).toBe('legacy');
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(
@@ -337,6 +424,9 @@ describe('a client of both generations (@modelcontextprotocol/client 2.4, automa
         arguments: { workspaceId: randomUUID() },
       });
       expect(missing).toMatchObject({ isError: true, structuredContent: { code: 'not_found' } });
+      // The 2025 leg answers JSON, not a stream, as before the move to SDK v2.
+      for (const posted of wire.filter((p) => p.status === 200))
+        expect(posted.contentType).toContain('application/json');
     } finally {
       await client.close();
     }
@@ -445,5 +535,12 @@ describe('before the transport', () => {
     const served = await post(auth, list);
     expect(served.statusCode).toBe(200);
     expect(served.headers['mcp-session-id']).toBeUndefined();
+    // A 2025 request is answered JSON, not an event stream.
+    expect(served.headers['content-type']).toContain('application/json');
+    expect(JSON.parse(served.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { tools: expect.any(Array) },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { ProblemDocument } from '@gatehouse/platform';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 // What a tool call answers (decision 0112): the command's parsed output as structuredContent with the same JSON
 // as a text block (clients that read only `content` see it too), or, for a refusal, isError with the problem

@@ -7,7 +7,7 @@ import {
   type McpOffer,
 } from '@gatehouse/commands';
 import { PROBLEM_CODES } from '@gatehouse/contracts';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { WorkerPools } from '../auth/pool-config';
 import type { Principal } from '../auth/principal';
