@@ -143,7 +143,7 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
     expect(call).toEqual({
       ok: false,
       reason: 'call_failed',
-      failure: { failureClass: 'protocol', reason: expect.any(String) as string },
+      failure: { failureClass: 'protocol', reason: 'elicitation_unsupported' },
     });
     expect(JSON.stringify(call)).not.toContain('Go ahead');
   });

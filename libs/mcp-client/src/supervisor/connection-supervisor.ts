@@ -1,6 +1,4 @@
 import {
-  ProtocolError,
-  ProtocolErrorCode,
   type Client,
   type CompleteRequest,
   type CompleteResult,
@@ -23,6 +21,7 @@ import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.p
 import { sameIdentity, type CatalogIdentity } from './catalog-identity';
 import { CallProgressRelay, type CallProgress } from './call-progress-relay';
 import { isMcpTransportError } from '../transport/transport-error';
+import { ElicitationRefusedError } from './elicitation-refused-error';
 import { classifyFailure, type ClassifiedFailure } from './failure-class';
 import {
   DEFAULT_NOTIFICATION_BUDGET,
@@ -547,10 +546,7 @@ export class ConnectionSupervisor {
       // call with input_required, which the SDK fulfils through this same handler before it retries the call.
       client.setRequestHandler('elicitation/create', async (request, ctx) => {
         const relay = this.elicitationRelay();
-        if (typeof relay === 'string')
-          throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Elicitation is not available', {
-            reason: relay,
-          });
+        if (typeof relay === 'string') throw new ElicitationRefusedError(relay);
         return (await relay(request.params, ctx.mcpReq.signal)) as ElicitResult;
       });
     }
