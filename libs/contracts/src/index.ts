@@ -359,6 +359,7 @@ export {
 export { catalogRefreshView } from './api/catalog-refresh.schema';
 export {
   leaseHolderView,
+  serverDiscoveryFailureStatus,
   serverProbeStatus,
   serverStatusInput,
   serverStatusView,

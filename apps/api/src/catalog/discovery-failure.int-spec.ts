@@ -261,6 +261,38 @@ describe('catalog.reportFailure', () => {
     await report('worker', lease.id);
   });
 
+  it('is the same command over GraphQL (reportDiscoveryFailure), and the catalog field is null there when absent', async () => {
+    const lease = await leaseFor('worker', 'refusing');
+    const mutation = `mutation { reportDiscoveryFailure(input: { leaseId: "${lease.id}", failureClass: "protocol", reason: "protocol_version_refused" }) { leaseId serverName failure { failureClass reason detail } } }`;
+    const answered = await rest('worker', 'POST', '/graphql', { query: mutation });
+    expect(answered.body).toEqual({
+      data: {
+        reportDiscoveryFailure: {
+          leaseId: lease.id,
+          serverName: 'refusing',
+          failure: {
+            failureClass: 'protocol',
+            reason: 'protocol_version_refused',
+            detail: 'the server refused every protocol version we speak',
+          },
+        },
+      },
+    });
+    const bad = await rest('worker', 'POST', '/graphql', {
+      query: mutation.replace('"protocol_version_refused"', '"it broke at 10.0.0.7"'),
+    });
+    expect(JSON.stringify(bad.body)).toContain('validation_failed');
+    const read = await rest('admin', 'POST', '/graphql', {
+      query: `{ workspaceCatalog(input: { workspaceId: "${workspaceId}" }) { servers { name state discoveryFailure { reason } } } }`,
+    });
+    const servers = (read.body.data as { workspaceCatalog: { servers: Record<string, unknown>[] } })
+      .workspaceCatalog.servers;
+    expect(servers.find((s) => s.name === 'refusing')?.discoveryFailure).toEqual({
+      reason: 'protocol_version_refused',
+    });
+    expect(servers.find((s) => s.name === 'healed')?.discoveryFailure).toBeNull();
+  });
+
   it('is cleared by a snapshot of the same key, in the snapshot’s transaction', async () => {
     const lease = await leaseFor('worker', 'healed');
     expect((await report('worker', lease.id)).status).toBe(201);
@@ -379,6 +411,28 @@ describe('catalog.reportFailure', () => {
   });
 });
 
+describe('servers.status', () => {
+  it('carries the newest discovery failure of the workspace alone, with its fingerprint, beside the probes', async () => {
+    const status = await rest('admin', 'GET', `/v1/workspaces/${workspaceId}/servers/refusing/status`);
+    expect(status.status).toBe(200);
+    const lease = (await failureRows(acme)).find((row) => row.serverName === 'refusing');
+    expect(status.body.discoveryFailures).toEqual([
+      {
+        principalUserId: null,
+        definitionFingerprint: lease?.definitionFingerprint,
+        failure: {
+          failureClass: 'protocol',
+          reason: 'protocol_version_refused',
+          detail: 'the server refused every protocol version we speak',
+          at: lease?.failedAt.toISOString(),
+        },
+      },
+    ]);
+    const healed = await rest('admin', 'GET', `/v1/workspaces/${workspaceId}/servers/healed/status`);
+    expect(healed.body.discoveryFailures).toEqual([]);
+  });
+});
+
 describe('tenancy of discovery failures', () => {
   it("never shows another tenant's failure: its catalog, its rows under row-level security", async () => {
     const globexLease = await leaseFor('globexWorker', 'refusing', globexWorkspaceId);
@@ -396,8 +450,11 @@ describe('tenancy of discovery failures', () => {
     ).toMatchObject({
       reason: 'spawn_failed',
     });
-    // Another tenant's workspace id answers 404, not its catalog.
+    // Another tenant's workspace id answers 404, not its catalog nor the server's status.
     expect((await rest('globexOwner', 'GET', `/v1/workspaces/${workspaceId}/catalog`)).status).toBe(404);
+    expect(
+      (await rest('globexOwner', 'GET', `/v1/workspaces/${workspaceId}/servers/refusing/status`)).status,
+    ).toBe(404);
 
     // Under the app role, each tenant's transaction sees only its own rows.
     const acmeRows = await failureRows(acme);

@@ -2246,6 +2246,7 @@ const REPOSITORY_ROOT = join(__dirname, '..', '..', '..', '..');
  */
 const COVERED_BY_OWN_SPEC: Readonly<Record<string, string>> = {
   'catalog.submit': 'apps/api/src/catalog/catalog-snapshot.int-spec.ts',
+  'catalog.reportFailure': 'apps/api/src/catalog/discovery-failure.int-spec.ts',
   'probes.submit': 'apps/worker/src/probes/probe.int-spec.ts',
   'oauth.signIn.start': 'apps/api/src/oauth/oauth-commands.int-spec.ts',
   'oauth.signIn.complete': 'apps/api/src/oauth/oauth-commands.int-spec.ts',

@@ -1,5 +1,6 @@
 import { type CommandInput, type CommandOutput, getServerStatus } from '@gatehouse/commands';
-import type { Database, Lease, TenantTx } from '@gatehouse/db';
+import { discoveryFailureViewOf } from '@gatehouse/contracts';
+import type { CatalogDiscoveryFailure, Database, Lease, TenantTx } from '@gatehouse/db';
 import { Inject } from '@nestjs/common';
 import type { TenantPrincipal } from '../auth/principal';
 import type { UseCaseArgs, UseCaseFor } from '../commands/command-handler';
@@ -18,7 +19,8 @@ type ServerProbe = NonNullable<Awaited<ReturnType<TenantTx['serverProbe']['findF
 const LIST = 'server-lease-holders';
 
 /**
- * `servers.status` (decision 0099): the newest probe of the workspace alone and of the caller, and the live leases
+ * `servers.status` (decision 0099): the newest probe of the workspace alone and of the caller, the newest
+ * discovery failure of each (decision 0142), and the live leases
  * of the server, newest issued first. Owners and admins see every principal's leases (they may act for any
  * member); anyone else the workspace alone's and their own, as catalog.refresh lets them. Row-level security
  * keeps the tenant; a platform gateway token is not the tenant's row, so it is named by its kind alone.
@@ -37,6 +39,7 @@ export class GetServerStatusUseCase implements UseCaseFor<typeof getServerStatus
       const workspace = await findVisibleWorkspace(tx, principal, input.workspaceId);
       const where = { workspaceId: workspace.id, serverName: input.serverName };
       const probes = await newestProbes(tx, where, principal.userId);
+      const failures = await newestDiscoveryFailures(tx, where, principal.userId);
       const rows = await tx.lease.findMany({
         where: {
           ...where,
@@ -54,6 +57,11 @@ export class GetServerStatusUseCase implements UseCaseFor<typeof getServerStatus
         workspaceId: workspace.id,
         serverName: input.serverName,
         probes: probes.map(probeStatusOf),
+        discoveryFailures: failures.map((row) => ({
+          principalUserId: row.principalUserId,
+          definitionFingerprint: row.definitionFingerprint,
+          failure: discoveryFailureViewOf({ ...row, at: row.failedAt }),
+        })),
         leaseHolders: toPage(
           LIST,
           rows,
@@ -89,6 +97,24 @@ async function newestProbes(
     ),
   );
   return found.filter((probe): probe is ServerProbe => probe !== null);
+}
+
+/** The newest discovery failure reported for the workspace alone, then the caller's own (any fingerprint). */
+async function newestDiscoveryFailures(
+  tx: TenantTx,
+  where: { workspaceId: string; serverName: string },
+  userId: string | null,
+): Promise<CatalogDiscoveryFailure[]> {
+  const keys = userId === null ? ['workspace'] : ['workspace', userId];
+  const found = await Promise.all(
+    keys.map((principalKey) =>
+      tx.catalogDiscoveryFailure.findFirst({
+        where: { ...where, principalKey },
+        orderBy: [{ failedAt: 'desc' }, { id: 'desc' }],
+      }),
+    ),
+  );
+  return found.filter((row): row is CatalogDiscoveryFailure => row !== null);
 }
 
 interface HolderNames {

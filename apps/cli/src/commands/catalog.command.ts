@@ -7,9 +7,7 @@ import { API_HELP, API_OPTIONS, printHelp, type CliCommand } from './cli-command
 
 /** The STATE cell: the state, and the reason word of a reported discovery failure (decision 0142). */
 export function stateOf(server: Pick<WorkspaceCatalogServer, 'state' | 'discoveryFailure'>): string {
-  return server.discoveryFailure === undefined
-    ? server.state
-    : `${server.state} (${server.discoveryFailure.reason})`;
+  return server.discoveryFailure ? `${server.state} (${server.discoveryFailure.reason})` : server.state;
 }
 
 /**
@@ -19,16 +17,11 @@ export function stateOf(server: Pick<WorkspaceCatalogServer, 'state' | 'discover
 export function discoveryFailureLines(
   servers: readonly Pick<WorkspaceCatalogServer, 'name' | 'state' | 'discoveryFailure'>[],
 ): string[] {
-  return servers.flatMap((server) =>
-    server.discoveryFailure === undefined
-      ? []
-      : [
-          displayText(
-            `${server.name}: ${server.state} (${discoveryFailureLine(server.discoveryFailure)})`,
-            400,
-          ),
-        ],
-  );
+  return servers.flatMap((server) => {
+    const failure = server.discoveryFailure;
+    if (!failure) return [];
+    return [displayText(`${server.name}: ${server.state} (${discoveryFailureLine(failure)})`, 400)];
+  });
 }
 
 export const catalogCommand: CliCommand = {

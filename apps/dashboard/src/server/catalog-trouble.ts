@@ -36,7 +36,7 @@ export const CATALOG_TROUBLE_WORDS: Readonly<Record<CatalogTrouble, { label: str
 export function catalogTroubles(server: CatalogServerView): readonly CatalogTrouble[] {
   const troubles: CatalogTrouble[] = [];
   if (server.state === 'pending_discovery')
-    return server.discoveryFailure === undefined ? ['pending_discovery'] : ['discovery_failed'];
+    return server.discoveryFailure ? ['discovery_failed'] : ['pending_discovery'];
   if (server.state === 'omitted') troubles.push('omitted');
   if (server.stale) troubles.push('stale');
   if (!server.complete) troubles.push('incomplete');
@@ -61,7 +61,7 @@ export function serversInTrouble(catalog: WorkspaceCatalogView): readonly Server
     .map((server) => ({
       serverName: server.name,
       troubles: catalogTroubles(server),
-      ...(server.discoveryFailure === undefined ? {} : { discoveryFailure: server.discoveryFailure }),
+      ...(server.discoveryFailure ? { discoveryFailure: server.discoveryFailure } : {}),
     }))
     .filter((entry) => entry.troubles.length > 0);
 }

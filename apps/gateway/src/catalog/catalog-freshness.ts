@@ -30,6 +30,6 @@ export function serverFreshnessOf(server: WorkspaceCatalogV1['servers'][number])
     state: server.state,
     complete: server.complete,
     stale: server.stale,
-    ...(server.discoveryFailure === undefined ? {} : { discoveryFailure: server.discoveryFailure }),
+    ...(server.discoveryFailure ? { discoveryFailure: server.discoveryFailure } : {}),
   };
 }

@@ -55,9 +55,10 @@ export const workspaceCatalogServer = z.strictObject({
   /**
    * Only on a `pending_discovery` server whose last discovery of this definition failed for a reason a worker
    * reported (decision 0142): the class, the reason word, its fixed sentence and when. Absent otherwise, so a
-   * catalog without failures is what it was before the field existed.
+   * catalog without failures is what it was before the field existed (null over GraphQL, which answers every
+   * field it is asked for).
    */
-  discoveryFailure: discoveryFailureView.optional(),
+  discoveryFailure: discoveryFailureView.nullable().optional(),
 });
 
 export const workspaceCatalogV1 = z.strictObject({
