@@ -6,7 +6,9 @@ import { classifyInboundRequest } from '@modelcontextprotocol/server';
 // so is one the revision refuses (a version header that contradicts the body, an `Mcp-Method` that is not the
 // body's method, an envelope with no version header): the modern leg answers those with the revision's error,
 // never serves them as 2025 traffic. Everything else (initialize, a session's requests, GET and DELETE, batches,
-// responses) is the 2025 sessions'.
+// responses) is the 2025 sessions'. One exception to the ladder: a request the classifier refuses that names a
+// session (`Mcp-Session-Id`, which only the 2025 revision has) comes from a 2025 client in its session, and that
+// session's transport refuses it in the words that client knows (its malformed message is not a 2026 request).
 
 export type ProtocolEra = 'legacy' | 'modern';
 
@@ -23,5 +25,7 @@ export function protocolEraOf(request: IncomingMessage, body: unknown): Protocol
     mcpNameHeader: header(request, 'mcp-name'),
     body,
   });
-  return outcome.kind === 'legacy' ? 'legacy' : 'modern';
+  if (outcome.kind === 'legacy') return 'legacy';
+  if (outcome.kind === 'reject' && header(request, 'mcp-session-id') !== undefined) return 'legacy';
+  return 'modern';
 }
