@@ -353,7 +353,12 @@ export class ConnectionSupervisor {
     uri: string,
     bounds: { readonly signal?: AbortSignal } = {},
   ): Promise<ResourceReadOutcome> {
-    return this.readOnce((client, options) => client.readResource({ uri }, options), bounds);
+    // Asked of the server every time: the v2 client would otherwise answer from its cache while the server's
+    // `ttlMs` hint holds, and a read here is made once on the live connection, never from memory.
+    return this.readOnce(
+      (client, options) => client.readResource({ uri }, { ...options, cacheMode: 'bypass' }),
+      bounds,
+    );
   }
 
   /**
