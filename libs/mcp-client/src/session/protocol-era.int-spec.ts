@@ -2,11 +2,24 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdmittedHttpTransport, AdmittedStdioTransport } from '@gatehouse/contracts';
-import { acceptedContent, createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import {
+  acceptedContent,
+  createMcpHandler,
+  InMemoryServerEventBus,
+  inputRequired,
+  McpServer,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { createEdgeServer, makeTools } from '../discovery/test-support/edge-servers';
 import { serveOverHttp } from '../discovery/test-support/loopback-http';
-import { catalogDocumentOf, connectAdmitted, superviseAdmitted, type ConnectionSupervisor } from '../index';
+import {
+  catalogDocumentOf,
+  connectAdmitted,
+  superviseAdmitted,
+  type ConnectionSupervisor,
+  type SupervisorEvent,
+} from '../index';
 import { serveFetchHandler } from './test-support/fetch-handler-http';
 
 // Version negotiation per upstream over Streamable HTTP through the admitted transport (the pinned fetch): a
@@ -35,9 +48,14 @@ function described(port: number, overrides: Partial<AdmittedHttpTransport> = {})
   };
 }
 
+/** Tools the modern server lists beside its own (a spec adds one, then says the list changed). */
+const addedTools: string[] = [];
+
 /** A v2 SDK server: `echo`, and `confirm`, which asks the client to confirm through an elicitation first. */
 function modernServer(): McpServer {
   const server = new McpServer({ name: 'modern-peer', version: '2.0.0' });
+  for (const name of addedTools)
+    server.registerTool(name, { inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: name }] }));
   server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
@@ -63,8 +81,12 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
 
-async function supervised(description: AdmittedHttpTransport | AdmittedStdioTransport): Promise<ConnectionSupervisor> {
+async function supervised(
+  description: AdmittedHttpTransport | AdmittedStdioTransport,
+  onEvent?: (event: SupervisorEvent) => void,
+): Promise<ConnectionSupervisor> {
   const supervisor = superviseAdmitted(description, {
+    ...(onEvent === undefined ? {} : { onEvent }),
     connect: {
       serverName: 'peer',
       clientInfo: { name: 'gatehouse-test', version: '0.0.0' },
@@ -78,11 +100,14 @@ async function supervised(description: AdmittedHttpTransport | AdmittedStdioTran
   return supervisor;
 }
 
-async function servedModern(legacy: 'reject' | 'stateless'): Promise<number> {
-  const handler = createMcpHandler(() => modernServer(), { legacy });
+async function servedModern(
+  legacy: 'reject' | 'stateless',
+  bus?: ServerEventBus,
+): Promise<{ port: number; handler: ReturnType<typeof createMcpHandler> }> {
+  const handler = createMcpHandler(() => modernServer(), { legacy, ...(bus === undefined ? {} : { bus }) });
   const served = await serveFetchHandler((request) => handler.fetch(request));
   closers.push(served.close, handler.close);
-  return served.port;
+  return { port: served.port, handler };
 }
 
 function textOf(result: { content?: unknown }): string {
@@ -91,7 +116,7 @@ function textOf(result: { content?: unknown }): string {
 
 describe('protocol era per upstream (Streamable HTTP)', () => {
   it('discovers and calls a 2026-07-28-only server, and records the modern era', async () => {
-    const supervisor = await supervised(described(await servedModern('reject')));
+    const supervisor = await supervised(described((await servedModern('reject')).port));
     const identity = supervisor.catalog?.identity;
     expect(identity).toMatchObject({ protocolEra: 'modern', protocolVersion: '2026-07-28' });
     expect(supervisor.catalog?.discovery.tools.map((tool) => tool.name).sort()).toEqual(['confirm', 'echo']);
@@ -102,7 +127,7 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
   });
 
   it('reaches a dual-era server on its modern leg', async () => {
-    const supervisor = await supervised(described(await servedModern('stateless')));
+    const supervisor = await supervised(described((await servedModern('stateless')).port));
     expect(supervisor.catalog?.identity.protocolEra).toBe('modern');
     const call = await supervisor.callTool('echo', { text: 'both' });
     expect(call.ok && textOf(call.result)).toBe('both');
@@ -117,8 +142,38 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
     expect(call.ok && textOf(call.result)).toBe('legacy ok');
   });
 
+  it("re-lists a 2026 server's catalog when its listen stream says the tools changed", async () => {
+    // The handler's bus, told when a listen stream subscribes to it (the stream is open from then on).
+    const inner = new InMemoryServerEventBus();
+    let subscribed: () => void = () => undefined;
+    const listening = new Promise<void>((resolve) => (subscribed = resolve));
+    const bus: ServerEventBus = {
+      publish: (event) => inner.publish(event),
+      subscribe: (listener) => {
+        const off = inner.subscribe(listener);
+        subscribed();
+        return off;
+      },
+    };
+    const { port, handler } = await servedModern('reject', bus);
+    let refreshed: () => void = () => undefined;
+    const relisted = new Promise<void>((resolve) => (refreshed = resolve));
+    const supervisor = await supervised(described(port), (event) => {
+      if (event.type === 'catalog' && event.change === 'refreshed') refreshed();
+    });
+    await listening;
+    addedTools.push('added_later');
+    try {
+      handler.notify.toolsChanged();
+      await relisted;
+      expect(supervisor.catalog?.discovery.tools.map((tool) => tool.name)).toContain('added_later');
+    } finally {
+      addedTools.length = 0;
+    }
+  });
+
   it("answers a 2026 server's input_required through the call's elicitation relay", async () => {
-    const supervisor = await supervised(described(await servedModern('reject'), { elicitation: true }));
+    const supervisor = await supervised(described((await servedModern('reject')).port, { elicitation: true }));
     const asked: unknown[] = [];
     const call = await supervisor.callTool(
       'confirm',
@@ -138,7 +193,7 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
   });
 
   it('fails the call, typed and without the server\'s words, when its caller cannot answer an elicitation', async () => {
-    const supervisor = await supervised(described(await servedModern('reject'), { elicitation: true }));
+    const supervisor = await supervised(described((await servedModern('reject')).port, { elicitation: true }));
     const call = await supervisor.callTool('confirm', {}, { elicitation: { scope: 'session-b', relay: null } });
     expect(call).toEqual({
       ok: false,

@@ -49,6 +49,7 @@ export type SupervisedClient = ListingClient &
     | 'setNotificationHandler'
     | 'setRequestHandler'
     | 'getServerVersion'
+    | 'listen'
     | 'transport'
   > & {
     onclose?: () => void;
@@ -198,6 +199,8 @@ export interface SupervisorOptions {
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 export const DEFAULT_RELIST_SPACING_MS = 1_000;
+/** How often one connection's `subscriptions/listen` stream is opened again after the server ended it. */
+export const MAX_LISTEN_REOPENS = 3;
 
 /**
  * A request in flight on the connection. Tool calls carry who made them; a prompts/get or resources/read is `read`
@@ -503,6 +506,39 @@ export class ConnectionSupervisor {
     if (this.current !== connected) return;
     this.applyDiscovery(identity, discovery, this.catalogNow === undefined ? 'discovered' : 'refreshed');
     this.setStatus('ready');
+    if (connected.protocolEra === 'modern') this.listenForChanges(connected, 0);
+  }
+
+  /**
+   * On a 2026 connection a server says its lists changed only on a `subscriptions/listen` stream the client opens
+   * (there are no unsolicited notifications): opened for the lists the server declared `listChanged` for. What it
+   * delivers reaches the notification gate like any notification (one coalesced re-list, the connection's
+   * budget). A stream the server ends is opened again, after the re-list spacing, at most
+   * {@link MAX_LISTEN_REOPENS} times per connection (a re-list follows each, for what may have been missed); a
+   * server that refuses it, or ends it past that, has its catalog refreshed by reconnects and the refresh sweep.
+   */
+  private listenForChanges(connection: SupervisedConnection, reopened: number): void {
+    const declared = connection.client.getServerCapabilities();
+    const filter = {
+      ...(declared?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+      ...(declared?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+      ...(declared?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    void connection.client.listen(filter).then(
+      (subscription) => {
+        if (this.current !== connection) return void subscription.close().catch(() => undefined);
+        void subscription.closed.then(async (how) => {
+          if (how === 'local' || this.current !== connection || reopened >= MAX_LISTEN_REOPENS) return;
+          const delay = this.options.delay ?? defaultDelay;
+          await delay(this.options.relistSpacingMs ?? DEFAULT_RELIST_SPACING_MS, this.closing.signal);
+          if (this.current !== connection || this.status === 'closed') return;
+          this.scheduleRefresh(connection);
+          this.listenForChanges(connection, reopened + 1);
+        });
+      },
+      () => undefined,
+    );
   }
 
   private applyDiscovery(
