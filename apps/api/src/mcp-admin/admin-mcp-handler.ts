@@ -63,11 +63,12 @@ export function createAdminMcpHandler(
   createServer: () => Server,
   onError: (error: Error) => void,
 ): AdminMcpHandler {
-  // JSON answers on the 2026 leg too: the head waits for the call's result, so its Retry-After can still be set
-  // (the admin server sends nothing before its result, so nothing is dropped).
+  // JSON answers on the 2026 leg too: `auto` answers one JSON body unless a handler sends something before its
+  // result, and the admin server never does, so the head waits for the call's result and its Retry-After can still
+  // be set. (`json` would say the same, but the SDK warns on the console about it at every start.)
   const modern = createMcpHandler(() => createServer(), {
     legacy: 'reject',
-    responseMode: 'json',
+    responseMode: 'auto',
     onerror: onError,
   });
   return {
