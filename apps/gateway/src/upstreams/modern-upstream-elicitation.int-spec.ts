@@ -8,7 +8,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { startGatewayStack, type GatewayStack, type StartedGateway } from '../acceptance/gateway-stack.harness';
+import {
+  startGatewayStack,
+  type GatewayStack,
+  type StartedGateway,
+} from '../acceptance/gateway-stack.harness';
 
 // A 2026-07-28-only upstream (the v2 SDK's createMcpHandler, legacy: 'reject') behind the gateway, and 2025-era
 // clients in front (decision 0143). Discovery reaches it on the 2026 era and the snapshot says so; a call whose

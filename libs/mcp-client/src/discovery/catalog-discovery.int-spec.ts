@@ -10,11 +10,7 @@ import { RESULT_CAP_META_KEY } from '../results/result-cap.policy';
 import { ConnectionSupervisor, type Connector } from '../supervisor/connection-supervisor';
 import { EventRecorder } from '../supervisor/test-support/event-recorder';
 import { discoverCatalog } from './catalog-discovery';
-import {
-  createEdgeServer,
-  makeTools,
-  type EdgeServerOptions,
-} from './test-support/edge-servers';
+import { createEdgeServer, makeTools, type EdgeServerOptions } from './test-support/edge-servers';
 import {
   connectOverHttp,
   serveOverHttp,

@@ -186,7 +186,15 @@ export async function connectAdmitted(description: unknown, options: ConnectOpti
   if (admitted.kind === 'http') {
     const built = buildHttp(admitted, options, receiveCapBytes);
     if (!built.ok) return built;
-    return handshake(built, 'http', negotiationFor('http'), startedAt, startupTimeoutMs, options, elicitation);
+    return handshake(
+      built,
+      'http',
+      negotiationFor('http'),
+      startedAt,
+      startupTimeoutMs,
+      options,
+      elicitation,
+    );
   }
   const built = await buildStdio(admitted, options, receiveCapBytes);
   if (!built.ok) return built;
@@ -365,7 +373,9 @@ async function handshake(
   } catch (error) {
     await closeAll();
     const refused = connectFailureOf(error, server, origin);
-    return negotiation.mayRetryModern && modernVersionsRefused(error) ? { ...refused, modernOnly: true } : refused;
+    return negotiation.mayRetryModern && modernVersionsRefused(error)
+      ? { ...refused, modernOnly: true }
+      : refused;
   } finally {
     clearTimeout(timer);
   }

@@ -55,7 +55,9 @@ const addedTools: string[] = [];
 function modernServer(): McpServer {
   const server = new McpServer({ name: 'modern-peer', version: '2.0.0' });
   for (const name of addedTools)
-    server.registerTool(name, { inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: name }] }));
+    server.registerTool(name, { inputSchema: z.object({}) }, () => ({
+      content: [{ type: 'text', text: name }],
+    }));
   server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
@@ -123,7 +125,10 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
     const call = await supervisor.callTool('echo', { text: 'hello' });
     expect(call.ok && textOf(call.result)).toBe('hello');
     const document = catalogDocumentOf(supervisor.catalog!, { source: { tier: 'managed', origin: 'test' } });
-    expect(document.servers[0]?.identity).toMatchObject({ protocolEra: 'modern', protocolVersion: '2026-07-28' });
+    expect(document.servers[0]?.identity).toMatchObject({
+      protocolEra: 'modern',
+      protocolVersion: '2026-07-28',
+    });
   });
 
   it('reaches a dual-era server on its modern leg', async () => {
@@ -134,10 +139,15 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
   });
 
   it('still reaches a 2025-only server (the v1 SDK) on the legacy era', async () => {
-    const served = await serveOverHttp(createEdgeServer({ tools: makeTools(2), callText: () => 'legacy ok' }));
+    const served = await serveOverHttp(
+      createEdgeServer({ tools: makeTools(2), callText: () => 'legacy ok' }),
+    );
     closers.push(served.close);
     const supervisor = await supervised(described(Number(served.url.port)));
-    expect(supervisor.catalog?.identity).toMatchObject({ protocolEra: 'legacy', protocolVersion: '2025-11-25' });
+    expect(supervisor.catalog?.identity).toMatchObject({
+      protocolEra: 'legacy',
+      protocolVersion: '2025-11-25',
+    });
     const call = await supervisor.callTool('tool_0', { q: 'x' });
     expect(call.ok && textOf(call.result)).toBe('legacy ok');
   });
@@ -173,7 +183,9 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
   });
 
   it("answers a 2026 server's input_required through the call's elicitation relay", async () => {
-    const supervisor = await supervised(described((await servedModern('reject')).port, { elicitation: true }));
+    const supervisor = await supervised(
+      described((await servedModern('reject')).port, { elicitation: true }),
+    );
     const asked: unknown[] = [];
     const call = await supervisor.callTool(
       'confirm',
@@ -192,9 +204,15 @@ describe('protocol era per upstream (Streamable HTTP)', () => {
     expect(call.ok && textOf(call.result)).toBe('confirmed: true');
   });
 
-  it('fails the call, typed and without the server\'s words, when its caller cannot answer an elicitation', async () => {
-    const supervisor = await supervised(described((await servedModern('reject')).port, { elicitation: true }));
-    const call = await supervisor.callTool('confirm', {}, { elicitation: { scope: 'session-b', relay: null } });
+  it("fails the call, typed and without the server's words, when its caller cannot answer an elicitation", async () => {
+    const supervisor = await supervised(
+      described((await servedModern('reject')).port, { elicitation: true }),
+    );
+    const call = await supervisor.callTool(
+      'confirm',
+      {},
+      { elicitation: { scope: 'session-b', relay: null } },
+    );
     expect(call).toEqual({
       ok: false,
       reason: 'call_failed',
@@ -232,7 +250,10 @@ describe('protocol era per upstream (stdio)', () => {
 
   it('spawns a 2026-07-28-only child again, probing, after it refused initialize', async () => {
     const supervisor = await supervised(child('reject'));
-    expect(supervisor.catalog?.identity).toMatchObject({ protocolEra: 'modern', protocolVersion: '2026-07-28' });
+    expect(supervisor.catalog?.identity).toMatchObject({
+      protocolEra: 'modern',
+      protocolVersion: '2026-07-28',
+    });
     const call = await supervisor.callTool('echo', { text: 'piped' });
     expect(call.ok && textOf(call.result)).toBe('piped');
   });
@@ -247,6 +268,9 @@ describe('protocol era per upstream (stdio)', () => {
     });
     if (!result.ok) throw new Error(`connect failed: ${result.reason}`);
     closers.push(() => result.session.close());
-    expect(result.session.identity).toMatchObject({ protocolEra: 'legacy', serverInfo: { name: 'modern-stdio' } });
+    expect(result.session.identity).toMatchObject({
+      protocolEra: 'legacy',
+      serverInfo: { name: 'modern-stdio' },
+    });
   });
 });

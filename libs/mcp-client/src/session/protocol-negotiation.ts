@@ -41,7 +41,9 @@ export interface AcceptedEra {
  * speaks and the server must have named itself (initialize requires it); a 2026-era server names itself only if
  * it chooses to (its discover result's `_meta`), so its name and version may be empty.
  */
-export function acceptedEra(client: Pick<Client, 'getNegotiatedProtocolVersion' | 'getProtocolEra' | 'getServerVersion'>): AcceptedEra | null {
+export function acceptedEra(
+  client: Pick<Client, 'getNegotiatedProtocolVersion' | 'getProtocolEra' | 'getServerVersion'>,
+): AcceptedEra | null {
   const protocolVersion = client.getNegotiatedProtocolVersion();
   const era = client.getProtocolEra();
   const server = client.getServerVersion();
@@ -61,7 +63,9 @@ export function modernVersionsRefused(error: unknown): boolean {
   return (
     Array.isArray(supported) &&
     supported.length > 0 &&
-    supported.every((version) => typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    supported.every(
+      (version) => typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version),
+    )
   );
 }
 
