@@ -338,10 +338,12 @@ describe('an upstream 401 on a lease that carries an access token', () => {
     upstream.refuseAll.value = true;
     const since = new Date();
 
+    // Refused for a reason retrying does not fix: reported for the lease at once (decision 0142).
     await expect(runCatalogRefresh()).resolves.toEqual({
       outcome: 'unreachable',
       failureClass: 'auth',
       reason: 'auth_refused',
+      reported: true,
     });
 
     expect((await provider.stats()).refreshGrants).toBe(1);
