@@ -21,17 +21,25 @@ export function webRequestOf(request: IncomingMessage, signal: AbortSignal): Req
   });
 }
 
-/** Writes a web Response to Node's, streaming its body; stops reading it once the client has gone. */
+/**
+ * Writes a web Response to Node's: an event stream as it comes (stops reading it once the client has gone), any
+ * other body whole, in one write (the per-call JSON answers: no reader loop on the hot path).
+ */
 export async function writeWebResponse(answer: Response, response: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  response.writeHead(answer.status, headers);
   if (answer.body === null) {
-    response.end();
+    response.writeHead(answer.status, headers).end();
     return;
   }
+  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    const body = Buffer.from(await answer.arrayBuffer());
+    response.writeHead(answer.status, headers).end(body);
+    return;
+  }
+  response.writeHead(answer.status, headers);
   const reader = answer.body.getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   response.once('close', stop);
