@@ -95,6 +95,8 @@ export {
 export { installConnectionDraining } from './http/connection-draining.js';
 export { installProblemJsonHandlers } from './http/problem-json-handlers.js';
 export { webRequestOf, writeWebResponse } from './http/web-exchange.js';
+export { serveFetchHandler } from './http/fetch-handler-server.js';
+export type { FetchHandler, ServedFetchHandler } from './http/fetch-handler-server.js';
 export { installGracefulShutdown, type GracefulShutdownOptions } from './lifecycle/graceful-shutdown.js';
 export {
   createServiceApp,

@@ -48,8 +48,6 @@ export { conformanceScenarioServer } from './mcp/conformance-scenario-server';
 export { bearerDigestOf, startTokenRefusingUpstream } from './mcp/token-refusing-upstream';
 export type { TokenRefusingUpstream, TokenRefusingUpstreamOptions } from './mcp/token-refusing-upstream';
 export { startBearerForwarder } from './mcp/bearer-forwarder';
-export { serveFetchHandler } from './mcp/fetch-handler-upstream';
-export type { FetchHandlerUpstream, McpFetchHandler } from './mcp/fetch-handler-upstream';
 export { VERSION_REFUSING_SERVER, upstreamWordsOf } from './mcp/version-refusing-server';
 export type { BearerForwarder } from './mcp/bearer-forwarder';
 // The API-side steps of an end-to-end spec (REST as a token holder, HostPolicy, definitions, approve, discover as

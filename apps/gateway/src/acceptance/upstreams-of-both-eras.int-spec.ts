@@ -1,5 +1,5 @@
+import { serveFetchHandler } from '@gatehouse/platform';
 import {
-  serveFetchHandler,
   startStreamableHttpUpstream,
   TEST_DATABASE_TIMEOUT_MS,
   type StreamableHttpUpstream,

@@ -1,7 +1,4 @@
-import { once } from 'node:events';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { webRequestOf, writeWebResponse } from '@gatehouse/platform';
+import { serveFetchHandler, type ServedFetchHandler } from '@gatehouse/platform';
 import { TEST_DATABASE_TIMEOUT_MS } from '@gatehouse/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,7 +21,7 @@ jest.setTimeout(180_000);
 
 let stack: GatewayStack;
 let gateway: StartedGateway;
-let upstream: HttpServer;
+let upstream: ServedFetchHandler;
 let handler: ReturnType<typeof createMcpHandler>;
 
 function confirmingServer(): McpServer {
@@ -49,22 +46,8 @@ function confirmingServer(): McpServer {
 /** The v2 handler on a loopback port: Node's request and response bridged to the web ones it speaks. */
 async function serveModern(): Promise<string> {
   handler = createMcpHandler(() => confirmingServer(), { legacy: 'reject' });
-  upstream = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const gone = new AbortController();
-      res.once('close', () => gone.abort());
-      const text = Buffer.concat(chunks).toString('utf8');
-      void handler
-        .fetch(webRequestOf(req, gone.signal), text === '' ? {} : { parsedBody: JSON.parse(text) as unknown })
-        .then((answer) => writeWebResponse(answer, res))
-        .catch(() => res.destroy());
-    });
-  });
-  upstream.listen(0, '127.0.0.1');
-  await once(upstream, 'listening');
-  return `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`;
+  upstream = await serveFetchHandler((request, options) => handler.fetch(request, options));
+  return upstream.url;
 }
 
 /** A 2025-era gateway session, declaring form elicitation (answering every question with ok) or not. */
@@ -101,8 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
   await handler?.close();
-  upstream?.closeAllConnections();
-  await new Promise<void>((done) => (upstream ? upstream.close(() => done()) : done()));
+  await upstream?.close();
 }, TEST_DATABASE_TIMEOUT_MS);
 
 describe('a 2026-07-28-only upstream behind the gateway', () => {

@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdmittedHttpTransport, AdmittedStdioTransport } from '@gatehouse/contracts';
+import { serveFetchHandler } from '@gatehouse/platform';
 import {
   acceptedContent,
   createMcpHandler,
@@ -20,7 +21,6 @@ import {
   type ConnectionSupervisor,
   type SupervisorEvent,
 } from '../index';
-import { serveFetchHandler } from './test-support/fetch-handler-http';
 
 // Version negotiation per upstream over Streamable HTTP through the admitted transport (the pinned fetch): a
 // 2026-07-28-only server (the v2 SDK's createMcpHandler with `legacy: 'reject'`), a dual-era one (its default) and
@@ -107,7 +107,7 @@ async function servedModern(
   bus?: ServerEventBus,
 ): Promise<{ port: number; handler: ReturnType<typeof createMcpHandler> }> {
   const handler = createMcpHandler(() => modernServer(), { legacy, ...(bus === undefined ? {} : { bus }) });
-  const served = await serveFetchHandler((request) => handler.fetch(request));
+  const served = await serveFetchHandler((request, options) => handler.fetch(request, options));
   closers.push(served.close, handler.close);
   return { port: served.port, handler };
 }

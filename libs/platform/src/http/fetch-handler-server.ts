@@ -1,21 +1,22 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webRequestOf, writeWebResponse } from '@gatehouse/platform';
+import { webRequestOf, writeWebResponse } from './web-exchange.js';
 
-// An MCP upstream that is a web-standard fetch handler (SDK v2's createMcpHandler), served on 127.0.0.1 by
-// node:http through the same bridge the gateway's own 2026 leg uses. The body is read and parsed here and handed
-// over parsed, as Fastify does for the gateway.
+// A web-standard fetch handler (SDK v2's createMcpHandler returns one) served by node:http on 127.0.0.1 through
+// the same bridge the gateway's 2026 leg and admin MCP use. The body is read and handed over parsed, as Fastify
+// does for those. Specs serve their SDK v2 upstreams with it.
 
-export interface FetchHandlerUpstream {
+export type FetchHandler = (request: Request, options: { parsedBody?: unknown }) => Promise<Response>;
+
+export interface ServedFetchHandler {
   /** The MCP endpoint: `http://127.0.0.1:<port>/mcp`. */
   readonly url: string;
+  readonly port: number;
   readonly close: () => Promise<void>;
 }
 
-export type McpFetchHandler = (request: Request, options: { parsedBody?: unknown }) => Promise<Response>;
-
-export async function serveFetchHandler(fetch: McpFetchHandler): Promise<FetchHandlerUpstream> {
+export async function serveFetchHandler(fetch: FetchHandler): Promise<ServedFetchHandler> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -34,6 +35,7 @@ export async function serveFetchHandler(fetch: McpFetchHandler): Promise<FetchHa
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    port,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
