@@ -223,7 +223,7 @@ describe('completion/complete through the workspace endpoint', () => {
       ]) {
         await expect(
           client.complete({ ref: resource(uri), argument: { name: 'id', value: '' } }),
-        ).rejects.toMatchObject({ code: -32002, data: { reason: 'unknown_resource', uri } });
+        ).rejects.toMatchObject({ code: -32602, data: { reason: 'unknown_resource', uri } });
       }
       expect(asked).toEqual([]);
     });
@@ -296,7 +296,7 @@ describe('completion/complete through the per-server passthrough', () => {
       ])
         await expect(
           client.complete({ ref: resource(uri), argument: { name: 'id', value: '' } }),
-        ).rejects.toMatchObject({ code: -32002, data: { reason: 'unknown_resource' } });
+        ).rejects.toMatchObject({ code: -32602, data: { reason: 'unknown_resource' } });
       expect(asked).toHaveLength(2);
     });
   });

@@ -18,7 +18,7 @@ import { requestStateKeyOf } from '../mcp-server/modern/request-state-codec.js';
 import { RedisSpentRequestStates } from '../mcp-server/modern/spent-request-states.js';
 import type { SurfaceRequestsOptions } from '../mcp-server/surface-requests.js';
 import { surfaceRequests } from '../mcp-server/surface-requests.js';
-import { createWorkspaceServer } from '../mcp-server/workspace-mcp-server.js';
+import { createWorkspaceServer } from '../mcp-server/workspace-server.js';
 import type { SurfaceScope } from '../catalog/served-surface.js';
 import { GatewayRevocationsHolder } from '../revocations/gateway-revocations.holder.js';
 import { UpstreamPool } from '../upstreams/upstream-pool.js';
@@ -178,11 +178,13 @@ export const gatewayProviders: Provider[] = [
     ) =>
       new McpSessions({
         // One adapter for both endpoints: the workspace's and a server's passthrough differ by their scope only.
-        createServer: (scope) =>
-          createWorkspaceServer({
-            ...surfaceRequestsOptions(serving, scope, metrics, activity),
-            serverInfo: SERVER_INFO,
-          }),
+        createServer: (scope) => {
+          const requests = surfaceRequests(surfaceRequestsOptions(serving, scope, metrics, activity));
+          return {
+            server: createWorkspaceServer({ serverInfo: SERVER_INFO, requests, era: 'legacy' }),
+            callTool: requests.callTool,
+          };
+        },
         maxSessionsPerToken: config.SESSIONS_PER_TOKEN,
         onSessionLimit: (caller) => {
           metrics.refused('session_limit');

@@ -316,7 +316,7 @@ describe('prompts and resources through the workspace endpoint', () => {
         'gatehouse://inproc/',
       ]) {
         await expect(client.readResource({ uri })).rejects.toMatchObject({
-          code: -32002,
+          code: -32602,
           data: { reason: 'unknown_resource' },
         });
       }
@@ -332,7 +332,7 @@ describe('prompts and resources through the workspace endpoint', () => {
       expect((await client.listResources()).resources).toEqual([]);
       expect((await client.listPrompts()).prompts).toEqual([]);
       await expect(client.readResource({ uri: 'gatehouse://inproc/mem://notes/1' })).rejects.toMatchObject({
-        code: -32002,
+        code: -32602,
       });
       await expect(
         client.getPrompt({ name: 'mcp__inproc__greet', arguments: { who: 'x' } }),
@@ -430,7 +430,7 @@ describe('the per-server passthrough endpoint', () => {
         'gatehouse://inproc/mem://notes/1',
         'demo://resource/dynamic/text/1',
       ]) {
-        await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
+        await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
       }
     } finally {
       await client.close();
@@ -612,7 +612,7 @@ describe('list_changed and revocation', () => {
       ).rejects.toMatchObject({ data: { reason: 'unknown_prompt' } });
       await expect(workspace.readResource({ uri: 'gatehouse://inproc/mem://notes/1' })).rejects.toMatchObject(
         {
-          code: -32002,
+          code: -32602,
         },
       );
       // The open passthrough session's next request is refused before the transport: the server is not served.

@@ -1,5 +1,5 @@
 import { findJsonShapeProblem } from '@gatehouse/contracts';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 // A caller's arguments (tools/call, prompts/get, completion/complete) are judged before any upstream is asked
 // (decision 0130). JSON.parse reads any depth the body cap allows, but the SDK client serializes what it sends
@@ -21,7 +21,7 @@ const REASONS = { depth: 'argument_too_deep', members: 'argument_too_wide' } as 
  * or a key), or undefined when they are within them. Iterative and linear: whatever the depth, it cannot
  * overflow the stack.
  */
-export function argumentsRefusal(args: unknown): McpError | undefined {
+export function argumentsRefusal(args: unknown): ProtocolError | undefined {
   const problem = findJsonShapeProblem(args, {
     maxDepth: MAX_ARGUMENT_DEPTH,
     maxMembers: MAX_ARGUMENT_MEMBERS,
@@ -31,15 +31,15 @@ export function argumentsRefusal(args: unknown): McpError | undefined {
     problem.bound === 'depth'
       ? `Arguments nest deeper than ${problem.limit} levels`
       : `An argument object or array has more than ${problem.limit} members`;
-  return new McpError(ErrorCode.InvalidParams, message, {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, {
     reason: REASONS[problem.bound],
     limit: problem.limit,
   });
 }
 
 /** An argument that must be a string (a prompt's, a completion's) is not: named (bounded), never its value. */
-function notAString(name: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, 'Invalid arguments', {
+function notAString(name: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid arguments', {
     reason: 'invalid_arguments',
     argument: name.slice(0, 128),
     problem: 'not_a_string',
@@ -50,7 +50,7 @@ function notAString(name: string): McpError {
  * String-valued arguments (prompts/get, a completion's argument and context) as the protocol has them, or the
  * -32602 they are refused with: past a bound first, then the first that is not a string.
  */
-export function stringArguments(args: Readonly<Record<string, unknown>>): Record<string, string> | McpError {
+export function stringArguments(args: Readonly<Record<string, unknown>>): Record<string, string> | ProtocolError {
   const refused = argumentsRefusal(args);
   if (refused !== undefined) return refused;
   const strings: Record<string, string> = {};
@@ -62,7 +62,7 @@ export function stringArguments(args: Readonly<Record<string, unknown>>): Record
 }
 
 /** One string argument (a completion's value), or the -32602 it is refused with. */
-export function stringArgument(name: string, value: unknown): string | McpError {
+export function stringArgument(name: string, value: unknown): string | ProtocolError {
   if (typeof value === 'string') return value;
   return argumentsRefusal(value) ?? notAString(name);
 }

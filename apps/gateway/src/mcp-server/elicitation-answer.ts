@@ -1,10 +1,10 @@
 import { findJsonShapeProblem } from '@gatehouse/contracts';
 import {
-  ElicitResultSchema,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  specTypeSchemas,
   type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_MEMBERS } from './argument-bounds.js';
 
 // A client's answer to an upstream's elicitation, as the upstream is given it (decision 0130). The protocol's
@@ -22,17 +22,17 @@ const ARGUMENT_BOUNDS = { maxDepth: MAX_ARGUMENT_DEPTH, maxMembers: MAX_ARGUMENT
 export const CANCELLED_ANSWER: ElicitResult = { action: 'cancel' };
 
 /** The answer the upstream is given, or the -32602 it is refused with (no action, or content of another shape). */
-export function elicitationAnswer(raw: unknown): ElicitResult | McpError {
+export function elicitationAnswer(raw: unknown): ElicitResult | ProtocolError {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return invalid();
   const { action, content } = raw as { action?: unknown; content?: unknown };
   const judged = content ?? undefined;
   if (judged !== undefined && findJsonShapeProblem(judged, ARGUMENT_BOUNDS) !== null) return CANCELLED_ANSWER;
-  const parsed = ElicitResultSchema.safeParse(
+  const parsed = specTypeSchemas.ElicitResult['~standard'].validate(
     judged === undefined ? { action } : { action, content: judged },
   );
-  if (!parsed.success) return invalid();
-  const kept = parsed.data.content;
-  return kept === undefined ? { action: parsed.data.action } : { action: parsed.data.action, content: kept };
+  if (parsed.issues !== undefined) return invalid();
+  const { action: judgedAction, content: kept } = parsed.value;
+  return kept === undefined ? { action: judgedAction } : { action: judgedAction, content: kept };
 }
 
 /**
@@ -40,11 +40,11 @@ export function elicitationAnswer(raw: unknown): ElicitResult | McpError {
  * the argument bounds (the data is the client's, sent on as it gave it).
  */
 export function elicitationRefusal(error: unknown): unknown {
-  if (!(error instanceof McpError) || error.data === undefined) return error;
+  if (!(error instanceof ProtocolError) || error.data === undefined) return error;
   if (findJsonShapeProblem(error.data, ARGUMENT_BOUNDS) === null) return error;
-  return new McpError(error.code, 'Elicitation failed');
+  return new ProtocolError(error.code, 'Elicitation failed');
 }
 
-function invalid(): McpError {
-  return new McpError(ErrorCode.InvalidParams, 'Invalid elicitation result');
+function invalid(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid elicitation result');
 }

@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import type { GatewayCaller } from '../callers/caller.js';
 import { McpSessions, type McpSessionsOptions } from './mcp-sessions.js';
 import type { ToolCallHandler } from './tool-call-handler.js';
@@ -49,7 +48,7 @@ async function serveSessions(
   const sessions = new McpSessions({
     createServer: () => {
       const server = new Server({ name: 'sessions-test', version: '0' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+      server.setRequestHandler('tools/list', async () => ({ tools: [] }));
       return callTool === undefined ? { server } : { server, callTool };
     },
     ...options,

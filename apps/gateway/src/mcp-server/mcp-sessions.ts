@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PROBLEM_CONTENT_TYPE, problemJson } from '@gatehouse/platform';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { PROBLEM_CONTENT_TYPE, problemJson, webRequestOf, writeWebResponse } from '@gatehouse/platform';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { GatewayCaller } from '../callers/caller.js';
 import type { SurfaceScope } from '../catalog/served-surface.js';
 import type { ToolCallHandler } from './tool-call-handler.js';
-import { WarmToolCalls } from './warm-tool-calls.js';
-import { CALLER_KEY } from './workspace-mcp-server.js';
+import { SSE_KEEP_ALIVE_MS, WarmToolCalls } from './warm-tool-calls.js';
+import { REQUEST_SCOPE_KEY, type SurfaceRequestScope } from './workspace-server.js';
 
-// Streamable HTTP for the workspace endpoint (decision 0080): the one place the gateway touches the SDK's server
-// transport. An `initialize` without a session opens a session (a Server and a transport of its own, id from
+// Streamable HTTP of the 2025 era for both endpoints (decision 0080): the one place the gateway holds the SDK's
+// sessionful server transport (SDK v2's web-standard one, reached through the platform's web-exchange bridge). An `initialize` without a session opens a session (a Server and a transport of its own, id from
 // randomUUID) bound to the workspace and the token that opened it; a request naming a session is served by it
 // only for that same token and workspace (anyone else's, or an unknown id, is the protocol's 404 "session not
 // found", after which a client re-initializes). A POST without a session that is not an initialize is served
@@ -31,7 +34,7 @@ interface Session {
   /** The surface the session was opened on: `''` the workspace endpoint, else the passthrough's server. */
   readonly surface: string;
   readonly server: Server;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   /** The session's warm tools/call (decision 0125); absent when its server has no tools/call of ours. */
   readonly warm: WarmToolCalls | undefined;
 }
@@ -56,7 +59,7 @@ export interface McpSessionsOptions {
    * Default 100.
    */
   readonly maxSessionsPerToken?: number;
-  /** Between keep-alive comments on a warm call's response; default the SDK transport's (15 s). */
+  /** Between keep-alive comments on an event stream (the transport's and a warm call's); default 15 s. */
   readonly keepAliveMs?: number;
   /** A token at its session bound with every session busy was refused a new one. */
   readonly onSessionLimit?: (caller: GatewayCaller) => void;
@@ -101,16 +104,38 @@ function asksForProgress(body: unknown): boolean {
   });
 }
 
+/**
+ * One request through a session's (or a sessionless request's) transport: Node's request as a web Request (its
+ * signal aborts when the client goes away), the transport's Response written back as it comes.
+ */
+async function serveThrough(
+  transport: WebStandardStreamableHTTPServerTransport,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+  authInfo: AuthInfo,
+): Promise<void> {
+  const gone = new AbortController();
+  response.once('close', () => gone.abort());
+  const answer = await transport.handleRequest(webRequestOf(request, gone.signal), {
+    parsedBody: body,
+    authInfo,
+  });
+  await writeWebResponse(answer, response);
+}
+
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly idleCloseMs: number;
   private readonly maxSessionsPerToken: number;
+  private readonly keepAliveMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: McpSessionsOptions) {
     this.idleCloseMs = options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS;
     this.maxSessionsPerToken = options.maxSessionsPerToken ?? DEFAULT_MAX_SESSIONS_PER_TOKEN;
+    this.keepAliveMs = options.keepAliveMs ?? SSE_KEEP_ALIVE_MS;
     this.now = options.now ?? (() => Date.now());
     // A client that goes away without DELETE leaves its session behind: swept once it has been idle long enough.
     this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, this.idleCloseMs / 4));
@@ -138,9 +163,13 @@ export class McpSessions {
     scope: SurfaceScope = WORKSPACE,
   ): Promise<void> {
     // The request's own caller, for the handlers; never the token.
-    const withAuth = Object.assign(request, {
-      auth: { token: '', clientId: caller.tokenId, scopes: [], extra: { [CALLER_KEY]: caller } },
-    });
+    const requestScope: SurfaceRequestScope = { caller, scope, headers: request.headers };
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: caller.tokenId,
+      scopes: [],
+      extra: { [REQUEST_SCOPE_KEY]: requestScope },
+    };
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
@@ -160,13 +189,13 @@ export class McpSessions {
         session.inFlight -= 1;
         session.lastSeen = this.now();
       });
-      if (session.warm?.serve(withAuth, response, body, caller) === true) return;
-      await session.transport.handleRequest(withAuth, response, body);
+      if (session.warm?.serve(request, response, body, caller) === true) return;
+      await serveThrough(session.transport, request, response, body, authInfo);
       return;
     }
     if (request.method === 'POST' && isInitializeRequest(body))
-      return this.open(withAuth, response, body, caller, scope);
-    if (request.method === 'POST') return this.stateless(withAuth, response, body, scope);
+      return this.open(request, response, body, caller, scope, authInfo);
+    if (request.method === 'POST') return this.stateless(request, response, body, scope, authInfo);
     // A stream (GET) or a session's end (DELETE) needs a session.
     response.writeHead(400, { 'content-type': 'application/json' }).end(
       JSON.stringify({
@@ -218,6 +247,7 @@ export class McpSessions {
     body: unknown,
     caller: GatewayCaller,
     scope: SurfaceScope,
+    authInfo: AuthInfo,
   ): Promise<void> {
     if (!(await this.roomFor(caller))) {
       this.options.onSessionLimit?.(caller);
@@ -227,8 +257,9 @@ export class McpSessions {
       return;
     }
     const { server, callTool } = this.options.createServer(scope);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      keepAliveMs: this.keepAliveMs,
       onsessioninitialized: (id) => {
         this.sessions.set(id, {
           id,
@@ -247,7 +278,7 @@ export class McpSessions {
                   id,
                   callTool,
                   () => server.getClientCapabilities(),
-                  this.options.keepAliveMs,
+                  this.keepAliveMs,
                 ),
         });
         this.options.onSessionCount?.(this.sessions.size);
@@ -260,7 +291,7 @@ export class McpSessions {
       if (this.sessions.delete(id)) this.options.onSessionCount?.(this.sessions.size);
     };
     await server.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await serveThrough(transport, request, response, body, authInfo);
   }
 
   private async stateless(
@@ -268,21 +299,23 @@ export class McpSessions {
     response: ServerResponse,
     body: unknown,
     scope: SurfaceScope,
+    authInfo: AuthInfo,
   ): Promise<void> {
     const { server } = this.options.createServer(scope);
     // Without a session nothing but the call's own progress can come before its answer (no elicitation: the
     // answer to it would reach another replica's throwaway server), so only a request that asked for progress
     // gets an event stream; any other is answered as plain JSON, without the SSE framing (decision 0111).
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !asksForProgress(body),
+      keepAliveMs: this.keepAliveMs,
     });
     response.on('close', () => {
       void transport.close().catch(() => undefined);
       void server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await serveThrough(transport, request, response, body, authInfo);
   }
 
   /** Whether the token may open one more session, after letting its least recently used idle one go if need be. */

@@ -1,6 +1,6 @@
 import {
-  ErrorCode,
-  McpError,
+  ProtocolErrorCode,
+  ProtocolError,
   type CompleteResult,
   type GetPromptResult,
   type ListPromptsResult,
@@ -10,9 +10,9 @@ import {
   type Prompt,
   type ReadResourceResult,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { GatewayCaller } from '../callers/caller.js';
 import { pageOf } from '../catalog/list-page.js';
 import type {
@@ -35,17 +35,20 @@ import {
 } from './tool-call-handler.js';
 import { matchesTemplate } from './uri-template-matcher.js';
 
-// What one surface answers, whichever protocol era carried the request in: the 2025 sessions (SDK 1.32's server)
-// and the 2026-07-28 per-request exchanges (SDK v2's) both register these same functions, so a list, a prompt, a
-// read or a completion is refused, paged and mapped one way (decision 0144). Each takes the caller the endpoint
-// authenticated for THAT request and answers the result or throws the JSON-RPC error the client is to receive
-// (both SDKs send a thrown error's `code`, `message` and `data` as they are). tools/call is `toolCallHandler`.
+// What one surface answers, whichever protocol era carried the request in: the one server of both eras
+// (workspace-server) registers these functions, so a list, a prompt, a read or a completion is refused, paged and
+// mapped one way (decisions 0144, 0146). Each takes the caller the endpoint authenticated for THAT request and
+// answers the result or throws the JSON-RPC error the client is to receive (the SDK sends a thrown error's `code`,
+// `message` and `data` as they are). tools/call is `toolCallHandler`.
 
 /** The `_meta` key of every list that says how complete and fresh the caller's catalog is. */
 export const CATALOG_META_KEY = 'dev.gatehouse/catalog';
 
-/** The protocol's "resource not found" (MCP 2025-11-25). */
-const RESOURCE_NOT_FOUND = -32002;
+/**
+ * "Resource not found" is -32602 on every revision: the 2026-07-28 revision requires it, and the SDK answers a
+ * 2025 session's -32002 as -32602 too (a 2025 client reads either), so the gateway says it in those words itself.
+ */
+const RESOURCE_NOT_FOUND = ProtocolErrorCode.InvalidParams;
 
 export interface SurfaceRequestsOptions {
   readonly tools: GatewayToolsService;
@@ -148,7 +151,7 @@ function page<T, R>(
   render: (item: T) => R,
 ) {
   const paged = pageOf(items, cursor);
-  if (!paged.ok) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor', { reason: paged.reason });
+  if (!paged.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor', { reason: paged.reason });
   return {
     items: paged.items.map(render),
     rest: {
@@ -158,13 +161,13 @@ function page<T, R>(
   };
 }
 
-function notServed(reason: string): McpError {
-  return new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason });
+function notServed(reason: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This server is not served', { reason });
 }
 
-function resourceNotFound(reason: string, uri: string): McpError {
+function resourceNotFound(reason: string, uri: string): ProtocolError {
   // The URI echoed as the caller sent it (bounded), never anything about whose it is.
-  return new McpError(RESOURCE_NOT_FOUND, 'Resource not found', { reason, uri: uri.slice(0, 2_048) });
+  return new ProtocolError(RESOURCE_NOT_FOUND, 'Resource not found', { reason, uri: uri.slice(0, 2_048) });
 }
 
 export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequests {
@@ -200,14 +203,14 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
 
     async getPrompt(caller, params, channel) {
       const args = stringArguments(params.arguments ?? {});
-      if (args instanceof McpError) throw args;
+      if (args instanceof ProtocolError) throw args;
       const answer = await surfaces.getPrompt(caller, scope, params.name, args, { signal: channel.signal });
       if (answer.ok) return answer.result;
       switch (answer.reason) {
         case 'unknown_prompt':
-          throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
         case 'invalid_arguments':
-          throw new McpError(ErrorCode.InvalidParams, 'Invalid arguments', {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid arguments', {
             reason: answer.reason,
             // The caller's own argument name (bounded), never a value.
             argument: answer.argument.slice(0, 128),
@@ -242,10 +245,10 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
 
     async complete(caller, { ref, argument, context }, channel) {
       const value = stringArgument(argument.name, argument.value);
-      if (value instanceof McpError) throw value;
+      if (value instanceof ProtocolError) throw value;
       const contextArguments =
         context?.arguments === undefined ? undefined : stringArguments(context.arguments);
-      if (contextArguments instanceof McpError) throw contextArguments;
+      if (contextArguments instanceof ProtocolError) throw contextArguments;
       const answer = await surfaces.complete(
         caller,
         scope,
@@ -261,11 +264,11 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
       if (answer.ok) return answer.result;
       switch (answer.reason) {
         case 'unknown_prompt':
-          throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
         case 'unknown_resource':
           throw resourceNotFound(answer.reason, ref.type === 'ref/resource' ? ref.uri : '');
         case 'argument_too_large':
-          throw new McpError(ErrorCode.InvalidParams, 'Completion argument too large', {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Completion argument too large', {
             reason: answer.reason,
             field: answer.field,
           });

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ElicitationRelay } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import type { ServedSurface, SurfaceScope } from '../catalog/served-surface.js';
@@ -9,7 +9,7 @@ import { argumentsRefusal } from './argument-bounds.js';
 
 // tools/call for one surface, whoever carried it in: the SDK's Server (every request it serves) or the warm-call
 // path (decision 0125: a warm session's tools/call, answered without the SDK's transport). One function, so both
-// refuse, map and count a call the same way; it answers the upstream's result or throws the McpError the client
+// refuse, map and count a call the same way; it answers the upstream's result or throws the ProtocolError the client
 // is to receive (a tool error is a result with isError, never an error).
 
 export interface ToolCallParams {
@@ -44,14 +44,14 @@ export interface ToolCallHandlerOptions {
   readonly onToolCall?: (outcome: string, caller: GatewayCaller) => void;
 }
 
-export function catalogUnavailable(): McpError {
-  return new McpError(ErrorCode.InternalError, 'The workspace catalog is unavailable', {
+export function catalogUnavailable(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InternalError, 'The workspace catalog is unavailable', {
     reason: 'catalog_unavailable',
   });
 }
 
-export function upstreamUnavailable(server: string, detail: string): McpError {
-  return new McpError(ErrorCode.InternalError, 'The upstream server is unavailable', {
+export function upstreamUnavailable(server: string, detail: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InternalError, 'The upstream server is unavailable', {
     reason: 'upstream_unavailable',
     server,
     detail,
@@ -67,7 +67,7 @@ export async function surfaceFor(
   const read = await surfaces.surface(caller, scope);
   if (read.ok) return read.surface;
   if (read.reason === 'not_served')
-    throw new McpError(ErrorCode.InvalidRequest, 'This server is not served', { reason: 'not_served' });
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This server is not served', { reason: 'not_served' });
   throw catalogUnavailable();
 }
 
@@ -87,7 +87,7 @@ export function toolCallHandler(options: ToolCallHandlerOptions): ToolCallHandle
       const served = (await surfaceFor(surfaces, caller, scope)).toolsByName.get(name);
       if (served === undefined) {
         options.onToolCall?.('unknown_tool', caller);
-        throw new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool', { reason: 'unknown_tool' });
       }
       name = served.exposed.name;
     }
@@ -113,9 +113,9 @@ export function toolCallHandler(options: ToolCallHandlerOptions): ToolCallHandle
     if (answer.ok) return answer.result;
     switch (answer.reason) {
       case 'unknown_tool':
-        throw new McpError(ErrorCode.InvalidParams, 'Unknown tool', { reason: answer.reason });
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool', { reason: answer.reason });
       case 'invalid_arguments':
-        throw new McpError(ErrorCode.InvalidParams, 'Invalid arguments', {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid arguments', {
           reason: answer.reason,
           path: answer.path,
           problem: answer.problem,

@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/server';
 
 // Whether a caller's resources/read URI matches one of the surface's templates (decision 0104), by the SDK's RFC
 // 6570 matcher, which builds ONE backtracking regular expression from the template. The template is an upstream's

@@ -425,8 +425,8 @@ describe('errors on the warm path', () => {
       expect(warm).toEqual({
         jsonrpc: '2.0',
         id: 3,
-        // The SDK's wording too: an McpError's message carries its code.
-        error: { code: -32602, message: 'MCP error -32602: Unknown tool', data: { reason: 'unknown_tool' } },
+        // The SDK's wording too: the thrown error's message as it is.
+        error: { code: -32602, message: 'Unknown tool', data: { reason: 'unknown_tool' } },
       });
       expect(await sdkAnswerTo(session, unknown)).toEqual(warm);
       await fence(session);
@@ -454,14 +454,14 @@ describe('what the warm path leaves to the SDK transport', () => {
       // The transport's own framing: an event stream carrying its refusal.
       expect(answer.headers.get('content-type')).toBe('text/event-stream');
       const refused = await new EventStream(answer).rest();
-      // SDK 1.32's Protocol parses CallToolRequestSchema before its Server's tools/call check (which would say
-      // -32602): its answer is -32603 with zod's issues as the message. The SDK's answer, as before this path.
+      // The SDK's Server judges the params before any handler runs: -32602 with the schema's issues as the
+      // message. The SDK's answer, as before this path.
       expect(refused).toEqual([
         {
           jsonrpc: '2.0',
           id: 5,
           error: {
-            code: -32603,
+            code: -32602,
             message: expect.stringMatching(/"arguments"[\s\S]*expected record, received array/),
           },
         },
@@ -517,10 +517,10 @@ describe('what the warm path leaves to the SDK transport', () => {
 });
 
 describe('a tools/call with params only the SDK judges', () => {
-  // Found by this spec (failed before the fix): the warm path took a tools/call whose params carry `task` (task
-  // augmentation, 2025-11-25) and ran it. The SDK refuses it (the gateway's Server declares no tasks): -32603,
-  // and the upstream is never called. The path now leaves such a call to the transport.
-  it('with params.task (task augmentation) is left to the SDK, which refuses it; the upstream is not called', async () =>
+  // A tools/call whose params carry `task` (task augmentation, 2025-11-25) is the SDK's to judge, not this
+  // path's. The gateway's Server declares no tasks, and the SDK serves such a call as a plain one, `task`
+  // ignored (SDK 1.32 refused it with -32603): the answer is the call's result, on the transport's own stream.
+  it('with params.task (task augmentation) is left to the SDK, which serves it as a plain call', async () =>
     withSession(async (session) => {
       const tasked = {
         jsonrpc: '2.0',
@@ -531,14 +531,10 @@ describe('a tools/call with params only the SDK judges', () => {
       const answer = await session.post(tasked);
       expect(answer.headers.get('content-type')).toBe('text/event-stream');
       expect(await new EventStream(answer).rest()).toEqual([
-        {
-          jsonrpc: '2.0',
-          id: 11,
-          error: { code: -32603, message: 'Server does not support task creation (required for tools/call)' },
-        },
+        { jsonrpc: '2.0', id: 11, result: { content: [{ type: 'text', text: 'warm: tasked' }] } },
       ]);
       await fence(session);
-      expect(upstream.calls()).toEqual(['fence']);
+      expect(upstream.calls()).toEqual(['tasked', 'fence']);
     }));
 
   // The same gap (failed before the fix): a related-task `_meta` key that is not the SDK's shape fails the

@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
-  ErrorCode,
-  JSONRPCErrorResponseSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCResultResponseSchema,
-  McpError,
+  isJsonContentType,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+  ProtocolError,
+  ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { ElicitationRelay } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import { elicitationAnswer, elicitationRefusal } from './elicitation-answer.js';
+import { CONNECTION_CLOSED, REQUEST_TIMEOUT } from './jsonrpc-error-codes.js';
 import type { ToolCallChannel, ToolCallHandler } from './tool-call-handler.js';
 
 // The warm-call path of one session (decision 0125): a `tools/call` POST on an open session is answered here,
@@ -31,6 +31,8 @@ type JsonRpcMessage = Record<string, unknown>;
 const ELICIT_ID_PREFIX = 'gatehouse-elicit-';
 /** The `_meta` key of a request that belongs to a task (MCP 2025-11-25 tasks). */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+/** Between keep-alive comments on an event stream: the SDK transport's own default, so both paths keep one pace. */
+export const SSE_KEEP_ALIVE_MS = 15_000;
 /** As the SDK's own request timeout: a client that never answers an elicitation does not hold the call forever. */
 const ELICIT_TIMEOUT_MS = 60_000;
 
@@ -68,13 +70,13 @@ function isPlainPost(request: IncomingMessage): boolean {
 
 /** The JSON-RPC error a thrown error is answered with: ours carry their code and data, anything else is internal. */
 function errorOf(error: unknown): JsonRpcMessage {
-  if (error instanceof McpError)
+  if (error instanceof ProtocolError)
     return {
       code: error.code,
       message: error.message,
       ...(error.data === undefined ? {} : { data: error.data }),
     };
-  return { code: ErrorCode.InternalError, message: 'Internal error' };
+  return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
 }
 
 /** One call's HTTP response: JSON when its answer is all there is, an event stream once it must speak first. */
@@ -166,7 +168,7 @@ export class WarmToolCalls {
     /** What the session's client declared at initialize (undefined before). */
     private readonly clientCapabilities: () => ClientCapabilities | undefined,
     /** Between keep-alive comments on a call's response (the transport's own default). */
-    private readonly keepAliveMs: number = DEFAULT_SSE_KEEP_ALIVE_MS,
+    private readonly keepAliveMs: number = SSE_KEEP_ALIVE_MS,
   ) {}
 
   /** Serves the POST when it is this path's; false: the session's transport serves it, untouched. */
@@ -189,7 +191,7 @@ export class WarmToolCalls {
       pending.settle({
         jsonrpc: '2.0',
         id,
-        error: { code: ErrorCode.ConnectionClosed, message: 'Session closed' },
+        error: { code: CONNECTION_CLOSED, message: 'Session closed' },
       });
   }
 
@@ -259,8 +261,8 @@ export class WarmToolCalls {
     // A reason that is not a string fails the SDK's CancelledNotificationSchema: its Protocol would cancel nothing.
     if (params.reason !== undefined && typeof params.reason !== 'string') return false;
     const controller = this.calls.get(params.requestId);
-    // One of ours: judged by the SDK's own (strict) envelope, as the transport would judge it (rare, so zod here).
-    if (controller === undefined || !JSONRPCNotificationSchema.safeParse(message).success) return false;
+    // One of ours: judged by the SDK's own (strict) envelope, as the transport would judge it.
+    if (controller === undefined || !isJSONRPCNotification(message)) return false;
     this.calls.delete(params.requestId);
     controller.abort();
     response.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
@@ -274,11 +276,7 @@ export class WarmToolCalls {
     const pending = this.answers.get(id);
     if (pending === undefined) return false;
     // An answer to one of ours, judged by the SDK's own (strict) envelopes: a malformed one is the transport's 400.
-    if (
-      !JSONRPCResultResponseSchema.safeParse(message).success &&
-      !JSONRPCErrorResponseSchema.safeParse(message).success
-    )
-      return false;
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return false;
     pending.settle(message);
     response.writeHead(202, { 'mcp-session-id': this.sessionId }).end();
     return true;
@@ -291,12 +289,12 @@ export class WarmToolCalls {
     return (params, signal) =>
       new Promise((resolve, reject) => {
         if (!reply.open) {
-          reject(new McpError(ErrorCode.ConnectionClosed, "The call's client is gone"));
+          reject(new ProtocolError(CONNECTION_CLOSED, "The call's client is gone"));
           return;
         }
         // Given up before it was asked (an abort listener would never fire): not asked at all, as the SDK's.
         if (signal.aborted) {
-          reject(new McpError(ErrorCode.RequestTimeout, 'Elicitation abandoned'));
+          reject(new ProtocolError(REQUEST_TIMEOUT, 'Elicitation abandoned'));
           return;
         }
         const id = `${ELICIT_ID_PREFIX}${++this.nextElicitation}`;
@@ -308,8 +306,8 @@ export class WarmToolCalls {
             const { code, message: text, data } = message.error;
             reject(
               elicitationRefusal(
-                new McpError(
-                  typeof code === 'number' ? code : ErrorCode.InternalError,
+                new ProtocolError(
+                  typeof code === 'number' ? code : ProtocolErrorCode.InternalError,
                   typeof text === 'string' ? text.slice(0, 1_024) : 'Elicitation failed',
                   data,
                 ),
@@ -319,7 +317,7 @@ export class WarmToolCalls {
           }
           // Rebuilt from action and content only, content within the argument bounds (elicitation-answer).
           const answer = elicitationAnswer(message.result);
-          if (answer instanceof McpError) reject(answer);
+          if (answer instanceof ProtocolError) reject(answer);
           else resolve(answer);
         };
         // Given up (the upstream cancelled it, or no answer in time): the client is told, as the SDK's Protocol
@@ -330,7 +328,7 @@ export class WarmToolCalls {
             method: 'notifications/cancelled',
             params: { requestId: id, reason },
           });
-          settle({ id, error: { code: ErrorCode.RequestTimeout, message: 'Elicitation abandoned' } });
+          settle({ id, error: { code: REQUEST_TIMEOUT, message: 'Elicitation abandoned' } });
         };
         const onAbort = () => abandon('The server no longer needs the answer');
         const timer = setTimeout(() => abandon('Request timed out'), ELICIT_TIMEOUT_MS);

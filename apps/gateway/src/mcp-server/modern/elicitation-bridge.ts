@@ -11,9 +11,9 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayCaller } from '../../callers/caller.js';
 import { elicitationAnswer } from '../elicitation-answer.js';
+import { REQUEST_TIMEOUT } from '../jsonrpc-error-codes.js';
 import type { ToolCallChannel, ToolCallHandler, ToolCallParams } from '../tool-call-handler.js';
 import { REQUEST_STATE_TTL_SECONDS } from './request-state-codec.js';
 import type { SpentRequestStates } from './spent-request-states.js';
@@ -91,7 +91,7 @@ async function answersOf(
   // No answer to the pending question: the upstream will ask it again, and so will we.
   if (raw === undefined) return [...state.answered];
   const answer = elicitationAnswer(raw);
-  if (answer instanceof McpError) throw answer;
+  if (answer instanceof ProtocolError) throw answer;
   return [...state.answered, { ask: state.pending.ask, answer }];
 }
 
@@ -120,7 +120,7 @@ export async function callThroughBridge(
     question = { params: upstreamParams, ask };
     asked();
     round.abort();
-    return Promise.reject(new McpError(ErrorCode.RequestTimeout, 'Asked of the client in a new round'));
+    return Promise.reject(new ProtocolError(REQUEST_TIMEOUT, 'Asked of the client in a new round'));
   };
   const calling = callTool(caller, params, {
     ...channel,

@@ -6,11 +6,11 @@ import type { SurfaceScope } from '../../catalog/served-surface.js';
 import type { SurfaceRequests } from '../surface-requests.js';
 import type { BridgeState, ElicitationBridgeOptions } from './elicitation-bridge.js';
 import {
-  createModernWorkspaceServer,
-  MODERN_SCOPE_KEY,
+  createWorkspaceServer,
+  REQUEST_SCOPE_KEY,
   requestStateBindingOf,
-  type ModernRequestScope,
-} from './modern-workspace-server.js';
+  type SurfaceRequestScope,
+} from '../workspace-server.js';
 import { requestStateCodec } from './request-state-codec.js';
 import type { SpentRequestStates } from './spent-request-states.js';
 
@@ -77,7 +77,7 @@ export class ModernExchanges {
       if (ofToken.size === 0 && this.inFlight.get(caller.tokenId) === ofToken)
         this.inFlight.delete(caller.tokenId);
     });
-    const exchange: ModernRequestScope = { caller, scope, headers: request.headers };
+    const exchange: SurfaceRequestScope = { caller, scope, headers: request.headers };
     const answer = await this.handlerFor(caller.workspaceId, scope).fetch(
       webRequestOf(request, gone.signal),
       {
@@ -87,7 +87,7 @@ export class ModernExchanges {
           token: '',
           clientId: caller.tokenId,
           scopes: [],
-          extra: { [MODERN_SCOPE_KEY]: exchange },
+          extra: { [REQUEST_SCOPE_KEY]: exchange },
         },
       },
     );
@@ -132,9 +132,10 @@ export class ModernExchanges {
     const requests = this.options.requestsFor(scope);
     const handler = createMcpHandler(
       () =>
-        createModernWorkspaceServer({
+        createWorkspaceServer({
           serverInfo: this.options.serverInfo,
           requests,
+          era: 'modern',
           ...(this.bridge === undefined ? {} : { bridge: this.bridge }),
         }),
       { legacy: 'reject', ...(this.options.onError === undefined ? {} : { onerror: this.options.onError }) },
