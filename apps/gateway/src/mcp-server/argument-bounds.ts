@@ -50,7 +50,9 @@ function notAString(name: string): ProtocolError {
  * String-valued arguments (prompts/get, a completion's argument and context) as the protocol has them, or the
  * -32602 they are refused with: past a bound first, then the first that is not a string.
  */
-export function stringArguments(args: Readonly<Record<string, unknown>>): Record<string, string> | ProtocolError {
+export function stringArguments(
+  args: Readonly<Record<string, unknown>>,
+): Record<string, string> | ProtocolError {
   const refused = argumentsRefusal(args);
   if (refused !== undefined) return refused;
   const strings: Record<string, string> = {};

@@ -3,7 +3,7 @@ import type { GatewayCaller } from '../callers/caller.js';
 import type { SurfaceScope } from '../catalog/served-surface.js';
 import type { McpSessions } from './mcp-sessions.js';
 import type { ModernExchanges } from './modern/modern-exchanges.js';
-import { protocolEraOf } from './modern/protocol-era.js';
+import { eraRouteOf } from './modern/protocol-era.js';
 
 // Both protocol eras on one URL (decision 0144): a 2026-07-28 request is one exchange of its own (ModernExchanges),
 // anything else goes to the 2025 sessions as before (McpSessions). What happens to the gateway's clients as a whole
@@ -23,9 +23,10 @@ export class McpServing {
     caller: GatewayCaller,
     scope: SurfaceScope,
   ): Promise<void> {
-    return protocolEraOf(request, body) === 'legacy'
+    const route = eraRouteOf(request, body);
+    return route.era === 'legacy'
       ? this.sessions.handle(request, response, body, caller, scope)
-      : this.modern.handle(request, response, body, caller, scope);
+      : this.modern.handle(request, response, body, caller, scope, route.accepted);
   }
 
   notifyListsChanged(workspaceId: string, server: string): void {

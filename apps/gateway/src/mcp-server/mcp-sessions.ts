@@ -274,12 +274,7 @@ export class McpSessions {
           warm:
             callTool === undefined
               ? undefined
-              : new WarmToolCalls(
-                  id,
-                  callTool,
-                  () => server.getClientCapabilities(),
-                  this.keepAliveMs,
-                ),
+              : new WarmToolCalls(id, callTool, () => server.getClientCapabilities(), this.keepAliveMs),
         });
         this.options.onSessionCount?.(this.sessions.size);
       },

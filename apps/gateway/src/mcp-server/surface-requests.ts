@@ -151,7 +151,8 @@ function page<T, R>(
   render: (item: T) => R,
 ) {
   const paged = pageOf(items, cursor);
-  if (!paged.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor', { reason: paged.reason });
+  if (!paged.ok)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor', { reason: paged.reason });
   return {
     items: paged.items.map(render),
     rest: {
@@ -208,7 +209,9 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
       if (answer.ok) return answer.result;
       switch (answer.reason) {
         case 'unknown_prompt':
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown prompt', {
+            reason: answer.reason,
+          });
         case 'invalid_arguments':
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid arguments', {
             reason: answer.reason,
@@ -264,7 +267,9 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
       if (answer.ok) return answer.result;
       switch (answer.reason) {
         case 'unknown_prompt':
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown prompt', { reason: answer.reason });
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown prompt', {
+            reason: answer.reason,
+          });
         case 'unknown_resource':
           throw resourceNotFound(answer.reason, ref.type === 'ref/resource' ? ref.uri : '');
         case 'argument_too_large':

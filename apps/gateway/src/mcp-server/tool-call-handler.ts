@@ -67,7 +67,9 @@ export async function surfaceFor(
   const read = await surfaces.surface(caller, scope);
   if (read.ok) return read.surface;
   if (read.reason === 'not_served')
-    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This server is not served', { reason: 'not_served' });
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'This server is not served', {
+      reason: 'not_served',
+    });
   throw catalogUnavailable();
 }
 

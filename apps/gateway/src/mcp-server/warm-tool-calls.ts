@@ -12,6 +12,7 @@ import {
 import type { ElicitationRelay } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import { elicitationAnswer, elicitationRefusal } from './elicitation-answer.js';
+import { errorOf, isObject, type JsonRpcMessage } from './jsonrpc-answer.js';
 import { CONNECTION_CLOSED, REQUEST_TIMEOUT } from './jsonrpc-error-codes.js';
 import type { ToolCallChannel, ToolCallHandler } from './tool-call-handler.js';
 
@@ -25,7 +26,6 @@ import type { ToolCallChannel, ToolCallHandler } from './tool-call-handler.js';
 // its elicitations arrive as POSTs of their own and are taken here too, by the ids only this path handed out.
 
 type RequestId = string | number;
-type JsonRpcMessage = Record<string, unknown>;
 
 /** A server-to-client request id of this path: never an integer, so never one of the SDK Server's own. */
 const ELICIT_ID_PREFIX = 'gatehouse-elicit-';
@@ -38,10 +38,6 @@ const ELICIT_TIMEOUT_MS = 60_000;
 
 interface PendingAnswer {
   readonly settle: (message: JsonRpcMessage) => void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The members the SDK's (strict) JSON-RPC request envelope allows; any other makes it no message to the SDK. */
@@ -66,17 +62,6 @@ function isPlainPost(request: IncomingMessage): boolean {
   return (
     version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))
   );
-}
-
-/** The JSON-RPC error a thrown error is answered with: ours carry their code and data, anything else is internal. */
-function errorOf(error: unknown): JsonRpcMessage {
-  if (error instanceof ProtocolError)
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.data === undefined ? {} : { data: error.data }),
-    };
-  return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
 }
 
 /** One call's HTTP response: JSON when its answer is all there is, an event stream once it must speak first. */

@@ -99,11 +99,9 @@ export function createWorkspaceServer({ serverInfo, requests, era, bridge }: Wor
     return {
       elicit: async (params, signal) => {
         const raw = await ctx.mcpReq
-          .send(
-            { method: 'elicitation/create', params: params as ElicitRequest['params'] },
-            ANY_RESULT,
-            { signal },
-          )
+          .send({ method: 'elicitation/create', params: params as ElicitRequest['params'] }, ANY_RESULT, {
+            signal,
+          })
           .catch((error: unknown) => {
             throw elicitationRefusal(error);
           });

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webRequestOf, writeWebResponse } from '@gatehouse/platform';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type JSONRPCRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { GatewayCaller } from '../../callers/caller.js';
 import type { SurfaceScope } from '../../catalog/served-surface.js';
 import type { SurfaceRequests } from '../surface-requests.js';
 import type { BridgeState, ElicitationBridgeOptions } from './elicitation-bridge.js';
+import { answerPlainCall, plainCallOf } from './plain-tool-calls.js';
 import {
   createWorkspaceServer,
   REQUEST_SCOPE_KEY,
@@ -21,7 +22,8 @@ import type { SpentRequestStates } from './spent-request-states.js';
 // results' cache fields (ttlMs 0, cacheScope private: every list is the caller's own), and serves
 // `subscriptions/listen`. A listen stream hears of changes through its handler's bus; there is one handler per
 // workspace surface (the workspace endpoint, and each server's passthrough), so a change reaches the streams of
-// the workspace it happened in and no other.
+// the workspace it happened in and no other. A plain tools/call (plain-tool-calls: one answer, nothing more) is
+// answered without building a server for it, by the same tool-call handler, as the SDK would answer it.
 
 export interface ModernExchangesOptions {
   /** The surface's requests (the same ones the 2025 sessions serve). */
@@ -40,8 +42,14 @@ function handlerKeyOf(workspaceId: string, scope: SurfaceScope): string {
   return scope.kind === 'workspace' ? workspaceId : `${workspaceId}/${scope.server}`;
 }
 
+/** One surface of one workspace: its requests, and the SDK handler that serves whatever is not a plain call. */
+interface SurfaceServing {
+  readonly requests: SurfaceRequests;
+  readonly handler: McpHttpHandler;
+}
+
 export class ModernExchanges {
-  private readonly handlers = new Map<string, McpHttpHandler>();
+  private readonly surfaces = new Map<string, SurfaceServing>();
   /** Each token's exchanges being served (an open listen stream counts while it is open), to end at revocation. */
   private readonly inFlight = new Map<string, Set<() => void>>();
   private readonly maxHandlers: number;
@@ -63,6 +71,8 @@ export class ModernExchanges {
     body: unknown,
     caller: GatewayCaller,
     scope: SurfaceScope,
+    /** The request as the SDK's classifier accepted it (the whole ladder); absent for what it refused. */
+    accepted?: JSONRPCRequest,
   ): Promise<void> {
     const gone = new AbortController();
     const end = () => {
@@ -77,20 +87,31 @@ export class ModernExchanges {
       if (ofToken.size === 0 && this.inFlight.get(caller.tokenId) === ofToken)
         this.inFlight.delete(caller.tokenId);
     });
+    const serving = this.servingFor(caller.workspaceId, scope);
+    const plain = accepted === undefined ? undefined : plainCallOf(request.headers, accepted);
+    if (plain !== undefined) {
+      const channel = { signal: gone.signal, requestHeaders: request.headers };
+      await answerPlainCall(
+        response,
+        plain,
+        caller,
+        serving.requests.callTool,
+        channel,
+        this.options.serverInfo,
+      );
+      return;
+    }
     const exchange: SurfaceRequestScope = { caller, scope, headers: request.headers };
-    const answer = await this.handlerFor(caller.workspaceId, scope).fetch(
-      webRequestOf(request, gone.signal),
-      {
-        parsedBody: body,
-        // The caller, never the token: the server reads who is asking from here.
-        authInfo: {
-          token: '',
-          clientId: caller.tokenId,
-          scopes: [],
-          extra: { [REQUEST_SCOPE_KEY]: exchange },
-        },
+    const answer = await serving.handler.fetch(webRequestOf(request, gone.signal), {
+      parsedBody: body,
+      // The caller, never the token: the server reads who is asking from here.
+      authInfo: {
+        token: '',
+        clientId: caller.tokenId,
+        scopes: [],
+        extra: { [REQUEST_SCOPE_KEY]: exchange },
       },
-    );
+    });
     await writeWebResponse(answer, response);
   }
 
@@ -100,7 +121,7 @@ export class ModernExchanges {
    */
   notifyListsChanged(workspaceId: string, server: string): void {
     for (const key of [workspaceId, `${workspaceId}/${server}`]) {
-      const handler = this.handlers.get(key);
+      const handler = this.surfaces.get(key)?.handler;
       if (handler === undefined) continue;
       handler.notify.toolsChanged();
       handler.notify.promptsChanged();
@@ -114,19 +135,19 @@ export class ModernExchanges {
   }
 
   async close(): Promise<void> {
-    const handlers = [...this.handlers.values()];
-    this.handlers.clear();
+    const handlers = [...this.surfaces.values()].map((serving) => serving.handler);
+    this.surfaces.clear();
     await Promise.all(handlers.map((handler) => handler.close().catch(() => undefined)));
     await this.bridge?.spent.close();
   }
 
-  private handlerFor(workspaceId: string, scope: SurfaceScope): McpHttpHandler {
+  private servingFor(workspaceId: string, scope: SurfaceScope): SurfaceServing {
     const key = handlerKeyOf(workspaceId, scope);
-    const known = this.handlers.get(key);
+    const known = this.surfaces.get(key);
     if (known !== undefined) {
       // Most recently used last, so the first key is the one to let go.
-      this.handlers.delete(key);
-      this.handlers.set(key, known);
+      this.surfaces.delete(key);
+      this.surfaces.set(key, known);
       return known;
     }
     const requests = this.options.requestsFor(scope);
@@ -140,13 +161,14 @@ export class ModernExchanges {
         }),
       { legacy: 'reject', ...(this.options.onError === undefined ? {} : { onerror: this.options.onError }) },
     );
-    this.handlers.set(key, handler);
-    if (this.handlers.size > this.maxHandlers) {
-      const [oldestKey, oldest] = this.handlers.entries().next().value as [string, McpHttpHandler];
-      this.handlers.delete(oldestKey);
+    const serving = { requests, handler };
+    this.surfaces.set(key, serving);
+    if (this.surfaces.size > this.maxHandlers) {
+      const [oldestKey, oldest] = this.surfaces.entries().next().value as [string, SurfaceServing];
+      this.surfaces.delete(oldestKey);
       // Its listen streams end; their clients open new ones.
-      void oldest.close().catch(() => undefined);
+      void oldest.handler.close().catch(() => undefined);
     }
-    return handler;
+    return serving;
   }
 }

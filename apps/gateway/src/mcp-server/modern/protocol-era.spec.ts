@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { protocolEraOf } from './protocol-era';
+import { eraRouteOf } from './protocol-era';
+
+const protocolEraOf = (request: IncomingMessage, body: unknown) => eraRouteOf(request, body).era;
 
 // Which leg a request goes to, as the SDK's classifier judges it (with the one session exception).
 
@@ -23,7 +25,7 @@ const MODERN_HEADERS = {
   'mcp-name': 'echo',
 };
 
-describe('protocolEraOf', () => {
+describe('eraRouteOf', () => {
   it('sends 2025 traffic to the sessions: initialize, a session request, GET, DELETE', () => {
     const initialize = {
       jsonrpc: '2.0',
@@ -40,8 +42,16 @@ describe('protocolEraOf', () => {
     expect(protocolEraOf(request('DELETE'), undefined)).toBe('legacy');
   });
 
-  it('sends a 2026 request to the per-request leg', () => {
-    expect(protocolEraOf(request('POST', MODERN_HEADERS), modernCall)).toBe('modern');
+  it('sends a 2026 request to the per-request leg, with the request the ladder accepted', () => {
+    expect(eraRouteOf(request('POST', MODERN_HEADERS), modernCall)).toEqual({
+      era: 'modern',
+      accepted: modernCall,
+    });
+  });
+
+  it('hands on no accepted request for what the ladder refuses (its leg answers the refusal)', () => {
+    const mismatched = request('POST', { ...MODERN_HEADERS, 'mcp-method': 'tools/list' });
+    expect(eraRouteOf(mismatched, modernCall)).toEqual({ era: 'modern' });
   });
 
   it('sends what the 2026 revision refuses to the leg that answers in its words, never to a session', () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, type JSONRPCRequest } from '@modelcontextprotocol/server';
 
 // Which era's serving a request is for (decision 0144), judged as the 2026-07-28 revision says, by the SDK's own
 // classifier: a request that carries the per-request `_meta` envelope (or names a 2026 version) is modern, and
@@ -12,12 +12,16 @@ import { classifyInboundRequest } from '@modelcontextprotocol/server';
 
 export type ProtocolEra = 'legacy' | 'modern';
 
+/** The era's leg, and for a 2026 request the revision's whole ladder accepted, that request as it classified it. */
+export type EraRoute =
+  { readonly era: 'legacy' } | { readonly era: 'modern'; readonly accepted?: JSONRPCRequest };
+
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
 
-export function protocolEraOf(request: IncomingMessage, body: unknown): ProtocolEra {
+export function eraRouteOf(request: IncomingMessage, body: unknown): EraRoute {
   const outcome = classifyInboundRequest({
     httpMethod: request.method ?? 'GET',
     protocolVersionHeader: header(request, 'mcp-protocol-version'),
@@ -25,7 +29,8 @@ export function protocolEraOf(request: IncomingMessage, body: unknown): Protocol
     mcpNameHeader: header(request, 'mcp-name'),
     body,
   });
-  if (outcome.kind === 'legacy') return 'legacy';
-  if (outcome.kind === 'reject' && header(request, 'mcp-session-id') !== undefined) return 'legacy';
-  return 'modern';
+  if (outcome.kind === 'legacy') return { era: 'legacy' };
+  if (outcome.kind === 'reject')
+    return header(request, 'mcp-session-id') === undefined ? { era: 'modern' } : { era: 'legacy' };
+  return outcome.messageKind === 'request' ? { era: 'modern', accepted: outcome.message } : { era: 'modern' };
 }
