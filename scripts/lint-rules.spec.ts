@@ -218,6 +218,7 @@ describe('the server side of the MCP SDK only in the apps that serve MCP', () =>
     '@modelcontextprotocol/sdk/server/mcp.js',
     '@modelcontextprotocol/sdk/server/streamableHttp.js',
     '@modelcontextprotocol/server',
+    '@modelcontextprotocol/server/stdio',
   ];
 
   it.each(
@@ -279,9 +280,11 @@ describe('the server side of the MCP SDK only in the apps that serve MCP', () =>
     for (const source of [...servers, '@modelcontextprotocol/sdk/types.js']) {
       expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([]);
     }
-    expect(await findingsOf(IMPORTS, file, importing('@modelcontextprotocol/sdk/client/index.js'))).toEqual([
-      expect.stringContaining('Only libs/mcp-client imports the client side'),
-    ]);
+    for (const source of ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/client']) {
+      expect(await findingsOf(IMPORTS, file, importing(source))).toEqual([
+        expect.stringContaining('Only libs/mcp-client imports the client side'),
+      ]);
+    }
   });
 
   it('does not mistake a server package name for the SDK server side', async () => {

@@ -1,30 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import { classifyFailure, type AdmittedSession } from '@gatehouse/mcp-client';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  CompleteRequestSchema,
-  CompleteResultSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  GetPromptResultSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
-  ListResourcesRequestSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
-  ListToolsRequestSchema,
-  ListToolsResultSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  ReadResourceResultSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   isJSONRPCNotification,
+  type HandlerResultTypeMap,
+  type RequestTypeMap,
   type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { GatewayUpstream } from '../gateway-upstream';
 
 // The MCP server side of `gatehouse connect` (the CLI's one SDK server adapter, decision 0115): a stdio server
@@ -60,7 +46,6 @@ function bridgedCapabilities(upstream: ServerCapabilities | undefined): ServerCa
   return capabilities;
 }
 
-/** A failure of the connection (not an answer of the gateway's): the session is dropped and replaced. */
 /** What the gateway answered, or a request that ran out of time: the connection itself is still there. */
 const ANSWERED = new Set([
   'request_timeout',
@@ -75,13 +60,16 @@ function connectionLost(error: unknown): boolean {
   return !ANSWERED.has(classifyFailure(error).reason);
 }
 
-type RequestExtra = {
-  signal: AbortSignal;
-  sendNotification: (notification: {
-    method: 'notifications/progress';
-    params: Record<string, unknown>;
-  }) => Promise<void>;
-};
+/** The requests the bridge forwards: each is served only when the first session's gateway offers its capability. */
+type BridgedMethod =
+  | 'tools/list'
+  | 'tools/call'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'completion/complete';
 
 const PROGRESS = 'notifications/progress';
 
@@ -138,12 +126,13 @@ export class StdioBridge {
     if (reconnected) void this.announceAllChanged();
   }
 
-  /** Serves stdio until the client closes it (stdin ends); resolves then. */
+  /**
+   * Serves stdio until the client closes it (stdin ends or closes: the SDK's stdio transport closes itself then,
+   * in-flight requests aborted); resolves then.
+   */
   async serve(): Promise<void> {
     const transport = new StdioServerTransport(this.options.stdin, this.options.stdout);
     this.server.onclose = () => this.finish();
-    this.options.stdin.once('end', () => void this.server.close());
-    this.options.stdin.once('close', () => void this.server.close());
     await this.server.connect(transport);
     await this.done;
     await this.options.upstream.close();
@@ -160,39 +149,31 @@ export class StdioBridge {
   }
 
   private register(): void {
-    const forward = this.forward.bind(this);
     if (this.capabilities.tools !== undefined) {
-      this.server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
-        forward(request, ListToolsResultSchema, extra, true),
-      );
-      this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-        forward(request, CallToolResultSchema, extra, false),
-      );
+      this.serveForwarded('tools/list', true);
+      this.serveForwarded('tools/call', false);
     }
     if (this.capabilities.prompts !== undefined) {
-      this.server.setRequestHandler(ListPromptsRequestSchema, (request, extra) =>
-        forward(request, ListPromptsResultSchema, extra, true),
-      );
-      this.server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-        forward(request, GetPromptResultSchema, extra, true),
-      );
+      this.serveForwarded('prompts/list', true);
+      this.serveForwarded('prompts/get', true);
     }
     if (this.capabilities.resources !== undefined) {
-      this.server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
-        forward(request, ListResourcesResultSchema, extra, true),
-      );
-      this.server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
-        forward(request, ListResourceTemplatesResultSchema, extra, true),
-      );
-      this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-        forward(request, ReadResourceResultSchema, extra, true),
-      );
+      this.serveForwarded('resources/list', true);
+      this.serveForwarded('resources/templates/list', true);
+      this.serveForwarded('resources/read', true);
     }
-    if (this.capabilities.completions !== undefined) {
-      this.server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
-        forward(request, CompleteResultSchema, extra, true),
-      );
-    }
+    if (this.capabilities.completions !== undefined) this.serveForwarded('completion/complete', true);
+  }
+
+  /** `repeatable`: the request changes nothing upstream, so it may be sent again on a new session. */
+  private serveForwarded<M extends BridgedMethod>(method: M, repeatable: boolean): void {
+    // The SDK's overloads cannot pick one signature for a method named by a type parameter: this is the spec-method
+    // overload, whose handler receives the request as validated for that method.
+    const register = this.server.setRequestHandler.bind(this.server) as (
+      method: M,
+      handler: (request: RequestTypeMap[M], ctx: ServerContext) => Promise<HandlerResultTypeMap[M]>,
+    ) => void;
+    register(method, (request, ctx) => this.forward(request, ctx, repeatable));
   }
 
   /**
@@ -200,14 +181,13 @@ export class StdioBridge {
    * A lost connection is replaced; a request that changes nothing is then sent once more, a tool call is not (it
    * may have run): the client gets an error saying so.
    */
-  private async forward<S extends z.ZodType>(
-    request: { method: string; params?: Record<string, unknown> },
-    resultSchema: S,
-    extra: RequestExtra,
+  private async forward<M extends BridgedMethod>(
+    request: RequestTypeMap[M],
+    ctx: ServerContext,
     repeatable: boolean,
-  ): Promise<z.output<S>> {
-    const { _meta: meta, ...params } = (request.params ?? {}) as { _meta?: Record<string, unknown> };
-    const { progressToken, ...otherMeta } = meta ?? {};
+  ): Promise<HandlerResultTypeMap[M]> {
+    const { _meta: _requestMeta, ...params } = (request.params ?? {}) as Record<string, unknown>;
+    const { progressToken, ...otherMeta } = ctx.mcpReq._meta ?? {};
     // The downstream asked for progress: the upstream call gets a token of ours, relayed back under theirs.
     let writes: Promise<void> = Promise.resolve();
     const ownToken =
@@ -216,9 +196,7 @@ export class StdioBridge {
       this.progressListeners.set(ownToken, (progress) => {
         const { progressToken: _upstreamToken, ...rest } = progress;
         writes = writes.then(() =>
-          extra
-            .sendNotification({ method: 'notifications/progress', params: { ...rest, progressToken } })
-            .catch(() => undefined),
+          ctx.mcpReq.notify({ method: PROGRESS, params: { ...rest, progressToken } }).catch(() => undefined),
         );
       });
     }
@@ -228,15 +206,17 @@ export class StdioBridge {
       params: { ...params, ...(Object.keys(upstreamMeta).length > 0 ? { _meta: upstreamMeta } : {}) },
     };
     const send = async (session: AdmittedSession) => {
-      const result = (await session.client.request(upstreamRequest as never, resultSchema as never, {
-        signal: extra.signal,
+      // The upstream client validates the answer with the SDK's result schema for this method; the cast only
+      // names it as the server's result type for the same method.
+      const result = (await session.client.request(upstreamRequest, {
+        signal: ctx.mcpReq.signal,
         timeout: this.options.requestTimeoutMs,
-      })) as z.output<S>;
+      })) as HandlerResultTypeMap[M];
       await writes;
       return result;
     };
     try {
-      return await this.options.upstream.track(() => this.sendOnce(send, extra, repeatable));
+      return await this.options.upstream.track(() => this.sendOnce(send, ctx.mcpReq.signal, repeatable));
     } finally {
       if (ownToken !== undefined) this.progressListeners.delete(ownToken);
     }
@@ -244,18 +224,18 @@ export class StdioBridge {
 
   private async sendOnce<T>(
     send: (session: AdmittedSession) => Promise<T>,
-    extra: RequestExtra,
+    signal: AbortSignal,
     repeatable: boolean,
   ): Promise<T> {
     const session = await this.sessionOrError();
     try {
       return await send(session);
     } catch (error) {
-      if (extra.signal.aborted || !connectionLost(error)) throw error;
+      if (signal.aborted || !connectionLost(error)) throw error;
       this.options.upstream.broken(session);
       if (!repeatable) {
-        throw new McpError(
-          ErrorCode.InternalError,
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
           'the connection to the gateway was lost during the call; it may or may not have run (reconnecting)',
         );
       }
@@ -267,8 +247,8 @@ export class StdioBridge {
     try {
       return await this.options.upstream.session();
     } catch (error) {
-      throw new McpError(
-        ErrorCode.InternalError,
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
         `gateway unavailable: ${error instanceof Error ? error.message : 'cannot connect'}`,
       );
     }
