@@ -35,7 +35,12 @@ const logLines: string[] = [];
 
 type Reply = { status: number; headers: Record<string, unknown>; body: Record<string, unknown> };
 
-async function send(method: 'GET' | 'POST' | 'PUT', url: string, payload: unknown): Promise<Reply> {
+async function send(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const response = await app.inject({
     method,
     url,
@@ -43,6 +48,7 @@ async function send(method: 'GET' | 'POST' | 'PUT', url: string, payload: unknow
       authorization: `Bearer ${owner}`,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...headers,
     },
     payload: JSON.stringify(payload),
   });
@@ -84,6 +90,30 @@ function putMcp(name: string): Promise<Reply> {
       arguments: { tier: 'managed', name, document: document(name) },
     },
   });
+}
+
+/** The same tools/call as a 2026-07-28 request: its envelope and standard headers, no session. */
+function putMcp2026(name: string): Promise<Reply> {
+  const tool = 'command_definitions_sources_put';
+  return send(
+    'POST',
+    ADMIN_MCP_PATH,
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: { tier: 'managed', name, document: document(name) },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'database-unavailable', version: '0' },
+        },
+      },
+    },
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool },
+  );
 }
 
 async function adminClient(): Promise<Client> {
@@ -136,11 +166,13 @@ afterAll(async () => {
 }, TEST_DATABASE_TIMEOUT_MS);
 
 describe('a write that cannot get a database connection in time', () => {
-  it('answers 503 dependency_unavailable with Retry-After on REST, GraphQL and admin MCP, writes nothing, and logs a warn line', async () => {
+  it('answers 503 dependency_unavailable with Retry-After on REST, GraphQL and admin MCP (both eras), writes nothing, and logs a warn line', async () => {
     const held = `held-${randomBytes(3).toString('hex')}`;
     const created = await putRest(held);
     expect(created.status).toBe(200);
-    const names = ['rest', 'graphql', 'mcp'].map((s) => `refused-${s}-${randomBytes(3).toString('hex')}`);
+    const names = ['rest', 'graphql', 'mcp', 'mcp2026'].map(
+      (s) => `refused-${s}-${randomBytes(3).toString('hex')}`,
+    );
 
     const admin = await adminClient();
     let blocked: Promise<Reply> | undefined;
@@ -150,10 +182,11 @@ describe('a write that cannot get a database connection in time', () => {
       // Takes the API's one connection and keeps it, waiting for the row this test holds.
       blocked = putRest(held, created.body.version as number);
       await untilSomeoneWaitsForALock(admin);
-      const [rest, graphql, mcp] = await Promise.all([
+      const [rest, graphql, mcp, mcp2026] = await Promise.all([
         putRest(names[0] as string),
         putGraphql(names[1] as string),
         putMcp(names[2] as string),
+        putMcp2026(names[3] as string),
       ]);
 
       expect(rest).toMatchObject({
@@ -176,8 +209,18 @@ describe('a write that cannot get a database connection in time', () => {
         result: { isError: true, structuredContent: { status: 503, code: 'dependency_unavailable' } },
       });
       expect(Number(mcp.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // A 2026-07-28 client is told the same, in its revision's result.
+      expect(mcp2026.status).toBe(200);
+      expect(mcp2026.body).toMatchObject({
+        result: {
+          resultType: 'complete',
+          isError: true,
+          structuredContent: { status: 503, code: 'dependency_unavailable' },
+        },
+      });
+      expect(Number(mcp2026.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
-      for (const reply of [rest, graphql, mcp])
+      for (const reply of [rest, graphql, mcp, mcp2026])
         expect(JSON.stringify(reply.body)).not.toMatch(/P2028|Prisma/);
     } finally {
       await admin.query('ROLLBACK').catch(() => undefined);
@@ -204,6 +247,7 @@ describe('a write that cannot get a database connection in time', () => {
     );
     expect(entries.filter((entry) => entry.level === 'error' || entry.level === 'fatal')).toEqual([]);
     expect(entries.filter((entry) => entry.msg === 'dependency unavailable')).toEqual([
+      expect.objectContaining({ level: 'warn', cause: 'P2028' }),
       expect.objectContaining({ level: 'warn', cause: 'P2028' }),
       expect.objectContaining({ level: 'warn', cause: 'P2028' }),
       expect.objectContaining({ level: 'warn', cause: 'P2028' }),
