@@ -20,7 +20,7 @@ import {
   startGatewayStack,
   type GatewayStack,
 } from '../../apps/gateway/src/acceptance/gateway-stack.harness';
-import { missingPrerequisites, runServerSuite, type ServerSuiteRun } from './conformance-suite';
+import { missingPrerequisites, runServerSuite, type ServerSuiteRun } from './conformance-suite.harness';
 import { expectedFailures, suiteServerBaseline } from './expected-failures';
 import {
   compareWithBaseline,

@@ -20,7 +20,7 @@ import {
   startGatewayStack,
   type GatewayStack,
 } from '../../apps/gateway/src/acceptance/gateway-stack.harness';
-import { missingPrerequisites, runServerSuite, type SuiteRun } from './conformance-suite';
+import { missingPrerequisites, runServerSuite, type SuiteRun } from './conformance-suite.harness';
 
 const SUITE_TIMEOUT_MS = 300_000;
 const SERVER = 'conformance';

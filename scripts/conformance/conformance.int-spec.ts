@@ -2,7 +2,7 @@
 // OAuth's acceptance; docs/conformance.md): 0.1.16's whole auth suite, and the iss-* and
 // authorization-server-migration scenarios of 0.2.0-alpha.12. Each run passes only when every scenario passes
 // except those listed in scripts/conformance/expected-failures.yml, and every listed one still fails.
-import { missingPrerequisites, runClientSuite, type SuiteRun } from './conformance-suite';
+import { missingPrerequisites, runClientSuite, type SuiteRun } from './conformance-suite.harness';
 
 const SUITE_TIMEOUT_MS = 240_000;
 

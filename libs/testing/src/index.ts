@@ -58,3 +58,16 @@ export type { TestNamespaces } from './api/test-api-env';
 export type { ApiAnswer, ApiApproval, ApiMethod, ApiSteps, ApiStepsOptions } from './api/api-steps';
 export { readLines, readTap, STDIO_TAP_SCRIPT, waitForLine, waitForTap } from './stdio-tap/stdio-tap';
 export type { TappedMessage } from './stdio-tap/stdio-tap';
+// Programs fetched into npm's cache rather than installed (they need Node 22, or are too heavy for
+// node_modules): Node 22 itself, and the MCP Inspector 2.x's CLI run on it.
+export { node22 } from './cached-programs/node22';
+export {
+  INSPECTOR_PACKAGE,
+  inspectorLauncher,
+  runInspectorCli,
+} from './cached-programs/inspector-cli.harness';
+export type {
+  InspectorCliOptions,
+  InspectorCliRun,
+  InspectorProtocolEra,
+} from './cached-programs/inspector-cli.harness';

@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import {
+  inspectorLauncher,
+  node22,
+  runInspectorCli,
   startStreamableHttpUpstream,
   TEST_DATABASE_TIMEOUT_MS,
+  type InspectorCliRun,
   type StreamableHttpUpstream,
 } from '@gatehouse/testing';
 import {
@@ -27,7 +31,9 @@ import {
 } from './gateway-stack.harness';
 
 // The gateway's acceptance (docs/architecture/gateway.md), end to end, with clients nobody here wrote: the
-// MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, its own process) and the v2 SDK client
+// MCP Inspector's CLI (@modelcontextprotocol/inspector-cli 1.0.3, its own process), the Inspector 2.12's CLI
+// (@modelcontextprotocol/inspector, on Node 22, with --protocol-era modern and legacy, on the workspace endpoint
+// and one server's passthrough) and the v2 SDK client
 // (@modelcontextprotocol/client 2.4, in automatic version negotiation) against a workspace gateway fronting
 // @modelcontextprotocol/server- everything over stdio and an in-process SDK server over Streamable HTTP
 // (allowTools admits four of its five tools). The Inspector lists the namespaced tools, calls one on each
@@ -321,6 +327,85 @@ describe('clients of both protocol eras (@modelcontextprotocol/client 2.4) on bo
     } finally {
       await client.close();
     }
+  });
+});
+
+// The Inspector 2.12 CLI (@gatehouse/testing's runInspectorCli): fetched into npm's cache, not node_modules, and
+// run on Node 22. Each era lists and calls through both endpoints; `--method initialize` prints the version it
+// negotiated (2026-07-28 by server/discover without a session, 2025-11-25 by the initialize handshake).
+describe.each([
+  ['modern', '2026-07-28'],
+  ['legacy', '2025-11-25'],
+] as const)('the Inspector 2.12 CLI with --protocol-era %s on both endpoints', (era, protocolVersion) => {
+  const passthrough = () => new URL(`${gateway.endpoint().href}/s/inproc`);
+  const run = (endpoint: URL, method: readonly string[]): Promise<InspectorCliRun> =>
+    runInspectorCli({
+      endpoint,
+      token: stack.tokens.agent,
+      era,
+      method,
+      home: stack.root,
+    });
+  /**
+   * `--format json` prints `{ "result": … }`; the exit code is 0, or 5 (its TOOL_ERROR) for a tools/call whose
+   * result has isError: the result is printed all the same.
+   */
+  const json = (ran: InspectorCliRun, exitCode: 0 | 5 = 0): unknown => {
+    expect(ran).toMatchObject({ exitCode });
+    const printed = JSON.parse(ran.stdout) as unknown;
+    expect(printed).toEqual({ result: expect.any(Object) });
+    return (printed as { result: unknown }).result;
+  };
+
+  beforeAll(async () => {
+    // The first fetch of Node 22 and of the Inspector into npm's cache takes tens of seconds: not a test's time.
+    await Promise.all([node22(), inspectorLauncher()]);
+  }, 360_000);
+
+  it(`negotiates ${protocolVersion} with the gateway on both endpoints`, async () => {
+    for (const endpoint of [gateway.endpoint(), passthrough()]) {
+      expect(json(await run(endpoint, ['initialize']))).toMatchObject({ protocolVersion });
+    }
+  });
+
+  it('lists the namespaced tools and calls a stdio and an HTTP tool on the workspace endpoint', async () => {
+    const listed = json(await run(gateway.endpoint(), ['tools/list'])) as { tools: { name: string }[] };
+    const names = listed.tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['mcp__everything__echo', 'mcp__inproc__echo', 'mcp__inproc__fail']),
+    );
+    expect(names).not.toContain('mcp__inproc__secret_op');
+    const http = await run(gateway.endpoint(), [
+      'tools/call',
+      '--tool-name',
+      'mcp__inproc__echo',
+      '--tool-arg',
+      `text=${era}`,
+    ]);
+    expect(json(http)).toMatchObject({ content: [{ type: 'text', text: `inproc: ${era}` }] });
+    const stdio = await run(gateway.endpoint(), [
+      'tools/call',
+      '--tool-name',
+      'mcp__everything__echo',
+      '--tool-arg',
+      `message=${era} through the inspector 2`,
+    ]);
+    expect(JSON.stringify(json(stdio))).toContain(`${era} through the inspector 2`);
+  });
+
+  it('lists the server’s own tool names and calls one on the passthrough', async () => {
+    const listed = json(await run(passthrough(), ['tools/list'])) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['echo', 'fail', 'grow']);
+    const called = await run(passthrough(), [
+      'tools/call',
+      '--tool-name',
+      'echo',
+      '--tool-arg',
+      `text=${era} pass`,
+    ]);
+    expect(json(called)).toMatchObject({ content: [{ type: 'text', text: `inproc: ${era} pass` }] });
+    const failed = await run(passthrough(), ['tools/call', '--tool-name', 'fail']);
+    expect(json(failed, 5)).toMatchObject({ isError: true, content: [{ type: 'text', text: 'it failed' }] });
   });
 });
 

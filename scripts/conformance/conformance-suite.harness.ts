@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { node22 } from './node22';
+import { node22 } from '@gatehouse/testing';
+import { EXPECTED_FAILURES } from './expected-failures';
 
 const root = resolve(__dirname, '..', '..');
 
-export const EXPECTED_FAILURES = join(root, 'scripts', 'conformance', 'expected-failures.yml');
 /** The built client (`node scripts/build.mjs`, which `npm test` runs first). */
 export const CLIENT = join(root, 'dist', 'scripts', 'conformance', 'conformance-client.js');
 
