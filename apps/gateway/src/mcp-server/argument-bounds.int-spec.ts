@@ -256,6 +256,30 @@ describe('prompts/get and completion/complete arguments', () => {
     await upstreamUnharmed('prompts/get');
   });
 
+  it('prompts/get on the 2026-07-28 leg: an argument that is not a string is refused -32602 naming it, too', async () => {
+    const envelope = JSON.stringify({
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'bounds', version: '0' },
+    });
+    const params = `{"name":"mcp__bounded__greet","arguments":{"who":{"a":1}},"_meta":${envelope}}`;
+    const answer = await answerOf(
+      await post(request('prompt-2026', 'prompts/get', params), {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'prompts/get',
+        'mcp-name': 'mcp__bounded__greet',
+      }),
+    );
+    expect(answer).toMatchObject({
+      id: 'prompt-2026',
+      error: {
+        code: -32602,
+        data: { reason: 'invalid_arguments', argument: 'who', problem: 'not_a_string' },
+      },
+    });
+    await upstreamUnharmed('prompts/get');
+  });
+
   it('completion/complete with a 100,000-deep context argument is refused -32602, never sent upstream', async () => {
     const params =
       '{"ref":{"type":"ref/prompt","name":"mcp__bounded__greet"},"argument":{"name":"who","value":"a"},' +

@@ -71,7 +71,7 @@ export class ModernExchanges {
     body: unknown,
     caller: GatewayCaller,
     scope: SurfaceScope,
-    /** The request as the SDK's classifier accepted it (the whole ladder); absent for what it refused. */
+    /** The request as the SDK's classifier accepted it (protocol-era); absent for what it refused. */
     accepted?: JSONRPCRequest,
   ): Promise<void> {
     const gone = new AbortController();

@@ -14,9 +14,10 @@ import type { ToolCallHandler, ToolCallParams } from '../tool-call-handler.js';
 // The 2026 leg's hot path: a plain tools/call answered without building a server for it (decision 0146). A
 // 2026-07-28 request is one exchange, and most are a tools/call that needs nothing but the call: the per-request
 // handler's Server, transport and second classification were most of the gateway's CPU per call. This path takes
-// only what the SDK's classifier has already accepted (the whole ladder: envelope, params, the standard headers
-// where present), with every standard header present and equal to the body, and nothing in it that asks more of
-// the exchange than one answer: no progress token (a stream), no declared elicitation (a bridge round), no
+// only what the SDK's classifier has already accepted (a JSON-RPC request of the 2026 era whose whole `_meta`
+// envelope is valid and whose standard headers, where present, agree with the body), with every standard header
+// present, a string name and object arguments (the params the SDK's tools/call schema requires), and nothing in it
+// that asks more of the exchange than one answer: no progress token (a stream), no declared elicitation (a bridge round), no
 // requestState or inputResponses (a retry), no task, no other reserved `_meta` key. It calls the same
 // toolCallHandler the SDK's server calls, and answers as the SDK's per-request handler answers a handler's result:
 // one JSON body, `resultType: 'complete'`, the server's identity in the result's `_meta`. Anything else goes to

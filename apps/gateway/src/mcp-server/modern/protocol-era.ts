@@ -12,7 +12,10 @@ import { classifyInboundRequest, type JSONRPCRequest } from '@modelcontextprotoc
 
 export type ProtocolEra = 'legacy' | 'modern';
 
-/** The era's leg, and for a 2026 request the revision's whole ladder accepted, that request as it classified it. */
+/**
+ * The era's leg, and for a 2026 request the classifier accepted (its JSON-RPC shape, its era, its whole `_meta`
+ * envelope, and its standard headers where present), that request as it classified it.
+ */
 export type EraRoute =
   { readonly era: 'legacy' } | { readonly era: 'modern'; readonly accepted?: JSONRPCRequest };
 
