@@ -320,13 +320,13 @@ export async function benchGatewayCall(ctx: BenchContext): Promise<BenchSection>
         'Gatehouse gateway, built (dist/apps/gateway/src/main.js, NODE_ENV=production, LOG_LEVEL info to a null ' +
         'sink, rate limits raised), with the real API in the bench process (the server approved, discovered and ' +
         'catalogued as the worker does; an agent token; the gateway leases a stdio child for the workspace; a warm ' +
-        'call takes its warm-call path, decision 0125), (b) ' +
+        'call takes its warm-call path, decisions 0125 and 0146: SDK v2 sessions), (b) ' +
         'the npm `mcp-proxy` 6.7.19 (`--server stream`, its defaults otherwise: one stdio child shared by every ' +
         'session, its event store on) and (c) the same tool on the SDK’s own Streamable HTTP server ' +
         '(bench/echo-http.server.ts, a session per client), each in its own process. The load client is another ' +
         'process (bench/mcp-load.runner.ts): N SDK clients over Streamable HTTP, one session each (and for the ' +
         'gateway a second set: N SDK v2 clients pinned to 2026-07-28, no session, each call one stateless ' +
-        'exchange on the same gateway process), ' +
+        'exchange on the same gateway process, answered by its plain-call path, decision 0146), ' +
         `${WARMUP_CALLS_TOTAL} warm-up calls spread over them, then one call at a time each, at N = ` +
         `${CONCURRENCY.join(', ')}: at each N the three fronts' clients are open and warm at once and take turns ` +
         `in ${ROUNDS} windows of ${(ctx.durationSeconds * 2) / ROUNDS} s each (a different front first each ` +
