@@ -67,6 +67,7 @@ export type {
   UpstreamReadOutcome,
 } from './supervisor/connection-supervisor';
 export type { CallProgress } from './supervisor/call-progress-relay';
+export { isElicitationRefusal } from './supervisor/elicitation-refused-error';
 export { classifyFailure, FAILURE_CLASSES } from './supervisor/failure-class';
 export type { ClassifiedFailure, FailureClass, SelfClassifiedError } from './supervisor/failure-class';
 export { backoffDelayMs, DEFAULT_BACKOFF } from './supervisor/backoff.policy';

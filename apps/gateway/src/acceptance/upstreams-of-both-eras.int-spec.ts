@@ -7,6 +7,7 @@ import {
 import {
   Client as V2Client,
   StreamableHTTPClientTransport as V2Transport,
+  type FetchLike,
 } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -84,7 +85,10 @@ function legacyServer(): Server {
   return server;
 }
 
-async function modernClient(elicits: boolean): Promise<V2Client> {
+async function modernClient(
+  elicits: boolean,
+  fetchThrough: FetchLike = (url, init) => fetch(url, init),
+): Promise<V2Client> {
   const client = new V2Client(
     { name: 'modern-caller', version: '0.0.0' },
     {
@@ -100,6 +104,7 @@ async function modernClient(elicits: boolean): Promise<V2Client> {
   await client.connect(
     new V2Transport(gateway.endpoint(), {
       requestInit: { headers: { authorization: `Bearer ${stack.tokens.agent}` } },
+      fetch: fetchThrough,
     }),
   );
   return client;
@@ -203,17 +208,59 @@ describe("a 2026 upstream's input_required", () => {
     }
   });
 
-  it('fails typed and content-free for a client that declared no elicitation', async () => {
-    const client = await modernClient(false);
+  // The upstream is fine: the caller cannot be asked. Either era's client is told which capability it lacks
+  // (-32021, MissingRequiredClientCapability), never the upstream's question, and never that the upstream is down.
+  const missingElicitation = {
+    code: -32021,
+    data: { reason: 'elicitation_unsupported', requiredCapabilities: { elicitation: {} } },
+  };
+
+  it('fails a 2026 client that declared no elicitation with the missing capability, content-free', async () => {
+    // What was on the wire: the SDK's client keeps only the spec's part of -32021's data (requiredCapabilities).
+    const answers: { status: number; body: string }[] = [];
+    const client = await modernClient(false, async (url, init) => {
+      const response = await fetch(url, init);
+      answers.push({ status: response.status, body: await response.clone().text() });
+      return response;
+    });
     try {
-      const outcome = await client.callTool({ name: 'mcp__strict__confirm', arguments: {} }).then(
-        (result) => JSON.stringify(result),
-        (error: unknown) => String(error),
-      );
-      expect(outcome).not.toContain('confirmed');
-      expect(outcome).not.toContain('Go ahead?');
+      const error = await refusalOf(client.callTool({ name: 'mcp__strict__confirm', arguments: {} }));
+      expect(error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+      const refusal = answers.at(-1);
+      expect(refusal?.status).toBe(400);
+      expect(JSON.parse(refusal?.body ?? '{}')).toMatchObject({ error: missingElicitation });
+      expect(refusal?.body).not.toContain('Go ahead?');
+      expect(JSON.stringify(error)).not.toContain('Go ahead?');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('fails a 2025 session that declared no elicitation with the missing capability, content-free', async () => {
+    const client = new LegacyClient({ name: 'legacy-caller', version: '0.0.0' });
+    await client.connect(
+      new LegacyTransport(gateway.endpoint(), {
+        requestInit: { headers: { authorization: `Bearer ${stack.tokens.agent}` } },
+      }),
+    );
+    try {
+      const error = await refusalOf(client.callTool({ name: 'mcp__strict__confirm', arguments: {} }));
+      expect(error).toMatchObject(missingElicitation);
+      expect(JSON.stringify(error)).not.toContain('Go ahead?');
     } finally {
       await client.close();
     }
   });
 });
+
+/** The JSON-RPC error a call was refused with, whichever SDK's client read it (a result fails the test). */
+async function refusalOf(call: Promise<unknown>): Promise<{ code: unknown; message: unknown; data: unknown }> {
+  const error: unknown = await call.then(
+    (result) => {
+      throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);
+    },
+    (refused: unknown) => refused,
+  );
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  return { code, message, data };
+}

@@ -10,7 +10,11 @@ import {
   type TemplateMatcher,
 } from '../catalog/served-surface.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
-import { callLeasedUpstream, type UpstreamUnavailable } from '../upstreams/leased-call.js';
+import {
+  callLeasedUpstream,
+  type InputUnavailable,
+  type UpstreamUnavailable,
+} from '../upstreams/leased-call.js';
 import type { UpstreamKey, UpstreamPool } from '../upstreams/upstream-pool.js';
 import {
   boundedCompletion,
@@ -47,12 +51,14 @@ export type PromptAnswer =
       readonly argument: string;
       readonly problem: 'missing' | 'not_declared';
     }
-  | UpstreamUnavailable;
+  | UpstreamUnavailable
+  | InputUnavailable;
 
 export type ResourceAnswer =
   | { readonly ok: true; readonly result: UpstreamResourceResult }
   | { readonly ok: false; readonly reason: 'catalog_unavailable' | 'not_served' | 'unknown_resource' }
-  | UpstreamUnavailable;
+  | UpstreamUnavailable
+  | InputUnavailable;
 
 /** What a completion names: a served prompt, or a served resource template (or listed resource) by its URI. */
 export type CompletionRef =
@@ -66,7 +72,8 @@ export type CompletionAnswer =
       readonly reason: 'catalog_unavailable' | 'not_served' | 'unknown_prompt' | 'unknown_resource';
     }
   | CompletionTooLarge
-  | UpstreamUnavailable;
+  | UpstreamUnavailable
+  | InputUnavailable;
 
 export class GatewaySurfaceService {
   constructor(

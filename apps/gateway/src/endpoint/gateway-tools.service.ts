@@ -6,7 +6,12 @@ import type { CatalogCache } from '../catalog/catalog-cache.js';
 import type { CatalogFreshness, ExposedTool } from '../catalog/tool-policy.js';
 import type { WorkspaceCatalogClient } from '../catalog/workspace-catalog.client.js';
 import { traceContextOf, traceHeadersOf, type RequestHeaders } from '../upstreams/trace-context.js';
-import { callLeasedUpstream, unavailable, type UpstreamUnavailable } from '../upstreams/leased-call.js';
+import {
+  callLeasedUpstream,
+  unavailable,
+  type InputUnavailable,
+  type UpstreamUnavailable,
+} from '../upstreams/leased-call.js';
 import type { UpstreamPool } from '../upstreams/upstream-pool.js';
 
 // What the workspace endpoint does for a caller, in our own terms (the MCP server adapter maps them to the SDK's):
@@ -36,7 +41,9 @@ export type ToolCallAnswer =
   /** The caller's catalog could not be read now. */
   | { readonly ok: false; readonly reason: 'catalog_unavailable' }
   /** The server could not be leased or reached, or the call failed on the way: typed, content-free. */
-  | UpstreamUnavailable;
+  | UpstreamUnavailable
+  /** The upstream needed an answer from the caller, who could not be asked: why, never the question. */
+  | InputUnavailable;
 
 export interface CallBounds {
   readonly signal?: AbortSignal;
@@ -106,6 +113,7 @@ export class GatewayToolsService {
         // Catalogued, but the connected upstream does not list it (yet): its catalog and ours disagree.
         return unavailable(exposed.server, 'tool_not_listed');
       case 'upstream_unavailable':
+      case 'input_unavailable':
         return outcome;
     }
   }

@@ -28,6 +28,7 @@ import type { GatewayToolsService } from '../endpoint/gateway-tools.service.js';
 import { stringArgument, stringArguments } from './argument-bounds.js';
 import {
   catalogUnavailable,
+  inputUnavailable,
   surfaceFor,
   toolCallHandler,
   upstreamUnavailable,
@@ -225,6 +226,8 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
           throw catalogUnavailable();
         case 'upstream_unavailable':
           throw upstreamUnavailable(answer.server, answer.detail);
+        case 'input_unavailable':
+          throw inputUnavailable(answer.server, answer.refusal);
       }
     },
 
@@ -243,6 +246,8 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
           throw catalogUnavailable();
         case 'upstream_unavailable':
           throw upstreamUnavailable(answer.server, answer.detail);
+        case 'input_unavailable':
+          throw inputUnavailable(answer.server, answer.refusal);
       }
     },
 
@@ -283,6 +288,8 @@ export function surfaceRequests(options: SurfaceRequestsOptions): SurfaceRequest
           throw catalogUnavailable();
         case 'upstream_unavailable':
           throw upstreamUnavailable(answer.server, answer.detail);
+        case 'input_unavailable':
+          throw inputUnavailable(answer.server, answer.refusal);
       }
     },
   };

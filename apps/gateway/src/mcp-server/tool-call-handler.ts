@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
-import type { ElicitationRelay } from '@gatehouse/mcp-client';
+import type { ElicitationRefusal, ElicitationRelay } from '@gatehouse/mcp-client';
 import type { GatewayCaller } from '../callers/caller.js';
 import type { ServedSurface, SurfaceScope } from '../catalog/served-surface.js';
 import type { GatewaySurfaceService } from '../endpoint/gateway-surface.service.js';
@@ -55,6 +55,26 @@ export function upstreamUnavailable(server: string, detail: string): ProtocolErr
     reason: 'upstream_unavailable',
     server,
     detail,
+  });
+}
+
+/**
+ * The upstream needed the caller's answer and the caller could not be asked (never the upstream's question). A
+ * caller that declared no elicitation is told the capability it lacks (-32021, the 2026 spec's own code, its data
+ * in the spec's shape with our reason beside it); one that could not be asked for another reason (a request no
+ * caller is asked during, calls of two sessions in flight on one connection) would not be helped by declaring it,
+ * so it is not told to: that is our limit, an internal error naming which.
+ */
+export function inputUnavailable(server: string, refusal: ElicitationRefusal): ProtocolError {
+  if (refusal === 'elicitation_unsupported')
+    return new ProtocolError(
+      ProtocolErrorCode.MissingRequiredClientCapability,
+      'The upstream server needs input this client did not declare it can give',
+      { reason: refusal, requiredCapabilities: { elicitation: {} } },
+    );
+  return new ProtocolError(ProtocolErrorCode.InternalError, 'The upstream server needs input it cannot be given', {
+    reason: refusal,
+    server,
   });
 }
 
@@ -126,6 +146,8 @@ export function toolCallHandler(options: ToolCallHandlerOptions): ToolCallHandle
         throw catalogUnavailable();
       case 'upstream_unavailable':
         throw upstreamUnavailable(answer.server, answer.detail);
+      case 'input_unavailable':
+        throw inputUnavailable(answer.server, answer.refusal);
     }
   };
 }

@@ -4,6 +4,7 @@ import {
   CLIENT_INFO_META_KEY,
   isJsonContentType,
   PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
   SERVER_INFO_META_KEY,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
@@ -78,9 +79,9 @@ function completeResult(result: Readonly<Record<string, unknown>>, serverInfo: o
   return { ...result, resultType: 'complete', _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } };
 }
 
-function answer(response: ServerResponse, message: JsonRpcMessage): void {
+function answer(response: ServerResponse, message: JsonRpcMessage, status = 200): void {
   if (response.writableEnded || response.destroyed) return;
-  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(message));
 }
 
 /** Runs one plain call and answers it; the call is abandoned when `signal` aborts (the client went away). */
@@ -96,7 +97,11 @@ export async function answerPlainCall(
   try {
     const result = await callTool(caller, call.params, channel);
     answer(response, { jsonrpc: '2.0', id, result: completeResult(result, serverInfo) });
-  } catch (error) {
-    answer(response, { jsonrpc: '2.0', id, error: errorOf(error) });
+  } catch (thrown) {
+    const error = errorOf(thrown);
+    // A handler's error is in-band (200) but for one: the spec puts a missing client capability on HTTP 400
+    // wherever it arises, and the SDK's per-request transport answers it so; this path answers as that one does.
+    const status = error['code'] === ProtocolErrorCode.MissingRequiredClientCapability ? 400 : 200;
+    answer(response, { jsonrpc: '2.0', id, error }, status);
   }
 }
