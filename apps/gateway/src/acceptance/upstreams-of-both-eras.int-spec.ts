@@ -254,7 +254,9 @@ describe("a 2026 upstream's input_required", () => {
 });
 
 /** The JSON-RPC error a call was refused with, whichever SDK's client read it (a result fails the test). */
-async function refusalOf(call: Promise<unknown>): Promise<{ code: unknown; message: unknown; data: unknown }> {
+async function refusalOf(
+  call: Promise<unknown>,
+): Promise<{ code: unknown; message: unknown; data: unknown }> {
   const error: unknown = await call.then(
     (result) => {
       throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);

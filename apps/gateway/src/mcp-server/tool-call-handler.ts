@@ -72,10 +72,14 @@ export function inputUnavailable(server: string, refusal: ElicitationRefusal): P
       'The upstream server needs input this client did not declare it can give',
       { reason: refusal, requiredCapabilities: { elicitation: {} } },
     );
-  return new ProtocolError(ProtocolErrorCode.InternalError, 'The upstream server needs input it cannot be given', {
-    reason: refusal,
-    server,
-  });
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    'The upstream server needs input it cannot be given',
+    {
+      reason: refusal,
+      server,
+    },
+  );
 }
 
 /** The caller's surface now; the passthrough's server gone since admission is refused like an unknown one. */
