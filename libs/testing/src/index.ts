@@ -61,6 +61,8 @@ export type { TappedMessage } from './stdio-tap/stdio-tap';
 // Programs fetched into npm's cache rather than installed (they need Node 22, or are too heavy for
 // node_modules): Node 22 itself, and the MCP Inspector 2.x's CLI run on it.
 export { node22 } from './cached-programs/node22';
+export { runProgram } from './cached-programs/program-run';
+export type { ProgramRun } from './cached-programs/program-run';
 export {
   INSPECTOR_PACKAGE,
   inspectorLauncher,

@@ -1,12 +1,13 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import {
   inspectorLauncher,
   node22,
   runInspectorCli,
+  runProgram,
   startStreamableHttpUpstream,
   TEST_DATABASE_TIMEOUT_MS,
   type InspectorCliRun,
+  type ProgramRun,
   type StreamableHttpUpstream,
 } from '@gatehouse/testing';
 import {
@@ -88,18 +89,12 @@ function inprocServer(): Server {
   return server;
 }
 
-interface InspectorRun {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /**
  * `mcp-inspector-cli --cli <endpoint> --transport http --header "Authorization: Bearer …" --method …`, in its own
  * process on this machine's Node. Its inner CLI reads its identity from `../package.json` of the working
  * directory, hence the cwd.
  */
-async function inspector(endpoint: URL, token: string, method: readonly string[]): Promise<InspectorRun> {
+async function inspector(endpoint: URL, token: string, method: readonly string[]): Promise<ProgramRun> {
   const args = [
     INSPECTOR_CLI,
     '--cli',
@@ -111,22 +106,13 @@ async function inspector(endpoint: URL, token: string, method: readonly string[]
     '--method',
     ...method,
   ];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, {
-      cwd: dirname(INSPECTOR_CLI),
-      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: stack.root },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (exitCode) => done({ exitCode, stdout, stderr }));
+  return runProgram(process.execPath, args, {
+    cwd: dirname(INSPECTOR_CLI),
+    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: stack.root },
   });
 }
 
-const toolNames = (run: InspectorRun): string[] =>
+const toolNames = (run: ProgramRun): string[] =>
   (JSON.parse(run.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
 
 beforeAll(async () => {

@@ -3,11 +3,11 @@
 // native keyring) and asks for Node >= 22.19, so npm fetches it into its own cache (npm-exec.ts) and its launcher
 // runs on Node 22 (node22.ts). One run is one process: connect in the era asked for, one request, the result
 // printed as one JSON object, exit.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { node22 } from './node22';
 import { once, printInsideNpmExec } from './npm-exec';
+import { runProgram, type ProgramRun } from './program-run';
 
 export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector@2.12.0';
 const INSPECTOR_NAME = '@modelcontextprotocol/inspector';
@@ -37,13 +37,8 @@ export interface InspectorCliOptions {
   readonly home: string;
 }
 
-export interface InspectorCliRun {
-  readonly exitCode: number | null;
-  /** The result as one JSON object (`--format json`), or nothing when the run failed. */
-  readonly stdout: string;
-  /** The error envelope and any notices. */
-  readonly stderr: string;
-}
+/** Its result as one JSON object on stdout (`--format json`), or nothing when the run failed. */
+export type InspectorCliRun = ProgramRun;
 
 /** The launcher script (`mcp-inspector`) of the pinned Inspector in npm's cache, checked to be that version. */
 export const inspectorLauncher: () => Promise<string> = once(async () => {
@@ -89,16 +84,5 @@ export async function runInspectorCli(options: InspectorCliOptions): Promise<Ins
     '--method',
     ...options.method,
   ];
-  return new Promise((done, fail) => {
-    const child = spawn(node, args, {
-      env: { PATH: `${dirname(node)}:/usr/bin:/bin`, HOME: options.home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (exitCode) => done({ exitCode, stdout, stderr }));
-  });
+  return runProgram(node, args, { env: { PATH: `${dirname(node)}:/usr/bin:/bin`, HOME: options.home } });
 }
