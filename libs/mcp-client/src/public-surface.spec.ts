@@ -36,6 +36,7 @@ const RUNTIME_EXPORTS = [
   'createHeaderHelperAuthenticator',
   'createLeaseTokenAuthenticator',
   'discoverCatalog',
+  'isElicitationRefusal',
   'isMcpTransportError',
   'measureResultChars',
   'narrowInputSchema',

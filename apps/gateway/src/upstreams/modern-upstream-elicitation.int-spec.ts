@@ -110,10 +110,10 @@ describe('a 2026-07-28-only upstream behind the gateway', () => {
         () => null,
         (error: unknown) => error as { code?: unknown; data?: unknown; message: string },
       );
-      // The gateway's word for a call its upstream connection could not complete, naming the class only.
+      // The capability the call needed and the session did not declare (decision 0146), naming nothing else.
       expect(failed).toMatchObject({
-        code: -32603,
-        data: { reason: 'upstream_unavailable', server: 'modern', detail: 'protocol' },
+        code: -32021,
+        data: { reason: 'elicitation_unsupported', requiredCapabilities: { elicitation: {} } },
       });
       expect(JSON.stringify({ ...failed, message: failed?.message })).not.toContain('secret plan');
     } finally {
